@@ -1,0 +1,17 @@
+//! Primitives hopsig's signature schemes are built on.
+//!
+//! This crate knows nothing about schemes. It offers:
+//!
+//! * [`codec`] — a bounds-checked byte reader and the precise [`codec::DecodeError`]
+//!   every wire decoder in hopsig returns;
+//! * [`hash`] — SHA-256 with domain separation, MGF1-SHA-256 (the full-domain hash of
+//!   PKCS #1, used for BGR's `G`) and HMAC-SHA-256 (BGR's PRF);
+//! * [`rsa`] — the RSA trapdoor permutation `π(x) = x^e mod N` and its inverse through
+//!   OpenSSL's raw (unpadded) RSA with CRT and blinding;
+//! * [`armor`] — hopsig's text key files: standard PEM blocks (which OpenSSL reads)
+//!   preceded by `name: value` header lines that say which scheme a key belongs to.
+
+pub mod armor;
+pub mod codec;
+pub mod hash;
+pub mod rsa;
