@@ -1,1 +1,32 @@
-//! x
+//! hopsig's signature schemes, all behind one set of traits.
+//!
+//! A *sequential aggregate signature* scheme (Brogle–Goldberg–Reyzin, full version §2)
+//! has three algorithms: key generation; `Sign`, which takes **only** the signer's own
+//! secret key, its own message and the aggregate so far (possibly empty, possibly
+//! invalid: lazy verification); and `Ver`, which takes the ordered list of
+//! (public key, message) pairs and the final aggregate. [`SequentialAggregate`] is that
+//! shape in Rust; [`registry`] makes every scheme reachable by its stable string id.
+//!
+//! | id | what | module |
+//! |----|------|--------|
+//! | `bgr-rsa2048`, `bgr-rsa3072` | BGR with input-dependent randomness (§5), ℓ_r = 128 | [`bgr`] |
+//! | `bgr-rand-rsa2048`, `bgr-rand-rsa3072` | BGR basic scheme, truly random r (§3) | [`bgr`] |
+//! | `rsa2048-concat` | n independent RSA-2048 PKCS #1 v1.5 SHA-256 signatures | [`concat`] |
+//! | `ecdsa-p256-concat` | n independent ECDSA P-256 SHA-256 signatures (RFC 8208) | [`concat`] |
+//!
+//! [`broken`] holds the two prior schemes that lazy verification breaks (LMRS and
+//! Neven, BGR App. A), kept only to demonstrate the attack.
+
+pub mod bgr;
+pub mod broken;
+pub mod concat;
+mod error;
+pub mod registry;
+mod traits;
+pub mod wire;
+
+pub use error::Error;
+pub use registry::{lookup, schemes, Scheme};
+pub use traits::{Aggregate, SequentialAggregate, SigningKey, VerifyingKey};
+
+pub use hopsig_primitives as primitives;

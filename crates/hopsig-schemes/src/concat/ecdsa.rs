@@ -1,0 +1,104 @@
+//! ECDSA P-256 with SHA-256, the BGPsec algorithm suite of RFC 8208 §3, DER-encoded
+//! signatures (RFC 8208 §3.1 via RFC 3279 `ECDSA-Sig-Value`). BGR Table 1's
+//! "256-bit ECDSA" column.
+
+use hopsig_primitives::codec::{DecodeError, Reader};
+use hopsig_primitives::hash::sha256;
+use openssl::bn::BigNumContext;
+use openssl::ec::{EcGroup, EcKey, PointConversionForm};
+use openssl::ecdsa::EcdsaSig;
+use openssl::nid::Nid;
+use openssl::pkey::{Id, PKey, Private, Public};
+use zeroize::Zeroizing;
+
+use super::BaseSignature;
+use crate::wire::code;
+use crate::Error;
+
+/// Longest DER ECDSA-Sig-Value for P-256: SEQUENCE(2 + 2 × (2 + 33)).
+const MAX_DER_LEN: usize = 72;
+
+/// ECDSA P-256 SHA-256.
+pub struct EcdsaP256;
+
+fn check_curve<T: openssl::pkey::HasPublic>(key: &EcKey<T>) -> Result<(), Error> {
+    if key.group().curve_name() != Some(Nid::X9_62_PRIME256V1) {
+        return Err(Error::Key("not a P-256 key".into()));
+    }
+    // On the curve, not the point at infinity, order·Q = O.
+    key.check_key().map_err(|_| Error::Key("public point fails EC_KEY_check_key".into()))
+}
+
+impl BaseSignature for EcdsaP256 {
+    const ID: &'static str = "ecdsa-p256-concat";
+    const DESCRIPTION: &'static str = "n independent ECDSA P-256 SHA-256 signatures (BGPsec, RFC 8208), DER; about 570n bits";
+    const CODE: u8 = code::ECDSA_P256_CONCAT;
+    type SecretKey = EcKey<Private>;
+    type PublicKey = EcKey<Public>;
+
+    fn generate() -> Result<EcKey<Private>, Error> {
+        let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1)?;
+        Ok(EcKey::generate(&group)?)
+    }
+    fn public(sk: &EcKey<Private>) -> Result<EcKey<Public>, Error> {
+        Ok(EcKey::from_public_key(sk.group(), sk.public_key())?)
+    }
+    fn sign(sk: &EcKey<Private>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        Ok(EcdsaSig::sign(&sha256(&[msg]), sk)?.to_der()?)
+    }
+    fn verify(pk: &EcKey<Public>, msg: &[u8], sig: &[u8]) -> bool {
+        EcdsaSig::from_der(sig)
+            .and_then(|s| s.verify(&sha256(&[msg]), pk))
+            .unwrap_or(false)
+    }
+    fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
+        let mut probe = r.clone();
+        if probe.u8("ECDSA signature tag")? != 0x30 {
+            return Err(DecodeError::Invalid { field: "ECDSA signature", reason: "not a DER SEQUENCE" });
+        }
+        let len = usize::from(probe.u8("ECDSA signature length")?);
+        if len + 2 > MAX_DER_LEN {
+            return Err(DecodeError::Invalid { field: "ECDSA signature", reason: "longer than a P-256 signature" });
+        }
+        let der = r.take(len + 2, "ECDSA signature")?;
+        let canonical = EcdsaSig::from_der(der).and_then(|s| s.to_der()).ok();
+        if canonical.as_deref() != Some(der) {
+            return Err(DecodeError::Invalid { field: "ECDSA signature", reason: "not a canonical DER ECDSA-Sig-Value" });
+        }
+        Ok(der.to_vec())
+    }
+    fn secret_to_pem(sk: &EcKey<Private>) -> Result<Zeroizing<String>, Error> {
+        let pem = Zeroizing::new(PKey::from_ec_key(sk.clone())?.private_key_to_pem_pkcs8()?);
+        Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
+    }
+    fn secret_from_pem(pem: &[u8]) -> Result<EcKey<Private>, Error> {
+        let pkey = PKey::private_key_from_pem(pem).map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
+        if pkey.id() != Id::EC {
+            return Err(Error::Key("not an EC key".into()));
+        }
+        let key = pkey.ec_key()?;
+        check_curve(&key)?;
+        Ok(key)
+    }
+    fn public_to_pem(pk: &EcKey<Public>) -> String {
+        PKey::from_ec_key(pk.clone())
+            .and_then(|k| k.public_key_to_pem())
+            .map(|p| String::from_utf8_lossy(&p).into_owned())
+            .unwrap_or_default()
+    }
+    fn public_from_der(der: &[u8]) -> Result<EcKey<Public>, Error> {
+        let pkey = PKey::public_key_from_der(der).map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
+        if pkey.id() != Id::EC {
+            return Err(Error::Key("not an EC key".into()));
+        }
+        let key = pkey.ec_key()?;
+        check_curve(&key)?;
+        let mut ctx = BigNumContext::new()?;
+        let uncompressed = key.public_key().to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)?;
+        let reencoded = PKey::from_ec_key(EcKey::from_public_key(key.group(), key.public_key())?)?.public_key_to_der()?;
+        if reencoded != der || uncompressed.len() != 65 {
+            return Err(Error::Key("SubjectPublicKeyInfo is not canonical DER with an uncompressed point".into()));
+        }
+        Ok(key)
+    }
+}

@@ -1,0 +1,234 @@
+//! The "trivial" sequential aggregate of BGR Table 1: n independent ordinary
+//! signatures, concatenated. It permits lazy verification (a signer ignores what came
+//! before) at the cost of a signature per hop.
+
+mod ecdsa;
+mod rsa;
+
+pub use ecdsa::EcdsaP256;
+pub use rsa::Rsa2048Pkcs1;
+
+use std::marker::PhantomData;
+
+use hopsig_primitives::armor::{KeyFile, KeyKind};
+use hopsig_primitives::codec::{DecodeError, Reader};
+use zeroize::Zeroizing;
+
+use crate::wire::{Header, MAX_SIGNERS};
+use crate::{Aggregate, Error, SequentialAggregate, SigningKey, VerifyingKey};
+
+/// An ordinary signature scheme with standard (PKCS #8 / SPKI) keys.
+pub trait BaseSignature: Send + Sync + 'static {
+    /// Scheme id of its concatenation.
+    const ID: &'static str;
+    /// One-line description.
+    const DESCRIPTION: &'static str;
+    /// Header scheme code.
+    const CODE: u8;
+    /// Secret key.
+    type SecretKey: Send + Sync + 'static;
+    /// Public key.
+    type PublicKey: Clone + Send + Sync + 'static;
+
+    /// Generates a key.
+    ///
+    /// # Errors
+    /// Backend failures.
+    fn generate() -> Result<Self::SecretKey, Error>;
+    /// Public half of a secret key.
+    ///
+    /// # Errors
+    /// Backend failures.
+    fn public(sk: &Self::SecretKey) -> Result<Self::PublicKey, Error>;
+    /// Signs `msg`.
+    ///
+    /// # Errors
+    /// Backend failures.
+    fn sign(sk: &Self::SecretKey, msg: &[u8]) -> Result<Vec<u8>, Error>;
+    /// True if `sig` is a valid signature on `msg` under `pk`.
+    fn verify(pk: &Self::PublicKey, msg: &[u8], sig: &[u8]) -> bool;
+    /// Reads one encoded signature.
+    ///
+    /// # Errors
+    /// Malformed signature encodings.
+    fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError>;
+    /// PKCS #8 PEM of a secret key.
+    ///
+    /// # Errors
+    /// Backend failures.
+    fn secret_to_pem(sk: &Self::SecretKey) -> Result<Zeroizing<String>, Error>;
+    /// Parses and checks a PKCS #8 PEM secret key.
+    ///
+    /// # Errors
+    /// Malformed or unacceptable keys.
+    fn secret_from_pem(pem: &[u8]) -> Result<Self::SecretKey, Error>;
+    /// SPKI PEM of a public key.
+    fn public_to_pem(pk: &Self::PublicKey) -> String;
+    /// Parses and checks a DER SPKI public key.
+    ///
+    /// # Errors
+    /// Malformed or unacceptable keys.
+    fn public_from_der(der: &[u8]) -> Result<Self::PublicKey, Error>;
+}
+
+/// n independent signatures of `B`.
+pub struct Concat<B>(PhantomData<fn() -> B>);
+
+impl<B> Concat<B> {
+    /// The scheme.
+    pub fn new() -> Self {
+        Concat(PhantomData)
+    }
+}
+
+impl<B> Default for Concat<B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Secret key of [`Concat`].
+pub struct ConcatSigningKey<B: BaseSignature> {
+    sk: B::SecretKey,
+    pk: ConcatVerifyingKey<B>,
+}
+
+/// Public key of [`Concat`].
+pub struct ConcatVerifyingKey<B: BaseSignature> {
+    pk: B::PublicKey,
+}
+
+impl<B: BaseSignature> Clone for ConcatVerifyingKey<B> {
+    fn clone(&self) -> Self {
+        ConcatVerifyingKey { pk: self.pk.clone() }
+    }
+}
+
+/// n concatenated signatures.
+pub struct ConcatAggregate<B: BaseSignature> {
+    sigs: Vec<Vec<u8>>,
+    _base: PhantomData<fn() -> B>,
+}
+
+impl<B: BaseSignature> ConcatAggregate<B> {
+    /// The i-th signature (1-based).
+    pub fn signature(&self, i: usize) -> Option<&[u8]> {
+        self.sigs.get(i.checked_sub(1)?).map(Vec::as_slice)
+    }
+}
+
+impl<B: BaseSignature> SigningKey for ConcatSigningKey<B> {
+    type VerifyingKey = ConcatVerifyingKey<B>;
+    fn scheme_id(&self) -> String {
+        B::ID.to_string()
+    }
+    fn verifying_key(&self) -> ConcatVerifyingKey<B> {
+        self.pk.clone()
+    }
+    fn to_key_file(&self) -> Result<Zeroizing<String>, Error> {
+        let pem = B::secret_to_pem(&self.sk)?;
+        Ok(KeyFile::render(B::ID, KeyKind::Secret, &[pem.as_str()]))
+    }
+}
+
+impl<B: BaseSignature> VerifyingKey for ConcatVerifyingKey<B> {
+    fn scheme_id(&self) -> String {
+        B::ID.to_string()
+    }
+    fn to_key_file(&self) -> String {
+        KeyFile::render(B::ID, KeyKind::Public, &[&B::public_to_pem(&self.pk)]).to_string()
+    }
+}
+
+impl<B: BaseSignature> Aggregate for ConcatAggregate<B> {
+    fn signers(&self) -> usize {
+        self.sigs.len()
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        Header { code: B::CODE, param: 0, signers: self.sigs.len() }.write(&mut out);
+        for s in &self.sigs {
+            out.extend_from_slice(s);
+        }
+        out
+    }
+    fn signature_bits(&self) -> u64 {
+        self.sigs.iter().map(|s| 8 * s.len() as u64).sum()
+    }
+}
+
+fn single_block(file: &KeyFile) -> Result<&hopsig_primitives::armor::PemBlock, Error> {
+    match file.blocks.as_slice() {
+        [only] => Ok(only),
+        blocks => Err(Error::Key(format!("key files of this scheme hold 1 PEM block, this one {}", blocks.len()))),
+    }
+}
+
+impl<B: BaseSignature> SequentialAggregate for Concat<B> {
+    type SigningKey = ConcatSigningKey<B>;
+    type VerifyingKey = ConcatVerifyingKey<B>;
+    type Aggregate = ConcatAggregate<B>;
+
+    fn id(&self) -> String {
+        B::ID.to_string()
+    }
+    fn description(&self) -> String {
+        B::DESCRIPTION.to_string()
+    }
+    fn generate(&self) -> Result<Self::SigningKey, Error> {
+        let sk = B::generate()?;
+        let pk = ConcatVerifyingKey { pk: B::public(&sk)? };
+        Ok(ConcatSigningKey { sk, pk })
+    }
+    fn sign(&self, key: &Self::SigningKey, msg: &[u8], so_far: Option<&Self::Aggregate>) -> Result<Self::Aggregate, Error> {
+        let mut sigs = so_far.map_or_else(Vec::new, |a| a.sigs.clone());
+        if sigs.len() >= MAX_SIGNERS {
+            return Err(Error::Limit(format!("aggregate already holds {MAX_SIGNERS} signers")));
+        }
+        sigs.push(B::sign(&key.sk, msg)?);
+        Ok(ConcatAggregate { sigs, _base: PhantomData })
+    }
+    fn verify(&self, signers: &[(&Self::VerifyingKey, &[u8])], agg: &Self::Aggregate) -> Result<(), Error> {
+        if signers.is_empty() || signers.len() != agg.sigs.len() {
+            return Err(Error::InvalidSignature);
+        }
+        // Every signature is checked even after a failure: the running time does not
+        // reveal which one failed.
+        let all_valid = signers
+            .iter()
+            .zip(&agg.sigs)
+            .fold(true, |ok, ((pk, msg), sig)| B::verify(&pk.pk, msg, sig) & ok);
+        if all_valid {
+            Ok(())
+        } else {
+            Err(Error::InvalidSignature)
+        }
+    }
+    fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<Self::Aggregate, Error> {
+        let mut r = Reader::new(bytes);
+        let header = Header::read(&mut r)?;
+        if (header.code, header.param) != (B::CODE, 0) {
+            return Err(Error::Mismatch(format!(
+                "aggregate header names scheme code 0x{:02x}/{}, not {}",
+                header.code,
+                header.param,
+                B::ID
+            )));
+        }
+        let sigs = (0..header.signers).map(|_| B::read_signature(&mut r)).collect::<Result<Vec<_>, _>>()?;
+        r.finish("aggregate")?;
+        Ok(ConcatAggregate { sigs, _base: PhantomData })
+    }
+    fn signing_key_from_file(&self, file: &KeyFile) -> Result<Self::SigningKey, Error> {
+        let sk = B::secret_from_pem(single_block(file)?.to_pem().as_bytes())?;
+        let pk = ConcatVerifyingKey { pk: B::public(&sk)? };
+        Ok(ConcatSigningKey { sk, pk })
+    }
+    fn verifying_key_from_file(&self, file: &KeyFile) -> Result<Self::VerifyingKey, Error> {
+        let block = single_block(file)?;
+        if block.label != "PUBLIC KEY" {
+            return Err(Error::Key(format!("expected a PUBLIC KEY block, found {}", block.label)));
+        }
+        Ok(ConcatVerifyingKey { pk: B::public_from_der(&block.der)? })
+    }
+}

@@ -1,0 +1,103 @@
+use hopsig_primitives::armor::KeyFile;
+use zeroize::Zeroizing;
+
+use crate::Error;
+
+/// A signing (secret) key. Implementations zeroize secret material on drop and print
+/// no secret in `Debug`.
+pub trait SigningKey: Send + Sync + 'static {
+    /// The matching verifying key type.
+    type VerifyingKey: VerifyingKey;
+    /// Id of the scheme (and parameter set) this key belongs to.
+    fn scheme_id(&self) -> String;
+    /// The public half.
+    fn verifying_key(&self) -> Self::VerifyingKey;
+    /// The key as a hopsig key file (`docs/spec/keys.md`).
+    ///
+    /// # Errors
+    /// Backend failures while serializing.
+    fn to_key_file(&self) -> Result<Zeroizing<String>, Error>;
+}
+
+/// A verifying (public) key.
+pub trait VerifyingKey: Clone + Send + Sync + 'static {
+    /// Id of the scheme (and parameter set) this key belongs to.
+    fn scheme_id(&self) -> String;
+    /// The key as a hopsig key file (`docs/spec/keys.md`).
+    fn to_key_file(&self) -> String;
+}
+
+/// An aggregate signature on the messages of `signers()` signers.
+pub trait Aggregate: Send + Sync + 'static {
+    /// Number of signers whose signatures it holds (n).
+    fn signers(&self) -> usize;
+    /// Wire encoding: the 7-byte header of [`crate::wire`] and the scheme's body.
+    fn to_bytes(&self) -> Vec<u8>;
+    /// Size of the signature content in bits, without hopsig's fixed header: the
+    /// quantity the papers' tables report.
+    fn signature_bits(&self) -> u64;
+}
+
+/// A sequential aggregate signature scheme (BGR full version §2): `KeyGen`, one-hop
+/// `Sign` that never needs another signer's key, and `Ver` over the ordered list of
+/// (public key, message).
+pub trait SequentialAggregate: Send + Sync + 'static {
+    /// Secret key type.
+    type SigningKey: SigningKey<VerifyingKey = Self::VerifyingKey>;
+    /// Public key type.
+    type VerifyingKey: VerifyingKey;
+    /// Aggregate type.
+    type Aggregate: Aggregate;
+
+    /// Stable id, e.g. `bgr-rsa2048`.
+    fn id(&self) -> String;
+    /// One line saying what the scheme is.
+    fn description(&self) -> String;
+
+    /// `KeyGen`: a fresh key pair from the operating system's CSPRNG (via OpenSSL).
+    ///
+    /// # Errors
+    /// Backend failures.
+    fn generate(&self) -> Result<Self::SigningKey, Error>;
+
+    /// `Sign`: adds the signature of `key` on `msg` to `so_far` (`None` for the first
+    /// signer). `so_far` is *not* verified (lazy verification): it may be invalid, and
+    /// signing it is safe for schemes that permit lazy verification.
+    ///
+    /// # Errors
+    /// [`Error::Mismatch`] if `so_far` belongs to another parameter set than `key`;
+    /// [`Error::Limit`] if the aggregate already holds the maximum number of signers.
+    fn sign(
+        &self,
+        key: &Self::SigningKey,
+        msg: &[u8],
+        so_far: Option<&Self::Aggregate>,
+    ) -> Result<Self::Aggregate, Error>;
+
+    /// `Ver`: checks `agg` against the ordered `(public key, message)` list, first
+    /// signer first.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] if it does not verify (including a count mismatch);
+    /// [`Error::Mismatch`] if a key belongs to another parameter set.
+    fn verify(&self, signers: &[(&Self::VerifyingKey, &[u8])], agg: &Self::Aggregate) -> Result<(), Error>;
+
+    /// Decodes an aggregate of this scheme.
+    ///
+    /// # Errors
+    /// [`Error::Decode`] naming the malformed field; [`Error::Mismatch`] if the header
+    /// names another scheme.
+    fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<Self::Aggregate, Error>;
+
+    /// Reads a secret key from a parsed key file of this scheme.
+    ///
+    /// # Errors
+    /// [`Error::Key`], [`Error::Armor`] for malformed or unacceptable keys.
+    fn signing_key_from_file(&self, file: &KeyFile) -> Result<Self::SigningKey, Error>;
+
+    /// Reads a public key from a parsed key file of this scheme.
+    ///
+    /// # Errors
+    /// [`Error::Key`], [`Error::Armor`] for malformed or unacceptable keys.
+    fn verifying_key_from_file(&self, file: &KeyFile) -> Result<Self::VerifyingKey, Error>;
+}
