@@ -1,0 +1,75 @@
+//! The Table 1 baselines through the shared traits and the registry.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
+use hopsig_schemes::Error;
+
+fn chain(id: &str, n: usize) -> (Vec<Box<dyn DynVerifyingKey>>, Vec<Vec<u8>>, Vec<u8>) {
+    let scheme = registry::lookup(id).unwrap();
+    let keys: Vec<Box<dyn DynSigningKey>> = (0..n).map(|_| scheme.generate().unwrap()).collect();
+    let msgs: Vec<Vec<u8>> = (0..n).map(|i| format!("hop {i}").into_bytes()).collect();
+    let mut agg: Option<Vec<u8>> = None;
+    for (k, m) in keys.iter().zip(&msgs) {
+        agg = Some(scheme.sign(k.as_ref(), m, agg.as_deref()).unwrap());
+    }
+    (keys.iter().map(|k| k.verifying_key()).collect(), msgs, agg.unwrap())
+}
+
+#[test]
+fn baselines_round_trip_and_reject_changes() {
+    for id in ["rsa2048-concat", "ecdsa-p256-concat"] {
+        let scheme = registry::lookup(id).unwrap();
+        let (pubs, msgs, agg) = chain(id, 4);
+        let p: Vec<&dyn DynVerifyingKey> = pubs.iter().map(AsRef::as_ref).collect();
+        let m: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+        scheme.verify(&p, &m, &agg).unwrap();
+        let info = scheme.inspect(&agg).unwrap();
+        assert_eq!(info.signers, 4);
+        assert_eq!(info.encoded_bytes, agg.len());
+        assert_eq!(info.signature_bits, 8 * (agg.len() as u64 - 7));
+        if id == "rsa2048-concat" {
+            assert_eq!(info.signature_bits, 2048 * 4);
+        }
+        let mut changed = m.clone();
+        changed[2] = b"other";
+        assert!(matches!(scheme.verify(&p, &changed, &agg), Err(Error::InvalidSignature)));
+        let mut swapped = p.clone();
+        swapped.swap(0, 1);
+        assert!(matches!(scheme.verify(&swapped, &m, &agg), Err(Error::InvalidSignature)));
+        assert!(matches!(scheme.verify(&p[..3], &m[..3], &agg), Err(Error::InvalidSignature)));
+        let mut t = agg.clone();
+        let last = t.len() - 3;
+        t[last] ^= 1;
+        match scheme.verify(&p, &m, &t) {
+            Err(Error::InvalidSignature | Error::Decode(_)) => {}
+            other => panic!("{id}: tampered aggregate gave {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn baseline_keys_are_standard_pem_that_openssl_reads() {
+    for id in ["rsa2048-concat", "ecdsa-p256-concat"] {
+        let scheme = registry::lookup(id).unwrap();
+        let key = scheme.generate().unwrap();
+        let secret = key.to_key_file().unwrap();
+        let public = key.verifying_key().to_key_file();
+        assert!(openssl::pkey::PKey::private_key_from_pem(secret.as_bytes()).is_ok());
+        assert!(openssl::pkey::PKey::public_key_from_pem(public.as_bytes()).is_ok());
+        let again = scheme.signing_key_from_file(secret.as_bytes()).unwrap();
+        assert_eq!(again.verifying_key().to_key_file(), public);
+    }
+}
+
+#[test]
+fn keys_of_one_scheme_are_refused_by_another() {
+    let rsa = registry::lookup("rsa2048-concat").unwrap();
+    let ec = registry::lookup("ecdsa-p256-concat").unwrap();
+    let key = rsa.generate().unwrap();
+    assert!(matches!(ec.sign(key.as_ref(), b"m", None), Err(Error::Mismatch(_))));
+    let file = key.to_key_file().unwrap();
+    assert!(matches!(ec.signing_key_from_file(file.as_bytes()), Err(Error::Mismatch(_))));
+    let (_, _, agg) = chain("ecdsa-p256-concat", 1);
+    assert!(matches!(rsa.inspect(&agg), Err(Error::Mismatch(_))));
+    assert_eq!(registry::for_aggregate(&agg).unwrap().id(), "ecdsa-p256-concat");
+}

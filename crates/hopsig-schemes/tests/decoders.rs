@@ -1,0 +1,77 @@
+//! Decoders of untrusted bytes never panic and reject malformed input precisely.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use hopsig_schemes::bgr::{Bgr, BgrParams};
+use hopsig_schemes::registry;
+use hopsig_schemes::{Aggregate, Error, SequentialAggregate};
+use proptest::prelude::*;
+
+fn valid_bgr(n: usize) -> Vec<u8> {
+    let scheme = Bgr::new(BgrParams::PRF_RSA2048);
+    let mut agg = None;
+    for i in 0..n {
+        agg = Some(scheme.sign(&common::bgr_key(BgrParams::PRF_RSA2048, i), b"m", agg.as_ref()).unwrap());
+    }
+    agg.unwrap().to_bytes()
+}
+
+#[test]
+fn precise_errors_for_malformed_bgr_aggregates() {
+    let scheme = Bgr::new(BgrParams::PRF_RSA2048);
+    let good = valid_bgr(3);
+    let err = |bytes: &[u8]| scheme.aggregate_from_bytes(bytes).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err(&good[..good.len() - 1]).contains("b_1..b_n"));
+    assert!(err(&[good.as_slice(), &[0]].concat()).contains("trailing"));
+    let mut top = good.clone();
+    top[7] |= 0x80;
+    assert!(err(&top).contains("not in D"));
+    let mut pad = good.clone();
+    *pad.last_mut().unwrap() |= 0x01;
+    assert!(err(&pad).contains("padding"));
+    let mut count = good.clone();
+    count[6] = 4;
+    assert!(err(&count).contains("input too short"));
+    assert!(err(&good[..10]).contains("x_n"));
+}
+
+fn check_all_decoders(bytes: &[u8]) {
+    for s in registry::schemes() {
+        let _ = s.inspect(bytes);
+        let _ = s.verifying_key_from_file(bytes);
+        let _ = s.signing_key_from_file(bytes);
+    }
+    let _ = registry::for_aggregate(bytes);
+    let _ = registry::for_key_file(bytes);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
+        check_all_decoders(&bytes);
+        // With a valid header in front, the body parsers are reached.
+        for code in [0x01u8, 0x02, 0x10, 0x11, 0x12, 0x13] {
+            let mut v = vec![b'H', b'S', 1, code, if code >= 0x12 { 19 } else { 0 }, 0, 1];
+            v.extend_from_slice(&bytes);
+            check_all_decoders(&v);
+        }
+    }
+
+    #[test]
+    fn mutated_valid_aggregates_decode_or_fail_cleanly(pos in 0usize..400, val in any::<u8>(), cut in 0usize..400) {
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let mut m = GOOD.get_or_init(|| valid_bgr(2)).clone();
+        let p = pos % m.len();
+        m[p] = val;
+        m.truncate(m.len() - cut.min(m.len()));
+        let scheme = Bgr::new(BgrParams::PRF_RSA2048);
+        match scheme.aggregate_from_bytes(&m) {
+            Ok(a) => prop_assert_eq!(a.to_bytes(), m),
+            Err(Error::Decode(_) | Error::Mismatch(_)) => {}
+            Err(e) => prop_assert!(false, "unexpected error {e}"),
+        }
+    }
+}
