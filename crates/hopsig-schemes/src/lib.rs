@@ -21,6 +21,7 @@ pub mod bgr;
 pub mod broken;
 pub mod concat;
 mod error;
+pub mod floors;
 pub mod registry;
 mod traits;
 pub mod wire;

@@ -1,10 +1,12 @@
 //! The Table 1 baselines through the shared traits and the registry.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
 use hopsig_schemes::Error;
 
-fn chain(id: &str, n: usize) -> (Vec<Box<dyn DynVerifyingKey>>, Vec<Vec<u8>>, Vec<u8>) {
+type Chain = (Vec<Box<dyn DynVerifyingKey>>, Vec<Vec<u8>>, Vec<u8>);
+
+fn chain(id: &str, n: usize) -> Chain {
     let scheme = registry::lookup(id).unwrap();
     let keys: Vec<Box<dyn DynSigningKey>> = (0..n).map(|_| scheme.generate().unwrap()).collect();
     let msgs: Vec<Vec<u8>> = (0..n).map(|i| format!("hop {i}").into_bytes()).collect();

@@ -1,5 +1,5 @@
 //! BGR round trips, negative tests and lazy-verification behaviour.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
