@@ -31,3 +31,8 @@ pub use registry::{lookup, schemes, Scheme};
 pub use traits::{Aggregate, SequentialAggregate, SigningKey, VerifyingKey};
 
 pub use hopsig_primitives as primitives;
+
+/// Version string of the cryptographic backend (OpenSSL) hopsig is linked with.
+pub fn backend_version() -> &'static str {
+    openssl::version::version()
+}

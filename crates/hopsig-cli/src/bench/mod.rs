@@ -1,0 +1,73 @@
+//! `hopsig bench SUITE`: measurements in one run on one machine, each beside its floor.
+
+mod table1;
+pub mod timer;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use table1::{Row, Table1, SCHEMES as SCHEMES_FOR_PLOTS};
+
+use crate::{Failure, Outcome};
+
+/// The machine a run was measured on.
+#[derive(Debug, Clone, Serialize)]
+pub struct Machine {
+    /// CPU model from /proc/cpuinfo, or "unknown".
+    pub cpu: String,
+    /// Logical CPUs available.
+    pub logical_cpus: usize,
+    /// OS and architecture.
+    pub os: String,
+    /// Cryptographic backend.
+    pub openssl: String,
+    /// Unix time of the run.
+    pub unix_time: u64,
+}
+
+impl Machine {
+    /// Describes this machine.
+    pub fn detect() -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, v)| v.trim().to_string())
+            })
+            .unwrap_or_else(|| "unknown".into());
+        Machine {
+            cpu,
+            logical_cpus: std::thread::available_parallelism().map_or(1, usize::from),
+            os: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
+            openssl: hopsig_schemes::backend_version().to_string(),
+            unix_time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        }
+    }
+}
+
+/// Writes `value` as pretty JSON to `path`.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Outcome {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+    crate::io::write(path, text.as_bytes(), false, true)
+}
+
+/// `hopsig bench SUITE [--quick] [--json FILE]`.
+pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
+    match suite {
+        "table1" => {
+            let t = Table1::measure(quick)?;
+            print!("{}", t.render());
+            if let Some(path) = json {
+                write_json(path, &t)?;
+                eprintln!("wrote {}", path.display());
+            }
+            Ok(())
+        }
+        other => Err(Failure::Input(format!("unknown suite '{other}' (available: table1)"))),
+    }
+}

@@ -1,0 +1,219 @@
+//! BGR Table 1: signature size, sign time and verify time for n signers, for BGR (both
+//! variants), n × RSA-2048 and n × ECDSA P-256, with OpenSSL's raw RSA-2048 private and
+//! public operation (and raw ECDSA P-256) measured in the same run as floors.
+
+use serde::Serialize;
+
+use hopsig_schemes::floors::{RawEcdsaP256, RawRsa};
+use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
+
+use super::timer::{paired, single, Budget};
+use super::Machine;
+use crate::Failure;
+
+/// Schemes of the table, in column order.
+pub const SCHEMES: [&str; 4] = ["bgr-rsa2048", "bgr-rand-rsa2048", "rsa2048-concat", "ecdsa-p256-concat"];
+
+/// One measured row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Scheme id.
+    pub scheme: String,
+    /// Number of signers (4.5 is the mean of the rows for 4 and 5, as in the paper).
+    pub n: f64,
+    /// Signature content in bits (header excluded).
+    pub sig_bits: f64,
+    /// Encoded aggregate length in bytes, 7-byte header included.
+    pub encoded_bytes: f64,
+    /// One hop of signing (the n-th signer adding to n−1), µs.
+    pub sign_us: f64,
+    /// Verifying all n signatures, µs.
+    pub verify_us: f64,
+    /// `verify_us / n`.
+    pub verify_per_signer_us: f64,
+    /// The primitive the row's ratios divide by.
+    pub floor: String,
+    /// Floor's signing-side operation, sampled alternately with `sign_us`, µs.
+    pub floor_sign_us: f64,
+    /// Floor's verifying-side operation, sampled alternately with `verify_us`, µs.
+    pub floor_verify_us: f64,
+    /// `sign_us / floor_sign_us`.
+    pub sign_over_floor: f64,
+    /// `verify_per_signer_us / floor_verify_us`.
+    pub verify_per_signer_over_floor: f64,
+}
+
+/// Floors measured on their own.
+#[derive(Debug, Clone, Serialize)]
+pub struct Floors {
+    /// OpenSSL raw RSA-2048 private operation (CRT, blinding), µs.
+    pub rsa2048_private_us: f64,
+    /// OpenSSL raw RSA-2048 public operation (e = 65537), µs.
+    pub rsa2048_public_us: f64,
+    /// OpenSSL ECDSA P-256 sign of a digest, µs.
+    pub ecdsa_p256_sign_us: f64,
+    /// OpenSSL ECDSA P-256 verify of a digest, µs.
+    pub ecdsa_p256_verify_us: f64,
+}
+
+/// The whole measurement.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table1 {
+    /// "table1".
+    pub suite: String,
+    /// Where it ran.
+    pub machine: Machine,
+    /// Whether `--quick` was used.
+    pub quick: bool,
+    /// Floors measured alone.
+    pub floors: Floors,
+    /// Rows, scheme by scheme, n ascending.
+    pub rows: Vec<Row>,
+}
+
+fn fail(e: hopsig_schemes::Error) -> Failure {
+    Failure::Input(format!("benchmark setup failed: {e}"))
+}
+
+/// A BGPsec-like message of signer i (about 100 bytes, like a secured AS-path segment).
+fn message(i: usize) -> Vec<u8> {
+    format!("BGPsec_PATH segment: pCount=1 flags=0 AS{:<10} target AS{:<10} NLRI 198.51.100.0/24 AFI 1 SAFI 1 ....", 64496 + i, 64497 + i)
+        .into_bytes()
+}
+
+impl Table1 {
+    /// Runs the measurement, with progress on stderr.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn measure(quick: bool) -> Result<Table1, Failure> {
+        let budget = if quick { Budget::QUICK } else { Budget::FULL };
+        let ns: Vec<usize> = if quick { vec![1, 4, 5, 7, 15] } else { (1..=15).collect() };
+        let max_n = 15;
+        let mut raw_rsa = RawRsa::new(2048).map_err(fail)?;
+        let raw_ec = RawEcdsaP256::new().map_err(fail)?;
+        eprintln!("measuring floors ...");
+        let floors = Floors {
+            rsa2048_private_us: single(budget, &mut || raw_rsa.private_op())?,
+            rsa2048_public_us: single(budget, &mut || raw_rsa.public_op())?,
+            ecdsa_p256_sign_us: single(budget, &mut || raw_ec.sign())?,
+            ecdsa_p256_verify_us: single(budget, &mut || raw_ec.verify())?,
+        };
+        let total = SCHEMES.len() * ns.len();
+        let mut done = 0;
+        let mut rows = Vec::new();
+        for id in SCHEMES {
+            let scheme = registry::lookup(id).map_err(fail)?;
+            eprintln!("{id}: generating {max_n} keys ...");
+            let keys: Vec<Box<dyn DynSigningKey>> =
+                (0..max_n).map(|_| scheme.generate()).collect::<Result<_, _>>().map_err(fail)?;
+            let pubs: Vec<Box<dyn DynVerifyingKey>> = keys.iter().map(|k| k.verifying_key()).collect();
+            let pub_refs: Vec<&dyn DynVerifyingKey> = pubs.iter().map(AsRef::as_ref).collect();
+            let msgs: Vec<Vec<u8>> = (0..max_n).map(message).collect();
+            let msg_refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            // aggs[n] is the aggregate of signers 1..=n.
+            let mut aggs: Vec<Option<Vec<u8>>> = vec![None];
+            for i in 0..max_n {
+                let next = scheme.sign(keys[i].as_ref(), &msgs[i], aggs[i].as_deref()).map_err(fail)?;
+                aggs.push(Some(next));
+            }
+            let is_ec = id.starts_with("ecdsa");
+            for &n in &ns {
+                done += 1;
+                eprintln!("[{done}/{total}] {id} n={n}");
+                let prev = aggs[n - 1].as_deref();
+                let agg = aggs[n].as_deref().unwrap_or_default();
+                let mut sign = || scheme.sign(keys[n - 1].as_ref(), &msgs[n - 1], prev).map(|_| ());
+                let mut verify = || scheme.verify(&pub_refs[..n], &msg_refs[..n], agg);
+                let ((sign_us, floor_sign_us), (verify_us, floor_verify_us)) = if is_ec {
+                    (paired(budget, &mut sign, &mut || raw_ec.sign())?, paired(budget, &mut verify, &mut || raw_ec.verify())?)
+                } else {
+                    let s = paired(budget, &mut sign, &mut || raw_rsa.private_op())?;
+                    (s, paired(budget, &mut verify, &mut || raw_rsa.public_op())?)
+                };
+                let info = scheme.inspect(agg).map_err(fail)?;
+                let per = verify_us / n as f64;
+                rows.push(Row {
+                    scheme: id.to_string(),
+                    n: n as f64,
+                    sig_bits: info.signature_bits as f64,
+                    encoded_bytes: info.encoded_bytes as f64,
+                    sign_us,
+                    verify_us,
+                    verify_per_signer_us: per,
+                    floor: if is_ec { "openssl-ecdsa-p256" } else { "openssl-raw-rsa2048" }.to_string(),
+                    floor_sign_us,
+                    floor_verify_us,
+                    sign_over_floor: sign_us / floor_sign_us,
+                    verify_per_signer_over_floor: per / floor_verify_us,
+                });
+            }
+        }
+        rows = with_paper_mean_rows(rows);
+        Ok(Table1 { suite: "table1".into(), machine: Machine::detect(), quick, floors, rows })
+    }
+
+    /// The row of `scheme` at `n`, if measured.
+    pub fn row(&self, scheme: &str, n: f64) -> Option<&Row> {
+        self.rows.iter().find(|r| r.scheme == scheme && r.n == n)
+    }
+
+    /// A plain-text table.
+    pub fn render(&self) -> String {
+        let f = &self.floors;
+        let mut out = format!(
+            "Table 1 (BGR), measured on {} ({} logical CPUs), {}\n\
+             floors: RSA-2048 raw private {:.1} µs, raw public {:.2} µs; ECDSA P-256 sign {:.1} µs, verify {:.1} µs\n\n",
+            self.machine.cpu, self.machine.logical_cpus, self.machine.openssl,
+            f.rsa2048_private_us, f.rsa2048_public_us, f.ecdsa_p256_sign_us, f.ecdsa_p256_verify_us
+        );
+        out.push_str(&format!(
+            "{:<18} {:>5} {:>8} {:>10} {:>11} {:>11} {:>11} {:>13}\n",
+            "scheme", "n", "sig bits", "sign µs", "verify µs", "verify/n µs", "sign/floor", "verify/n/floor"
+        ));
+        for r in &self.rows {
+            out.push_str(&format!(
+                "{:<18} {:>5} {:>8.0} {:>10.1} {:>11.1} {:>11.2} {:>11.3} {:>13.3}\n",
+                r.scheme, r.n, r.sig_bits, r.sign_us, r.verify_us, r.verify_per_signer_us, r.sign_over_floor,
+                r.verify_per_signer_over_floor
+            ));
+        }
+        out
+    }
+}
+
+/// Adds, per scheme, the paper's n = 4.5 row as the mean of the n = 4 and n = 5 rows.
+fn with_paper_mean_rows(rows: Vec<Row>) -> Vec<Row> {
+    let mut out = Vec::with_capacity(rows.len() + SCHEMES.len());
+    for r in &rows {
+        out.push(r.clone());
+        if r.n != 5.0 {
+            continue;
+        }
+        let Some(four) = rows.iter().find(|q| q.scheme == r.scheme && q.n == 4.0) else { continue };
+        let mean = |a: f64, b: f64| (a + b) / 2.0;
+        let sign_us = mean(four.sign_us, r.sign_us);
+        let verify_us = mean(four.verify_us, r.verify_us);
+        let floor_sign_us = mean(four.floor_sign_us, r.floor_sign_us);
+        let floor_verify_us = mean(four.floor_verify_us, r.floor_verify_us);
+        let idx = out.len() - 1;
+        out.insert(
+            idx,
+            Row {
+                scheme: r.scheme.clone(),
+                n: 4.5,
+                sig_bits: mean(four.sig_bits, r.sig_bits),
+                encoded_bytes: mean(four.encoded_bytes, r.encoded_bytes),
+                sign_us,
+                verify_us,
+                verify_per_signer_us: verify_us / 4.5,
+                floor: r.floor.clone(),
+                floor_sign_us,
+                floor_verify_us,
+                sign_over_floor: sign_us / floor_sign_us,
+                verify_per_signer_over_floor: verify_us / 4.5 / floor_verify_us,
+            },
+        );
+    }
+    out
+}

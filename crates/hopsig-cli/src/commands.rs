@@ -1,0 +1,155 @@
+//! The key, sign, verify and inspect commands. No cryptography here: everything goes
+//! through `hopsig_schemes::registry`.
+
+use std::path::{Path, PathBuf};
+
+use hopsig_schemes::primitives::armor::KeyFile;
+use hopsig_schemes::registry::{self, DynVerifyingKey};
+use hopsig_schemes::Error;
+
+use crate::io::{read, write, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::{Failure, Outcome};
+
+fn input(path: &Path, e: Error) -> Failure {
+    Failure::Input(format!("{}: {e}", path.display()))
+}
+
+fn scheme(id: &str) -> Result<Box<dyn registry::Scheme>, Failure> {
+    registry::lookup(id).map_err(|e| Failure::Input(e.to_string()))
+}
+
+/// `hopsig schemes`.
+pub fn schemes(json: bool) -> Outcome {
+    let list = registry::schemes();
+    if json {
+        let rows: Vec<_> = list
+            .iter()
+            .map(|s| serde_json::json!({ "id": s.id(), "description": s.description() }))
+            .collect();
+        println!("{}", serde_json::Value::Array(rows));
+    } else {
+        let width = list.iter().map(|s| s.id().len()).max().unwrap_or(0);
+        for s in &list {
+            println!("{:width$}  {}", s.id(), s.description());
+        }
+        println!("\nbgr-rand-rsa2048-rBITS / bgr-rand-rsa3072-rBITS select the basic scheme with ℓ_r = BITS (64..=256, multiple of 8).");
+    }
+    Ok(())
+}
+
+fn pub_path(out: &Path) -> PathBuf {
+    let mut p = out.as_os_str().to_owned();
+    p.push(".pub");
+    PathBuf::from(p)
+}
+
+/// `hopsig keygen`.
+pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
+    let s = scheme(id)?;
+    let key = s.generate().map_err(|e| Failure::Input(format!("key generation failed: {e}")))?;
+    let secret = key.to_key_file().map_err(|e| Failure::Input(e.to_string()))?;
+    let public = key.verifying_key().to_key_file();
+    let pub_out = pub_path(out);
+    if !force && pub_out.exists() {
+        return Err(Failure::Input(format!("{}: already exists (use --force to overwrite)", pub_out.display())));
+    }
+    write(out, secret.as_bytes(), true, force)?;
+    write(&pub_out, public.as_bytes(), false, force)?;
+    println!("{}: secret key ({})", out.display(), s.id());
+    println!("{}: public key", pub_out.display());
+    Ok(())
+}
+
+/// `hopsig sign`.
+pub fn sign(key_path: &Path, msg_path: &Path, agg_path: Option<&Path>, out: &Path) -> Outcome {
+    let text = read(key_path, MAX_KEY, "key file")?;
+    let (s, _) = registry::for_key_file(&text).map_err(|e| input(key_path, e))?;
+    let key = s.signing_key_from_file(&text).map_err(|e| input(key_path, e))?;
+    let msg = read(msg_path, MAX_MESSAGE, "message")?;
+    let so_far = agg_path.map(|p| read(p, MAX_AGGREGATE, "aggregate").map(|b| (p, b))).transpose()?;
+    let agg = s
+        .sign(key.as_ref(), &msg, so_far.as_ref().map(|(_, b)| b.as_slice()))
+        .map_err(|e| match (&so_far, &e) {
+            (Some((p, _)), Error::Decode(_) | Error::Mismatch(_) | Error::Limit(_)) => input(p, e),
+            _ => Failure::Input(format!("signing failed: {e}")),
+        })?;
+    write(out, &agg, false, true)?;
+    let info = s.inspect(&agg).map_err(|e| Failure::Input(e.to_string()))?;
+    println!("{}: {} aggregate, {} signers, {} bytes", out.display(), info.scheme, info.signers, info.encoded_bytes);
+    Ok(())
+}
+
+/// `hopsig verify`.
+pub fn verify(id: &str, pubs: &[PathBuf], msgs: &[PathBuf], agg_path: &Path) -> Outcome {
+    if pubs.len() != msgs.len() {
+        return Err(Failure::Input(format!(
+            "{} --pub but {} --msg: give one message per public key, in signing order",
+            pubs.len(),
+            msgs.len()
+        )));
+    }
+    let s = scheme(id)?;
+    let keys = pubs
+        .iter()
+        .map(|p| {
+            let text = read(p, MAX_KEY, "public key file")?;
+            s.verifying_key_from_file(&text).map_err(|e| input(p, e))
+        })
+        .collect::<Result<Vec<Box<dyn DynVerifyingKey>>, _>>()?;
+    let messages = msgs.iter().map(|p| read(p, MAX_MESSAGE, "message")).collect::<Result<Vec<_>, _>>()?;
+    let agg = read(agg_path, MAX_AGGREGATE, "aggregate")?;
+    let info = s.inspect(&agg).map_err(|e| input(agg_path, e))?;
+    if info.signers != keys.len() {
+        return Err(Failure::Invalid(format!(
+            "{} holds {} signatures but {} (key, message) pairs were given",
+            agg_path.display(),
+            info.signers,
+            keys.len()
+        )));
+    }
+    let key_refs: Vec<&dyn DynVerifyingKey> = keys.iter().map(AsRef::as_ref).collect();
+    let msg_refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    match s.verify(&key_refs, &msg_refs, &agg) {
+        Ok(()) => {
+            println!("valid: {} signers, {}", info.signers, info.scheme);
+            Ok(())
+        }
+        Err(Error::InvalidSignature) => Err(Failure::Invalid(format!(
+            "{} does not verify against the {} given (key, message) pairs",
+            agg_path.display(),
+            keys.len()
+        ))),
+        Err(e) => Err(input(agg_path, e)),
+    }
+}
+
+/// `hopsig inspect`.
+pub fn inspect(path: &Path, json: bool) -> Outcome {
+    let bytes = read(path, MAX_AGGREGATE, "file")?;
+    let value = if KeyFile::sniff(&bytes) {
+        let (s, kind) = registry::for_key_file(&bytes).map_err(|e| input(path, e))?;
+        let file = KeyFile::parse(&bytes).map_err(|e| input(path, e.into()))?;
+        match kind {
+            hopsig_schemes::primitives::armor::KeyKind::Secret => s.signing_key_from_file(&bytes).map(|_| ()),
+            hopsig_schemes::primitives::armor::KeyKind::Public => s.verifying_key_from_file(&bytes).map(|_| ()),
+        }
+        .map_err(|e| input(path, e))?;
+        let blocks: Vec<&str> = file.blocks.iter().map(|b| b.label.as_str()).collect();
+        serde_json::json!({ "file": "key", "scheme": s.id(), "kind": kind.as_str(), "blocks": blocks, "bytes": bytes.len() })
+    } else {
+        let s = registry::for_aggregate(&bytes).map_err(|e| input(path, e))?;
+        let info = s.inspect(&bytes).map_err(|e| input(path, e))?;
+        serde_json::json!({
+            "file": "aggregate", "scheme": info.scheme, "signers": info.signers,
+            "encoded_bytes": info.encoded_bytes, "signature_bits": info.signature_bits,
+        })
+    };
+    if json {
+        println!("{value}");
+    } else if let Some(map) = value.as_object() {
+        for (k, v) in map {
+            println!("{k:>15}: {}", v.as_str().map_or_else(|| v.to_string(), str::to_string));
+        }
+    }
+    Ok(())
+}
