@@ -46,12 +46,19 @@ fn pub_path(out: &Path) -> PathBuf {
 /// `hopsig keygen`.
 pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
     let s = scheme(id)?;
-    let key = s.generate().map_err(|e| Failure::Input(format!("key generation failed: {e}")))?;
-    let secret = key.to_key_file().map_err(|e| Failure::Input(e.to_string()))?;
+    let key = s
+        .generate()
+        .map_err(|e| Failure::Input(format!("key generation failed: {e}")))?;
+    let secret = key
+        .to_key_file()
+        .map_err(|e| Failure::Input(e.to_string()))?;
     let public = key.verifying_key().to_key_file();
     let pub_out = pub_path(out);
     if !force && pub_out.exists() {
-        return Err(Failure::Input(format!("{}: already exists (use --force to overwrite)", pub_out.display())));
+        return Err(Failure::Input(format!(
+            "{}: already exists (use --force to overwrite)",
+            pub_out.display()
+        )));
     }
     write(out, secret.as_bytes(), true, force)?;
     write(&pub_out, public.as_bytes(), false, force)?;
@@ -64,18 +71,32 @@ pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
 pub fn sign(key_path: &Path, msg_path: &Path, agg_path: Option<&Path>, out: &Path) -> Outcome {
     let text = read(key_path, MAX_KEY, "key file")?;
     let (s, _) = registry::for_key_file(&text).map_err(|e| input(key_path, e))?;
-    let key = s.signing_key_from_file(&text).map_err(|e| input(key_path, e))?;
+    let key = s
+        .signing_key_from_file(&text)
+        .map_err(|e| input(key_path, e))?;
     let msg = read(msg_path, MAX_MESSAGE, "message")?;
-    let so_far = agg_path.map(|p| read(p, MAX_AGGREGATE, "aggregate").map(|b| (p, b))).transpose()?;
+    let so_far = agg_path
+        .map(|p| read(p, MAX_AGGREGATE, "aggregate").map(|b| (p, b)))
+        .transpose()?;
     let agg = s
-        .sign(key.as_ref(), &msg, so_far.as_ref().map(|(_, b)| b.as_slice()))
+        .sign(
+            key.as_ref(),
+            &msg,
+            so_far.as_ref().map(|(_, b)| b.as_slice()),
+        )
         .map_err(|e| match (&so_far, &e) {
             (Some((p, _)), Error::Decode(_) | Error::Mismatch(_) | Error::Limit(_)) => input(p, e),
             _ => Failure::Input(format!("signing failed: {e}")),
         })?;
     write(out, &agg, false, true)?;
     let info = s.inspect(&agg).map_err(|e| Failure::Input(e.to_string()))?;
-    println!("{}: {} aggregate, {} signers, {} bytes", out.display(), info.scheme, info.signers, info.encoded_bytes);
+    println!(
+        "{}: {} aggregate, {} signers, {} bytes",
+        out.display(),
+        info.scheme,
+        info.signers,
+        info.encoded_bytes
+    );
     Ok(())
 }
 
@@ -96,7 +117,10 @@ pub fn verify(id: &str, pubs: &[PathBuf], msgs: &[PathBuf], agg_path: &Path) -> 
             s.verifying_key_from_file(&text).map_err(|e| input(p, e))
         })
         .collect::<Result<Vec<Box<dyn DynVerifyingKey>>, _>>()?;
-    let messages = msgs.iter().map(|p| read(p, MAX_MESSAGE, "message")).collect::<Result<Vec<_>, _>>()?;
+    let messages = msgs
+        .iter()
+        .map(|p| read(p, MAX_MESSAGE, "message"))
+        .collect::<Result<Vec<_>, _>>()?;
     let agg = read(agg_path, MAX_AGGREGATE, "aggregate")?;
     let info = s.inspect(&agg).map_err(|e| input(agg_path, e))?;
     if info.signers != keys.len() {
@@ -130,8 +154,12 @@ pub fn inspect(path: &Path, json: bool) -> Outcome {
         let (s, kind) = registry::for_key_file(&bytes).map_err(|e| input(path, e))?;
         let file = KeyFile::parse(&bytes).map_err(|e| input(path, e.into()))?;
         match kind {
-            hopsig_schemes::primitives::armor::KeyKind::Secret => s.signing_key_from_file(&bytes).map(|_| ()),
-            hopsig_schemes::primitives::armor::KeyKind::Public => s.verifying_key_from_file(&bytes).map(|_| ()),
+            hopsig_schemes::primitives::armor::KeyKind::Secret => {
+                s.signing_key_from_file(&bytes).map(|_| ())
+            }
+            hopsig_schemes::primitives::armor::KeyKind::Public => {
+                s.verifying_key_from_file(&bytes).map(|_| ())
+            }
         }
         .map_err(|e| input(path, e))?;
         let blocks: Vec<&str> = file.blocks.iter().map(|b| b.label.as_str()).collect();
@@ -148,7 +176,10 @@ pub fn inspect(path: &Path, json: bool) -> Outcome {
         println!("{value}");
     } else if let Some(map) = value.as_object() {
         for (k, v) in map {
-            println!("{k:>15}: {}", v.as_str().map_or_else(|| v.to_string(), str::to_string));
+            println!(
+                "{k:>15}: {}",
+                v.as_str().map_or_else(|| v.to_string(), str::to_string)
+            );
         }
     }
     Ok(())

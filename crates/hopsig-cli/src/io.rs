@@ -15,12 +15,18 @@ pub const MAX_KEY: u64 = 64 << 10;
 /// Reads `path`, refusing files over `limit` bytes.
 pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| Failure::Input(format!("{shown}: cannot read {what}: {e}")))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Failure::Input(format!("{shown}: cannot read {what}: {e}")))?;
     if !meta.is_file() {
-        return Err(Failure::Input(format!("{shown}: {what} is not a regular file")));
+        return Err(Failure::Input(format!(
+            "{shown}: {what} is not a regular file"
+        )));
     }
     if meta.len() > limit {
-        return Err(Failure::Input(format!("{shown}: {what} is {} bytes, more than the {limit} allowed", meta.len())));
+        return Err(Failure::Input(format!(
+            "{shown}: {what} is {} bytes, more than the {limit} allowed",
+            meta.len()
+        )));
     }
     std::fs::read(path).map_err(|e| Failure::Input(format!("{shown}: cannot read {what}: {e}")))
 }
@@ -44,8 +50,11 @@ pub fn write(path: &Path, bytes: &[u8], secret: bool, force: bool) -> Result<(),
     #[cfg(not(unix))]
     let _ = secret;
     let mut f = opts.open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => Failure::Input(format!("{shown}: already exists (use --force to overwrite)")),
+        std::io::ErrorKind::AlreadyExists => Failure::Input(format!(
+            "{shown}: already exists (use --force to overwrite)"
+        )),
         _ => Failure::Input(format!("{shown}: cannot write: {e}")),
     })?;
-    f.write_all(bytes).map_err(|e| Failure::Input(format!("{shown}: cannot write: {e}")))
+    f.write_all(bytes)
+        .map_err(|e| Failure::Input(format!("{shown}: cannot write: {e}")))
 }

@@ -134,7 +134,12 @@ fn run(cli: Cli) -> Outcome {
         Command::Schemes { json } => commands::schemes(json),
         Command::Keygen { scheme, out, force } => commands::keygen(&scheme, &out, force),
         Command::Sign { key, msg, agg, out } => commands::sign(&key, &msg, agg.as_deref(), &out),
-        Command::Verify { scheme, pubs, msgs, agg } => commands::verify(&scheme, &pubs, &msgs, &agg),
+        Command::Verify {
+            scheme,
+            pubs,
+            msgs,
+            agg,
+        } => commands::verify(&scheme, &pubs, &msgs, &agg),
         Command::Inspect { file, json } => commands::inspect(&file, json),
         Command::Bench { suite, quick, json } => bench::run_suite(&suite, quick, json.as_deref()),
         Command::Reproduce { quick, out } => reproduce::run(quick, &out),
@@ -146,7 +151,10 @@ fn main() -> ExitCode {
     // Last line of defence: no panic trace reaches the user. Decoders return errors, so
     // reaching this hook is a bug in hopsig, reported in one line with exit code 2.
     std::panic::set_hook(Box::new(|info| {
-        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!("hopsig: internal error{place} (please report this bug)");
     }));
     match std::panic::catch_unwind(|| run(cli)) {

@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn hopsig(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hopsig")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_hopsig"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn code(o: &Output) -> i32 {
@@ -14,7 +17,11 @@ fn code(o: &Output) -> i32 {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 fn p(dir: &Path, name: &str) -> String {
@@ -57,7 +64,12 @@ fn verify(scheme: &str, pubs: &[String], msgs: &[String], agg: &str) -> Output {
 
 #[test]
 fn sign_verify_inspect_for_every_scheme() {
-    for scheme in ["bgr-rsa2048", "bgr-rand-rsa2048", "rsa2048-concat", "ecdsa-p256-concat"] {
+    for scheme in [
+        "bgr-rsa2048",
+        "bgr-rand-rsa2048",
+        "rsa2048-concat",
+        "ecdsa-p256-concat",
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let (pubs, msgs, agg) = chain(dir.path(), scheme);
         let o = verify(scheme, &pubs, &msgs, &agg);
@@ -99,10 +111,54 @@ fn malformed_inputs_exit_2_naming_the_file_without_panicking() {
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec!["inspect".into(), garbage.clone()], "garbage"),
         (vec!["inspect".into(), missing.clone()], "missing"),
-        (vec!["sign".into(), "--key".into(), garbage.clone(), "--msg".into(), msgs[0].clone(), "--out".into(), p(dir.path(), "o")], "garbage"),
-        (vec!["sign".into(), "--key".into(), pubs[0].clone(), "--msg".into(), msgs[0].clone(), "--out".into(), p(dir.path(), "o")], "public key file"),
-        (vec!["sign".into(), "--key".into(), pubs[0].trim_end_matches(".pub").into(), "--msg".into(), msgs[0].clone(), "--agg".into(), truncated.clone(), "--out".into(), p(dir.path(), "o")], "truncated"),
-        (vec!["keygen".into(), "--scheme".into(), "nope".into(), "--out".into(), p(dir.path(), "x")], "unknown scheme 'nope'"),
+        (
+            vec![
+                "sign".into(),
+                "--key".into(),
+                garbage.clone(),
+                "--msg".into(),
+                msgs[0].clone(),
+                "--out".into(),
+                p(dir.path(), "o"),
+            ],
+            "garbage",
+        ),
+        (
+            vec![
+                "sign".into(),
+                "--key".into(),
+                pubs[0].clone(),
+                "--msg".into(),
+                msgs[0].clone(),
+                "--out".into(),
+                p(dir.path(), "o"),
+            ],
+            "public key file",
+        ),
+        (
+            vec![
+                "sign".into(),
+                "--key".into(),
+                pubs[0].trim_end_matches(".pub").into(),
+                "--msg".into(),
+                msgs[0].clone(),
+                "--agg".into(),
+                truncated.clone(),
+                "--out".into(),
+                p(dir.path(), "o"),
+            ],
+            "truncated",
+        ),
+        (
+            vec![
+                "keygen".into(),
+                "--scheme".into(),
+                "nope".into(),
+                "--out".into(),
+                p(dir.path(), "x"),
+            ],
+            "unknown scheme 'nope'",
+        ),
         (vec!["bench".into(), "nope".into()], "unknown suite"),
     ];
     for (args, want) in cases {
@@ -118,11 +174,29 @@ fn malformed_inputs_exit_2_naming_the_file_without_panicking() {
     let o = verify("rsa2048-concat", &pubs, &msgs, &agg);
     assert_eq!(code(&o), 2);
     assert!(text(&o).contains("not 'rsa2048-concat'"), "{}", text(&o));
-    let o = hopsig(&["verify", "--scheme", "bgr-rsa2048", "--pub", &pubs[0], "--agg", &agg, "--msg", &msgs[0], "--msg", &msgs[1]]);
+    let o = hopsig(&[
+        "verify",
+        "--scheme",
+        "bgr-rsa2048",
+        "--pub",
+        &pubs[0],
+        "--agg",
+        &agg,
+        "--msg",
+        &msgs[0],
+        "--msg",
+        &msgs[1],
+    ]);
     assert_eq!(code(&o), 2);
     // Keygen refuses to overwrite.
     let key0: PathBuf = pubs[0].trim_end_matches(".pub").into();
-    let o = hopsig(&["keygen", "--scheme", "bgr-rsa2048", "--out", key0.to_str().unwrap()]);
+    let o = hopsig(&[
+        "keygen",
+        "--scheme",
+        "bgr-rsa2048",
+        "--out",
+        key0.to_str().unwrap(),
+    ]);
     assert_eq!(code(&o), 2);
     assert!(text(&o).contains("already exists"));
 }
@@ -132,8 +206,20 @@ fn schemes_lists_ids_as_json() {
     let o = hopsig(&["schemes", "--json"]);
     assert_eq!(code(&o), 0);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let ids: Vec<&str> = v.as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
-    for id in ["bgr-rsa2048", "bgr-rsa3072", "bgr-rand-rsa2048", "bgr-rand-rsa3072", "rsa2048-concat", "ecdsa-p256-concat"] {
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    for id in [
+        "bgr-rsa2048",
+        "bgr-rsa3072",
+        "bgr-rand-rsa2048",
+        "bgr-rand-rsa3072",
+        "rsa2048-concat",
+        "ecdsa-p256-concat",
+    ] {
         assert!(ids.contains(&id), "{id}");
     }
 }
@@ -145,7 +231,19 @@ fn secret_key_files_are_private() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let key = p(dir.path(), "k");
-        assert_eq!(code(&hopsig(&["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key])), 0);
-        assert_eq!(std::fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            code(&hopsig(&[
+                "keygen",
+                "--scheme",
+                "ecdsa-p256-concat",
+                "--out",
+                &key
+            ])),
+            0
+        );
+        assert_eq!(
+            std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
 }

@@ -125,7 +125,10 @@ impl KeyFile {
             return Err(ArmorError::NotAKeyFile);
         }
         let text = std::str::from_utf8(text).map_err(|e| ArmorError::Line {
-            line: 1 + text[..e.valid_up_to()].iter().filter(|&&c| c == b'\n').count(),
+            line: 1 + text[..e.valid_up_to()]
+                .iter()
+                .filter(|&&c| c == b'\n')
+                .count(),
             reason: "not UTF-8 text".into(),
         })?;
         let mut version = None;
@@ -136,15 +139,26 @@ impl KeyFile {
         for (idx, raw) in text.lines().enumerate() {
             let line_no = idx + 1;
             let line = raw.trim_end_matches('\r');
-            let err = |reason: String| ArmorError::Line { line: line_no, reason };
+            let err = |reason: String| ArmorError::Line {
+                line: line_no,
+                reason,
+            };
             if let Some((label, body, start)) = open.as_mut() {
-                if let Some(end) = line.strip_prefix("-----END ").and_then(|l| l.strip_suffix("-----")) {
+                if let Some(end) = line
+                    .strip_prefix("-----END ")
+                    .and_then(|l| l.strip_suffix("-----"))
+                {
                     if end != label {
-                        return Err(err(format!("END {end} closes BEGIN {label} of line {start}")));
+                        return Err(err(format!(
+                            "END {end} closes BEGIN {label} of line {start}"
+                        )));
                     }
                     let der = openssl::base64::decode_block(body)
                         .map_err(|_| err(format!("block {label}: invalid base64")))?;
-                    blocks.push(PemBlock { label: std::mem::take(label), der: Zeroizing::new(der) });
+                    blocks.push(PemBlock {
+                        label: std::mem::take(label),
+                        der: Zeroizing::new(der),
+                    });
                     open = None;
                 } else if line.starts_with("-----") {
                     return Err(err(format!("unexpected boundary inside block {label}")));
@@ -153,7 +167,10 @@ impl KeyFile {
                 }
                 continue;
             }
-            if let Some(label) = line.strip_prefix("-----BEGIN ").and_then(|l| l.strip_suffix("-----")) {
+            if let Some(label) = line
+                .strip_prefix("-----BEGIN ")
+                .and_then(|l| l.strip_suffix("-----"))
+            {
                 open = Some((label.to_string(), String::new(), line_no));
                 continue;
             }
@@ -178,7 +195,10 @@ impl KeyFile {
             }
         }
         if let Some((label, _, start)) = open {
-            return Err(ArmorError::Line { line: start, reason: format!("block {label} is never closed") });
+            return Err(ArmorError::Line {
+                line: start,
+                reason: format!("block {label} is never closed"),
+            });
         }
         let version = version.ok_or(ArmorError::MissingHeader("hopsig-key"))?;
         if version != KEY_FILE_VERSION {
@@ -195,7 +215,11 @@ impl KeyFile {
                 })
             }
         };
-        Ok(KeyFile { scheme, kind, blocks })
+        Ok(KeyFile {
+            scheme,
+            kind,
+            blocks,
+        })
     }
 
     /// The block with `label`.
@@ -216,7 +240,10 @@ mod tests {
     use proptest::prelude::*;
 
     fn sample() -> String {
-        let blocks = [crate::rsa::pem_block("PUBLIC KEY", b"abc"), crate::rsa::pem_block("X", &[1; 70])];
+        let blocks = [
+            crate::rsa::pem_block("PUBLIC KEY", b"abc"),
+            crate::rsa::pem_block("X", &[1; 70]),
+        ];
         KeyFile::render("demo", KeyKind::Public, &[&blocks[0], &blocks[1]]).to_string()
     }
 
@@ -235,18 +262,36 @@ mod tests {
     fn precise_errors() {
         let s = sample();
         let cases: Vec<(String, &str)> = vec![
-            (s.replacen("hopsig-key: 1", "hopsig-key: 2", 1), "unsupported key file version"),
-            (s.replacen("scheme: demo\n", "", 1), "missing header 'scheme'"),
+            (
+                s.replacen("hopsig-key: 1", "hopsig-key: 2", 1),
+                "unsupported key file version",
+            ),
+            (
+                s.replacen("scheme: demo\n", "", 1),
+                "missing header 'scheme'",
+            ),
             (s.replacen("kind: public", "kind: both", 1), "kind must be"),
             (s.replacen("-----END X-----\n", "", 1), "never closed"),
-            (s.replacen("-----END X-----", "-----END Y-----", 1), "closes BEGIN X"),
-            (s.replacen("scheme: demo", "scheme: demo\ncolour: red", 1), "unknown header"),
-            (s.replacen("scheme: demo", "scheme: demo\nscheme: x", 1), "repeated header"),
+            (
+                s.replacen("-----END X-----", "-----END Y-----", 1),
+                "closes BEGIN X",
+            ),
+            (
+                s.replacen("scheme: demo", "scheme: demo\ncolour: red", 1),
+                "unknown header",
+            ),
+            (
+                s.replacen("scheme: demo", "scheme: demo\nscheme: x", 1),
+                "repeated header",
+            ),
             (format!("{s}trailing\n"), "text after a PEM block"),
             ("BEGIN".to_string(), "not a hopsig key file"),
         ];
         for (text, want) in cases {
-            let got = KeyFile::parse(text.as_bytes()).err().map(|e| e.to_string()).unwrap_or_default();
+            let got = KeyFile::parse(text.as_bytes())
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
             assert!(got.contains(want), "{want:?} not in {got:?}");
         }
     }

@@ -151,11 +151,18 @@ mod tests {
         assert_eq!(r.u16_be("b"), Ok(2));
         assert_eq!(
             r.clone().take(3, "c"),
-            Err(DecodeError::ShortInput { field: "c", needed: 3, available: 2 })
+            Err(DecodeError::ShortInput {
+                field: "c",
+                needed: 3,
+                available: 2
+            })
         );
         assert_eq!(
             r.clone().finish("x"),
-            Err(DecodeError::TrailingBytes { what: "x", count: 2 })
+            Err(DecodeError::TrailingBytes {
+                what: "x",
+                count: 2
+            })
         );
         assert_eq!(r.take(2, "c"), Ok(&[9u8, 9][..]));
         assert_eq!(r.finish("x"), Ok(()));
@@ -166,7 +173,12 @@ mod tests {
         assert!(check_range("n", 5, 1, 5).is_ok());
         assert_eq!(
             check_range("n", 0, 1, 5),
-            Err(DecodeError::OutOfRange { field: "n", actual: 0, min: 1, max: 5 })
+            Err(DecodeError::OutOfRange {
+                field: "n",
+                actual: 0,
+                min: 1,
+                max: 5
+            })
         );
     }
 }

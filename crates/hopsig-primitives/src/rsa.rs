@@ -58,7 +58,10 @@ fn hex_prefix(bytes: &[u8]) -> String {
     bytes.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
-fn check_public_parts(n: &openssl::bn::BigNumRef, e: &openssl::bn::BigNumRef) -> Result<(), RsaError> {
+fn check_public_parts(
+    n: &openssl::bn::BigNumRef,
+    e: &openssl::bn::BigNumRef,
+) -> Result<(), RsaError> {
     let bits = n.num_bits().unsigned_abs();
     if !MODULUS_BITS_RANGE.contains(&bits) {
         return Err(RsaError::Key(format!(
@@ -71,7 +74,9 @@ fn check_public_parts(n: &openssl::bn::BigNumRef, e: &openssl::bn::BigNumRef) ->
         return Err(RsaError::Key("modulus is even".into()));
     }
     if *e != *BigNum::from_u32(PUBLIC_EXPONENT)? {
-        return Err(RsaError::Key(format!("public exponent must be {PUBLIC_EXPONENT}")));
+        return Err(RsaError::Key(format!(
+            "public exponent must be {PUBLIC_EXPONENT}"
+        )));
     }
     Ok(())
 }
@@ -83,7 +88,12 @@ impl RsaPublicKey {
         let modulus = rsa.n().to_vec_padded(k as i32)?;
         let spki_der = PKey::from_rsa(rsa.clone())?.public_key_to_der()?;
         let fingerprint = sha256(&[&spki_der]);
-        Ok(RsaPublicKey { rsa, modulus, spki_der, fingerprint })
+        Ok(RsaPublicKey {
+            rsa,
+            modulus,
+            spki_der,
+            fingerprint,
+        })
     }
 
     /// Parses a DER SubjectPublicKeyInfo holding an RSA key.
@@ -96,7 +106,9 @@ impl RsaPublicKey {
             .map_err(|_| RsaError::Key("not a DER SubjectPublicKeyInfo".into()))?;
         let key = Self::from_pkey(&pkey)?;
         if key.spki_der != der {
-            return Err(RsaError::Key("SubjectPublicKeyInfo is not in canonical DER".into()));
+            return Err(RsaError::Key(
+                "SubjectPublicKeyInfo is not in canonical DER".into(),
+            ));
         }
         Ok(key)
     }
@@ -188,7 +200,9 @@ pub struct RsaSecretKey {
 
 impl std::fmt::Debug for RsaSecretKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RsaSecretKey").field("public", &self.public).finish_non_exhaustive()
+        f.debug_struct("RsaSecretKey")
+            .field("public", &self.public)
+            .finish_non_exhaustive()
     }
 }
 
@@ -199,7 +213,9 @@ impl RsaSecretKey {
     /// [`RsaError::Key`] if `bits` is outside [`MODULUS_BITS_RANGE`]; backend failures.
     pub fn generate(bits: u32) -> Result<Self, RsaError> {
         if !MODULUS_BITS_RANGE.contains(&bits) {
-            return Err(RsaError::Key(format!("cannot generate a {bits}-bit modulus")));
+            return Err(RsaError::Key(format!(
+                "cannot generate a {bits}-bit modulus"
+            )));
         }
         let e = BigNum::from_u32(PUBLIC_EXPONENT)?;
         Self::from_rsa(Rsa::generate_with_e(bits, &e)?)
@@ -208,7 +224,9 @@ impl RsaSecretKey {
     fn from_rsa(rsa: Rsa<Private>) -> Result<Self, RsaError> {
         check_public_parts(rsa.n(), rsa.e())?;
         if !rsa.check_key().unwrap_or(false) {
-            return Err(RsaError::Key("inconsistent private key (RSA_check_key failed)".into()));
+            return Err(RsaError::Key(
+                "inconsistent private key (RSA_check_key failed)".into(),
+            ));
         }
         if rsa.p().is_none() || rsa.dmp1().is_none() {
             return Err(RsaError::Key("private key lacks the CRT components".into()));
@@ -300,9 +318,18 @@ mod tests {
         assert_eq!(back, y);
 
         let n = pk.modulus().to_vec();
-        assert!(matches!(pk.apply(&n, &mut back), Err(RsaError::OutOfDomain)));
-        assert!(matches!(sk.invert(&n, &mut back), Err(RsaError::OutOfDomain)));
-        assert!(matches!(pk.apply(&n[1..], &mut back), Err(RsaError::OutOfDomain)));
+        assert!(matches!(
+            pk.apply(&n, &mut back),
+            Err(RsaError::OutOfDomain)
+        ));
+        assert!(matches!(
+            sk.invert(&n, &mut back),
+            Err(RsaError::OutOfDomain)
+        ));
+        assert!(matches!(
+            pk.apply(&n[1..], &mut back),
+            Err(RsaError::OutOfDomain)
+        ));
         Ok(())
     }
 
@@ -325,7 +352,10 @@ mod tests {
         let e3 = BigNum::from_u32(3)?;
         let rsa = Rsa::generate_with_e(1024, &e3)?;
         let pem = PKey::from_rsa(rsa)?.public_key_to_pem()?;
-        assert!(matches!(RsaPublicKey::from_pem(&pem), Err(RsaError::Key(_))));
+        assert!(matches!(
+            RsaPublicKey::from_pem(&pem),
+            Err(RsaError::Key(_))
+        ));
         Ok(())
     }
 }

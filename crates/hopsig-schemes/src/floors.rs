@@ -29,7 +29,11 @@ impl RawRsa {
         let mut input = vec![0u8; k];
         openssl::rand::rand_bytes(&mut input)?;
         input[0] &= 0x7f;
-        Ok(RawRsa { key, input, out: vec![0u8; k] })
+        Ok(RawRsa {
+            key,
+            input,
+            out: vec![0u8; k],
+        })
     }
 
     /// One private operation `y^d mod N`.

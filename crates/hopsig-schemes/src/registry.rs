@@ -105,12 +105,22 @@ pub trait Scheme: Send + Sync {
     ///
     /// # Errors
     /// A key of another scheme, a malformed `so_far`, a full aggregate.
-    fn sign(&self, key: &dyn DynSigningKey, msg: &[u8], so_far: Option<&[u8]>) -> Result<Vec<u8>, Error>;
+    fn sign(
+        &self,
+        key: &dyn DynSigningKey,
+        msg: &[u8],
+        so_far: Option<&[u8]>,
+    ) -> Result<Vec<u8>, Error>;
     /// Verification on an encoded aggregate (see [`SequentialAggregate::verify`]).
     ///
     /// # Errors
     /// [`Error::InvalidSignature`] if it does not verify; decode and mismatch errors.
-    fn verify(&self, keys: &[&dyn DynVerifyingKey], msgs: &[&[u8]], agg: &[u8]) -> Result<(), Error>;
+    fn verify(
+        &self,
+        keys: &[&dyn DynVerifyingKey],
+        msgs: &[&[u8]],
+        agg: &[u8],
+    ) -> Result<(), Error>;
     /// Decodes an aggregate and says what it holds.
     ///
     /// # Errors
@@ -139,7 +149,9 @@ fn read_key_file(text: &[u8], scheme: &str, kind: KeyKind) -> Result<KeyFile, Er
 fn downcast<'a, T: 'static>(any: &'a dyn Any, found: String, scheme: &str) -> Result<&'a T, Error> {
     match any.downcast_ref::<T>() {
         Some(k) if found == scheme => Ok(k),
-        _ => Err(Error::Mismatch(format!("key is for scheme '{found}', not '{scheme}'"))),
+        _ => Err(Error::Mismatch(format!(
+            "key is for scheme '{found}', not '{scheme}'"
+        ))),
     }
 }
 
@@ -155,27 +167,46 @@ impl<S: SequentialAggregate> Scheme for S {
     }
     fn signing_key_from_file(&self, text: &[u8]) -> Result<Box<dyn DynSigningKey>, Error> {
         let file = read_key_file(text, &Scheme::id(self), KeyKind::Secret)?;
-        Ok(Box::new(SequentialAggregate::signing_key_from_file(self, &file)?))
+        Ok(Box::new(SequentialAggregate::signing_key_from_file(
+            self, &file,
+        )?))
     }
     fn verifying_key_from_file(&self, text: &[u8]) -> Result<Box<dyn DynVerifyingKey>, Error> {
         let file = read_key_file(text, &Scheme::id(self), KeyKind::Public)?;
-        Ok(Box::new(SequentialAggregate::verifying_key_from_file(self, &file)?))
+        Ok(Box::new(SequentialAggregate::verifying_key_from_file(
+            self, &file,
+        )?))
     }
-    fn sign(&self, key: &dyn DynSigningKey, msg: &[u8], so_far: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    fn sign(
+        &self,
+        key: &dyn DynSigningKey,
+        msg: &[u8],
+        so_far: Option<&[u8]>,
+    ) -> Result<Vec<u8>, Error> {
         let key = downcast::<S::SigningKey>(key.as_any(), key.scheme_id(), &Scheme::id(self))?;
         let so_far = so_far.map(|b| self.aggregate_from_bytes(b)).transpose()?;
         Ok(SequentialAggregate::sign(self, key, msg, so_far.as_ref())?.to_bytes())
     }
-    fn verify(&self, keys: &[&dyn DynVerifyingKey], msgs: &[&[u8]], agg: &[u8]) -> Result<(), Error> {
+    fn verify(
+        &self,
+        keys: &[&dyn DynVerifyingKey],
+        msgs: &[&[u8]],
+        agg: &[u8],
+    ) -> Result<(), Error> {
         if keys.len() != msgs.len() {
-            return Err(Error::Mismatch(format!("{} keys but {} messages", keys.len(), msgs.len())));
+            return Err(Error::Mismatch(format!(
+                "{} keys but {} messages",
+                keys.len(),
+                msgs.len()
+            )));
         }
         let id = Scheme::id(self);
         let typed = keys
             .iter()
             .map(|k| downcast::<S::VerifyingKey>(k.as_any(), k.scheme_id(), &id))
             .collect::<Result<Vec<_>, _>>()?;
-        let pairs: Vec<(&S::VerifyingKey, &[u8])> = typed.into_iter().zip(msgs.iter().copied()).collect();
+        let pairs: Vec<(&S::VerifyingKey, &[u8])> =
+            typed.into_iter().zip(msgs.iter().copied()).collect();
         let agg = self.aggregate_from_bytes(agg)?;
         SequentialAggregate::verify(self, &pairs, &agg)
     }
@@ -230,7 +261,9 @@ pub fn for_aggregate(bytes: &[u8]) -> Result<Box<dyn Scheme>, Error> {
     match (h.code, h.param) {
         (code::RSA2048_CONCAT, 0) => Ok(Box::new(Concat::<Rsa2048Pkcs1>::new())),
         (code::ECDSA_P256_CONCAT, 0) => Ok(Box::new(Concat::<EcdsaP256>::new())),
-        (c, p) => Err(Error::UnknownScheme(format!("code 0x{c:02x} with parameter {p}"))),
+        (c, p) => Err(Error::UnknownScheme(format!(
+            "code 0x{c:02x} with parameter {p}"
+        ))),
     }
 }
 

@@ -80,7 +80,11 @@ pub trait SequentialAggregate: Send + Sync + 'static {
     /// # Errors
     /// [`Error::InvalidSignature`] if it does not verify (including a count mismatch);
     /// [`Error::Mismatch`] if a key belongs to another parameter set.
-    fn verify(&self, signers: &[(&Self::VerifyingKey, &[u8])], agg: &Self::Aggregate) -> Result<(), Error>;
+    fn verify(
+        &self,
+        signers: &[(&Self::VerifyingKey, &[u8])],
+        agg: &Self::Aggregate,
+    ) -> Result<(), Error>;
 
     /// Decodes an aggregate of this scheme.
     ///

@@ -73,12 +73,21 @@ impl Header {
             });
         }
         let version = r.u8("format version")?;
-        check_range("format version", version.into(), FORMAT_VERSION.into(), FORMAT_VERSION.into())?;
+        check_range(
+            "format version",
+            version.into(),
+            FORMAT_VERSION.into(),
+            FORMAT_VERSION.into(),
+        )?;
         let code = r.u8("scheme code")?;
         let param = r.u8("scheme parameter")?;
         let signers = usize::from(r.u16_be("signer count")?);
         check_range("signer count", signers as u64, 1, MAX_SIGNERS as u64)?;
-        Ok(Header { code, param, signers })
+        Ok(Header {
+            code,
+            param,
+            signers,
+        })
     }
 
     /// Reads the header at the start of `bytes` without consuming anything else.
@@ -96,18 +105,40 @@ mod tests {
 
     #[test]
     fn header_round_trip_and_rejections() {
-        let h = Header { code: 0x10, param: 0, signers: 3 };
+        let h = Header {
+            code: 0x10,
+            param: 0,
+            signers: 3,
+        };
         let mut v = Vec::new();
         h.write(&mut v);
         assert_eq!(v, [0x48, 0x53, 1, 0x10, 0, 0, 3]);
         assert_eq!(Header::peek(&v), Ok(h));
         let mut bad = v.clone();
         bad[2] = 2;
-        assert!(matches!(Header::peek(&bad), Err(DecodeError::OutOfRange { field: "format version", .. })));
+        assert!(matches!(
+            Header::peek(&bad),
+            Err(DecodeError::OutOfRange {
+                field: "format version",
+                ..
+            })
+        ));
         let mut zero = v.clone();
         zero[6] = 0;
-        assert!(matches!(Header::peek(&zero), Err(DecodeError::OutOfRange { field: "signer count", .. })));
-        assert!(matches!(Header::peek(b"XX"), Err(DecodeError::Invalid { field: "magic", .. })));
-        assert!(matches!(Header::peek(&v[..4]), Err(DecodeError::ShortInput { .. })));
+        assert!(matches!(
+            Header::peek(&zero),
+            Err(DecodeError::OutOfRange {
+                field: "signer count",
+                ..
+            })
+        ));
+        assert!(matches!(
+            Header::peek(b"XX"),
+            Err(DecodeError::Invalid { field: "magic", .. })
+        ));
+        assert!(matches!(
+            Header::peek(&v[..4]),
+            Err(DecodeError::ShortInput { .. })
+        ));
     }
 }

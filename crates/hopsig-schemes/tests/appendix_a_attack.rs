@@ -23,16 +23,31 @@ fn attack_succeeds_against_neven() {
     let honest_first = neven::sign(&adv, M1, None).unwrap();
     // ĥ_{1} = h_1 ⊕ H(π_2, m_2, x_1) ⊕ H(π_2, m̂_2, x_1).
     let mut malformed = honest_first.clone();
-    xor_into(&mut malformed.h, &neven::eta(victim.public(), M2, Some(&honest_first.x)));
-    xor_into(&mut malformed.h, &neven::eta(victim.public(), FORGED, Some(&honest_first.x)));
+    xor_into(
+        &mut malformed.h,
+        &neven::eta(victim.public(), M2, Some(&honest_first.x)),
+    );
+    xor_into(
+        &mut malformed.h,
+        &neven::eta(victim.public(), FORGED, Some(&honest_first.x)),
+    );
     // The victim signs M2 on the malformed aggregate without verifying it ...
     let out = neven::sign(&victim, M2, Some(&malformed)).unwrap();
     // ... and the output verifies as the victim's signature on FORGED.
-    assert!(neven::verify(&[(adv.public(), M1), (victim.public(), FORGED)], &out));
-    assert!(!neven::verify(&[(adv.public(), M1), (victim.public(), M2)], &out));
+    assert!(neven::verify(
+        &[(adv.public(), M1), (victim.public(), FORGED)],
+        &out
+    ));
+    assert!(!neven::verify(
+        &[(adv.public(), M1), (victim.public(), M2)],
+        &out
+    ));
     // Sanity: honest use of Neven's scheme verifies.
     let honest = neven::sign(&victim, M2, Some(&honest_first)).unwrap();
-    assert!(neven::verify(&[(adv.public(), M1), (victim.public(), M2)], &honest));
+    assert!(neven::verify(
+        &[(adv.public(), M1), (victim.public(), M2)],
+        &honest
+    ));
 }
 
 #[test]
@@ -43,13 +58,28 @@ fn attack_succeeds_against_lmrs() {
     let honest_first = lmrs::sign(&adv, &[], M1, None).unwrap();
     // x̂_1 = x_1 ⊕ H(π_1, π_2, m_1, m_2) ⊕ H(π_1, π_2, m_1, m̂_2).
     let mut malformed = honest_first.clone();
-    xor_into(&mut malformed.x, &lmrs::full_domain_hash(&[(adv.public(), M1), (victim.public(), M2)], k));
-    xor_into(&mut malformed.x, &lmrs::full_domain_hash(&[(adv.public(), M1), (victim.public(), FORGED)], k));
+    xor_into(
+        &mut malformed.x,
+        &lmrs::full_domain_hash(&[(adv.public(), M1), (victim.public(), M2)], k),
+    );
+    xor_into(
+        &mut malformed.x,
+        &lmrs::full_domain_hash(&[(adv.public(), M1), (victim.public(), FORGED)], k),
+    );
     let out = lmrs::sign(&victim, &history, M2, Some(&malformed)).unwrap();
-    assert!(lmrs::verify(&[(adv.public(), M1), (victim.public(), FORGED)], &out));
-    assert!(!lmrs::verify(&[(adv.public(), M1), (victim.public(), M2)], &out));
+    assert!(lmrs::verify(
+        &[(adv.public(), M1), (victim.public(), FORGED)],
+        &out
+    ));
+    assert!(!lmrs::verify(
+        &[(adv.public(), M1), (victim.public(), M2)],
+        &out
+    ));
     let honest = lmrs::sign(&victim, &history, M2, Some(&honest_first)).unwrap();
-    assert!(lmrs::verify(&[(adv.public(), M1), (victim.public(), M2)], &honest));
+    assert!(lmrs::verify(
+        &[(adv.public(), M1), (victim.public(), M2)],
+        &honest
+    ));
 }
 
 #[test]
@@ -81,7 +111,11 @@ fn attack_fails_against_bgr_both_variants() {
         assert_ne!(out.r(2).unwrap(), r_guess.as_slice(), "{}", params.id());
         // ... so the adversary holds no valid aggregate on the forged message,
         let forged = scheme.verify(&[(&pa, M1), (&pv, FORGED)], &out);
-        assert!(matches!(forged, Err(Error::InvalidSignature)), "{}", params.id());
+        assert!(
+            matches!(forged, Err(Error::InvalidSignature)),
+            "{}",
+            params.id()
+        );
         // not even with r_2 replaced by its guess.
         let patched = BgrAggregate::from_parts(
             params,
@@ -92,6 +126,10 @@ fn attack_fails_against_bgr_both_variants() {
         )
         .unwrap();
         let forged = scheme.verify(&[(&pa, M1), (&pv, FORGED)], &patched);
-        assert!(matches!(forged, Err(Error::InvalidSignature)), "{}", params.id());
+        assert!(
+            matches!(forged, Err(Error::InvalidSignature)),
+            "{}",
+            params.id()
+        );
     }
 }

@@ -14,7 +14,11 @@ fn chain(id: &str, n: usize) -> Chain {
     for (k, m) in keys.iter().zip(&msgs) {
         agg = Some(scheme.sign(k.as_ref(), m, agg.as_deref()).unwrap());
     }
-    (keys.iter().map(|k| k.verifying_key()).collect(), msgs, agg.unwrap())
+    (
+        keys.iter().map(|k| k.verifying_key()).collect(),
+        msgs,
+        agg.unwrap(),
+    )
 }
 
 #[test]
@@ -34,11 +38,20 @@ fn baselines_round_trip_and_reject_changes() {
         }
         let mut changed = m.clone();
         changed[2] = b"other";
-        assert!(matches!(scheme.verify(&p, &changed, &agg), Err(Error::InvalidSignature)));
+        assert!(matches!(
+            scheme.verify(&p, &changed, &agg),
+            Err(Error::InvalidSignature)
+        ));
         let mut swapped = p.clone();
         swapped.swap(0, 1);
-        assert!(matches!(scheme.verify(&swapped, &m, &agg), Err(Error::InvalidSignature)));
-        assert!(matches!(scheme.verify(&p[..3], &m[..3], &agg), Err(Error::InvalidSignature)));
+        assert!(matches!(
+            scheme.verify(&swapped, &m, &agg),
+            Err(Error::InvalidSignature)
+        ));
+        assert!(matches!(
+            scheme.verify(&p[..3], &m[..3], &agg),
+            Err(Error::InvalidSignature)
+        ));
         let mut t = agg.clone();
         let last = t.len() - 3;
         t[last] ^= 1;
@@ -68,10 +81,19 @@ fn keys_of_one_scheme_are_refused_by_another() {
     let rsa = registry::lookup("rsa2048-concat").unwrap();
     let ec = registry::lookup("ecdsa-p256-concat").unwrap();
     let key = rsa.generate().unwrap();
-    assert!(matches!(ec.sign(key.as_ref(), b"m", None), Err(Error::Mismatch(_))));
+    assert!(matches!(
+        ec.sign(key.as_ref(), b"m", None),
+        Err(Error::Mismatch(_))
+    ));
     let file = key.to_key_file().unwrap();
-    assert!(matches!(ec.signing_key_from_file(file.as_bytes()), Err(Error::Mismatch(_))));
+    assert!(matches!(
+        ec.signing_key_from_file(file.as_bytes()),
+        Err(Error::Mismatch(_))
+    ));
     let (_, _, agg) = chain("ecdsa-p256-concat", 1);
     assert!(matches!(rsa.inspect(&agg), Err(Error::Mismatch(_))));
-    assert_eq!(registry::for_aggregate(&agg).unwrap().id(), "ecdsa-p256-concat");
+    assert_eq!(
+        registry::for_aggregate(&agg).unwrap().id(),
+        "ecdsa-p256-concat"
+    );
 }

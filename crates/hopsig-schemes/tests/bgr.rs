@@ -32,10 +32,21 @@ impl Chain {
         for (k, m) in keys.iter().zip(&msgs) {
             agg = Some(scheme.sign(k, m, agg.as_ref()).unwrap());
         }
-        Chain { scheme, keys, pubs, msgs, agg: agg.unwrap() }
+        Chain {
+            scheme,
+            keys,
+            pubs,
+            msgs,
+            agg: agg.unwrap(),
+        }
     }
 
-    fn verify_with(&self, pubs: &[&BgrVerifyingKey], msgs: &[&[u8]], agg: &BgrAggregate) -> Result<(), Error> {
+    fn verify_with(
+        &self,
+        pubs: &[&BgrVerifyingKey],
+        msgs: &[&[u8]],
+        agg: &BgrAggregate,
+    ) -> Result<(), Error> {
         let pairs: Vec<_> = pubs.iter().copied().zip(msgs.iter().copied()).collect();
         self.scheme.verify(&pairs, agg)
     }
@@ -63,12 +74,20 @@ fn round_trip_n_1_to_20_every_parameter_set() {
         // Every prefix of the chain is itself a valid aggregate of its signers.
         let mut agg = None;
         for n in 1..=max {
-            let a = chain.scheme.sign(&chain.keys[n - 1], &chain.msgs[n - 1], agg.as_ref()).unwrap();
+            let a = chain
+                .scheme
+                .sign(&chain.keys[n - 1], &chain.msgs[n - 1], agg.as_ref())
+                .unwrap();
             let pubs: Vec<_> = chain.pubs[..n].iter().collect();
             let msgs: Vec<_> = chain.msgs[..n].iter().map(Vec::as_slice).collect();
             chain.verify_with(&pubs, &msgs, &a).unwrap();
             let bytes = a.to_bytes();
-            assert_eq!(bytes.len(), params.aggregate_len(n), "{} n={n}", params.id());
+            assert_eq!(
+                bytes.len(),
+                params.aggregate_len(n),
+                "{} n={n}",
+                params.id()
+            );
             assert_eq!(chain.decode(&bytes), a);
             agg = Some(a);
         }
@@ -84,7 +103,10 @@ fn round_trip_n_1_to_20_every_parameter_set() {
 fn aggregate_size_is_2304_plus_129n_bits_plus_a_7_byte_header() {
     let chain = Chain::new(BgrParams::PRF_RSA2048, 9);
     assert_eq!(chain.agg.signature_bits(), 2304 + 129 * 9);
-    assert_eq!(chain.agg.to_bytes().len(), 7 + (2304 + 129 * 9usize).div_ceil(8));
+    assert_eq!(
+        chain.agg.to_bytes().len(),
+        7 + (2304 + 129 * 9usize).div_ceil(8)
+    );
 }
 
 #[test]
@@ -114,10 +136,15 @@ fn any_change_is_rejected() {
             let mut msgs = chain.msgs.clone();
             msgs[i].push(b'!');
             let m: Vec<_> = msgs.iter().map(Vec::as_slice).collect();
-            assert!(invalid(chain.verify_with(&chain.pubs.iter().collect::<Vec<_>>(), &m, &chain.agg)), "m_{i}");
+            assert!(
+                invalid(chain.verify_with(&chain.pubs.iter().collect::<Vec<_>>(), &m, &chain.agg)),
+                "m_{i}"
+            );
         }
         // Any r_i, any b_i, x_n, h_n (a bit flip in each).
-        let mut flips: Vec<(String, usize, u8)> = (0..n).map(|i| (format!("r_{}", i + 1), r_at + i * r_len, 0x01)).collect();
+        let mut flips: Vec<(String, usize, u8)> = (0..n)
+            .map(|i| (format!("r_{}", i + 1), r_at + i * r_len, 0x01))
+            .collect();
         flips.extend((0..n).map(|i| (format!("b_{}", i + 1), b_at + i / 8, 0x80 >> (i % 8))));
         flips.push(("x_n low bit".into(), x_at + k - 1, 0x01));
         flips.push(("x_n bit 2045".into(), x_at, 0x40));
@@ -145,7 +172,10 @@ fn any_change_is_rejected() {
         // Fewer or more signers than the aggregate holds.
         let pubs: Vec<_> = chain.pubs.iter().collect();
         let m: Vec<_> = chain.msgs.iter().map(Vec::as_slice).collect();
-        assert!(invalid(chain.verify_with(&pubs[..4], &m[..4], &chain.agg)), "truncated list");
+        assert!(
+            invalid(chain.verify_with(&pubs[..4], &m[..4], &chain.agg)),
+            "truncated list"
+        );
     }
 }
 
@@ -160,7 +190,10 @@ fn x_at_or_above_the_modulus_is_rejected() {
         BgrParams::PRF_RSA2048,
         x,
         *chain.agg.h(),
-        vec![chain.agg.r(1).unwrap().to_vec(), chain.agg.r(2).unwrap().to_vec()],
+        vec![
+            chain.agg.r(1).unwrap().to_vec(),
+            chain.agg.r(2).unwrap().to_vec(),
+        ],
         vec![chain.agg.b(1).unwrap(), true],
     )
     .unwrap();
@@ -189,10 +222,19 @@ fn lazy_signing_of_an_invalid_aggregate_keeps_it_invalid_and_is_allowed() {
 fn keys_and_aggregates_of_other_parameter_sets_are_refused() {
     let a = Chain::new(BgrParams::PRF_RSA2048, 1);
     let b = Bgr::new(BgrParams::RAND_RSA2048);
-    assert!(matches!(b.sign(&a.keys[0], b"m", None), Err(Error::Mismatch(_))));
-    assert!(matches!(b.aggregate_from_bytes(&a.agg.to_bytes()), Err(Error::Mismatch(_))));
+    assert!(matches!(
+        b.sign(&a.keys[0], b"m", None),
+        Err(Error::Mismatch(_))
+    ));
+    assert!(matches!(
+        b.aggregate_from_bytes(&a.agg.to_bytes()),
+        Err(Error::Mismatch(_))
+    ));
     let c = Bgr::new(BgrParams::PRF_RSA3072);
-    assert!(matches!(c.verify(&[(&a.pubs[0], b"m")], &a.agg), Err(Error::Mismatch(_))));
+    assert!(matches!(
+        c.verify(&[(&a.pubs[0], b"m")], &a.agg),
+        Err(Error::Mismatch(_))
+    ));
 }
 
 #[test]
@@ -209,7 +251,13 @@ fn key_files_round_trip_and_openssl_reads_them() {
         let pub_text = hopsig_schemes::VerifyingKey::to_key_file(&key.verifying_key());
         assert!(openssl::pkey::PKey::public_key_from_pem(pub_text.as_bytes()).is_ok());
         // A public file is not accepted where a secret key is needed, and vice versa.
-        assert!(matches!(scheme.signing_key_from_file(pub_text.as_bytes()), Err(Error::Mismatch(_))));
-        assert!(matches!(scheme.verifying_key_from_file(text.as_bytes()), Err(Error::Mismatch(_))));
+        assert!(matches!(
+            scheme.signing_key_from_file(pub_text.as_bytes()),
+            Err(Error::Mismatch(_))
+        ));
+        assert!(matches!(
+            scheme.verifying_key_from_file(text.as_bytes()),
+            Err(Error::Mismatch(_))
+        ));
     }
 }

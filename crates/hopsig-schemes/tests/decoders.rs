@@ -12,7 +12,15 @@ fn valid_bgr(n: usize) -> Vec<u8> {
     let scheme = Bgr::new(BgrParams::PRF_RSA2048);
     let mut agg = None;
     for i in 0..n {
-        agg = Some(scheme.sign(&common::bgr_key(BgrParams::PRF_RSA2048, i), b"m", agg.as_ref()).unwrap());
+        agg = Some(
+            scheme
+                .sign(
+                    &common::bgr_key(BgrParams::PRF_RSA2048, i),
+                    b"m",
+                    agg.as_ref(),
+                )
+                .unwrap(),
+        );
     }
     agg.unwrap().to_bytes()
 }
@@ -21,7 +29,13 @@ fn valid_bgr(n: usize) -> Vec<u8> {
 fn precise_errors_for_malformed_bgr_aggregates() {
     let scheme = Bgr::new(BgrParams::PRF_RSA2048);
     let good = valid_bgr(3);
-    let err = |bytes: &[u8]| scheme.aggregate_from_bytes(bytes).err().map(|e| e.to_string()).unwrap_or_default();
+    let err = |bytes: &[u8]| {
+        scheme
+            .aggregate_from_bytes(bytes)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
     assert!(err(&good[..good.len() - 1]).contains("b_1..b_n"));
     assert!(err(&[good.as_slice(), &[0]].concat()).contains("trailing"));
     let mut top = good.clone();

@@ -43,13 +43,21 @@ fn key_json(key: &RsaSecretKey, seed: Option<[u8; 32]>) -> Value {
 }
 
 fn bgr_signing_key(params: BgrParams, key: &Value) -> BgrSigningKey {
-    let rsa = RsaSecretKey::from_pkcs8_pem(key["secret_pkcs8_pem"].as_str().unwrap().as_bytes()).unwrap();
-    let seed = key["prf_seed"].as_str().map(|s| hex::decode(s).unwrap().try_into().unwrap());
+    let rsa =
+        RsaSecretKey::from_pkcs8_pem(key["secret_pkcs8_pem"].as_str().unwrap().as_bytes()).unwrap();
+    let seed = key["prf_seed"]
+        .as_str()
+        .map(|s| hex::decode(s).unwrap().try_into().unwrap());
     BgrSigningKey::from_parts(params, rsa, seed).unwrap()
 }
 
 /// Signs a chain: signer i uses key `key_idx[i]` and message `msgs[i]`.
-fn sign_chain(params: BgrParams, keys: &[BgrSigningKey], key_idx: &[usize], msgs: &[Vec<u8>]) -> BgrAggregate {
+fn sign_chain(
+    params: BgrParams,
+    keys: &[BgrSigningKey],
+    key_idx: &[usize],
+    msgs: &[Vec<u8>],
+) -> BgrAggregate {
     let scheme = Bgr::new(params);
     let mut agg = None;
     for (i, m) in key_idx.iter().zip(msgs) {
@@ -59,25 +67,50 @@ fn sign_chain(params: BgrParams, keys: &[BgrSigningKey], key_idx: &[usize], msgs
 }
 
 fn case(comment: &str, key_idx: &[usize], msgs: &[Vec<u8>], agg: &[u8], expected: &str) -> Value {
-    let signers: Vec<Value> = key_idx.iter().zip(msgs).map(|(k, m)| json!({"key": k, "message": hex::encode(m)})).collect();
+    let signers: Vec<Value> = key_idx
+        .iter()
+        .zip(msgs)
+        .map(|(k, m)| json!({"key": k, "message": hex::encode(m)}))
+        .collect();
     json!({"comment": comment, "signers": signers, "aggregate": hex::encode(agg), "expected": expected})
 }
 
 fn messages(n: usize) -> Vec<Vec<u8>> {
-    (0..n).map(|i| format!("AS{} -> AS{}: 192.0.2.0/24", 64496 + i, 64497 + i).into_bytes()).collect()
+    (0..n)
+        .map(|i| format!("AS{} -> AS{}: 192.0.2.0/24", 64496 + i, 64497 + i).into_bytes())
+        .collect()
 }
 
 /// A vector document for `params`, with `keys` RSA keys of the right size.
 fn document(params: BgrParams, rsa_keys: Vec<RsaSecretKey>) -> Value {
     let prf = params.randomness() == Randomness::InputDependent;
-    let seeds: Vec<Option<[u8; 32]>> = (0..rsa_keys.len()).map(|i| prf.then(|| [0x11 * (i as u8 + 1); 32])).collect();
-    let keys_json: Vec<Value> = rsa_keys.iter().zip(&seeds).map(|(k, s)| key_json(k, *s)).collect();
-    let keys: Vec<BgrSigningKey> = keys_json.iter().map(|k| bgr_signing_key(params, k)).collect();
+    let seeds: Vec<Option<[u8; 32]>> = (0..rsa_keys.len())
+        .map(|i| prf.then(|| [0x11 * (i as u8 + 1); 32]))
+        .collect();
+    let keys_json: Vec<Value> = rsa_keys
+        .iter()
+        .zip(&seeds)
+        .map(|(k, s)| key_json(k, *s))
+        .collect();
+    let keys: Vec<BgrSigningKey> = keys_json
+        .iter()
+        .map(|k| bgr_signing_key(params, k))
+        .collect();
     let mut cases = Vec::new();
-    for (n, idx) in [(1, vec![0]), (3, vec![0, 1, 2]), (9, vec![0, 1, 2, 0, 1, 2, 0, 1, 2])] {
+    for (n, idx) in [
+        (1, vec![0]),
+        (3, vec![0, 1, 2]),
+        (9, vec![0, 1, 2, 0, 1, 2, 0, 1, 2]),
+    ] {
         let msgs = messages(n);
         let agg = sign_chain(params, &keys, &idx, &msgs).to_bytes();
-        cases.push(case(&format!("{} valid chain of {n}", params.id()), &idx, &msgs, &agg, "valid"));
+        cases.push(case(
+            &format!("{} valid chain of {n}", params.id()),
+            &idx,
+            &msgs,
+            &agg,
+            "valid",
+        ));
         if n != 3 {
             continue;
         }
@@ -91,11 +124,23 @@ fn document(params: BgrParams, rsa_keys: Vec<RsaSecretKey>) -> Value {
         let mut other = msgs.clone();
         other[1].push(b'!');
         cases.push(case("message 2 changed", &idx, &other, &agg, "invalid"));
-        cases.push(case("signers 2 and 3 swapped", &[0, 2, 1], &[msgs[0].clone(), msgs[2].clone(), msgs[1].clone()], &agg, "invalid"));
+        cases.push(case(
+            "signers 2 and 3 swapped",
+            &[0, 2, 1],
+            &[msgs[0].clone(), msgs[2].clone(), msgs[1].clone()],
+            &agg,
+            "invalid",
+        ));
         let mut top = agg.clone();
         top[7] |= 0x80;
         cases.push(case("x_n outside D", &idx, &msgs, &top, "malformed"));
-        cases.push(case("truncated", &idx, &msgs, &agg[..agg.len() - 1], "malformed"));
+        cases.push(case(
+            "truncated",
+            &idx,
+            &msgs,
+            &agg[..agg.len() - 1],
+            "malformed",
+        ));
     }
     json!({
         "_comment": format!(
@@ -110,12 +155,17 @@ fn document(params: BgrParams, rsa_keys: Vec<RsaSecretKey>) -> Value {
 }
 
 fn outcome(scheme: &Bgr, keys: &[hopsig_schemes::bgr::BgrVerifyingKey], c: &Value) -> &'static str {
-    let agg = match scheme.aggregate_from_bytes(&hex::decode(c["aggregate"].as_str().unwrap()).unwrap()) {
+    let agg = match scheme
+        .aggregate_from_bytes(&hex::decode(c["aggregate"].as_str().unwrap()).unwrap())
+    {
         Ok(a) => a,
         Err(_) => return "malformed",
     };
     let signers = c["signers"].as_array().unwrap();
-    let msgs: Vec<Vec<u8>> = signers.iter().map(|s| hex::decode(s["message"].as_str().unwrap()).unwrap()).collect();
+    let msgs: Vec<Vec<u8>> = signers
+        .iter()
+        .map(|s| hex::decode(s["message"].as_str().unwrap()).unwrap())
+        .collect();
     let pairs: Vec<_> = signers
         .iter()
         .zip(&msgs)
@@ -130,20 +180,42 @@ fn outcome(scheme: &Bgr, keys: &[hopsig_schemes::bgr::BgrVerifyingKey], c: &Valu
 
 #[test]
 fn vectors_reproduce_exactly() {
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(vector_file()).unwrap()).unwrap();
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(vector_file()).unwrap()).unwrap();
     let params = BgrParams::from_id(doc["scheme"].as_str().unwrap()).unwrap();
     let scheme = Bgr::new(params);
-    let keys: Vec<BgrSigningKey> = doc["keys"].as_array().unwrap().iter().map(|k| bgr_signing_key(params, k)).collect();
+    let keys: Vec<BgrSigningKey> = doc["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| bgr_signing_key(params, k))
+        .collect();
     let pubs: Vec<_> = keys.iter().map(SigningKey::verifying_key).collect();
     let mut valid_resigned = 0;
     for c in doc["cases"].as_array().unwrap() {
-        assert_eq!(outcome(&scheme, &pubs, c), c["expected"].as_str().unwrap(), "{}", c["comment"]);
+        assert_eq!(
+            outcome(&scheme, &pubs, c),
+            c["expected"].as_str().unwrap(),
+            "{}",
+            c["comment"]
+        );
         if c["expected"] == "valid" {
             let signers = c["signers"].as_array().unwrap();
-            let idx: Vec<usize> = signers.iter().map(|s| s["key"].as_u64().unwrap() as usize).collect();
-            let msgs: Vec<Vec<u8>> = signers.iter().map(|s| hex::decode(s["message"].as_str().unwrap()).unwrap()).collect();
+            let idx: Vec<usize> = signers
+                .iter()
+                .map(|s| s["key"].as_u64().unwrap() as usize)
+                .collect();
+            let msgs: Vec<Vec<u8>> = signers
+                .iter()
+                .map(|s| hex::decode(s["message"].as_str().unwrap()).unwrap())
+                .collect();
             let again = sign_chain(params, &keys, &idx, &msgs).to_bytes();
-            assert_eq!(hex::encode(again), c["aggregate"].as_str().unwrap(), "{}", c["comment"]);
+            assert_eq!(
+                hex::encode(again),
+                c["aggregate"].as_str().unwrap(),
+                "{}",
+                c["comment"]
+            );
             valid_resigned += 1;
         }
     }
@@ -167,7 +239,12 @@ fn run_reference(py: &str, file: &Path) {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}: {text}{}", file.display(), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}: {text}{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains(" passed, 0 failed"), "{text}");
 }
 
@@ -179,10 +256,21 @@ fn python_reference_agrees() {
     };
     run_reference(&py, &vector_file());
     let dir = tempfile_dir();
-    for params in [BgrParams::PRF_RSA2048, BgrParams::RAND_RSA2048, BgrParams::PRF_RSA3072, BgrParams::RAND_RSA3072] {
-        let keys = (0..3).map(|i| common::rsa_key(params.modulus_bits(), i)).collect();
+    for params in [
+        BgrParams::PRF_RSA2048,
+        BgrParams::RAND_RSA2048,
+        BgrParams::PRF_RSA3072,
+        BgrParams::RAND_RSA3072,
+    ] {
+        let keys = (0..3)
+            .map(|i| common::rsa_key(params.modulus_bits(), i))
+            .collect();
         let file = dir.join(format!("{}.json", params.id()));
-        std::fs::write(&file, serde_json::to_string(&document(params, keys)).unwrap()).unwrap();
+        std::fs::write(
+            &file,
+            serde_json::to_string(&document(params, keys)).unwrap(),
+        )
+        .unwrap();
         run_reference(&py, &file);
     }
 }
@@ -196,7 +284,13 @@ fn tempfile_dir() -> PathBuf {
 #[test]
 #[ignore = "writes docs/spec/vectors/bgr.json; run with --ignored to regenerate"]
 fn regenerate() {
-    let keys = (0..3).map(|_| RsaSecretKey::generate(2048).unwrap()).collect();
+    let keys = (0..3)
+        .map(|_| RsaSecretKey::generate(2048).unwrap())
+        .collect();
     let doc = document(BgrParams::PRF_RSA2048, keys);
-    std::fs::write(vector_file(), serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+    std::fs::write(
+        vector_file(),
+        serde_json::to_string_pretty(&doc).unwrap() + "\n",
+    )
+    .unwrap();
 }

@@ -52,7 +52,8 @@ impl Machine {
 
 /// Writes `value` as pretty JSON to `path`.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Outcome {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+    let text =
+        serde_json::to_string_pretty(value).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
     crate::io::write(path, text.as_bytes(), false, true)
 }
 
@@ -68,6 +69,8 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
             }
             Ok(())
         }
-        other => Err(Failure::Input(format!("unknown suite '{other}' (available: table1)"))),
+        other => Err(Failure::Input(format!(
+            "unknown suite '{other}' (available: table1)"
+        ))),
     }
 }

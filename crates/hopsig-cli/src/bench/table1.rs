@@ -12,7 +12,12 @@ use super::Machine;
 use crate::Failure;
 
 /// Schemes of the table, in column order.
-pub const SCHEMES: [&str; 4] = ["bgr-rsa2048", "bgr-rand-rsa2048", "rsa2048-concat", "ecdsa-p256-concat"];
+pub const SCHEMES: [&str; 4] = [
+    "bgr-rsa2048",
+    "bgr-rand-rsa2048",
+    "rsa2048-concat",
+    "ecdsa-p256-concat",
+];
 
 /// One measured row.
 #[derive(Debug, Clone, Serialize)]
@@ -88,7 +93,11 @@ impl Table1 {
     /// Backend failures.
     pub fn measure(quick: bool) -> Result<Table1, Failure> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        let ns: Vec<usize> = if quick { vec![1, 4, 5, 7, 15] } else { (1..=15).collect() };
+        let ns: Vec<usize> = if quick {
+            vec![1, 4, 5, 7, 15]
+        } else {
+            (1..=15).collect()
+        };
         let max_n = 15;
         let mut raw_rsa = RawRsa::new(2048).map_err(fail)?;
         let raw_ec = RawEcdsaP256::new().map_err(fail)?;
@@ -105,16 +114,21 @@ impl Table1 {
         for id in SCHEMES {
             let scheme = registry::lookup(id).map_err(fail)?;
             eprintln!("{id}: generating {max_n} keys ...");
-            let keys: Vec<Box<dyn DynSigningKey>> =
-                (0..max_n).map(|_| scheme.generate()).collect::<Result<_, _>>().map_err(fail)?;
-            let pubs: Vec<Box<dyn DynVerifyingKey>> = keys.iter().map(|k| k.verifying_key()).collect();
+            let keys: Vec<Box<dyn DynSigningKey>> = (0..max_n)
+                .map(|_| scheme.generate())
+                .collect::<Result<_, _>>()
+                .map_err(fail)?;
+            let pubs: Vec<Box<dyn DynVerifyingKey>> =
+                keys.iter().map(|k| k.verifying_key()).collect();
             let pub_refs: Vec<&dyn DynVerifyingKey> = pubs.iter().map(AsRef::as_ref).collect();
             let msgs: Vec<Vec<u8>> = (0..max_n).map(message).collect();
             let msg_refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
             // aggs[n] is the aggregate of signers 1..=n.
             let mut aggs: Vec<Option<Vec<u8>>> = vec![None];
             for i in 0..max_n {
-                let next = scheme.sign(keys[i].as_ref(), &msgs[i], aggs[i].as_deref()).map_err(fail)?;
+                let next = scheme
+                    .sign(keys[i].as_ref(), &msgs[i], aggs[i].as_deref())
+                    .map_err(fail)?;
                 aggs.push(Some(next));
             }
             let is_ec = id.starts_with("ecdsa");
@@ -123,10 +137,17 @@ impl Table1 {
                 eprintln!("[{done}/{total}] {id} n={n}");
                 let prev = aggs[n - 1].as_deref();
                 let agg = aggs[n].as_deref().unwrap_or_default();
-                let mut sign = || scheme.sign(keys[n - 1].as_ref(), &msgs[n - 1], prev).map(|_| ());
+                let mut sign = || {
+                    scheme
+                        .sign(keys[n - 1].as_ref(), &msgs[n - 1], prev)
+                        .map(|_| ())
+                };
                 let mut verify = || scheme.verify(&pub_refs[..n], &msg_refs[..n], agg);
                 let ((sign_us, floor_sign_us), (verify_us, floor_verify_us)) = if is_ec {
-                    (paired(budget, &mut sign, &mut || raw_ec.sign())?, paired(budget, &mut verify, &mut || raw_ec.verify())?)
+                    (
+                        paired(budget, &mut sign, &mut || raw_ec.sign())?,
+                        paired(budget, &mut verify, &mut || raw_ec.verify())?,
+                    )
                 } else {
                     let s = paired(budget, &mut sign, &mut || raw_rsa.private_op())?;
                     (s, paired(budget, &mut verify, &mut || raw_rsa.public_op())?)
@@ -141,7 +162,12 @@ impl Table1 {
                     sign_us,
                     verify_us,
                     verify_per_signer_us: per,
-                    floor: if is_ec { "openssl-ecdsa-p256" } else { "openssl-raw-rsa2048" }.to_string(),
+                    floor: if is_ec {
+                        "openssl-ecdsa-p256"
+                    } else {
+                        "openssl-raw-rsa2048"
+                    }
+                    .to_string(),
                     floor_sign_us,
                     floor_verify_us,
                     sign_over_floor: sign_us / floor_sign_us,
@@ -150,7 +176,13 @@ impl Table1 {
             }
         }
         rows = with_paper_mean_rows(rows);
-        Ok(Table1 { suite: "table1".into(), machine: Machine::detect(), quick, floors, rows })
+        Ok(Table1 {
+            suite: "table1".into(),
+            machine: Machine::detect(),
+            quick,
+            floors,
+            rows,
+        })
     }
 
     /// The row of `scheme` at `n`, if measured.
@@ -169,12 +201,25 @@ impl Table1 {
         );
         out.push_str(&format!(
             "{:<18} {:>5} {:>8} {:>10} {:>11} {:>11} {:>11} {:>13}\n",
-            "scheme", "n", "sig bits", "sign µs", "verify µs", "verify/n µs", "sign/floor", "verify/n/floor"
+            "scheme",
+            "n",
+            "sig bits",
+            "sign µs",
+            "verify µs",
+            "verify/n µs",
+            "sign/floor",
+            "verify/n/floor"
         ));
         for r in &self.rows {
             out.push_str(&format!(
                 "{:<18} {:>5} {:>8.0} {:>10.1} {:>11.1} {:>11.2} {:>11.3} {:>13.3}\n",
-                r.scheme, r.n, r.sig_bits, r.sign_us, r.verify_us, r.verify_per_signer_us, r.sign_over_floor,
+                r.scheme,
+                r.n,
+                r.sig_bits,
+                r.sign_us,
+                r.verify_us,
+                r.verify_per_signer_us,
+                r.sign_over_floor,
                 r.verify_per_signer_over_floor
             ));
         }
@@ -190,7 +235,9 @@ fn with_paper_mean_rows(rows: Vec<Row>) -> Vec<Row> {
         if r.n != 5.0 {
             continue;
         }
-        let Some(four) = rows.iter().find(|q| q.scheme == r.scheme && q.n == 4.0) else { continue };
+        let Some(four) = rows.iter().find(|q| q.scheme == r.scheme && q.n == 4.0) else {
+            continue;
+        };
         let mean = |a: f64, b: f64| (a + b) / 2.0;
         let sign_us = mean(four.sign_us, r.sign_us);
         let verify_us = mean(four.verify_us, r.verify_us);

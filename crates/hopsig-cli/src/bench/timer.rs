@@ -20,9 +20,15 @@ pub struct Budget {
 
 impl Budget {
     /// `--quick`.
-    pub const QUICK: Budget = Budget { samples: 7, sample_seconds: 0.006 };
+    pub const QUICK: Budget = Budget {
+        samples: 7,
+        sample_seconds: 0.006,
+    };
     /// Default.
-    pub const FULL: Budget = Budget { samples: 15, sample_seconds: 0.02 };
+    pub const FULL: Budget = Budget {
+        samples: 15,
+        sample_seconds: 0.02,
+    };
 }
 
 fn fail(e: Error) -> Failure {
@@ -73,7 +79,9 @@ pub fn paired(
 /// Median microseconds per call of `op`.
 pub fn single(budget: Budget, op: &mut dyn FnMut() -> Result<(), Error>) -> Result<f64, Failure> {
     let n = iterations(op, budget)?;
-    let samples = (0..budget.samples).map(|_| sample(op, n)).collect::<Result<Vec<_>, _>>()?;
+    let samples = (0..budget.samples)
+        .map(|_| sample(op, n))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(median(samples))
 }
 

@@ -27,10 +27,42 @@ struct PaperColumn {
 
 /// The paper's Table 1, quoted: n = 4.5 and n = 7.
 const PAPER: [PaperColumn; 4] = [
-    PaperColumn { name: "2048-bit RSA", scheme: Some("rsa2048-concat"), size_formula: "2048n", bits: [9216.0, 14336.0], sign_ms: 11.8, verify_ms: [1.3, 2.1], security: "112-bit" },
-    PaperColumn { name: "Our scheme (BGR)", scheme: Some("bgr-rsa2048"), size_formula: "2304 + 129n", bits: [2885.0, 3207.0], sign_ms: 11.9, verify_ms: [1.3, 2.1], security: "112-bit" },
-    PaperColumn { name: "256-bit ECDSA", scheme: Some("ecdsa-p256-concat"), size_formula: "512n", bits: [2304.0, 3584.0], sign_ms: 2.3, verify_ms: [12.5, 19.4], security: "128-bit" },
-    PaperColumn { name: "256-bit BGLS", scheme: None, size_formula: "257", bits: [257.0, 257.0], sign_ms: 1.9, verify_ms: [47.6, 64.8], security: "~100-bit (BN-256 today)" },
+    PaperColumn {
+        name: "2048-bit RSA",
+        scheme: Some("rsa2048-concat"),
+        size_formula: "2048n",
+        bits: [9216.0, 14336.0],
+        sign_ms: 11.8,
+        verify_ms: [1.3, 2.1],
+        security: "112-bit",
+    },
+    PaperColumn {
+        name: "Our scheme (BGR)",
+        scheme: Some("bgr-rsa2048"),
+        size_formula: "2304 + 129n",
+        bits: [2885.0, 3207.0],
+        sign_ms: 11.9,
+        verify_ms: [1.3, 2.1],
+        security: "112-bit",
+    },
+    PaperColumn {
+        name: "256-bit ECDSA",
+        scheme: Some("ecdsa-p256-concat"),
+        size_formula: "512n",
+        bits: [2304.0, 3584.0],
+        sign_ms: 2.3,
+        verify_ms: [12.5, 19.4],
+        security: "128-bit",
+    },
+    PaperColumn {
+        name: "256-bit BGLS",
+        scheme: None,
+        size_formula: "257",
+        bits: [257.0, 257.0],
+        sign_ms: 1.9,
+        verify_ms: [47.6, 64.8],
+        security: "~100-bit (BN-256 today)",
+    },
 ];
 
 fn side_by_side(t: &Table1) -> String {
@@ -41,7 +73,11 @@ fn side_by_side(t: &Table1) -> String {
         for (i, n) in [4.5, 7.0].into_iter().enumerate() {
             let row = col.scheme.and_then(|id| t.row(id, n));
             let (bits, sign, verify) = match row {
-                Some(r) => (format!("{:.0}", r.sig_bits), format!("{:.3}", r.sign_us / 1e3), format!("{:.3}", r.verify_us / 1e3)),
+                Some(r) => (
+                    format!("{:.0}", r.sig_bits),
+                    format!("{:.3}", r.sign_us / 1e3),
+                    format!("{:.3}", r.verify_us / 1e3),
+                ),
                 None => {
                     let why = "not measured (BGLS: issue #3)".to_string();
                     (why.clone(), why.clone(), why)
@@ -50,7 +86,12 @@ fn side_by_side(t: &Table1) -> String {
             let _ = writeln!(
                 s,
                 "| {} ({}) | {} | {n} | {:.0} | {bits} | {} | {sign} | {} | {verify} |",
-                col.name, col.size_formula, col.security, col.bits[i], col.sign_ms, col.verify_ms[i]
+                col.name,
+                col.size_formula,
+                col.security,
+                col.bits[i],
+                col.sign_ms,
+                col.verify_ms[i]
             );
         }
     }
@@ -62,13 +103,22 @@ fn series(t: &Table1, value: fn(&crate::bench::Row) -> f64) -> Vec<Series> {
         .iter()
         .map(|id| Series {
             name: (*id).to_string(),
-            points: t.rows.iter().filter(|r| r.scheme == *id && r.n.fract() == 0.0).map(|r| (r.n, value(r))).collect(),
+            points: t
+                .rows
+                .iter()
+                .filter(|r| r.scheme == *id && r.n.fract() == 0.0)
+                .map(|r| (r.n, value(r)))
+                .collect(),
         })
         .collect()
 }
 
 fn report(t: &Table1, quick: bool) -> String {
-    let cmd = if quick { "hopsig reproduce --quick" } else { "hopsig reproduce" };
+    let cmd = if quick {
+        "hopsig reproduce --quick"
+    } else {
+        "hopsig reproduce"
+    };
     let mut s = format!(
         "# hopsig reproduction report\n\nCommand: `{cmd}`  \nMachine: {} ({} logical CPUs, {}), {}\n\n\
          ## BGR Table 1: paper beside measured\n\nPaper figures quoted from {SOURCE}.\n\
@@ -91,17 +141,35 @@ fn report(t: &Table1, quick: bool) -> String {
 
 /// Runs the reproduction.
 pub fn run(quick: bool, out: &Path) -> Outcome {
-    std::fs::create_dir_all(out).map_err(|e| Failure::Input(format!("{}: cannot create folder: {e}", out.display())))?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure::Input(format!("{}: cannot create folder: {e}", out.display())))?;
     let t = Table1::measure(quick)?;
     println!("BGR Table 1 — paper ({SOURCE}) beside measured:\n");
     println!("{}", side_by_side(&t));
     println!("{}", t.render());
     write_json(&out.join("table1.json"), &t)?;
-    let size = line_chart("Aggregate signature size", "signers n", "bits", &series(&t, |r| r.sig_bits));
-    let verify = line_chart("Verification time", "signers n", "µs", &series(&t, |r| r.verify_us));
-    for (name, text) in [("size.svg", size), ("verify.svg", verify), ("report.md", report(&t, quick))] {
+    let size = line_chart(
+        "Aggregate signature size",
+        "signers n",
+        "bits",
+        &series(&t, |r| r.sig_bits),
+    );
+    let verify = line_chart(
+        "Verification time",
+        "signers n",
+        "µs",
+        &series(&t, |r| r.verify_us),
+    );
+    for (name, text) in [
+        ("size.svg", size),
+        ("verify.svg", verify),
+        ("report.md", report(&t, quick)),
+    ] {
         crate::io::write(&out.join(name), text.as_bytes(), false, true)?;
     }
-    println!("wrote {}/report.md, table1.json, size.svg, verify.svg", out.display());
+    println!(
+        "wrote {}/report.md, table1.json, size.svg, verify.svg",
+        out.display()
+    );
     Ok(())
 }

@@ -8,7 +8,9 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
-const COLORS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
+const COLORS: [&str; 6] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+];
 const W: f64 = 720.0;
 const H: f64 = 440.0;
 const LEFT: f64 = 80.0;
@@ -17,14 +19,20 @@ const TOP: f64 = 40.0;
 const BOTTOM: f64 = 60.0;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// A "nice" tick step for a range.
 fn step(max: f64) -> f64 {
     let raw = (max / 5.0).max(1e-9);
     let mag = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag)
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag)
 }
 
 /// Renders the chart; y starts at 0.
@@ -33,7 +41,11 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     let x_max = pts.clone().map(|p| p.0).fold(1.0, f64::max);
     let y_step = step(pts.map(|p| p.1).fold(0.0, f64::max));
     let y_max = y_step * 5.0_f64.max(1.0);
-    let y_max = if series.iter().flat_map(|s| &s.points).any(|p| p.1 > y_max) { y_step * 6.0 } else { y_max };
+    let y_max = if series.iter().flat_map(|s| &s.points).any(|p| p.1 > y_max) {
+        y_step * 6.0
+    } else {
+        y_max
+    };
     let pw = W - LEFT - RIGHT;
     let ph = H - TOP - BOTTOM;
     let sx = |x: f64| LEFT + x / x_max * pw;
@@ -58,7 +70,9 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     while x <= x_max + 1e-9 {
         s += &format!(
             "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-            sx(x), TOP + ph + 18.0, x
+            sx(x),
+            TOP + ph + 18.0,
+            x
         );
         x += x_step;
     }
@@ -72,10 +86,21 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     );
     for (i, ser) in series.iter().enumerate() {
         let c = COLORS[i % COLORS.len()];
-        let path: Vec<String> = ser.points.iter().map(|(x, y)| format!("{:.1},{:.1}", sx(*x), sy(*y))).collect();
-        s += &format!("<polyline fill=\"none\" stroke=\"{c}\" stroke-width=\"2\" points=\"{}\"/>\n", path.join(" "));
+        let path: Vec<String> = ser
+            .points
+            .iter()
+            .map(|(x, y)| format!("{:.1},{:.1}", sx(*x), sy(*y)))
+            .collect();
+        s += &format!(
+            "<polyline fill=\"none\" stroke=\"{c}\" stroke-width=\"2\" points=\"{}\"/>\n",
+            path.join(" ")
+        );
         for (x, y) in &ser.points {
-            s += &format!("<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"/>\n", sx(*x), sy(*y));
+            s += &format!(
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"/>\n",
+                sx(*x),
+                sy(*y)
+            );
         }
         let ly = TOP + 10.0 + 20.0 * i as f64;
         s += &format!(
@@ -97,8 +122,14 @@ mod tests {
             "n",
             "bits",
             &[
-                Series { name: "one".into(), points: vec![(1.0, 2.0), (2.0, 4.0)] },
-                Series { name: "two".into(), points: vec![(1.0, 3.0)] },
+                Series {
+                    name: "one".into(),
+                    points: vec![(1.0, 2.0), (2.0, 4.0)],
+                },
+                Series {
+                    name: "two".into(),
+                    points: vec![(1.0, 3.0)],
+                },
             ],
         );
         assert_eq!(svg.matches("<polyline").count(), 2);

@@ -27,7 +27,13 @@ impl BgrAggregate {
     /// # Errors
     /// [`Error::Decode`] if a part has the wrong size, `x ∉ D`, or `n` is 0 or above
     /// [`MAX_SIGNERS`].
-    pub fn from_parts(params: BgrParams, x: Vec<u8>, h: [u8; H_LEN], r: Vec<Vec<u8>>, b: Vec<bool>) -> Result<Self, Error> {
+    pub fn from_parts(
+        params: BgrParams,
+        x: Vec<u8>,
+        h: [u8; H_LEN],
+        r: Vec<Vec<u8>>,
+        b: Vec<bool>,
+    ) -> Result<Self, Error> {
         let bad = |field, reason| Error::Decode(DecodeError::Invalid { field, reason });
         if x.len() != params.k() || !in_d(&x) {
             return Err(bad("x_n", "must be k bytes with the top bit clear (x ∈ D)"));
@@ -38,7 +44,13 @@ impl BgrAggregate {
         if b.is_empty() || b.len() > MAX_SIGNERS {
             return Err(bad("signer count", "must be in 1..=4096"));
         }
-        Ok(BgrAggregate { params, x, h, r: r.concat(), b })
+        Ok(BgrAggregate {
+            params,
+            x,
+            h,
+            r: r.concat(),
+            b,
+        })
     }
 
     /// The parameter set.
@@ -78,15 +90,25 @@ impl BgrAggregate {
         let n = header.signers;
         let x = rd.take(params.k(), "x_n")?.to_vec();
         if !in_d(&x) {
-            return Err(DecodeError::Invalid { field: "x_n", reason: "not in D (top bit set)" }.into());
+            return Err(DecodeError::Invalid {
+                field: "x_n",
+                reason: "not in D (top bit set)",
+            }
+            .into());
         }
         let h = rd.array::<H_LEN>("h_n")?;
         let r = rd.take(n * params.r_len(), "r_1..r_n")?.to_vec();
         let bitmap = rd.take(n.div_ceil(8), "b_1..b_n")?;
-        let b: Vec<bool> = (0..n).map(|i| bitmap[i / 8] & (0x80 >> (i % 8)) != 0).collect();
+        let b: Vec<bool> = (0..n)
+            .map(|i| bitmap[i / 8] & (0x80 >> (i % 8)) != 0)
+            .collect();
         let used_bits_in_last = n % 8;
         if used_bits_in_last != 0 && bitmap[n / 8] & (0xff >> used_bits_in_last) != 0 {
-            return Err(DecodeError::Invalid { field: "b_1..b_n", reason: "padding bits must be zero" }.into());
+            return Err(DecodeError::Invalid {
+                field: "b_1..b_n",
+                reason: "padding bits must be zero",
+            }
+            .into());
         }
         rd.finish("BGR aggregate")?;
         Ok(BgrAggregate { params, x, h, r, b })
@@ -102,7 +124,12 @@ impl Aggregate for BgrAggregate {
         let n = self.b.len();
         let (code, param) = self.params.code();
         let mut out = Vec::with_capacity(self.params.aggregate_len(n));
-        Header { code, param, signers: n }.write(&mut out);
+        Header {
+            code,
+            param,
+            signers: n,
+        }
+        .write(&mut out);
         out.extend_from_slice(&self.x);
         out.extend_from_slice(&self.h);
         out.extend_from_slice(&self.r);

@@ -23,7 +23,9 @@ pub struct BgrSigningKey {
 
 impl std::fmt::Debug for BgrSigningKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BgrSigningKey").field("public", &self.public).finish_non_exhaustive()
+        f.debug_struct("BgrSigningKey")
+            .field("public", &self.public)
+            .finish_non_exhaustive()
     }
 }
 
@@ -51,15 +53,31 @@ impl BgrSigningKey {
     /// # Errors
     /// [`Error::Key`] if the modulus size does not match `params`, or a seed is given
     /// for the random-r variant / missing for the input-dependent one.
-    pub fn from_parts(params: BgrParams, rsa: RsaSecretKey, seed: Option<[u8; SEED_LEN]>) -> Result<Self, Error> {
+    pub fn from_parts(
+        params: BgrParams,
+        rsa: RsaSecretKey,
+        seed: Option<[u8; SEED_LEN]>,
+    ) -> Result<Self, Error> {
         check_modulus(&params, rsa.public().modulus_bits())?;
         match (params.randomness(), seed.is_some()) {
-            (Randomness::InputDependent, false) => return Err(Error::Key("input-dependent BGR needs a PRF seed".into())),
-            (Randomness::Random { .. }, true) => return Err(Error::Key("random-r BGR keys carry no PRF seed".into())),
+            (Randomness::InputDependent, false) => {
+                return Err(Error::Key("input-dependent BGR needs a PRF seed".into()))
+            }
+            (Randomness::Random { .. }, true) => {
+                return Err(Error::Key("random-r BGR keys carry no PRF seed".into()))
+            }
             _ => {}
         }
-        let public = BgrVerifyingKey { params, rsa: rsa.public().clone() };
-        Ok(BgrSigningKey { params, rsa, seed: seed.map(Zeroizing::new), public })
+        let public = BgrVerifyingKey {
+            params,
+            rsa: rsa.public().clone(),
+        };
+        Ok(BgrSigningKey {
+            params,
+            rsa,
+            seed: seed.map(Zeroizing::new),
+            public,
+        })
     }
 
     pub(super) fn generate(params: BgrParams) -> Result<Self, Error> {
@@ -91,11 +109,12 @@ impl BgrSigningKey {
         let seed = match params.randomness() {
             Randomness::InputDependent => {
                 let block = file.block(SEED_LABEL)?;
-                let seed: [u8; SEED_LEN] = block
-                    .der
-                    .as_slice()
-                    .try_into()
-                    .map_err(|_| Error::Key(format!("PRF seed must be {SEED_LEN} bytes, found {}", block.der.len())))?;
+                let seed: [u8; SEED_LEN] = block.der.as_slice().try_into().map_err(|_| {
+                    Error::Key(format!(
+                        "PRF seed must be {SEED_LEN} bytes, found {}",
+                        block.der.len()
+                    ))
+                })?;
                 Some(seed)
             }
             Randomness::Random { .. } => None,
@@ -119,7 +138,10 @@ impl SigningKey for BgrSigningKey {
     }
     fn to_key_file(&self) -> Result<Zeroizing<String>, Error> {
         let key_pem = self.rsa.to_pkcs8_pem()?;
-        let seed_pem = self.seed.as_ref().map(|s| Zeroizing::new(pem_block(SEED_LABEL, s.as_ref())));
+        let seed_pem = self
+            .seed
+            .as_ref()
+            .map(|s| Zeroizing::new(pem_block(SEED_LABEL, s.as_ref())));
         let mut blocks: Vec<&str> = vec![key_pem.as_str()];
         if let Some(s) = &seed_pem {
             blocks.push(s.as_str());
@@ -140,7 +162,10 @@ impl BgrVerifyingKey {
 
     pub(super) fn from_file(params: BgrParams, file: &KeyFile) -> Result<Self, Error> {
         if file.blocks.len() != 1 {
-            return Err(Error::Key(format!("public key files hold 1 PEM block, this one {}", file.blocks.len())));
+            return Err(Error::Key(format!(
+                "public key files hold 1 PEM block, this one {}",
+                file.blocks.len()
+            )));
         }
         let block = file.block("PUBLIC KEY")?;
         Self::new(params, RsaPublicKey::from_spki_der(&block.der)?)

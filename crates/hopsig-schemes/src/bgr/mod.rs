@@ -86,12 +86,19 @@ impl SequentialAggregate for Bgr {
 
     /// Sign, lines 1–7 of the i-th signer's algorithm (§3), with line 1 replaced by the
     /// PRF for the input-dependent variant (§5.1) and line 6 followed by SPLIT (App. F).
-    fn sign(&self, key: &BgrSigningKey, msg: &[u8], so_far: Option<&BgrAggregate>) -> Result<BgrAggregate, Error> {
+    fn sign(
+        &self,
+        key: &BgrSigningKey,
+        msg: &[u8],
+        so_far: Option<&BgrAggregate>,
+    ) -> Result<BgrAggregate, Error> {
         self.check_key_params(key.params)?;
         if let Some(prev) = so_far {
             self.check_key_params(prev.params)?;
             if prev.b.len() >= MAX_SIGNERS {
-                return Err(Error::Limit(format!("aggregate already holds {MAX_SIGNERS} signers")));
+                return Err(Error::Limit(format!(
+                    "aggregate already holds {MAX_SIGNERS} signers"
+                )));
             }
         }
         let k = self.params.k();
@@ -101,20 +108,35 @@ impl SequentialAggregate for Bgr {
         match (&key.seed, self.params.randomness()) {
             (Some(seed), Randomness::InputDependent) => prf(seed.as_ref(), k, msg, prev, &mut r),
             (None, Randomness::Random { .. }) => openssl::rand::rand_bytes(&mut r)?,
-            _ => return Err(Error::Key("key does not match its randomness variant".into())),
+            _ => {
+                return Err(Error::Key(
+                    "key does not match its randomness variant".into(),
+                ))
+            }
         }
         // Lines 2-6.
         let (x, h_i, b_i) = sign_hop(&key.rsa, msg, &r, prev)?;
         // Line 7: x_i, h_i go on; r_i and b_i join those of the earlier signers.
-        let (mut rs, mut bs) = so_far.map_or((Vec::new(), Vec::new()), |a| (a.r.clone(), a.b.clone()));
+        let (mut rs, mut bs) =
+            so_far.map_or((Vec::new(), Vec::new()), |a| (a.r.clone(), a.b.clone()));
         rs.extend_from_slice(&r);
         bs.push(b_i);
-        Ok(BgrAggregate { params: self.params, x, h: h_i, r: rs, b: bs })
+        Ok(BgrAggregate {
+            params: self.params,
+            x,
+            h: h_i,
+            r: rs,
+            b: bs,
+        })
     }
 
     /// Ver, lines 1–10 (§3), with line 2 replaced by `X_i ← SPLIT⁻¹(b_i, x_i);
     /// y_i ← π_i(X_i)` (App. F). Rejects `X_i ≥ N_i` and `y_i ∉ D`.
-    fn verify(&self, signers: &[(&BgrVerifyingKey, &[u8])], agg: &BgrAggregate) -> Result<(), Error> {
+    fn verify(
+        &self,
+        signers: &[(&BgrVerifyingKey, &[u8])],
+        agg: &BgrAggregate,
+    ) -> Result<(), Error> {
         for (pk, _) in signers {
             self.check_key_params(pk.params)?;
         }
@@ -159,7 +181,9 @@ pub(crate) fn sign_hop(
 ) -> Result<(Vec<u8>, [u8; H_LEN], bool), Error> {
     let k = sk.public().len();
     if prev.is_some_and(|(_, x)| x.len() != k) {
-        return Err(Error::Mismatch("x_{i-1} has a different length than this key's modulus".into()));
+        return Err(Error::Mismatch(
+            "x_{i-1} has a different length than this key's modulus".into(),
+        ));
     }
     // Line 2: η_i = H(π_i, m_i, r_i, x_{i-1}).
     let eta = h(sk.public().fingerprint(), k, msg, r, prev.map(|(_, x)| x));

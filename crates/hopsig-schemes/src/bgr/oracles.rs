@@ -22,7 +22,13 @@ fn k_bytes(k: usize) -> [u8; 2] {
 /// `SHA-256(TAG_H ‖ fp ‖ len(r) ‖ r ‖ k ‖ present(x) ‖ x ‖ m)`: every field before `m`
 /// has a length fixed by the parameters or stated in the input, so the encoding is
 /// unambiguous.
-pub fn h(fingerprint: &[u8; 32], k: usize, msg: &[u8], r: &[u8], x_prev: Option<&[u8]>) -> [u8; H_LEN] {
+pub fn h(
+    fingerprint: &[u8; 32],
+    k: usize,
+    msg: &[u8],
+    r: &[u8],
+    x_prev: Option<&[u8]>,
+) -> [u8; H_LEN] {
     let r_len = [u8::try_from(r.len()).unwrap_or(u8::MAX)];
     let k = k_bytes(k);
     let (present, x): (&[u8], &[u8]) = match x_prev {
@@ -117,7 +123,10 @@ mod tests {
     #[test]
     fn h_separates_first_signer_from_empty_x() {
         let fp = [7u8; 32];
-        assert_ne!(h(&fp, 256, b"m", b"r", None), h(&fp, 256, b"m", b"r", Some(&[])));
+        assert_ne!(
+            h(&fp, 256, b"m", b"r", None),
+            h(&fp, 256, b"m", b"r", Some(&[]))
+        );
         assert_ne!(h(&fp, 256, b"m", b"r", None), h(&fp, 256, b"rm", b"", None));
     }
 }

@@ -46,13 +46,25 @@ pub struct BgrParams {
 
 impl BgrParams {
     /// `bgr-rsa2048`: RSA-2048, input-dependent r (the paper's implementation).
-    pub const PRF_RSA2048: BgrParams = BgrParams { modulus_bits: 2048, randomness: Randomness::InputDependent };
+    pub const PRF_RSA2048: BgrParams = BgrParams {
+        modulus_bits: 2048,
+        randomness: Randomness::InputDependent,
+    };
     /// `bgr-rsa3072`: RSA-3072, input-dependent r.
-    pub const PRF_RSA3072: BgrParams = BgrParams { modulus_bits: 3072, randomness: Randomness::InputDependent };
+    pub const PRF_RSA3072: BgrParams = BgrParams {
+        modulus_bits: 3072,
+        randomness: Randomness::InputDependent,
+    };
     /// `bgr-rand-rsa2048`: RSA-2048, random r, ℓ_r = 152.
-    pub const RAND_RSA2048: BgrParams = BgrParams { modulus_bits: 2048, randomness: Randomness::Random { bits: 152 } };
+    pub const RAND_RSA2048: BgrParams = BgrParams {
+        modulus_bits: 2048,
+        randomness: Randomness::Random { bits: 152 },
+    };
     /// `bgr-rand-rsa3072`: RSA-3072, random r, ℓ_r = 168.
-    pub const RAND_RSA3072: BgrParams = BgrParams { modulus_bits: 3072, randomness: Randomness::Random { bits: 168 } };
+    pub const RAND_RSA3072: BgrParams = BgrParams {
+        modulus_bits: 3072,
+        randomness: Randomness::Random { bits: 168 },
+    };
 
     /// The basic scheme with a chosen ℓ_r.
     ///
@@ -61,7 +73,9 @@ impl BgrParams {
     /// 8 in [`RANDOM_R_BITS`].
     pub fn random(modulus_bits: u32, r_bits: u16) -> Result<Self, Error> {
         if !matches!(modulus_bits, 2048 | 3072) {
-            return Err(Error::Key(format!("BGR supports RSA-2048 and RSA-3072, not {modulus_bits}")));
+            return Err(Error::Key(format!(
+                "BGR supports RSA-2048 and RSA-3072, not {modulus_bits}"
+            )));
         }
         if r_bits % 8 != 0 || !RANDOM_R_BITS.contains(&r_bits) {
             return Err(Error::Key(format!(
@@ -70,7 +84,10 @@ impl BgrParams {
                 RANDOM_R_BITS.end()
             )));
         }
-        Ok(BgrParams { modulus_bits, randomness: Randomness::Random { bits: r_bits } })
+        Ok(BgrParams {
+            modulus_bits,
+            randomness: Randomness::Random { bits: r_bits },
+        })
     }
 
     /// ℓ_π, the RSA modulus size in bits.
@@ -135,9 +152,16 @@ impl BgrParams {
             _ => return None,
         };
         if !rand {
-            return Some(BgrParams { modulus_bits, randomness: Randomness::InputDependent });
+            return Some(BgrParams {
+                modulus_bits,
+                randomness: Randomness::InputDependent,
+            });
         }
-        let default = BgrParams { modulus_bits, randomness: Randomness::Random { bits: 0 } }.default_for_modulus();
+        let default = BgrParams {
+            modulus_bits,
+            randomness: Randomness::Random { bits: 0 },
+        }
+        .default_for_modulus();
         match r_text {
             None => Some(default),
             Some(r) if r.chars().all(|c| c.is_ascii_digit()) && !r.starts_with('0') => {
@@ -176,7 +200,9 @@ impl BgrParams {
     /// Signature content in bits: `ℓ_π + ℓ_h + n (ℓ_r + 1)` — for RSA-2048 with
     /// ℓ_r = 128, the paper's `2304 + 129n` (Table 1).
     pub fn signature_bits(&self, n: usize) -> u64 {
-        (self.modulus_bits as u64) + 8 * super::H_LEN as u64 + (n as u64) * (8 * self.r_len() as u64 + 1)
+        (self.modulus_bits as u64)
+            + 8 * super::H_LEN as u64
+            + (n as u64) * (8 * self.r_len() as u64 + 1)
     }
 }
 
@@ -186,16 +212,34 @@ mod tests {
 
     #[test]
     fn ids_round_trip() {
-        for p in [BgrParams::PRF_RSA2048, BgrParams::PRF_RSA3072, BgrParams::RAND_RSA2048, BgrParams::RAND_RSA3072] {
+        for p in [
+            BgrParams::PRF_RSA2048,
+            BgrParams::PRF_RSA3072,
+            BgrParams::RAND_RSA2048,
+            BgrParams::RAND_RSA3072,
+        ] {
             assert_eq!(BgrParams::from_id(&p.id()), Some(p));
             let (c, param) = p.code();
             assert_eq!(BgrParams::from_code(c, param), Some(p));
         }
         let custom = BgrParams::from_id("bgr-rand-rsa2048-r192");
         assert_eq!(custom.map(|p| p.r_len()), Some(24));
-        assert_eq!(custom.map(|p| p.id()).as_deref(), Some("bgr-rand-rsa2048-r192"));
-        assert_eq!(BgrParams::from_id("bgr-rand-rsa2048-r152"), Some(BgrParams::RAND_RSA2048));
-        for bad in ["bgr-rsa1024", "bgr-rsa2048-r128", "bgr-rand-rsa2048-r100", "bgr-rand-rsa2048-r0152", "bgr-rand-rsa2048-r", "bgr"] {
+        assert_eq!(
+            custom.map(|p| p.id()).as_deref(),
+            Some("bgr-rand-rsa2048-r192")
+        );
+        assert_eq!(
+            BgrParams::from_id("bgr-rand-rsa2048-r152"),
+            Some(BgrParams::RAND_RSA2048)
+        );
+        for bad in [
+            "bgr-rsa1024",
+            "bgr-rsa2048-r128",
+            "bgr-rand-rsa2048-r100",
+            "bgr-rand-rsa2048-r0152",
+            "bgr-rand-rsa2048-r",
+            "bgr",
+        ] {
             assert_eq!(BgrParams::from_id(bad), None, "{bad}");
         }
     }
@@ -205,7 +249,10 @@ mod tests {
         let p = BgrParams::PRF_RSA2048;
         for n in 1..=20 {
             assert_eq!(p.signature_bits(n), 2304 + 129 * n as u64);
-            assert_eq!(p.aggregate_len(n), HEADER_LEN + (2304 + 129 * n).div_ceil(8));
+            assert_eq!(
+                p.aggregate_len(n),
+                HEADER_LEN + (2304 + 129 * n).div_ceil(8)
+            );
         }
     }
 }

@@ -52,7 +52,9 @@ pub fn sign(
     let mut y = full_domain_hash(&all, k);
     if let Some(prev) = so_far {
         if prev.x.len() != k {
-            return Err(Error::Mismatch("x_{i-1} has a different length than this key's modulus".into()));
+            return Err(Error::Mismatch(
+                "x_{i-1} has a different length than this key's modulus".into(),
+            ));
         }
         xor_into(&mut y, &prev.x);
     }

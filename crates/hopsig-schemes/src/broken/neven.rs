@@ -33,7 +33,11 @@ pub fn eta(pk: &RsaPublicKey, msg: &[u8], x_prev: Option<&[u8]>) -> [u8; H_LEN] 
 ///
 /// # Errors
 /// RSA failures; an `x_{i-1}` of the wrong length.
-pub fn sign(sk: &RsaSecretKey, msg: &[u8], so_far: Option<&NevenAggregate>) -> Result<NevenAggregate, Error> {
+pub fn sign(
+    sk: &RsaSecretKey,
+    msg: &[u8],
+    so_far: Option<&NevenAggregate>,
+) -> Result<NevenAggregate, Error> {
     let (x, h, b) = sign_hop(sk, msg, &[], so_far.map(|a| (&a.h, a.x.as_slice())))?;
     let mut bits = so_far.map_or_else(Vec::new, |a| a.b.clone());
     bits.push(b);
@@ -45,6 +49,9 @@ pub fn verify(signers: &[(&RsaPublicKey, &[u8])], agg: &NevenAggregate) -> bool 
     if signers.len() != agg.b.len() {
         return false;
     }
-    let chain = signers.iter().zip(&agg.b).map(|((pk, m), b)| (*pk, *m, &[][..], *b));
+    let chain = signers
+        .iter()
+        .zip(&agg.b)
+        .map(|((pk, m), b)| (*pk, *m, &[][..], *b));
     verify_chain(chain, &agg.x, &agg.h)
 }

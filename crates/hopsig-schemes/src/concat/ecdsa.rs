@@ -26,12 +26,14 @@ fn check_curve<T: openssl::pkey::HasPublic>(key: &EcKey<T>) -> Result<(), Error>
         return Err(Error::Key("not a P-256 key".into()));
     }
     // On the curve, not the point at infinity, order·Q = O.
-    key.check_key().map_err(|_| Error::Key("public point fails EC_KEY_check_key".into()))
+    key.check_key()
+        .map_err(|_| Error::Key("public point fails EC_KEY_check_key".into()))
 }
 
 impl BaseSignature for EcdsaP256 {
     const ID: &'static str = "ecdsa-p256-concat";
-    const DESCRIPTION: &'static str = "n independent ECDSA P-256 SHA-256 signatures (BGPsec, RFC 8208), DER; about 570n bits";
+    const DESCRIPTION: &'static str =
+        "n independent ECDSA P-256 SHA-256 signatures (BGPsec, RFC 8208), DER; about 570n bits";
     const CODE: u8 = code::ECDSA_P256_CONCAT;
     type SecretKey = EcKey<Private>;
     type PublicKey = EcKey<Public>;
@@ -54,16 +56,25 @@ impl BaseSignature for EcdsaP256 {
     fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
         let mut probe = r.clone();
         if probe.u8("ECDSA signature tag")? != 0x30 {
-            return Err(DecodeError::Invalid { field: "ECDSA signature", reason: "not a DER SEQUENCE" });
+            return Err(DecodeError::Invalid {
+                field: "ECDSA signature",
+                reason: "not a DER SEQUENCE",
+            });
         }
         let len = usize::from(probe.u8("ECDSA signature length")?);
         if len + 2 > MAX_DER_LEN {
-            return Err(DecodeError::Invalid { field: "ECDSA signature", reason: "longer than a P-256 signature" });
+            return Err(DecodeError::Invalid {
+                field: "ECDSA signature",
+                reason: "longer than a P-256 signature",
+            });
         }
         let der = r.take(len + 2, "ECDSA signature")?;
         let canonical = EcdsaSig::from_der(der).and_then(|s| s.to_der()).ok();
         if canonical.as_deref() != Some(der) {
-            return Err(DecodeError::Invalid { field: "ECDSA signature", reason: "not a canonical DER ECDSA-Sig-Value" });
+            return Err(DecodeError::Invalid {
+                field: "ECDSA signature",
+                reason: "not a canonical DER ECDSA-Sig-Value",
+            });
         }
         Ok(der.to_vec())
     }
@@ -72,7 +83,8 @@ impl BaseSignature for EcdsaP256 {
         Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
     }
     fn secret_from_pem(pem: &[u8]) -> Result<EcKey<Private>, Error> {
-        let pkey = PKey::private_key_from_pem(pem).map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
+        let pkey = PKey::private_key_from_pem(pem)
+            .map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
         if pkey.id() != Id::EC {
             return Err(Error::Key("not an EC key".into()));
         }
@@ -87,17 +99,23 @@ impl BaseSignature for EcdsaP256 {
             .unwrap_or_default()
     }
     fn public_from_der(der: &[u8]) -> Result<EcKey<Public>, Error> {
-        let pkey = PKey::public_key_from_der(der).map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
+        let pkey = PKey::public_key_from_der(der)
+            .map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
         if pkey.id() != Id::EC {
             return Err(Error::Key("not an EC key".into()));
         }
         let key = pkey.ec_key()?;
         check_curve(&key)?;
         let mut ctx = BigNumContext::new()?;
-        let uncompressed = key.public_key().to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)?;
-        let reencoded = PKey::from_ec_key(EcKey::from_public_key(key.group(), key.public_key())?)?.public_key_to_der()?;
+        let uncompressed =
+            key.public_key()
+                .to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)?;
+        let reencoded = PKey::from_ec_key(EcKey::from_public_key(key.group(), key.public_key())?)?
+            .public_key_to_der()?;
         if reencoded != der || uncompressed.len() != 65 {
-            return Err(Error::Key("SubjectPublicKeyInfo is not canonical DER with an uncompressed point".into()));
+            return Err(Error::Key(
+                "SubjectPublicKeyInfo is not canonical DER with an uncompressed point".into(),
+            ));
         }
         Ok(key)
     }

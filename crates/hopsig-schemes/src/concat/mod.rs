@@ -100,7 +100,9 @@ pub struct ConcatVerifyingKey<B: BaseSignature> {
 
 impl<B: BaseSignature> Clone for ConcatVerifyingKey<B> {
     fn clone(&self) -> Self {
-        ConcatVerifyingKey { pk: self.pk.clone() }
+        ConcatVerifyingKey {
+            pk: self.pk.clone(),
+        }
     }
 }
 
@@ -146,7 +148,12 @@ impl<B: BaseSignature> Aggregate for ConcatAggregate<B> {
     }
     fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        Header { code: B::CODE, param: 0, signers: self.sigs.len() }.write(&mut out);
+        Header {
+            code: B::CODE,
+            param: 0,
+            signers: self.sigs.len(),
+        }
+        .write(&mut out);
         for s in &self.sigs {
             out.extend_from_slice(s);
         }
@@ -160,7 +167,10 @@ impl<B: BaseSignature> Aggregate for ConcatAggregate<B> {
 fn single_block(file: &KeyFile) -> Result<&hopsig_primitives::armor::PemBlock, Error> {
     match file.blocks.as_slice() {
         [only] => Ok(only),
-        blocks => Err(Error::Key(format!("key files of this scheme hold 1 PEM block, this one {}", blocks.len()))),
+        blocks => Err(Error::Key(format!(
+            "key files of this scheme hold 1 PEM block, this one {}",
+            blocks.len()
+        ))),
     }
 }
 
@@ -177,18 +187,34 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
     }
     fn generate(&self) -> Result<Self::SigningKey, Error> {
         let sk = B::generate()?;
-        let pk = ConcatVerifyingKey { pk: B::public(&sk)? };
+        let pk = ConcatVerifyingKey {
+            pk: B::public(&sk)?,
+        };
         Ok(ConcatSigningKey { sk, pk })
     }
-    fn sign(&self, key: &Self::SigningKey, msg: &[u8], so_far: Option<&Self::Aggregate>) -> Result<Self::Aggregate, Error> {
+    fn sign(
+        &self,
+        key: &Self::SigningKey,
+        msg: &[u8],
+        so_far: Option<&Self::Aggregate>,
+    ) -> Result<Self::Aggregate, Error> {
         let mut sigs = so_far.map_or_else(Vec::new, |a| a.sigs.clone());
         if sigs.len() >= MAX_SIGNERS {
-            return Err(Error::Limit(format!("aggregate already holds {MAX_SIGNERS} signers")));
+            return Err(Error::Limit(format!(
+                "aggregate already holds {MAX_SIGNERS} signers"
+            )));
         }
         sigs.push(B::sign(&key.sk, msg)?);
-        Ok(ConcatAggregate { sigs, _base: PhantomData })
+        Ok(ConcatAggregate {
+            sigs,
+            _base: PhantomData,
+        })
     }
-    fn verify(&self, signers: &[(&Self::VerifyingKey, &[u8])], agg: &Self::Aggregate) -> Result<(), Error> {
+    fn verify(
+        &self,
+        signers: &[(&Self::VerifyingKey, &[u8])],
+        agg: &Self::Aggregate,
+    ) -> Result<(), Error> {
         if signers.is_empty() || signers.len() != agg.sigs.len() {
             return Err(Error::InvalidSignature);
         }
@@ -197,7 +223,9 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
         let all_valid = signers
             .iter()
             .zip(&agg.sigs)
-            .fold(true, |ok, ((pk, msg), sig)| B::verify(&pk.pk, msg, sig) & ok);
+            .fold(true, |ok, ((pk, msg), sig)| {
+                B::verify(&pk.pk, msg, sig) & ok
+            });
         if all_valid {
             Ok(())
         } else {
@@ -215,20 +243,32 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
                 B::ID
             )));
         }
-        let sigs = (0..header.signers).map(|_| B::read_signature(&mut r)).collect::<Result<Vec<_>, _>>()?;
+        let sigs = (0..header.signers)
+            .map(|_| B::read_signature(&mut r))
+            .collect::<Result<Vec<_>, _>>()?;
         r.finish("aggregate")?;
-        Ok(ConcatAggregate { sigs, _base: PhantomData })
+        Ok(ConcatAggregate {
+            sigs,
+            _base: PhantomData,
+        })
     }
     fn signing_key_from_file(&self, file: &KeyFile) -> Result<Self::SigningKey, Error> {
         let sk = B::secret_from_pem(single_block(file)?.to_pem().as_bytes())?;
-        let pk = ConcatVerifyingKey { pk: B::public(&sk)? };
+        let pk = ConcatVerifyingKey {
+            pk: B::public(&sk)?,
+        };
         Ok(ConcatSigningKey { sk, pk })
     }
     fn verifying_key_from_file(&self, file: &KeyFile) -> Result<Self::VerifyingKey, Error> {
         let block = single_block(file)?;
         if block.label != "PUBLIC KEY" {
-            return Err(Error::Key(format!("expected a PUBLIC KEY block, found {}", block.label)));
+            return Err(Error::Key(format!(
+                "expected a PUBLIC KEY block, found {}",
+                block.label
+            )));
         }
-        Ok(ConcatVerifyingKey { pk: B::public_from_der(&block.der)? })
+        Ok(ConcatVerifyingKey {
+            pk: B::public_from_der(&block.der)?,
+        })
     }
 }

@@ -32,7 +32,10 @@ pub struct RsaPk {
 
 fn wrap_secret(rsa: RsaSecretKey) -> Result<RsaSk, Error> {
     if rsa.public().modulus_bits() != BITS {
-        return Err(Error::Key(format!("rsa2048-concat needs a 2048-bit modulus, not {}", rsa.public().modulus_bits())));
+        return Err(Error::Key(format!(
+            "rsa2048-concat needs a 2048-bit modulus, not {}",
+            rsa.public().modulus_bits()
+        )));
     }
     let pkey = PKey::from_rsa(rsa.openssl().clone())?;
     Ok(RsaSk { rsa, pkey })
@@ -40,7 +43,10 @@ fn wrap_secret(rsa: RsaSecretKey) -> Result<RsaSk, Error> {
 
 fn wrap_public(rsa: RsaPublicKey) -> Result<RsaPk, Error> {
     if rsa.modulus_bits() != BITS {
-        return Err(Error::Key(format!("rsa2048-concat needs a 2048-bit modulus, not {}", rsa.modulus_bits())));
+        return Err(Error::Key(format!(
+            "rsa2048-concat needs a 2048-bit modulus, not {}",
+            rsa.modulus_bits()
+        )));
     }
     let pkey = PKey::from_rsa(rsa.openssl().clone())?;
     Ok(RsaPk { rsa, pkey })
@@ -48,7 +54,8 @@ fn wrap_public(rsa: RsaPublicKey) -> Result<RsaPk, Error> {
 
 impl BaseSignature for Rsa2048Pkcs1 {
     const ID: &'static str = "rsa2048-concat";
-    const DESCRIPTION: &'static str = "n independent RSA-2048 PKCS#1 v1.5 SHA-256 signatures; 2048n bits";
+    const DESCRIPTION: &'static str =
+        "n independent RSA-2048 PKCS#1 v1.5 SHA-256 signatures; 2048n bits";
     const CODE: u8 = code::RSA2048_CONCAT;
     type SecretKey = RsaSk;
     type PublicKey = RsaPk;

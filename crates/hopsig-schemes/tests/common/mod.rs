@@ -16,7 +16,13 @@ fn pool(bits: u32) -> &'static Vec<String> {
     let cell = if bits == 2048 { &P2048 } else { &P3072 };
     cell.get_or_init(|| {
         (0..POOL)
-            .map(|_| RsaSecretKey::generate(bits).unwrap().to_pkcs8_pem().unwrap().to_string())
+            .map(|_| {
+                RsaSecretKey::generate(bits)
+                    .unwrap()
+                    .to_pkcs8_pem()
+                    .unwrap()
+                    .to_string()
+            })
             .collect()
     })
 }
