@@ -21,13 +21,19 @@ const MAX_DER_LEN: usize = 72;
 /// ECDSA P-256 SHA-256.
 pub struct EcdsaP256;
 
-fn check_curve<T: openssl::pkey::HasPublic>(key: &EcKey<T>) -> Result<(), Error> {
+/// The P-256 key inside `pkey`, checked: on the curve, not the point at infinity,
+/// order·Q = O (`EC_KEY_check_key`).
+fn p256_key<T: openssl::pkey::HasPublic>(pkey: &PKey<T>) -> Result<EcKey<T>, Error> {
+    if pkey.id() != Id::EC {
+        return Err(Error::Key("not an EC key".into()));
+    }
+    let key = pkey.ec_key()?;
     if key.group().curve_name() != Some(Nid::X9_62_PRIME256V1) {
         return Err(Error::Key("not a P-256 key".into()));
     }
-    // On the curve, not the point at infinity, order·Q = O.
     key.check_key()
-        .map_err(|_| Error::Key("public point fails EC_KEY_check_key".into()))
+        .map_err(|_| Error::Key("public point fails EC_KEY_check_key".into()))?;
+    Ok(key)
 }
 
 impl BaseSignature for EcdsaP256 {
@@ -85,12 +91,7 @@ impl BaseSignature for EcdsaP256 {
     fn secret_from_pem(pem: &[u8]) -> Result<EcKey<Private>, Error> {
         let pkey = PKey::private_key_from_pem(pem)
             .map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
-        if pkey.id() != Id::EC {
-            return Err(Error::Key("not an EC key".into()));
-        }
-        let key = pkey.ec_key()?;
-        check_curve(&key)?;
-        Ok(key)
+        p256_key(&pkey)
     }
     fn public_to_pem(pk: &EcKey<Public>) -> String {
         PKey::from_ec_key(pk.clone())
@@ -101,11 +102,7 @@ impl BaseSignature for EcdsaP256 {
     fn public_from_der(der: &[u8]) -> Result<EcKey<Public>, Error> {
         let pkey = PKey::public_key_from_der(der)
             .map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
-        if pkey.id() != Id::EC {
-            return Err(Error::Key("not an EC key".into()));
-        }
-        let key = pkey.ec_key()?;
-        check_curve(&key)?;
+        let key = p256_key(&pkey)?;
         let mut ctx = BigNumContext::new()?;
         let uncompressed =
             key.public_key()
