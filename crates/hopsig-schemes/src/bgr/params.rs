@@ -126,8 +126,7 @@ impl BgrParams {
     pub fn id(&self) -> String {
         match self.randomness {
             Randomness::InputDependent => format!("bgr-rsa{}", self.modulus_bits),
-            Randomness::Random { bits } if *self == self.default_for_modulus() => {
-                let _ = bits;
+            Randomness::Random { .. } if *self == self.default_for_modulus() => {
                 format!("bgr-rand-rsa{}", self.modulus_bits)
             }
             Randomness::Random { bits } => format!("bgr-rand-rsa{}-r{bits}", self.modulus_bits),
