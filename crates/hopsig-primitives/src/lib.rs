@@ -6,6 +6,9 @@
 //!   every wire decoder in hopsig returns;
 //! * [`hash`] — SHA-256 with domain separation, MGF1-SHA-256 (the full-domain hash of
 //!   PKCS #1, used for BGR's `G`) and HMAC-SHA-256 (BGR's PRF);
+//! * [`pairing`] — the BLS12-381 pairing groups over blst: checked point decoding,
+//!   constant-time scalar multiplication, RFC 9380 hashing to G1 and to scalars,
+//!   multi-pairing products, and a variable-time fixed-base table for public points;
 //! * [`rsa`] — the RSA trapdoor permutation `π(x) = x^e mod N` and its inverse through
 //!   OpenSSL's raw (unpadded) RSA with CRT and blinding;
 //! * [`armor`] — hopsig's text key files: standard PEM blocks (which OpenSSL reads)
@@ -14,4 +17,5 @@
 pub mod armor;
 pub mod codec;
 pub mod hash;
+pub mod pairing;
 pub mod rsa;
