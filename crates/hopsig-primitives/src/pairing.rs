@@ -23,16 +23,15 @@
 use std::fmt;
 
 use blst::{
-    blst_bendian_from_scalar, blst_expand_message_xmd, blst_final_exp, blst_fp12,
-    blst_fp12_is_one, blst_hash_to_g1, blst_miller_loop_n, blst_p1, blst_p1_add_or_double,
+    blst_bendian_from_scalar, blst_expand_message_xmd, blst_final_exp, blst_fp12, blst_fp12_is_one,
+    blst_hash_to_g1, blst_miller_loop_n, blst_p1, blst_p1_add_or_double,
     blst_p1_add_or_double_affine, blst_p1_affine, blst_p1_affine_compress, blst_p1_affine_in_g1,
     blst_p1_affine_is_inf, blst_p1_cneg, blst_p1_from_affine, blst_p1_generator, blst_p1_is_equal,
     blst_p1_is_inf, blst_p1_mult, blst_p1_to_affine, blst_p1_uncompress, blst_p1s_to_affine,
-    blst_p2, blst_p2_add_or_double, blst_p2_affine, blst_p2_affine_compress,
-    blst_p2_affine_in_g2, blst_p2_affine_is_inf, blst_p2_cneg, blst_p2_from_affine,
-    blst_p2_generator, blst_p2_is_equal, blst_p2_is_inf, blst_p2_mult, blst_p2_to_affine,
-    blst_p2_uncompress, blst_scalar, blst_scalar_from_be_bytes, blst_scalar_from_bendian,
-    blst_sk_check, BLST_ERROR,
+    blst_p2, blst_p2_add_or_double, blst_p2_affine, blst_p2_affine_compress, blst_p2_affine_in_g2,
+    blst_p2_affine_is_inf, blst_p2_cneg, blst_p2_from_affine, blst_p2_generator, blst_p2_is_equal,
+    blst_p2_is_inf, blst_p2_mult, blst_p2_to_affine, blst_p2_uncompress, blst_scalar,
+    blst_scalar_from_be_bytes, blst_scalar_from_bendian, blst_sk_check, BLST_ERROR,
 };
 use zeroize::{Zeroize, Zeroizing};
 
@@ -526,8 +525,14 @@ mod tests {
         // RFC 9380 Appendix K.1, DST = QUUX-V01-CS02-with-expander-SHA256-128, len 0x20.
         let dst = b"QUUX-V01-CS02-with-expander-SHA256-128";
         for (msg, want) in [
-            (&b""[..], "68a985b87eb6b46952128911f2a4412bbc302a9d759667f87f7a21d803f07235"),
-            (b"abc", "d8ccab23b5985ccea865c6c97b6e5b8350e794e603b4b97902f53a8a0d605615"),
+            (
+                &b""[..],
+                "68a985b87eb6b46952128911f2a4412bbc302a9d759667f87f7a21d803f07235",
+            ),
+            (
+                b"abc",
+                "d8ccab23b5985ccea865c6c97b6e5b8350e794e603b4b97902f53a8a0d605615",
+            ),
             (
                 b"abcdef0123456789",
                 "eff31487c770a893cfb36f912fbfcbff40d5661771ca4b2cb4eafe524333f5c1",
@@ -559,9 +564,18 @@ mod tests {
         assert_eq!(s.to_be_bytes().to_vec(), r_minus_1.to_vec());
         let mut r = r_minus_1;
         r[31] = 1; // r itself
-        assert_eq!(Scalar::from_be_bytes(&r).unwrap_err(), ScalarError::OutOfRange);
-        assert_eq!(Scalar::from_be_bytes(&[0; 32]).unwrap_err(), ScalarError::OutOfRange);
-        assert_eq!(Scalar::from_be_bytes(&[0xff; 32]).unwrap_err(), ScalarError::OutOfRange);
+        assert_eq!(
+            Scalar::from_be_bytes(&r).unwrap_err(),
+            ScalarError::OutOfRange
+        );
+        assert_eq!(
+            Scalar::from_be_bytes(&[0; 32]).unwrap_err(),
+            ScalarError::OutOfRange
+        );
+        assert_eq!(
+            Scalar::from_be_bytes(&[0xff; 32]).unwrap_err(),
+            ScalarError::OutOfRange
+        );
         // Reduction: r + 5 (as 33 bytes) reduces to 5.
         let mut wide = vec![0u8];
         wide.extend_from_slice(&r);
@@ -616,10 +630,16 @@ mod tests {
         // The identity: compression and infinity flags, all else zero.
         let mut inf1 = [0u8; G1_BYTES];
         inf1[0] = 0xc0;
-        assert_eq!(G1::from_compressed(&inf1).unwrap_err(), PointError::Identity);
+        assert_eq!(
+            G1::from_compressed(&inf1).unwrap_err(),
+            PointError::Identity
+        );
         let mut inf2 = [0u8; G2_BYTES];
         inf2[0] = 0xc0;
-        assert_eq!(G2::from_compressed(&inf2).unwrap_err(), PointError::Identity);
+        assert_eq!(
+            G2::from_compressed(&inf2).unwrap_err(),
+            PointError::Identity
+        );
         // No compression flag.
         let mut bad = p.to_compressed();
         bad[0] &= 0x7f;

@@ -13,22 +13,25 @@
 //! | `bgr-rand-rsa2048`, `bgr-rand-rsa3072` | BGR basic scheme, truly random r (§3) | [`bgr`] |
 //! | `rsa2048-concat` | n independent RSA-2048 PKCS #1 v1.5 SHA-256 signatures | [`concat`] |
 //! | `ecdsa-p256-concat` | n independent ECDSA P-256 SHA-256 signatures (RFC 8208) | [`concat`] |
+//! | `bls12381-bgls` | BGLS aggregate, IETF BLS draft-05 basic scheme, BLS12-381 | [`bls`] |
 //!
 //! [`broken`] holds the two prior schemes that lazy verification breaks (LMRS and
 //! Neven, BGR App. A), kept only to demonstrate the attack.
 
 pub mod bgr;
+pub mod bls;
 pub mod broken;
 pub mod concat;
 mod error;
 pub mod floors;
+mod keyblock;
 pub mod registry;
 mod traits;
 pub mod wire;
 
 pub use error::Error;
 pub use registry::{lookup, schemes, Scheme};
-pub use traits::{Aggregate, SequentialAggregate, SigningKey, VerifyingKey};
+pub use traits::{Aggregate, FreeAggregate, SequentialAggregate, SigningKey, VerifyingKey};
 
 pub use hopsig_primitives as primitives;
 

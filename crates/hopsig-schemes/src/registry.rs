@@ -11,6 +11,7 @@ use hopsig_primitives::armor::{KeyFile, KeyKind};
 use zeroize::Zeroizing;
 
 use crate::bgr::{Bgr, BgrParams};
+use crate::bls::{self, Bgls};
 use crate::concat::{Concat, EcdsaP256, Rsa2048Pkcs1};
 use crate::wire::{code, Header};
 use crate::{Aggregate, Error, SequentialAggregate, SigningKey, VerifyingKey};
@@ -230,6 +231,7 @@ pub fn schemes() -> Vec<Box<dyn Scheme>> {
         Box::new(Bgr::new(BgrParams::RAND_RSA3072)),
         Box::new(Concat::<Rsa2048Pkcs1>::new()),
         Box::new(Concat::<EcdsaP256>::new()),
+        Box::new(Bgls),
     ]
 }
 
@@ -245,6 +247,7 @@ pub fn lookup(id: &str) -> Result<Box<dyn Scheme>, Error> {
     match id {
         "rsa2048-concat" => Ok(Box::new(Concat::<Rsa2048Pkcs1>::new())),
         "ecdsa-p256-concat" => Ok(Box::new(Concat::<EcdsaP256>::new())),
+        bls::ID => Ok(Box::new(Bgls)),
         _ => Err(Error::UnknownScheme(id.to_string())),
     }
 }
@@ -261,6 +264,7 @@ pub fn for_aggregate(bytes: &[u8]) -> Result<Box<dyn Scheme>, Error> {
     match (h.code, h.param) {
         (code::RSA2048_CONCAT, 0) => Ok(Box::new(Concat::<Rsa2048Pkcs1>::new())),
         (code::ECDSA_P256_CONCAT, 0) => Ok(Box::new(Concat::<EcdsaP256>::new())),
+        (code::BLS12381_BGLS, 0) => Ok(Box::new(Bgls)),
         (c, p) => Err(Error::UnknownScheme(format!(
             "code 0x{c:02x} with parameter {p}"
         ))),

@@ -105,3 +105,14 @@ pub trait SequentialAggregate: Send + Sync + 'static {
     /// [`Error::Key`], [`Error::Armor`] for malformed or unacceptable keys.
     fn verifying_key_from_file(&self, file: &KeyFile) -> Result<Self::VerifyingKey, Error>;
 }
+
+/// A scheme whose signatures combine in any order and grouping (BGLS): besides the
+/// sequential one-hop `sign`, separately made aggregates can be merged.
+pub trait FreeAggregate: SequentialAggregate {
+    /// One aggregate holding all signatures of `parts`, with their signer lists
+    /// concatenated in the order given (verify with the pairs in that order).
+    ///
+    /// # Errors
+    /// [`Error::Limit`] if `parts` is empty or the total exceeds the format's limit.
+    fn aggregate(&self, parts: &[&Self::Aggregate]) -> Result<Self::Aggregate, Error>;
+}

@@ -5,7 +5,7 @@
 //! 0       2     magic "HS" (0x48 0x53)
 //! 2       1     format version, 1
 //! 3       1     scheme code (table below)
-//! 4       1     scheme parameter (BGR with random r: ℓ_r / 8; otherwise 0)
+//! 4       1     scheme parameter (BGR with random r: ℓ_r / 8; IBAS: |w|; otherwise 0)
 //! 5       2     n, the number of signers, big-endian, 1..=MAX_SIGNERS
 //! ```
 
@@ -35,6 +35,10 @@ pub mod code {
     pub const BGR_RAND_RSA2048: u8 = 0x12;
     /// `bgr-rand-rsa3072`
     pub const BGR_RAND_RSA3072: u8 = 0x13;
+    /// `bls12381-bgls`
+    pub const BLS12381_BGLS: u8 = 0x20;
+    /// `ibas-bls12381`
+    pub const IBAS_BLS12381: u8 = 0x21;
 }
 
 /// A decoded header.

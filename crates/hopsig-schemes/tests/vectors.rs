@@ -11,17 +11,14 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use hopsig_schemes::bgr::{Bgr, BgrAggregate, BgrParams, BgrSigningKey, Randomness};
 use hopsig_schemes::primitives::rsa::RsaSecretKey;
 use hopsig_schemes::{Aggregate, Error, SequentialAggregate, SigningKey};
 use serde_json::{json, Value};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::root;
 
 fn vector_file() -> PathBuf {
     root().join("docs/spec/vectors/bgr.json")
@@ -222,39 +219,12 @@ fn vectors_reproduce_exactly() {
     assert_eq!(valid_resigned, 3);
 }
 
-fn python() -> Option<String> {
-    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| "python3".into());
-    match Command::new(&py).arg("--version").output() {
-        Ok(o) if o.status.success() => Some(py),
-        _ if std::env::var_os("CI").is_some() => panic!("CI requires {py} for the interop tests"),
-        _ => None,
-    }
-}
-
-fn run_reference(py: &str, file: &Path) {
-    let out = Command::new(py)
-        .arg(root().join("interop/python/bgr_reference.py"))
-        .arg("check")
-        .arg(file)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}: {text}{}",
-        file.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains(" passed, 0 failed"), "{text}");
-}
-
 #[test]
 fn python_reference_agrees() {
-    let Some(py) = python() else {
-        eprintln!("python3 not found: skipping the independent-implementation check (CI runs it)");
+    let Some(py) = common::python(None) else {
         return;
     };
-    run_reference(&py, &vector_file());
+    common::run_reference(&py, "bgr_reference.py", &vector_file());
     let dir = tempfile_dir();
     for params in [
         BgrParams::PRF_RSA2048,
@@ -271,7 +241,7 @@ fn python_reference_agrees() {
             serde_json::to_string(&document(params, keys)).unwrap(),
         )
         .unwrap();
-        run_reference(&py, &file);
+        common::run_reference(&py, "bgr_reference.py", &file);
     }
 }
 

@@ -45,3 +45,55 @@ pub fn bgr_key(params: BgrParams, i: usize) -> BgrSigningKey {
 pub fn message(i: usize) -> Vec<u8> {
     format!("AS{} announces 192.0.2.0/24 to AS{}", 64500 + i, 64501 + i).into_bytes()
 }
+
+/// The repository root.
+pub fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A Python interpreter for the interop tests that can import `module` (`None` to need
+/// only the standard library): `$HOPSIG_PYTHON`, else the `.venv-ci` that `.ci/run`
+/// creates, else `python3`. Returns `None` (the caller skips) when there is none,
+/// except under CI, where a missing interpreter or module fails the test.
+pub fn python(module: Option<&str>) -> Option<String> {
+    use std::process::Command;
+    let venv = root().join(".venv-ci/bin/python");
+    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| {
+        if venv.exists() {
+            venv.display().to_string()
+        } else {
+            "python3".into()
+        }
+    });
+    let probe = format!("import {}", module.unwrap_or("sys"));
+    match Command::new(&py).args(["-c", &probe]).output() {
+        Ok(o) if o.status.success() => Some(py),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("CI requires {py} with `{probe}` for the interop tests (.ci/run installs it)")
+        }
+        _ => {
+            eprintln!(
+                "{py} cannot `{probe}`: skipping the independent-implementation check (CI runs it)"
+            );
+            None
+        }
+    }
+}
+
+/// Runs `interop/python/SCRIPT check FILE` and requires "N passed, 0 failed".
+pub fn run_reference(py: &str, script: &str, file: &std::path::Path) {
+    let out = std::process::Command::new(py)
+        .arg(root().join("interop/python").join(script))
+        .arg("check")
+        .arg(file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}: {text}{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains(" passed, 0 failed"), "{text}");
+}
