@@ -148,6 +148,46 @@ impl Scalar {
         out
     }
 
+    /// `self + other mod r`.
+    #[must_use]
+    pub fn add(&self, other: &Self) -> Self {
+        self.op(other, blst::blst_sk_add_n_check)
+    }
+
+    /// `self − other mod r`.
+    #[must_use]
+    pub fn sub(&self, other: &Self) -> Self {
+        self.op(other, blst::blst_sk_sub_n_check)
+    }
+
+    /// `self · other mod r`.
+    #[must_use]
+    pub fn mul(&self, other: &Self) -> Self {
+        self.op(other, blst::blst_sk_mul_n_check)
+    }
+
+    /// `self^-1 mod r` (zero maps to zero).
+    #[must_use]
+    pub fn invert(&self) -> Self {
+        let mut out = Scalar::default();
+        // SAFETY: reads a valid scalar, writes `out`.
+        unsafe { blst::blst_sk_inverse(&mut out.0, &self.0) };
+        out
+    }
+
+    fn op(
+        &self,
+        other: &Self,
+        f: unsafe extern "C" fn(*mut blst_scalar, *const blst_scalar, *const blst_scalar) -> bool,
+    ) -> Self {
+        let mut out = Scalar::default();
+        // SAFETY: `f` is one of blst's modular scalar operations, which read two valid
+        // scalars below r and write `out`; its return value (result nonzero) is not
+        // needed.
+        unsafe { f(&mut out.0, &self.0, &other.0) };
+        out
+    }
+
     /// Whether the scalar is zero (public result; the scalar is not secret-dependent
     /// timing-wise beyond this one bit).
     pub fn is_zero(&self) -> bool {
@@ -581,6 +621,18 @@ mod tests {
         wide.extend_from_slice(&r);
         wide[32] = 6;
         assert_eq!(Scalar::reduce(&wide).to_be_bytes()[31], 5);
+    }
+
+    #[test]
+    fn scalar_field_arithmetic() {
+        let a = Scalar::random().unwrap();
+        let b = Scalar::random().unwrap();
+        let g = G1::generator();
+        // (a + b)G = aG + bG, (a − b)G + bG = aG, (ab)G = a(bG), a · a^-1 = 1.
+        assert_eq!(g.mul(&a.add(&b)), g.mul(&a).add(&g.mul(&b)));
+        assert_eq!(g.mul(&a.sub(&b)).add(&g.mul(&b)), g.mul(&a));
+        assert_eq!(g.mul(&a.mul(&b)), g.mul(&b).mul(&a));
+        assert_eq!(g.mul(&a.mul(&a.invert())), g);
     }
 
     #[test]

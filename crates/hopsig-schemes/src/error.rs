@@ -30,6 +30,10 @@ pub enum Error {
     /// A limit of the format was reached (e.g. too many signers).
     #[error("{0}")]
     Limit(String),
+    /// Signer state forbids the operation or cannot be kept (an IBAS state string w
+    /// the key already signed under, or its journal file failing).
+    #[error("signer state: {0}")]
+    State(String),
     /// The cryptographic backend (OpenSSL) failed.
     #[error("OpenSSL failure: {0}")]
     Backend(#[from] openssl::error::ErrorStack),

@@ -14,6 +14,7 @@
 //! | `rsa2048-concat` | n independent RSA-2048 PKCS #1 v1.5 SHA-256 signatures | [`concat`] |
 //! | `ecdsa-p256-concat` | n independent ECDSA P-256 SHA-256 signatures (RFC 8208) | [`concat`] |
 //! | `bls12381-bgls` | BGLS aggregate, IETF BLS draft-05 basic scheme, BLS12-381 | [`bls`] |
+//! | `ibas-bls12381` | Gentry–Ramzan identity-based aggregate, keys from a PKG | [`ibas`] |
 //!
 //! [`broken`] holds the two prior schemes that lazy verification breaks (LMRS and
 //! Neven, BGR App. A), kept only to demonstrate the attack.
@@ -24,6 +25,7 @@ pub mod broken;
 pub mod concat;
 mod error;
 pub mod floors;
+pub mod ibas;
 mod keyblock;
 pub mod registry;
 mod traits;

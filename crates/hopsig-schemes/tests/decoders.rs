@@ -58,6 +58,12 @@ fn check_all_decoders(bytes: &[u8]) {
     }
     let _ = registry::for_aggregate(bytes);
     let _ = registry::for_key_file(bytes);
+    let _ = hopsig_schemes::ibas::IbasAggregate::from_bytes(bytes);
+    if let Ok(file) = hopsig_schemes::primitives::armor::KeyFile::parse(bytes) {
+        let _ = hopsig_schemes::ibas::Pkg::from_key_file(&file);
+        let _ = hopsig_schemes::ibas::UserKey::from_key_file(&file);
+        let _ = hopsig_schemes::ibas::PublicParams::from_key_file(&file);
+    }
 }
 
 proptest! {
@@ -67,8 +73,13 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
         check_all_decoders(&bytes);
         // With a valid header in front, the body parsers are reached.
-        for code in [0x01u8, 0x02, 0x10, 0x11, 0x12, 0x13] {
-            let mut v = vec![b'H', b'S', 1, code, if code >= 0x12 { 19 } else { 0 }, 0, 1];
+        for code in [0x01u8, 0x02, 0x10, 0x11, 0x12, 0x13, 0x20, 0x21] {
+            let param = match code {
+                0x12 | 0x13 => 19,
+                0x21 => 16,
+                _ => 0,
+            };
+            let mut v = vec![b'H', b'S', 1, code, param, 0, 1];
             v.extend_from_slice(&bytes);
             check_all_decoders(&v);
         }
@@ -86,6 +97,36 @@ proptest! {
             Ok(a) => prop_assert_eq!(a.to_bytes(), m),
             Err(Error::Decode(_) | Error::Mismatch(_)) => {}
             Err(e) => prop_assert!(false, "unexpected error {e}"),
+        }
+    }
+
+    #[test]
+    fn mutated_ibas_and_bgls_aggregates_decode_or_fail_cleanly(pos in 0usize..170, val in any::<u8>(), cut in 0usize..170) {
+        static GOOD: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+        let (ibas_good, bgls_good) = GOOD.get_or_init(|| {
+            use hopsig_schemes::ibas::{self, MemoryJournal, Pkg};
+            let pkg = Pkg::setup().unwrap();
+            let key = pkg.extract("/a").unwrap();
+            let i = ibas::sign(&key, b"m", None, &mut MemoryJournal::default()).unwrap();
+            let bls = hopsig_schemes::bls::Bgls;
+            let k = hopsig_schemes::bls::Bgls::key_from_ikm(&[1; 32]).unwrap();
+            (i.to_bytes(), bls.sign(&k, b"m", None).unwrap().to_bytes())
+        });
+        for good in [ibas_good, bgls_good] {
+            let mut m = good.clone();
+            let p = pos % m.len();
+            m[p] = val;
+            m.truncate(m.len() - cut.min(m.len()));
+            let decoded = if good[3] == 0x21 {
+                hopsig_schemes::ibas::IbasAggregate::from_bytes(&m).map(|a| a.to_bytes())
+            } else {
+                hopsig_schemes::bls::Bgls.aggregate_from_bytes(&m).map(|a| a.to_bytes())
+            };
+            match decoded {
+                Ok(bytes) => prop_assert_eq!(bytes, m),
+                Err(Error::Decode(_) | Error::Mismatch(_)) => {}
+                Err(e) => prop_assert!(false, "unexpected error {e}"),
+            }
         }
     }
 }
