@@ -18,6 +18,9 @@ fn scheme(id: &str) -> Result<Box<dyn registry::Scheme>, Failure> {
     registry::lookup(id).map_err(|e| Failure::Input(e.to_string()))
 }
 
+const IBAS_DESCRIPTION: &str =
+    "Gentry-Ramzan identity-based aggregate on BLS12-381 (keys from `hopsig pkg`): 1280 bits for any n";
+
 /// `hopsig schemes`.
 pub fn schemes(json: bool) -> Outcome {
     let list = registry::schemes();
@@ -25,13 +28,20 @@ pub fn schemes(json: bool) -> Outcome {
         let rows: Vec<_> = list
             .iter()
             .map(|s| serde_json::json!({ "id": s.id(), "description": s.description() }))
+            .chain([serde_json::json!({ "id": hopsig_schemes::ibas::ID, "description": IBAS_DESCRIPTION })])
             .collect();
         println!("{}", serde_json::Value::Array(rows));
     } else {
-        let width = list.iter().map(|s| s.id().len()).max().unwrap_or(0);
+        let width = list
+            .iter()
+            .map(|s| s.id().len())
+            .chain([hopsig_schemes::ibas::ID.len()])
+            .max()
+            .unwrap_or(0);
         for s in &list {
             println!("{:width$}  {}", s.id(), s.description());
         }
+        println!("{:width$}  {}", hopsig_schemes::ibas::ID, IBAS_DESCRIPTION);
         println!("\nbgr-rand-rsa2048-rBITS / bgr-rand-rsa3072-rBITS select the basic scheme with ℓ_r = BITS (64..=256, multiple of 8).");
     }
     Ok(())
@@ -68,8 +78,22 @@ pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
 }
 
 /// `hopsig sign`.
-pub fn sign(key_path: &Path, msg_path: &Path, agg_path: Option<&Path>, out: &Path) -> Outcome {
+pub fn sign(
+    key_path: &Path,
+    msg_path: &Path,
+    agg_path: Option<&Path>,
+    out: &Path,
+    journal: Option<&Path>,
+) -> Outcome {
     let text = read(key_path, MAX_KEY, "key file")?;
+    if crate::ibas::is_ibas(&text) {
+        return crate::ibas::sign(key_path, msg_path, agg_path, out, journal);
+    }
+    if journal.is_some() {
+        return Err(Failure::Input(
+            "--journal is for ibas-bls12381 keys only".into(),
+        ));
+    }
     let (s, _) = registry::for_key_file(&text).map_err(|e| input(key_path, e))?;
     let key = s
         .signing_key_from_file(&text)
@@ -102,6 +126,11 @@ pub fn sign(key_path: &Path, msg_path: &Path, agg_path: Option<&Path>, out: &Pat
 
 /// `hopsig verify`.
 pub fn verify(id: &str, pubs: &[PathBuf], msgs: &[PathBuf], agg_path: &Path) -> Outcome {
+    if pubs.is_empty() {
+        return Err(Failure::Input(
+            "give the signers' public keys with --pub, in signing order".into(),
+        ));
+    }
     if pubs.len() != msgs.len() {
         return Err(Failure::Input(format!(
             "{} --pub but {} --msg: give one message per public key, in signing order",
@@ -150,7 +179,10 @@ pub fn verify(id: &str, pubs: &[PathBuf], msgs: &[PathBuf], agg_path: &Path) -> 
 /// `hopsig inspect`.
 pub fn inspect(path: &Path, json: bool) -> Outcome {
     let bytes = read(path, MAX_AGGREGATE, "file")?;
-    let value = if KeyFile::sniff(&bytes) {
+    let value = if KeyFile::sniff(&bytes) && crate::ibas::is_ibas(&bytes) {
+        let file = KeyFile::parse(&bytes).map_err(|e| input(path, e.into()))?;
+        crate::ibas::inspect_key(path, &file)?
+    } else if KeyFile::sniff(&bytes) {
         let (s, kind) = registry::for_key_file(&bytes).map_err(|e| input(path, e))?;
         let file = KeyFile::parse(&bytes).map_err(|e| input(path, e.into()))?;
         match kind {
@@ -164,6 +196,10 @@ pub fn inspect(path: &Path, json: bool) -> Outcome {
         .map_err(|e| input(path, e))?;
         let blocks: Vec<&str> = file.blocks.iter().map(|b| b.label.as_str()).collect();
         serde_json::json!({ "file": "key", "scheme": s.id(), "kind": kind.as_str(), "blocks": blocks, "bytes": bytes.len() })
+    } else if hopsig_schemes::wire::Header::peek(&bytes)
+        .is_ok_and(|h| h.code == hopsig_schemes::wire::code::IBAS_BLS12381)
+    {
+        crate::ibas::inspect_aggregate(path, &bytes)?
     } else {
         let s = registry::for_aggregate(&bytes).map_err(|e| input(path, e))?;
         let info = s.inspect(&bytes).map_err(|e| input(path, e))?;

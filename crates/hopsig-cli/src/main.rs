@@ -6,6 +6,7 @@
 
 mod bench;
 mod commands;
+mod ibas;
 mod io;
 mod reproduce;
 
@@ -83,21 +84,40 @@ enum Command {
         /// Where to write the new aggregate.
         #[arg(long)]
         out: PathBuf,
+        /// IBAS only: the file of state strings w this key has signed under (default
+        /// KEY.wlog). Signing under a recorded w is refused: it would allow forgeries.
+        #[arg(long)]
+        journal: Option<PathBuf>,
     },
-    /// Verify an aggregate against ordered (public key, message) pairs, first signer first.
+    /// Verify an aggregate against ordered (public key, message) pairs, first signer
+    /// first; for ibas-bls12381, (identity, message) pairs under a PKG's parameters.
     Verify {
         /// Scheme id.
         #[arg(long)]
         scheme: String,
         /// Public key file of signer i (repeat, in signing order).
-        #[arg(long = "pub", required = true)]
+        #[arg(long = "pub")]
         pubs: Vec<PathBuf>,
+        /// IBAS: identity of signer i (repeat, in signing order).
+        #[arg(long = "id")]
+        ids: Vec<String>,
+        /// IBAS: PKG folder whose params.pub holds the public parameters.
+        #[arg(long)]
+        pkg: Option<PathBuf>,
+        /// IBAS: the public parameters file itself (instead of --pkg).
+        #[arg(long)]
+        params: Option<PathBuf>,
         /// Message file of signer i (repeat, in signing order).
         #[arg(long = "msg", required = true)]
         msgs: Vec<PathBuf>,
         /// Aggregate file.
         #[arg(long)]
         agg: PathBuf,
+    },
+    /// Private Key Generator for identity-based aggregates (ibas-bls12381).
+    Pkg {
+        #[command(subcommand)]
+        action: PkgAction,
     },
     /// Say what a key or aggregate file holds.
     Inspect {
@@ -107,9 +127,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run a benchmark suite (table1).
+    /// Run a benchmark suite (table1, table5).
     Bench {
-        /// Suite name: table1.
+        /// Suite name: table1 or table5.
         suite: String,
         /// Fewer n values and shorter measurements.
         #[arg(long)]
@@ -129,17 +149,88 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum PkgAction {
+    /// Create a PKG: master secret to DIR/pkg.key (mode 0600), public parameters to
+    /// DIR/params.pub.
+    Setup {
+        /// Folder to create or use.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite an existing PKG there.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Extract the private key of an identity (e.g. an NDN name) into FILE.
+    Extract {
+        /// PKG folder (reads DIR/pkg.key).
+        #[arg(long)]
+        pkg: PathBuf,
+        /// The identity.
+        #[arg(long)]
+        id: String,
+        /// Key file to write (mode 0600).
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
 fn run(cli: Cli) -> Outcome {
     match cli.command {
         Command::Schemes { json } => commands::schemes(json),
         Command::Keygen { scheme, out, force } => commands::keygen(&scheme, &out, force),
-        Command::Sign { key, msg, agg, out } => commands::sign(&key, &msg, agg.as_deref(), &out),
+        Command::Sign {
+            key,
+            msg,
+            agg,
+            out,
+            journal,
+        } => commands::sign(&key, &msg, agg.as_deref(), &out, journal.as_deref()),
         Command::Verify {
             scheme,
             pubs,
+            ids,
+            pkg,
+            params,
             msgs,
             agg,
-        } => commands::verify(&scheme, &pubs, &msgs, &agg),
+        } if scheme == hopsig_schemes::ibas::ID => {
+            if !pubs.is_empty() {
+                return Err(Failure::Input(
+                    "ibas-bls12381 names signers with --id, not --pub".into(),
+                ));
+            }
+            let params = ibas::params_path(pkg.as_deref(), params.as_deref())?;
+            ibas::verify(&params, &ids, &msgs, &agg)
+        }
+        Command::Verify {
+            scheme,
+            pubs,
+            ids,
+            pkg,
+            params,
+            msgs,
+            agg,
+        } => {
+            if !ids.is_empty() || pkg.is_some() || params.is_some() {
+                return Err(Failure::Input(format!(
+                    "--id, --pkg and --params are for ibas-bls12381; {scheme} takes --pub"
+                )));
+            }
+            commands::verify(&scheme, &pubs, &msgs, &agg)
+        }
+        Command::Pkg { action } => match action {
+            PkgAction::Setup { out, force } => ibas::setup(&out, force),
+            PkgAction::Extract {
+                pkg,
+                id,
+                out,
+                force,
+            } => ibas::extract(&pkg, &id, &out, force),
+        },
         Command::Inspect { file, json } => commands::inspect(&file, json),
         Command::Bench { suite, quick, json } => bench::run_suite(&suite, quick, json.as_deref()),
         Command::Reproduce { quick, out } => reproduce::run(quick, &out),

@@ -69,6 +69,7 @@ fn sign_verify_inspect_for_every_scheme() {
         "bgr-rand-rsa2048",
         "rsa2048-concat",
         "ecdsa-p256-concat",
+        "bls12381-bgls",
     ] {
         let dir = tempfile::tempdir().unwrap();
         let (pubs, msgs, agg) = chain(dir.path(), scheme);
@@ -219,6 +220,8 @@ fn schemes_lists_ids_as_json() {
         "bgr-rand-rsa3072",
         "rsa2048-concat",
         "ecdsa-p256-concat",
+        "bls12381-bgls",
+        "ibas-bls12381",
     ] {
         assert!(ids.contains(&id), "{id}");
     }
@@ -245,5 +248,158 @@ fn secret_key_files_are_private() {
             std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
             0o600
         );
+    }
+}
+
+#[test]
+fn ibas_pkg_publisher_moderator_subscriber() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pkg = p(d, "pkg");
+    let ok = |o: Output| {
+        assert_eq!(code(&o), 0, "{}", text(&o));
+        o
+    };
+    ok(hopsig(&["pkg", "setup", "--out", &pkg]));
+    // A second setup into the same folder is refused.
+    assert_eq!(code(&hopsig(&["pkg", "setup", "--out", &pkg])), 2);
+    let (alice, gov) = (p(d, "alice.key"), p(d, "gov.key"));
+    ok(hopsig(&[
+        "pkg",
+        "extract",
+        "--pkg",
+        &pkg,
+        "--id",
+        "/friends/Alice",
+        "--out",
+        &alice,
+    ]));
+    ok(hopsig(&[
+        "pkg",
+        "extract",
+        "--pkg",
+        &pkg,
+        "--id",
+        "/moderators/Government",
+        "--out",
+        &gov,
+    ]));
+    let (m1, m2) = (p(d, "m1"), p(d, "m2"));
+    std::fs::write(&m1, "I am safe").unwrap();
+    std::fs::write(&m2, "I am safe | accepted by Government").unwrap();
+    let (a1, a2) = (p(d, "a1"), p(d, "a2"));
+    ok(hopsig(&[
+        "sign", "--key", &alice, "--msg", &m1, "--out", &a1,
+    ]));
+    ok(hopsig(&[
+        "sign", "--key", &gov, "--msg", &m2, "--agg", &a1, "--out", &a2,
+    ]));
+    assert_eq!(std::fs::metadata(&a2).unwrap().len(), 7 + 160);
+
+    let verify_ids = |ids: [&str; 2], msgs: [&str; 2]| {
+        hopsig(&[
+            "verify",
+            "--scheme",
+            "ibas-bls12381",
+            "--pkg",
+            &pkg,
+            "--id",
+            ids[0],
+            "--msg",
+            msgs[0],
+            "--id",
+            ids[1],
+            "--msg",
+            msgs[1],
+            "--agg",
+            &a2,
+        ])
+    };
+    let o = ok(verify_ids(
+        ["/friends/Alice", "/moderators/Government"],
+        [&m1, &m2],
+    ));
+    assert!(text(&o).starts_with("valid: 2 signers"));
+    let o = verify_ids(["/friends/Eve", "/moderators/Government"], [&m1, &m2]);
+    assert_eq!(code(&o), 1, "{}", text(&o));
+    let o = verify_ids(["/friends/Alice", "/moderators/Government"], [&m2, &m1]);
+    assert_eq!(code(&o), 1, "{}", text(&o));
+
+    // The moderator's journal refuses a second signature under the same w.
+    let o = hopsig(&[
+        "sign",
+        "--key",
+        &gov,
+        "--msg",
+        &m1,
+        "--agg",
+        &a1,
+        "--out",
+        &p(d, "a3"),
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        text(&o).contains("gov.key.wlog") && text(&o).contains("already signed"),
+        "{}",
+        text(&o)
+    );
+
+    // Missing parameters, --pub for IBAS, a tampered aggregate: exit 2 naming the problem.
+    let o = hopsig(&[
+        "verify",
+        "--scheme",
+        "ibas-bls12381",
+        "--id",
+        "x",
+        "--msg",
+        &m1,
+        "--agg",
+        &a1,
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(text(&o).contains("--pkg"));
+    let mut bad = std::fs::read(&a2).unwrap();
+    bad[23..71].fill(0);
+    bad[23] = 0xc0;
+    let bad_path = p(d, "bad");
+    std::fs::write(&bad_path, bad).unwrap();
+    let o = hopsig(&[
+        "verify",
+        "--scheme",
+        "ibas-bls12381",
+        "--pkg",
+        &pkg,
+        "--id",
+        "a",
+        "--msg",
+        &m1,
+        "--id",
+        "b",
+        "--msg",
+        &m2,
+        "--agg",
+        &bad_path,
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        text(&o).contains("bad") && text(&o).contains("infinity"),
+        "{}",
+        text(&o)
+    );
+
+    let o = ok(hopsig(&["inspect", "--json", &a2]));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["signers"], 2);
+    assert_eq!(v["signature_bits"], 1280);
+    let o = ok(hopsig(&["inspect", &alice]));
+    assert!(text(&o).contains("/friends/Alice"));
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for secret in [format!("{pkg}/pkg.key"), alice.clone()] {
+            let mode = std::fs::metadata(&secret).unwrap().permissions().mode();
+            assert_eq!(mode & 0o077, 0, "{secret}");
+        }
     }
 }
