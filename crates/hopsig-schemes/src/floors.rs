@@ -94,3 +94,198 @@ impl RawEcdsaP256 {
         }
     }
 }
+
+/// blst's own three-pair pairing product check (its safe `Pairing` API: three
+/// `raw_aggregate` calls, `commit`, `finalverify`), on fixed random points. The floor
+/// of IBAS verification, whose equation (1) is a three-pair product.
+pub struct BlstPairingProduct3 {
+    pairs: [(blst::blst_p1_affine, blst::blst_p2_affine); 3],
+}
+
+fn blst_secret(i: u8) -> Result<blst::min_pk::SecretKey, Error> {
+    let mut ikm = [0u8; 32];
+    openssl::rand::rand_bytes(&mut ikm)?;
+    ikm[0] = i;
+    blst::min_pk::SecretKey::key_gen(&ikm, &[])
+        .map_err(|_| Error::Key("blst key generation failed".into()))
+}
+
+impl BlstPairingProduct3 {
+    /// Three random (G1, G2) pairs made with blst's safe API.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn new() -> Result<Self, Error> {
+        let pair = |i: u8| -> Result<_, Error> {
+            let sk = blst_secret(i)?;
+            let g1: blst::blst_p1_affine = sk.sk_to_pk().into();
+            let g2: blst::blst_p2_affine = sk.sign(b"floor", b"HOPSIG-FLOOR", &[]).into();
+            Ok((g1, g2))
+        };
+        Ok(BlstPairingProduct3 {
+            pairs: [pair(1)?, pair(2)?, pair(3)?],
+        })
+    }
+
+    /// One product `e(a1, b1) e(a2, b2) e(a3, b3) == 1` (the answer is discarded).
+    ///
+    /// # Errors
+    /// Never; the signature matches the other floors.
+    pub fn run(&self) -> Result<(), Error> {
+        let mut p = blst::Pairing::new(false, &[]);
+        for (a, b) in &self.pairs {
+            p.raw_aggregate(b, a);
+        }
+        p.commit();
+        std::hint::black_box(p.finalverify(None));
+        Ok(())
+    }
+}
+
+/// blst's own BLS signing and aggregate verification (`blst::min_pk`, the basic
+/// scheme's DST) on the inputs hopsig's `bls12381-bgls` rows use: the floor of BGLS.
+pub struct BlstBgls {
+    keys: Vec<blst::min_pk::SecretKey>,
+    pks: Vec<blst::min_pk::PublicKey>,
+}
+
+impl BlstBgls {
+    /// Wraps secret keys given as `I2OSP(SK, 32)`.
+    ///
+    /// # Errors
+    /// [`Error::Key`] for an invalid key.
+    pub fn new(secret_keys: &[[u8; 32]]) -> Result<Self, Error> {
+        let keys = secret_keys
+            .iter()
+            .map(|b| {
+                blst::min_pk::SecretKey::from_bytes(b)
+                    .map_err(|_| Error::Key("invalid BLS secret key".into()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let pks = keys.iter().map(blst::min_pk::SecretKey::sk_to_pk).collect();
+        Ok(BlstBgls { keys, pks })
+    }
+
+    /// `Sign` of `msg` with key `i`, compressed (what a hop sends on).
+    ///
+    /// # Errors
+    /// Never.
+    pub fn sign(&self, i: usize, msg: &[u8]) -> Result<(), Error> {
+        std::hint::black_box(self.keys[i].sign(msg, crate::bls::DST, &[]).compress());
+        Ok(())
+    }
+
+    /// `AggregateVerify` of the compressed `signature` on `msgs` by keys `0..msgs.len()`:
+    /// decompression with the subgroup check, then blst's aggregate verification.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] if it does not verify.
+    pub fn aggregate_verify(&self, msgs: &[&[u8]], signature: &[u8]) -> Result<(), Error> {
+        let sig =
+            blst::min_pk::Signature::uncompress(signature).map_err(|_| Error::InvalidSignature)?;
+        let pks: Vec<&blst::min_pk::PublicKey> = self.pks[..msgs.len()].iter().collect();
+        match sig.aggregate_verify(true, msgs, crate::bls::DST, &pks, false) {
+            blst::BLST_ERROR::BLST_SUCCESS => Ok(()),
+            _ => Err(Error::InvalidSignature),
+        }
+    }
+}
+
+/// The signature algorithms 004 Table 5 compares IBAS with, as ndn-cxx uses them:
+/// RSA PKCS #1 v1.5 with SHA-256, and ECDSA with SHA-256 (P-256) or SHA-384 (P-384),
+/// all through OpenSSL's EVP interface.
+pub struct OpensslSignature {
+    key: openssl::pkey::PKey<Private>,
+    digest: openssl::hash::MessageDigest,
+    /// Name for tables, e.g. `RSA-2048`.
+    pub name: &'static str,
+}
+
+impl OpensslSignature {
+    /// RSA with a fresh `bits`-bit key (e = 65537).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn rsa(bits: u32, name: &'static str) -> Result<Self, Error> {
+        let rsa = openssl::rsa::Rsa::generate(bits)?;
+        Ok(OpensslSignature {
+            key: openssl::pkey::PKey::from_rsa(rsa)?,
+            digest: openssl::hash::MessageDigest::sha256(),
+            name,
+        })
+    }
+
+    /// ECDSA P-256 / SHA-256.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn p256() -> Result<Self, Error> {
+        Self::ec(
+            Nid::X9_62_PRIME256V1,
+            openssl::hash::MessageDigest::sha256(),
+            "ECDSA P-256",
+        )
+    }
+
+    /// ECDSA P-384 / SHA-384.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn p384() -> Result<Self, Error> {
+        Self::ec(
+            Nid::SECP384R1,
+            openssl::hash::MessageDigest::sha384(),
+            "ECDSA P-384",
+        )
+    }
+
+    fn ec(
+        nid: Nid,
+        digest: openssl::hash::MessageDigest,
+        name: &'static str,
+    ) -> Result<Self, Error> {
+        let group = EcGroup::from_curve_name(nid)?;
+        Ok(OpensslSignature {
+            key: openssl::pkey::PKey::from_ec_key(EcKey::generate(&group)?)?,
+            digest,
+            name,
+        })
+    }
+
+    /// A signature on `msg`.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut s = openssl::sign::Signer::new(self.digest, &self.key)?;
+        Ok(s.sign_oneshot_to_vec(msg)?)
+    }
+
+    /// Verifies `sig` on `msg`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] if it does not verify; backend failures.
+    pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        let mut v = openssl::sign::Verifier::new(self.digest, &self.key)?;
+        if v.verify_oneshot(sig, msg)? {
+            Ok(())
+        } else {
+            Err(Error::InvalidSignature)
+        }
+    }
+
+    /// Security level in bits, NIST SP 800-57 Part 1 Table 2: RSA-1024 80, RSA-2048
+    /// 112, RSA-3072 up to (not including) RSA-7680 128; ECDSA P-256 128, P-384 192.
+    pub fn security_bits(&self) -> u32 {
+        let bits = self.key.bits();
+        if self.key.id() == openssl::pkey::Id::EC {
+            return bits / 2;
+        }
+        match bits {
+            0..=1024 => 80,
+            1025..=2048 => 112,
+            2049..=7679 => 128,
+            _ => 192,
+        }
+    }
+}

@@ -1,10 +1,13 @@
 //! BGR Table 1: signature size, sign time and verify time for n signers, for BGR (both
-//! variants), n × RSA-2048 and n × ECDSA P-256, with OpenSSL's raw RSA-2048 private and
-//! public operation (and raw ECDSA P-256) measured in the same run as floors.
+//! variants), n × RSA-2048, n × ECDSA P-256 and BGLS, with their floors measured in the
+//! same run: OpenSSL's raw RSA-2048 private and public operation for BGR and n × RSA,
+//! OpenSSL's own ECDSA P-256, and blst's own BLS sign and aggregate verification (same
+//! keys, messages and encoded signature) for BGLS.
 
 use serde::Serialize;
 
-use hopsig_schemes::floors::{RawEcdsaP256, RawRsa};
+use hopsig_schemes::bls::Bgls;
+use hopsig_schemes::floors::{BlstBgls, RawEcdsaP256, RawRsa};
 use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
 
 use super::timer::{paired, single, Budget};
@@ -12,11 +15,12 @@ use super::Machine;
 use crate::Failure;
 
 /// Schemes of the table, in column order.
-pub const SCHEMES: [&str; 4] = [
+pub const SCHEMES: [&str; 5] = [
     "bgr-rsa2048",
     "bgr-rand-rsa2048",
     "rsa2048-concat",
     "ecdsa-p256-concat",
+    "bls12381-bgls",
 ];
 
 /// One measured row.
@@ -40,7 +44,8 @@ pub struct Row {
     pub floor: String,
     /// Floor's signing-side operation, sampled alternately with `sign_us`, µs.
     pub floor_sign_us: f64,
-    /// Floor's verifying-side operation, sampled alternately with `verify_us`, µs.
+    /// Floor's verifying-side operation per signer, sampled alternately with
+    /// `verify_us`, µs (for BGLS: blst's aggregate verification of all n, divided by n).
     pub floor_verify_us: f64,
     /// `sign_us / floor_sign_us`.
     pub sign_over_floor: f64,
@@ -114,10 +119,24 @@ impl Table1 {
         for id in SCHEMES {
             let scheme = registry::lookup(id).map_err(fail)?;
             eprintln!("{id}: generating {max_n} keys ...");
-            let keys: Vec<Box<dyn DynSigningKey>> = (0..max_n)
-                .map(|_| scheme.generate())
-                .collect::<Result<_, _>>()
-                .map_err(fail)?;
+            let is_bls = id == hopsig_schemes::bls::ID;
+            let mut bls_secrets = Vec::new();
+            let keys: Vec<Box<dyn DynSigningKey>> = if is_bls {
+                (0..max_n)
+                    .map(|_| {
+                        let k = hopsig_schemes::SequentialAggregate::generate(&Bgls)?;
+                        bls_secrets.push(*k.to_bytes());
+                        Ok(Box::new(k) as Box<dyn DynSigningKey>)
+                    })
+                    .collect::<Result<_, hopsig_schemes::Error>>()
+                    .map_err(fail)?
+            } else {
+                (0..max_n)
+                    .map(|_| scheme.generate())
+                    .collect::<Result<_, _>>()
+                    .map_err(fail)?
+            };
+            let blst = BlstBgls::new(&bls_secrets).map_err(fail)?;
             let pubs: Vec<Box<dyn DynVerifyingKey>> =
                 keys.iter().map(|k| k.verifying_key()).collect();
             let pub_refs: Vec<&dyn DynVerifyingKey> = pubs.iter().map(AsRef::as_ref).collect();
@@ -148,6 +167,13 @@ impl Table1 {
                         paired(budget, &mut sign, &mut || raw_ec.sign())?,
                         paired(budget, &mut verify, &mut || raw_ec.verify())?,
                     )
+                } else if is_bls {
+                    let s = paired(budget, &mut sign, &mut || blst.sign(n - 1, &msgs[n - 1]))?;
+                    let sig = agg.get(crate::bench::HEADER_LEN..).unwrap_or_default();
+                    let (v, floor_all) = paired(budget, &mut verify, &mut || {
+                        blst.aggregate_verify(&msg_refs[..n], sig)
+                    })?;
+                    (s, (v, floor_all / n as f64))
                 } else {
                     let s = paired(budget, &mut sign, &mut || raw_rsa.private_op())?;
                     (s, paired(budget, &mut verify, &mut || raw_rsa.public_op())?)
@@ -164,6 +190,8 @@ impl Table1 {
                     verify_per_signer_us: per,
                     floor: if is_ec {
                         "openssl-ecdsa-p256"
+                    } else if is_bls {
+                        "blst-min-pk"
                     } else {
                         "openssl-raw-rsa2048"
                     }

@@ -20,8 +20,8 @@ use crate::{Aggregate, Error};
 #[derive(Debug, Clone)]
 pub struct IbasAggregate {
     pub(super) w: [u8; W_LEN],
-    pub(super) s: G1,
-    pub(super) t: G2,
+    pub(super) s: G1Affine,
+    pub(super) t: G2Affine,
     pub(super) n: usize,
 }
 
@@ -55,8 +55,9 @@ impl IbasAggregate {
             .into());
         }
         let w = r.array::<W_LEN>("w")?;
-        let s = G1::from_compressed(&r.array::<G1_BYTES>("S")?).map_err(|e| point("S", e))?;
-        let t = G2::from_compressed(&r.array::<G2_BYTES>("T")?).map_err(|e| point("T", e))?;
+        // Kept affine, the form the pairing takes: verification converts nothing.
+        let s = G1Affine::from_compressed(&r.array::<G1_BYTES>("S")?).map_err(|e| point("S", e))?;
+        let t = G2Affine::from_compressed(&r.array::<G2_BYTES>("T")?).map_err(|e| point("T", e))?;
         r.finish("aggregate")?;
         Ok(IbasAggregate {
             w,
@@ -66,12 +67,13 @@ impl IbasAggregate {
         })
     }
 
-    pub(super) fn s_affine(&self) -> G1Affine {
-        self.s.to_affine()
-    }
-
-    pub(super) fn t_affine(&self) -> G2Affine {
-        self.t.to_affine()
+    pub(super) fn new(w: [u8; W_LEN], s: &G1, t: &G2, n: usize) -> Self {
+        IbasAggregate {
+            w,
+            s: s.to_affine(),
+            t: t.to_affine(),
+            n,
+        }
     }
 }
 

@@ -121,19 +121,19 @@ pub fn sign(
         None => {
             let w = fresh_w()?;
             let (s, t) = share(key, msg, &w, journal)?;
-            Ok(IbasAggregate { w, s, t, n: 1 })
+            Ok(IbasAggregate::new(w, &s, &t, 1))
         }
         Some(prev) if prev.n >= MAX_SIGNERS => Err(Error::Limit(format!(
             "aggregate already holds {MAX_SIGNERS} signers"
         ))),
         Some(prev) => {
             let (s, t) = share(key, msg, &prev.w, journal)?;
-            Ok(IbasAggregate {
-                w: prev.w,
-                s: prev.s.add(&s),
-                t: prev.t.add(&t),
-                n: prev.n + 1,
-            })
+            Ok(IbasAggregate::new(
+                prev.w,
+                &G1::from(prev.s).add(&s),
+                &G2::from(prev.t).add(&t),
+                prev.n + 1,
+            ))
         }
     }
 }
@@ -150,7 +150,7 @@ pub fn sign_with_w(
     journal: &mut dyn WJournal,
 ) -> Result<IbasAggregate, Error> {
     let (s, t) = share(key, msg, w, journal)?;
-    Ok(IbasAggregate { w: *w, s, t, n: 1 })
+    Ok(IbasAggregate::new(*w, &s, &t, 1))
 }
 
 /// Aggregation (004 §2.3): `(w, Σ S'_i, Σ T'_i)` over signatures that share w. The
@@ -163,24 +163,23 @@ pub fn aggregate(parts: &[&IbasAggregate]) -> Result<IbasAggregate, Error> {
     let (first, rest) = parts
         .split_first()
         .ok_or_else(|| Error::Limit("nothing to aggregate".into()))?;
-    let mut acc = (*first).clone();
+    let (mut s, mut t, mut n) = (G1::from(first.s), G2::from(first.t), first.n);
     for p in rest {
-        if p.w != acc.w {
+        if p.w != first.w {
             return Err(Error::Mismatch(
                 "IBAS signatures under different state strings w cannot be aggregated".into(),
             ));
         }
-        acc.n += p.n;
-        if acc.n > MAX_SIGNERS {
+        n += p.n;
+        if n > MAX_SIGNERS {
             return Err(Error::Limit(format!(
-                "{} signers exceed the limit of {MAX_SIGNERS}",
-                acc.n
+                "{n} signers exceed the limit of {MAX_SIGNERS}"
             )));
         }
-        acc.s = acc.s.add(&p.s);
-        acc.t = acc.t.add(&p.t);
+        s = s.add(&G1::from(p.s));
+        t = t.add(&G2::from(p.t));
     }
-    Ok(acc)
+    Ok(IbasAggregate::new(first.w, &s, &t, n))
 }
 
 /// Verification (004 §2.3 equation (1)) of `agg` against the identities and messages
@@ -216,8 +215,8 @@ pub fn verify(
         return Err(Error::InvalidSignature);
     }
     let ok = pairing_product_is_one(&[
-        (&agg.s_affine(), &params.neg_p),
-        (&h2(&agg.w).to_affine(), &agg.t_affine()),
+        (&agg.s, &params.neg_p),
+        (&h2(&agg.w).to_affine(), &agg.t),
         (&x.to_affine(), params.q()),
     ]);
     if ok {
