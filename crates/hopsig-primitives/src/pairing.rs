@@ -188,8 +188,8 @@ impl Scalar {
         out
     }
 
-    /// Whether the scalar is zero (public result; the scalar is not secret-dependent
-    /// timing-wise beyond this one bit).
+    /// Whether the scalar is zero. Not constant time: it reveals only this one bit,
+    /// which callers use to reject or redraw zero.
     pub fn is_zero(&self) -> bool {
         self.0.b.iter().all(|&b| b == 0)
     }
@@ -368,7 +368,7 @@ macro_rules! group {
                 out
             }
 
-            /// See [`$name::from_compressed`].
+            #[doc = concat!("See [`", stringify!($name), "::from_compressed`].")]
             ///
             /// # Errors
             /// [`PointError`] naming the failed check.
