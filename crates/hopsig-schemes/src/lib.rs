@@ -11,8 +11,8 @@
 //! |----|------|--------|
 //! | `bgr-rsa2048`, `bgr-rsa3072` | BGR with input-dependent randomness (§5), ℓ_r = 128 | [`bgr`] |
 //! | `bgr-rand-rsa2048`, `bgr-rand-rsa3072` | BGR basic scheme, truly random r (§3) | [`bgr`] |
-//! | `rsa2048-concat` | n independent RSA-2048 PKCS #1 v1.5 SHA-256 signatures | [`concat`] |
-//! | `ecdsa-p256-concat` | n independent ECDSA P-256 SHA-256 signatures (RFC 8208) | [`concat`] |
+//! | `rsa2048-concat` | n independent RSA-2048 PKCS #1 v1.5 SHA-256 signatures | [`concat`](mod@concat) |
+//! | `ecdsa-p256-concat` | n independent ECDSA P-256 SHA-256 signatures (RFC 8208) | [`concat`](mod@concat) |
 //! | `bls12381-bgls` | BGLS aggregate, IETF BLS draft-05 basic scheme, BLS12-381 | [`bls`] |
 //! | `ibas-bls12381` | Gentry–Ramzan identity-based aggregate, keys from a PKG | [`ibas`] |
 //!
