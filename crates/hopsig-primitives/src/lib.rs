@@ -6,6 +6,8 @@
 //!   every wire decoder in hopsig returns;
 //! * [`hash`] — SHA-256 with domain separation, MGF1-SHA-256 (the full-domain hash of
 //!   PKCS #1, used for BGR's `G`) and HMAC-SHA-256 (BGR's PRF);
+//! * [`hors`] — HORS few-time signatures over a Merkle tree (KC-MT), with a signature
+//!   counter that enforces the per-key limit Σ durably;
 //! * [`pairing`] — the BLS12-381 pairing groups over blst: checked point decoding,
 //!   constant-time scalar multiplication, RFC 9380 hashing to G1 and to scalars,
 //!   multi-pairing products, and a variable-time fixed-base table for public points;
@@ -17,5 +19,6 @@
 pub mod armor;
 pub mod codec;
 pub mod hash;
+pub mod hors;
 pub mod pairing;
 pub mod rsa;

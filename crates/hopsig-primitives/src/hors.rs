@@ -1,0 +1,477 @@
+//! HORS few-time signatures over a Merkle tree, as KC-MT uses them (KC-x paper,
+//! ../shared/papers/001, §IV-B and Fig. 2).
+//!
+//! A key is a 32-byte secret seed `t⁻`. It derives n = 2^h secret values
+//! `s_j = H(0x00 ‖ seed ‖ I2OSP(j, 4))`; leaf j of the tree is `L_j = H(0x01 ‖ s_j)`,
+//! an inner node is `H(0x02 ‖ left ‖ right)`, and the root is the public key `t⁺`. H is
+//! SHA-256 truncated to the parameter set's node size. To sign, the message is hashed to
+//! m indices of h bits each (`SHA-256(0x03 ‖ root ‖ msg)`, most significant bits first);
+//! the signature reveals `s_j` for each index and the authentication-path nodes the
+//! verifier cannot compute itself, each sent once, in canonical order (level from the
+//! leaves up, then index). The verifier recomputes the root.
+//!
+//! Each signature reveals up to m of the n secrets, so a key may sign at most Σ
+//! messages: after Σ signatures at most Σ·m secrets are known and one forgery attempt
+//! succeeds with probability at most `(Σ·m/n)^m` (all m indices of a new message must
+//! hit revealed leaves). [`Counter`] enforces Σ before a signature is released.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
+
+/// Secret seed length.
+pub const SEED_LEN: usize = 32;
+
+/// Domain-separation bytes of the four hashes.
+const TAG_SECRET: u8 = 0x00;
+const TAG_LEAF: u8 = 0x01;
+const TAG_NODE: u8 = 0x02;
+const TAG_INDEX: u8 = 0x03;
+
+/// A HORS / Merkle parameter set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HorsParams {
+    /// Tree height h: n = 2^h leaves.
+    pub height: u8,
+    /// Secrets revealed per signature.
+    pub m: u8,
+    /// Bytes per hash value (node).
+    pub node_bytes: usize,
+    /// Most signatures one key may make.
+    pub sigma: u32,
+}
+
+impl HorsParams {
+    /// The paper's choice (§V-A.1): n = 512, m = 3, 128-bit nodes (AES-sized, as the
+    /// paper's AES-based hash), Σ = 13: `(13·3/512)^3 ≈ 2^-11.1`, the forgery
+    /// probability SPV and the paper target.
+    pub const PAPER: HorsParams = HorsParams {
+        height: 9,
+        m: 3,
+        node_bytes: 16,
+        sigma: 13,
+    };
+    /// hopsig's modern set: n = 4096, m = 16, 256-bit nodes, Σ = 16:
+    /// `(16·16/4096)^16 = 2^-64`.
+    pub const MODERN: HorsParams = HorsParams {
+        height: 12,
+        m: 16,
+        node_bytes: 32,
+        sigma: 16,
+    };
+
+    /// n = 2^h.
+    pub fn leaves(&self) -> usize {
+        1 << self.height
+    }
+
+    /// log2 of the forgery probability bound `(Σ·m/n)^m` after Σ signatures.
+    pub fn forgery_log2(&self) -> f64 {
+        let ratio = f64::from(self.sigma) * f64::from(self.m) / self.leaves() as f64;
+        f64::from(self.m) * ratio.log2()
+    }
+
+    /// Checks the set is usable: 1 ≤ h ≤ 20, 1 ≤ m, m·h ≤ 256, node 16..=32 bytes.
+    pub fn is_valid(&self) -> bool {
+        (1..=20).contains(&self.height)
+            && self.m >= 1
+            && usize::from(self.m) * usize::from(self.height) <= 256
+            && (16..=32).contains(&self.node_bytes)
+            && self.sigma >= 1
+    }
+}
+
+/// Counts SHA-256 compression-function calls, for the verification-cost benchmark.
+pub fn compressions(input_len: usize) -> usize {
+    // SHA-256 pads with 0x80 and an 8-byte length: ceil((len + 9) / 64) blocks.
+    (input_len + 9).div_ceil(64)
+}
+
+fn hash(p: &HorsParams, parts: &[&[u8]], out: &mut [u8]) {
+    let mut h = Sha256::new();
+    for x in parts {
+        h.update(x);
+    }
+    let d = h.finalize();
+    out.copy_from_slice(&d[..p.node_bytes]);
+}
+
+fn secret(p: &HorsParams, seed: &[u8; SEED_LEN], j: usize, out: &mut [u8]) {
+    hash(p, &[&[TAG_SECRET], seed, &(j as u32).to_be_bytes()], out);
+}
+
+fn leaf(p: &HorsParams, s: &[u8], out: &mut [u8]) {
+    hash(p, &[&[TAG_LEAF], s], out);
+}
+
+fn node(p: &HorsParams, left: &[u8], right: &[u8], out: &mut [u8]) {
+    hash(p, &[&[TAG_NODE], left, right], out);
+}
+
+/// The m leaf indices a message maps to under the key with root `root`.
+pub fn indices(p: &HorsParams, root: &[u8], msg: &[u8]) -> Vec<usize> {
+    let d: [u8; 32] = Sha256::new()
+        .chain_update([TAG_INDEX])
+        .chain_update(root)
+        .chain_update(msg)
+        .finalize()
+        .into();
+    let h = usize::from(p.height);
+    (0..usize::from(p.m))
+        .map(|i| {
+            (0..h).fold(0usize, |acc, b| {
+                let bit = i * h + b;
+                acc << 1 | usize::from(d[bit / 8] >> (7 - bit % 8) & 1)
+            })
+        })
+        .collect()
+}
+
+/// The authentication nodes a signature on leaves `idx` carries: (level, index) of
+/// every sibling of a node on a revealed leaf's path that is not itself on such a
+/// path, level 0 (leaves) first, then index ascending.
+fn auth_nodes(p: &HorsParams, idx: &[usize]) -> Vec<(usize, usize)> {
+    let mut on_path: Vec<usize> = idx.to_vec();
+    on_path.sort_unstable();
+    on_path.dedup();
+    let mut out = Vec::new();
+    for level in 0..usize::from(p.height) {
+        for &i in &on_path {
+            let sib = i ^ 1;
+            if on_path.binary_search(&sib).is_err() {
+                out.push((level, sib));
+            }
+        }
+        on_path = on_path.iter().map(|i| i >> 1).collect();
+        on_path.dedup();
+    }
+    out
+}
+
+/// Signature size in bytes for a message whose indices are `idx`.
+pub fn signature_len(p: &HorsParams, idx: &[usize]) -> usize {
+    (idx.len() + auth_nodes(p, idx).len()) * p.node_bytes
+}
+
+/// A whole tree, kept by a signer after its first signature (the "cached inner nodes"
+/// of §IV-B) so that later signatures only copy values.
+pub struct Tree {
+    params: HorsParams,
+    seed: Zeroizing<[u8; SEED_LEN]>,
+    /// `levels[0]` are the leaves, the last level is the root; each level is flat.
+    levels: Vec<Vec<u8>>,
+}
+
+impl std::fmt::Debug for Tree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tree(n = {}, root = {})", self.params.leaves(), hex(self.root()))
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+impl Tree {
+    /// Builds the tree of `seed`: n secrets, n leaves, n − 1 inner nodes.
+    pub fn build(params: HorsParams, seed: &[u8; SEED_LEN]) -> Self {
+        let nb = params.node_bytes;
+        let n = params.leaves();
+        let mut leaves = vec![0u8; n * nb];
+        let mut s = Zeroizing::new(vec![0u8; nb]);
+        for j in 0..n {
+            secret(&params, seed, j, &mut s);
+            leaf(&params, &s, &mut leaves[j * nb..(j + 1) * nb]);
+        }
+        let mut levels = vec![leaves];
+        while levels.last().map_or(0, Vec::len) > nb {
+            let below = levels.last().map_or(&[][..], Vec::as_slice);
+            let mut up = vec![0u8; below.len() / 2];
+            for (k, out) in up.chunks_mut(nb).enumerate() {
+                let l = &below[2 * k * nb..(2 * k + 1) * nb];
+                let r = &below[(2 * k + 1) * nb..(2 * k + 2) * nb];
+                node(&params, l, r, out);
+            }
+            levels.push(up);
+        }
+        Tree {
+            params,
+            seed: Zeroizing::new(*seed),
+            levels,
+        }
+    }
+
+    /// The root: the public key `t⁺`.
+    pub fn root(&self) -> &[u8] {
+        self.levels.last().map_or(&[][..], Vec::as_slice)
+    }
+
+    /// The parameter set.
+    pub fn params(&self) -> &HorsParams {
+        &self.params
+    }
+
+    /// The HORS signature on `msg` (no counting: callers go through [`Counter`]).
+    pub fn sign(&self, msg: &[u8]) -> Vec<u8> {
+        let p = &self.params;
+        let nb = p.node_bytes;
+        let idx = indices(p, self.root(), msg);
+        let mut out = Vec::with_capacity(signature_len(p, &idx));
+        let mut s = Zeroizing::new(vec![0u8; nb]);
+        for &j in &idx {
+            secret(p, &self.seed, j, &mut s);
+            out.extend_from_slice(&s);
+        }
+        for (level, i) in auth_nodes(p, &idx) {
+            out.extend_from_slice(&self.levels[level][i * nb..(i + 1) * nb]);
+        }
+        out
+    }
+}
+
+/// Verifies a HORS signature on `msg` against `root`, recomputing the root from the
+/// revealed secrets and the authentication nodes. Returns the number of SHA-256
+/// compressions performed, or `None` if the signature is malformed or wrong.
+pub fn verify(p: &HorsParams, root: &[u8], msg: &[u8], sig: &[u8]) -> Option<usize> {
+    let nb = p.node_bytes;
+    if root.len() != nb {
+        return None;
+    }
+    let idx = indices(p, root, msg);
+    let auth = auth_nodes(p, &idx);
+    if sig.len() != (idx.len() + auth.len()) * nb {
+        return None;
+    }
+    let mut work = compressions(1 + 32 + root.len() + msg.len());
+    // Known nodes of the current level: (index, value), sorted by index.
+    let mut known: Vec<(usize, Vec<u8>)> = Vec::with_capacity(idx.len());
+    for (k, &j) in idx.iter().enumerate() {
+        let mut l = vec![0u8; nb];
+        leaf(p, &sig[k * nb..(k + 1) * nb], &mut l);
+        work += compressions(1 + nb);
+        match known.iter().find(|(i, _)| *i == j) {
+            // A repeated index must reveal the same secret.
+            Some((_, v)) if *v != l => return None,
+            Some(_) => {}
+            None => known.push((j, l)),
+        }
+    }
+    known.sort_by_key(|(i, _)| *i);
+    let mut supplied = sig[idx.len() * nb..].chunks(nb);
+    let mut auth_iter = auth.iter().peekable();
+    for level in 0..usize::from(p.height) {
+        let mut full: Vec<(usize, Vec<u8>)> = known.clone();
+        while let Some(&&(l, i)) = auth_iter.peek() {
+            if l != level {
+                break;
+            }
+            auth_iter.next();
+            full.push((i, supplied.next()?.to_vec()));
+        }
+        full.sort_by_key(|(i, _)| *i);
+        let mut next: Vec<(usize, Vec<u8>)> = Vec::with_capacity(full.len() / 2 + 1);
+        for pair in full.chunks(2) {
+            let [(li, lv), (ri, rv)] = pair else {
+                return None;
+            };
+            if li ^ 1 != *ri || li & 1 != 0 {
+                return None;
+            }
+            let mut up = vec![0u8; nb];
+            node(p, lv, rv, &mut up);
+            work += compressions(1 + 2 * nb);
+            next.push((li >> 1, up));
+        }
+        known = next;
+    }
+    match known.as_slice() {
+        [(0, r)] if r.as_slice() == root => Some(work),
+        _ => None,
+    }
+}
+
+/// Why the signer refused.
+#[derive(Debug, thiserror::Error)]
+pub enum CounterError {
+    /// The key has made Σ signatures.
+    #[error("attestation key exhausted: {0} of {0} signatures made (rekey)")]
+    Exhausted(u32),
+    /// The state file could not be read or written.
+    #[error("{path}: {reason}")]
+    State {
+        /// The state file.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// Counts a key's signatures and refuses the (Σ+1)-th. With a state file the count is
+/// written durably (temporary file, fsync, rename, fsync of the folder) *before* the
+/// signature is released, so a crash can waste a signature but never lets the key sign
+/// past Σ.
+#[derive(Debug)]
+pub struct Counter {
+    used: u32,
+    sigma: u32,
+    file: Option<PathBuf>,
+}
+
+impl Counter {
+    /// An in-memory counter.
+    pub fn memory(sigma: u32) -> Self {
+        Counter {
+            used: 0,
+            sigma,
+            file: None,
+        }
+    }
+
+    /// A counter persisted at `path` (created with 0 if absent). The file holds the
+    /// count as decimal text and a newline.
+    ///
+    /// # Errors
+    /// [`CounterError::State`] if the file is unreadable or malformed.
+    pub fn persistent(path: &Path, sigma: u32) -> Result<Self, CounterError> {
+        let state = |reason: String| CounterError::State {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let used = match std::fs::read_to_string(path) {
+            Ok(text) => text
+                .trim()
+                .parse::<u32>()
+                .map_err(|_| state("not a signature count".into()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(state(e.to_string())),
+        };
+        Ok(Counter {
+            used,
+            sigma,
+            file: Some(path.to_path_buf()),
+        })
+    }
+
+    /// Signatures made so far.
+    pub fn used(&self) -> u32 {
+        self.used
+    }
+
+    /// Reserves one signature: fails once Σ are used; persists the new count first.
+    ///
+    /// # Errors
+    /// [`CounterError::Exhausted`], or [`CounterError::State`] if the count cannot be
+    /// written (then nothing may be signed).
+    pub fn reserve(&mut self) -> Result<(), CounterError> {
+        if self.used >= self.sigma {
+            return Err(CounterError::Exhausted(self.sigma));
+        }
+        let next = self.used + 1;
+        if let Some(path) = &self.file {
+            write_atomically(path, format!("{next}\n").as_bytes()).map_err(|e| {
+                CounterError::State {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                }
+            })?;
+        }
+        self.used = next;
+        Ok(())
+    }
+}
+
+/// Replaces `path` with `bytes` so that a crash leaves the old or the new content.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn tree(p: HorsParams, b: u8) -> Tree {
+        Tree::build(p, &[b; SEED_LEN])
+    }
+
+    #[test]
+    fn parameter_sets_meet_their_forgery_bounds() {
+        assert!(HorsParams::PAPER.is_valid() && HorsParams::MODERN.is_valid());
+        assert!(HorsParams::PAPER.forgery_log2() <= -11.0);
+        assert!(HorsParams::PAPER.forgery_log2() > -12.0);
+        assert!(HorsParams::MODERN.forgery_log2() <= -64.0);
+    }
+
+    #[test]
+    fn sign_verify_and_rejections() {
+        for p in [HorsParams::PAPER, HorsParams::MODERN] {
+            let t = tree(p, 1);
+            for k in 0..20u8 {
+                let msg = [k; 40];
+                let sig = t.sign(&msg);
+                assert!(verify(&p, t.root(), &msg, &sig).is_some());
+                assert!(verify(&p, t.root(), b"other", &sig).is_none());
+                assert!(verify(&p, tree(p, 2).root(), &msg, &sig).is_none());
+                // Every byte matters: secrets and path nodes.
+                for at in [0, p.node_bytes, sig.len() - 1] {
+                    let mut bad = sig.clone();
+                    bad[at] ^= 1;
+                    assert!(verify(&p, t.root(), &msg, &bad).is_none(), "byte {at}");
+                }
+                assert!(verify(&p, t.root(), &msg, &sig[..sig.len() - 1]).is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn shared_path_nodes_are_sent_once() {
+        let p = HorsParams::PAPER;
+        // Leaves 0 and 1 share every ancestor: one secret each and h − 1 path nodes.
+        assert_eq!(auth_nodes(&p, &[0, 1]).len(), 8);
+        assert_eq!(auth_nodes(&p, &[0]).len(), 9);
+        assert_eq!(auth_nodes(&p, &[0, 511]).len(), 16);
+        assert_eq!(auth_nodes(&p, &[5, 5]).len(), 9);
+    }
+
+    #[test]
+    fn counter_stops_at_sigma_and_survives_restart() {
+        let mut c = Counter::memory(2);
+        c.reserve().unwrap();
+        c.reserve().unwrap();
+        assert!(matches!(c.reserve(), Err(CounterError::Exhausted(2))));
+        let dir = tempfile_dir();
+        let path = dir.join("key.count");
+        let mut c = Counter::persistent(&path, 3).unwrap();
+        c.reserve().unwrap();
+        c.reserve().unwrap();
+        drop(c);
+        let mut c = Counter::persistent(&path, 3).unwrap();
+        assert_eq!(c.used(), 2);
+        c.reserve().unwrap();
+        assert!(matches!(c.reserve(), Err(CounterError::Exhausted(3))));
+        std::fs::write(&path, "garbage").unwrap();
+        assert!(Counter::persistent(&path, 3).is_err());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        let d = std::env::temp_dir().join(format!("hopsig-hors-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+}
