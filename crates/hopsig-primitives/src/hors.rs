@@ -167,7 +167,12 @@ pub struct Tree {
 
 impl std::fmt::Debug for Tree {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tree(n = {}, root = {})", self.params.leaves(), hex(self.root()))
+        write!(
+            f,
+            "Tree(n = {}, root = {})",
+            self.params.leaves(),
+            hex(self.root())
+        )
     }
 }
 

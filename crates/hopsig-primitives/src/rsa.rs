@@ -191,6 +191,14 @@ impl RsaPublicKey {
     }
 }
 
+impl PartialEq for RsaPublicKey {
+    /// Keys are equal when their DER SubjectPublicKeyInfo are.
+    fn eq(&self, other: &Self) -> bool {
+        self.spki_der() == other.spki_der()
+    }
+}
+impl Eq for RsaPublicKey {}
+
 /// An RSA secret key: the inverse permutation `π⁻¹`. OpenSSL clears the private
 /// components when the key is freed (`BN_clear_free`); `Debug` prints no secret.
 pub struct RsaSecretKey {

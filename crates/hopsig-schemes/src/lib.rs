@@ -26,6 +26,7 @@ pub mod concat;
 mod error;
 pub mod floors;
 pub mod ibas;
+pub mod kcx;
 mod keyblock;
 pub mod registry;
 mod traits;

@@ -1,0 +1,357 @@
+//! KC-x (KC-RSA, KC-MT, hybrid): chains of 1..20 hops, rejections, the Σ limit across a
+//! restart, and the wire format.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use hopsig_schemes::kcx::{
+    self, forward, issue, originate, verify, Asn, Handover, HopSig, Issue, KcParams, Primary,
+    ReceivedKey, SignedRoute, StaticDirectory,
+};
+use hopsig_schemes::primitives::hors::Counter;
+use hopsig_schemes::primitives::rsa::RsaSecretKey;
+use hopsig_schemes::Error;
+use proptest::prelude::*;
+
+const NOW: u64 = 1_800_000_000;
+const EXPIRES: u64 = NOW + 86_400;
+const RECEIVER: Asn = 65_000;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Variant {
+    Rsa,
+    Mt,
+    Hybrid,
+}
+
+fn asn(i: usize) -> Asn {
+    64_500 + i as Asn
+}
+
+/// AS i's neighbours: its predecessor, a bystander, its successor (the receiver after
+/// the last hop).
+fn neighbours(i: usize, hops: usize) -> Vec<Asn> {
+    let next = if i + 1 == hops { RECEIVER } else { asn(i + 1) };
+    let mut list = vec![64_000 + i as Asn, next];
+    if i > 0 {
+        list.insert(0, asn(i - 1));
+    }
+    list
+}
+
+fn kinds(v: Variant) -> Issue {
+    match v {
+        Variant::Rsa => Issue::Rsa,
+        Variant::Mt => Issue::Mt,
+        Variant::Hybrid => Issue::Both,
+    }
+}
+
+fn primary(v: Variant, i: usize) -> Primary {
+    match v {
+        Variant::Rsa => Primary::Rsa,
+        Variant::Mt => Primary::Mt,
+        Variant::Hybrid if i % 2 == 0 => Primary::Mt,
+        Variant::Hybrid => Primary::Rsa,
+    }
+}
+
+struct Chain {
+    route: SignedRoute,
+    dir: StaticDirectory,
+    last: Handover,
+}
+
+/// A path of `hops` speakers, origin first, each forwarding to the next.
+fn chain(params: KcParams, v: Variant, hops: usize) -> Chain {
+    let origin_key = RsaSecretKey::generate(params.rsa_bits).unwrap();
+    let mut dir = StaticDirectory::default();
+    dir.set_key(asn(0), origin_key.public().clone());
+    for i in 0..hops {
+        dir.set_neighbours(asn(i), neighbours(i, hops));
+    }
+    let next = |i: usize| if i + 1 == hops { RECEIVER } else { asn(i + 1) };
+    let (public, mut handover) = issue(&params, kinds(v)).unwrap();
+    let mut route = originate(
+        params,
+        &origin_key,
+        asn(0),
+        &neighbours(0, hops),
+        &[next(0)],
+        b"198.51.100.0/24",
+        EXPIRES,
+        &public,
+    )
+    .unwrap();
+    for i in 1..hops {
+        verify(&route, &dir, Some(asn(i)), NOW).unwrap();
+        let mut received = ReceivedKey::new(params, handover);
+        let (public, h) = issue(&params, kinds(v)).unwrap();
+        route = forward(
+            &route,
+            &mut received,
+            primary(v, i),
+            asn(i),
+            &neighbours(i, hops),
+            &[next(i)],
+            EXPIRES,
+            &public,
+        )
+        .unwrap();
+        handover = h;
+    }
+    Chain {
+        route,
+        dir,
+        last: handover,
+    }
+}
+
+fn invalid(route: &SignedRoute, dir: &StaticDirectory) -> bool {
+    matches!(
+        verify(route, dir, Some(RECEIVER), NOW),
+        Err(Error::InvalidSignature)
+    )
+}
+
+#[test]
+fn chains_of_1_to_20_hops_verify_for_every_variant() {
+    for v in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
+        for hops in [1, 2, 3, 5, 8, 13, 20] {
+            let c = chain(KcParams::PAPER, v, hops);
+            assert_eq!(c.route.hops.len(), hops);
+            verify(&c.route, &c.dir, Some(RECEIVER), NOW).unwrap();
+            let bytes = kcx::encode(&c.route).unwrap();
+            let back = kcx::decode(&bytes).unwrap();
+            assert_eq!(back, c.route);
+            verify(&back, &c.dir, Some(RECEIVER), NOW).unwrap();
+            // KC-RSA's aggregate does not grow: x is k bytes plus one bit per hop.
+            if v == Variant::Rsa {
+                assert_eq!(c.route.x.len(), 128);
+                assert_eq!(c.route.b.len(), hops);
+            }
+        }
+    }
+}
+
+#[test]
+fn modern_parameters_work_too() {
+    for v in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
+        let c = chain(KcParams::MODERN, v, 4);
+        verify(&c.route, &c.dir, Some(RECEIVER), NOW).unwrap();
+        assert_eq!(
+            kcx::decode(&kcx::encode(&c.route).unwrap()).unwrap(),
+            c.route
+        );
+    }
+}
+
+#[test]
+fn rejects_changed_removed_inserted_and_truncated_hops() {
+    for v in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
+        let c = chain(KcParams::PAPER, v, 6);
+        // A changed AS that the PKI knows, with the right neighbours: only the
+        // signatures can catch it.
+        let mut changed = c.route.clone();
+        changed.hops[3].asn = 64_666;
+        let mut dir = c_dir(&c);
+        dir.set_neighbours(64_666, vec![asn(2), asn(4)]);
+        dir.set_neighbours(asn(2), vec![asn(1), 64_666, asn(3)]);
+        assert!(invalid(&changed, &dir), "{v:?} changed AS");
+
+        let mut removed = c.route.clone();
+        removed.hops.remove(3);
+        assert!(invalid(&removed, &c.dir), "{v:?} removed hop");
+
+        let mut inserted = c.route.clone();
+        let copy = inserted.hops[2].clone();
+        inserted.hops.insert(3, copy);
+        assert!(invalid(&inserted, &c.dir), "{v:?} inserted hop");
+
+        let mut truncated = c.route.clone();
+        truncated.hops.pop();
+        assert!(invalid(&truncated, &c.dir), "{v:?} truncated");
+
+        let mut origin_swapped = c.route.clone();
+        origin_swapped.prefix = b"203.0.113.0/24".to_vec();
+        assert!(invalid(&origin_swapped, &c.dir), "{v:?} other prefix");
+    }
+}
+
+/// A copy of the chain's directory, to be changed by a test.
+fn c_dir(c: &Chain) -> StaticDirectory {
+    use hopsig_schemes::kcx::Directory;
+    let mut d = StaticDirectory::default();
+    for h in &c.route.hops {
+        if let Some(l) = c.dir.neighbours(h.asn) {
+            d.set_neighbours(h.asn, l.to_vec());
+        }
+    }
+    d.set_key(asn(0), c.dir.origin_key(asn(0)).unwrap().clone());
+    d
+}
+
+#[test]
+fn rejects_expiry_and_neighbour_violations() {
+    let c = chain(KcParams::PAPER, Variant::Hybrid, 5);
+    // Expired: the verifier's clock is past the expiry.
+    assert!(matches!(
+        verify(&c.route, &c.dir, Some(RECEIVER), EXPIRES + 1),
+        Err(Error::InvalidSignature)
+    ));
+    // A receiver that the last speaker did not mark in V.
+    assert!(matches!(
+        verify(&c.route, &c.dir, Some(64_999), NOW),
+        Err(Error::InvalidSignature)
+    ));
+    // A neighbour list (from the PKI) in which AS2's successor is not authorized.
+    let mut dir = c_dir(&c);
+    dir.set_neighbours(asn(2), vec![asn(1), 64_002, 64_777]);
+    assert!(matches!(
+        verify(&c.route, &dir, Some(RECEIVER), NOW),
+        Err(Error::InvalidSignature)
+    ));
+    // A next hop that is not a neighbour cannot even be signed for.
+    let (public, _) = issue(&KcParams::PAPER, Issue::Rsa).unwrap();
+    let mut key = ReceivedKey::new(KcParams::PAPER, c.last);
+    let e = forward(
+        &c.route,
+        &mut key,
+        Primary::Rsa,
+        RECEIVER,
+        &[asn(4)],
+        &[1],
+        EXPIRES,
+        &public,
+    );
+    assert!(e.is_err());
+}
+
+#[test]
+fn tampered_hors_leaf_or_path_node_is_rejected() {
+    let c = chain(KcParams::PAPER, Variant::Mt, 4);
+    let HopSig::Mt(sig) = &c.route.hops[2].sig else {
+        panic!("hop 2 is KC-MT");
+    };
+    for at in [0, 20, sig.len() - 1] {
+        let mut t = c.route.clone();
+        if let HopSig::Mt(s) = &mut t.hops[2].sig {
+            s[at] ^= 0x01;
+        }
+        assert!(invalid(&t, &c.dir), "byte {at}");
+    }
+    // An RSA aggregate bit or byte flipped.
+    let r = chain(KcParams::PAPER, Variant::Rsa, 4);
+    let mut t = r.route.clone();
+    t.x[100] ^= 1;
+    assert!(invalid(&t, &r.dir));
+    let mut t = r.route.clone();
+    t.b[1] = !t.b[1];
+    assert!(invalid(&t, &r.dir));
+}
+
+#[test]
+fn hors_key_stops_at_sigma_even_across_a_restart() {
+    let params = KcParams::PAPER;
+    let c = chain(params, Variant::Mt, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("t1.count");
+    let (public, _) = issue(&params, Issue::Mt).unwrap();
+    // The router keeps the received hand-over and the key's counter on disk.
+    let kept = c.last.to_bytes().unwrap();
+    let mut key = ReceivedKey::with_counter(
+        params,
+        Handover::from_bytes(&kept).unwrap(),
+        Counter::persistent(&state, params.hors.sigma).unwrap(),
+    );
+    let sign = |key: &mut ReceivedKey| {
+        forward(
+            &c.route,
+            key,
+            Primary::Mt,
+            RECEIVER,
+            &[asn(1), 1],
+            &[1],
+            EXPIRES,
+            &public,
+        )
+    };
+    for _ in 0..10 {
+        sign(&mut key).unwrap();
+    }
+    assert!(key.tree_cached());
+    drop(key);
+    let mut dir2 = c_dir(&c);
+    dir2.set_neighbours(RECEIVER, vec![asn(1), 1]);
+    // The restarted signer (same key, same state file) has 3 signatures left, not 13.
+    let mut key = ReceivedKey::with_counter(
+        params,
+        Handover::from_bytes(&kept).unwrap(),
+        Counter::persistent(&state, params.hors.sigma).unwrap(),
+    );
+    assert_eq!(key.mt_used(), 10);
+    for _ in 0..3 {
+        let r = sign(&mut key).unwrap();
+        verify(&r, &dir2, Some(1), NOW).unwrap();
+    }
+    let e = sign(&mut key).unwrap_err();
+    assert!(matches!(e, Error::State(_)), "{e}");
+    assert!(e.to_string().contains("exhausted"));
+}
+
+#[test]
+fn a_speaker_may_use_only_the_kind_it_was_issued() {
+    let c = chain(KcParams::PAPER, Variant::Rsa, 2);
+    let (public, _) = issue(&KcParams::PAPER, Issue::Rsa).unwrap();
+    let mut key = ReceivedKey::new(KcParams::PAPER, c.last);
+    let e = forward(
+        &c.route,
+        &mut key,
+        Primary::Mt,
+        RECEIVER,
+        &[asn(1), 1],
+        &[1],
+        EXPIRES,
+        &public,
+    );
+    assert!(matches!(e, Err(Error::Key(_))));
+    // Switching an RSA hop's declared kind to KC-MT breaks it.
+    let mut t = c.route.clone();
+    t.hops[1].sig = HopSig::Mt(vec![0; 16]);
+    assert!(invalid(&t, &c.dir));
+}
+
+#[test]
+fn decoder_names_the_field() {
+    let c = chain(KcParams::PAPER, Variant::Hybrid, 3);
+    let bytes = kcx::encode(&c.route).unwrap();
+    let err = |b: &[u8]| kcx::decode(b).unwrap_err().to_string();
+    assert!(err(&bytes[..1]).contains("magic"));
+    assert!(
+        err(&bytes[..bytes.len() - 2]).contains("aggregate x")
+            || err(&bytes[..bytes.len() - 2]).contains("SPLIT")
+    );
+    let mut long = bytes.clone();
+    long.push(0);
+    assert!(err(&long).contains("trailing") || err(&long).contains("path authenticator"));
+    let mut suite = bytes.clone();
+    suite[3] = 9;
+    assert!(err(&suite).contains("suite"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn arbitrary_and_mutated_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600), pos in 0usize..2000, val in any::<u8>()) {
+        let _ = kcx::decode(&bytes);
+        static GOOD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        let good = GOOD.get_or_init(|| kcx::encode(&chain(KcParams::PAPER, Variant::Hybrid, 3).route).unwrap());
+        let mut m = good.clone();
+        let p = pos % m.len();
+        m[p] = val;
+        match kcx::decode(&m) {
+            Ok(r) => prop_assert_eq!(kcx::encode(&r).unwrap(), m),
+            Err(Error::Decode(_)) => {}
+            Err(e) => prop_assert!(false, "unexpected {e}"),
+        }
+    }
+}
