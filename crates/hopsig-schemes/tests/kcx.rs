@@ -355,3 +355,37 @@ proptest! {
         }
     }
 }
+
+/// BGR App. A's attack needs a victim who signs, under a key the adversary does not
+/// hold, an aggregate the adversary chose. In KC-RSA the only party that hands R_i
+/// aggregates to sign with t_{i−1}⁻ is R_{i−1}, which generated t_{i−1}⁻ itself: lazy
+/// signing gives it nothing it does not already have. What it shows instead is the
+/// trust KC-x places in key holders: (1) a speaker that signs without verifying passes
+/// a broken chain on, and only verification downstream catches it; (2) every holder of
+/// t_{i−1}⁻ — the predecessor, and each neighbour it marked in V and handed the same
+/// key — can sign RA_i in the name of any other marked neighbour.
+#[test]
+fn lazy_signing_and_shared_attestation_keys() {
+    let params = KcParams::PAPER;
+    let c = chain(params, Variant::Rsa, 3);
+    let kept = c.last.to_bytes().unwrap();
+    // The last speaker (AS2) marked only RECEIVER; say it had marked RECEIVER and a
+    // second neighbour 64_002 (its bystander), handing both the same t_2⁻.
+    let (public, _) = issue(&params, Issue::Rsa).unwrap();
+    let mut dir = c_dir(&c);
+    dir.set_neighbours(RECEIVER, vec![asn(2), 7]);
+    dir.set_neighbours(64_002, vec![asn(2), 8]);
+
+    // (1) Lazy signing over a corrupted aggregate: the output does not verify.
+    let mut corrupted = c.route.clone();
+    corrupted.x[5] ^= 0x40;
+    let mut honest = ReceivedKey::new(params, Handover::from_bytes(&kept).unwrap());
+    let out = forward(&corrupted, &mut honest, Primary::Rsa, RECEIVER, &[asn(2), 7], &[7], EXPIRES, &public).unwrap();
+    assert!(matches!(verify(&out, &dir, Some(7), NOW), Err(Error::InvalidSignature)));
+
+    // (2) The co-recipient 64_002 holds the same t_2⁻ and signs an RA in RECEIVER's
+    // name, with a bit vector and attestation key of its own choosing: it verifies.
+    let mut co_recipient = ReceivedKey::new(params, Handover::from_bytes(&kept).unwrap());
+    let forged = forward(&c.route, &mut co_recipient, Primary::Rsa, RECEIVER, &[asn(2), 7], &[7], EXPIRES, &public).unwrap();
+    verify(&forged, &dir, Some(7), NOW).unwrap();
+}
