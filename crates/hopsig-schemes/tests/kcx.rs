@@ -3,56 +3,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use hopsig_schemes::kcx::{
-    self, forward, issue, originate, verify, Asn, Handover, HopSig, Issue, KcParams, Primary,
-    ReceivedKey, SignedRoute, StaticDirectory,
+    self, forward, issue, verify, Handover, HopSig, Issue, KcParams, Primary, ReceivedKey,
+    SignedRoute, StaticDirectory,
 };
 use hopsig_schemes::primitives::hors::Counter;
-use hopsig_schemes::primitives::rsa::RsaSecretKey;
 use hopsig_schemes::Error;
 use proptest::prelude::*;
 
 const NOW: u64 = 1_800_000_000;
 const EXPIRES: u64 = NOW + 86_400;
-const RECEIVER: Asn = 65_000;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Variant {
-    Rsa,
-    Mt,
-    Hybrid,
-}
-
-fn asn(i: usize) -> Asn {
-    64_500 + i as Asn
-}
-
-/// AS i's neighbours: its predecessor, a bystander, its successor (the receiver after
-/// the last hop).
-fn neighbours(i: usize, hops: usize) -> Vec<Asn> {
-    let next = if i + 1 == hops { RECEIVER } else { asn(i + 1) };
-    let mut list = vec![64_000 + i as Asn, next];
-    if i > 0 {
-        list.insert(0, asn(i - 1));
-    }
-    list
-}
-
-fn kinds(v: Variant) -> Issue {
-    match v {
-        Variant::Rsa => Issue::Rsa,
-        Variant::Mt => Issue::Mt,
-        Variant::Hybrid => Issue::Both,
-    }
-}
-
-fn primary(v: Variant, i: usize) -> Primary {
-    match v {
-        Variant::Rsa => Primary::Rsa,
-        Variant::Mt => Primary::Mt,
-        Variant::Hybrid if i % 2 == 0 => Primary::Mt,
-        Variant::Hybrid => Primary::Rsa,
-    }
-}
+use hopsig_schemes::kcx::sim::{self, asn, Variant, RECEIVER};
 
 struct Chain {
     route: SignedRoute,
@@ -60,48 +21,13 @@ struct Chain {
     last: Handover,
 }
 
-/// A path of `hops` speakers, origin first, each forwarding to the next.
+/// A path of `hops` speakers, origin first, each verifying and forwarding to the next.
 fn chain(params: KcParams, v: Variant, hops: usize) -> Chain {
-    let origin_key = RsaSecretKey::generate(params.rsa_bits).unwrap();
-    let mut dir = StaticDirectory::default();
-    dir.set_key(asn(0), origin_key.public().clone());
-    for i in 0..hops {
-        dir.set_neighbours(asn(i), neighbours(i, hops));
-    }
-    let next = |i: usize| if i + 1 == hops { RECEIVER } else { asn(i + 1) };
-    let (public, mut handover) = issue(&params, kinds(v)).unwrap();
-    let mut route = originate(
-        params,
-        &origin_key,
-        asn(0),
-        &neighbours(0, hops),
-        &[next(0)],
-        b"198.51.100.0/24",
-        EXPIRES,
-        &public,
-    )
-    .unwrap();
-    for i in 1..hops {
-        verify(&route, &dir, Some(asn(i)), NOW).unwrap();
-        let mut received = ReceivedKey::new(params, handover);
-        let (public, h) = issue(&params, kinds(v)).unwrap();
-        route = forward(
-            &route,
-            &mut received,
-            primary(v, i),
-            asn(i),
-            &neighbours(i, hops),
-            &[next(i)],
-            EXPIRES,
-            &public,
-        )
-        .unwrap();
-        handover = h;
-    }
+    let p = sim::path(params, v, hops, NOW, EXPIRES).unwrap();
     Chain {
-        route,
-        dir,
-        last: handover,
+        route: p.route,
+        dir: p.dir,
+        last: p.last,
     }
 }
 
@@ -380,12 +306,35 @@ fn lazy_signing_and_shared_attestation_keys() {
     let mut corrupted = c.route.clone();
     corrupted.x[5] ^= 0x40;
     let mut honest = ReceivedKey::new(params, Handover::from_bytes(&kept).unwrap());
-    let out = forward(&corrupted, &mut honest, Primary::Rsa, RECEIVER, &[asn(2), 7], &[7], EXPIRES, &public).unwrap();
-    assert!(matches!(verify(&out, &dir, Some(7), NOW), Err(Error::InvalidSignature)));
+    let out = forward(
+        &corrupted,
+        &mut honest,
+        Primary::Rsa,
+        RECEIVER,
+        &[asn(2), 7],
+        &[7],
+        EXPIRES,
+        &public,
+    )
+    .unwrap();
+    assert!(matches!(
+        verify(&out, &dir, Some(7), NOW),
+        Err(Error::InvalidSignature)
+    ));
 
     // (2) The co-recipient 64_002 holds the same t_2⁻ and signs an RA in RECEIVER's
     // name, with a bit vector and attestation key of its own choosing: it verifies.
     let mut co_recipient = ReceivedKey::new(params, Handover::from_bytes(&kept).unwrap());
-    let forged = forward(&c.route, &mut co_recipient, Primary::Rsa, RECEIVER, &[asn(2), 7], &[7], EXPIRES, &public).unwrap();
+    let forged = forward(
+        &c.route,
+        &mut co_recipient,
+        Primary::Rsa,
+        RECEIVER,
+        &[asn(2), 7],
+        &[7],
+        EXPIRES,
+        &public,
+    )
+    .unwrap();
     verify(&forged, &dir, Some(7), NOW).unwrap();
 }

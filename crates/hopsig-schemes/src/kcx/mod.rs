@@ -23,6 +23,7 @@
 //! route. Verification requires N_{i+1} to be marked in V_i, and the verifier itself in
 //! the last V when it says who it is.
 
+pub mod sim;
 mod wire;
 
 use std::collections::HashMap;
