@@ -8,6 +8,7 @@ mod bench;
 mod commands;
 mod ibas;
 mod io;
+mod kcx;
 mod reproduce;
 
 use std::path::PathBuf;
@@ -119,6 +120,11 @@ enum Command {
         #[command(subcommand)]
         action: PkgAction,
     },
+    /// Keychain signatures for BGP (KC-RSA, KC-MT, hybrid).
+    Kcx {
+        #[command(subcommand)]
+        action: KcxAction,
+    },
     /// Say what a key or aggregate file holds.
     Inspect {
         /// Key or aggregate file.
@@ -146,6 +152,25 @@ enum Command {
         /// Output folder for report.md, table1.json and SVG plots.
         #[arg(long, default_value = "hopsig-report")]
         out: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum KcxAction {
+    /// Sign a route hop by hop along a simulated AS path, verify it, report sizes.
+    Path {
+        /// rsa, mt or hybrid.
+        #[arg(long)]
+        variant: String,
+        /// Number of speakers on the path, origin included (1..=64).
+        #[arg(long)]
+        hops: usize,
+        /// paper (RSA-1024, HORS 512/3) or modern (RSA-2048, HORS 4096/16).
+        #[arg(long, default_value = "paper")]
+        suite: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -222,6 +247,15 @@ fn run(cli: Cli) -> Outcome {
             }
             commands::verify(&scheme, &pubs, &msgs, &agg)
         }
+        Command::Kcx {
+            action:
+                KcxAction::Path {
+                    variant,
+                    hops,
+                    suite,
+                    json,
+                },
+        } => kcx::path(&variant, hops, &suite, json),
         Command::Pkg { action } => match action {
             PkgAction::Setup { out, force } => ibas::setup(&out, force),
             PkgAction::Extract {

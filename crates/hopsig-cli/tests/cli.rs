@@ -403,3 +403,19 @@ fn ibas_pkg_publisher_moderator_subscriber() {
         }
     }
 }
+
+#[test]
+fn kcx_path_signs_and_verifies_every_variant() {
+    for variant in ["rsa", "mt", "hybrid"] {
+        let o = hopsig(&["kcx", "path", "--variant", variant, "--hops", "5", "--json"]);
+        assert_eq!(code(&o), 0, "{}", text(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["verified"], true);
+        assert_eq!(v["bytes_after_hop"].as_array().unwrap().len(), 5);
+        assert_eq!(v["kinds"][0], "origin");
+    }
+    let o = hopsig(&["kcx", "path", "--variant", "dsa", "--hops", "5"]);
+    assert_eq!(code(&o), 2);
+    let o = hopsig(&["kcx", "path", "--variant", "mt", "--hops", "65"]);
+    assert_eq!(code(&o), 2);
+}
