@@ -240,60 +240,59 @@ impl Tree {
 /// Verifies a HORS signature on `msg` against `root`, recomputing the root from the
 /// revealed secrets and the authentication nodes. Returns the number of SHA-256
 /// compressions performed, or `None` if the signature is malformed or wrong.
+///
+/// Works level by level on the (index, value) pairs of the nodes on the revealed
+/// leaves' paths, kept sorted by index; a node whose sibling is not among them takes the
+/// next supplied authentication node, which is exactly the order the signer wrote them.
 pub fn verify(p: &HorsParams, root: &[u8], msg: &[u8], sig: &[u8]) -> Option<usize> {
+    const MAX_NODE: usize = 32;
     let nb = p.node_bytes;
-    if root.len() != nb {
+    let m = usize::from(p.m);
+    if root.len() != nb || nb > MAX_NODE || sig.len() < m * nb {
         return None;
     }
     let idx = indices(p, root, msg);
-    let auth = auth_nodes(p, &idx);
-    if sig.len() != (idx.len() + auth.len()) * nb {
-        return None;
-    }
     let mut work = compressions(1 + 32 + root.len() + msg.len());
-    // Known nodes of the current level: (index, value), sorted by index.
-    let mut known: Vec<(usize, Vec<u8>)> = Vec::with_capacity(idx.len());
+    let mut cur: Vec<(usize, [u8; MAX_NODE])> = Vec::with_capacity(m);
     for (k, &j) in idx.iter().enumerate() {
-        let mut l = vec![0u8; nb];
-        leaf(p, &sig[k * nb..(k + 1) * nb], &mut l);
+        let mut l = [0u8; MAX_NODE];
+        leaf(p, &sig[k * nb..(k + 1) * nb], &mut l[..nb]);
         work += compressions(1 + nb);
-        match known.iter().find(|(i, _)| *i == j) {
+        match cur.binary_search_by_key(&j, |(i, _)| *i) {
             // A repeated index must reveal the same secret.
-            Some((_, v)) if *v != l => return None,
-            Some(_) => {}
-            None => known.push((j, l)),
+            Ok(at) if cur[at].1 != l => return None,
+            Ok(_) => {}
+            Err(at) => cur.insert(at, (j, l)),
         }
     }
-    known.sort_by_key(|(i, _)| *i);
-    let mut supplied = sig[idx.len() * nb..].chunks(nb);
-    let mut auth_iter = auth.iter().peekable();
-    for level in 0..usize::from(p.height) {
-        let mut full: Vec<(usize, Vec<u8>)> = known.clone();
-        while let Some(&&(l, i)) = auth_iter.peek() {
-            if l != level {
-                break;
+    let mut supplied = sig[m * nb..].chunks_exact(nb);
+    let mut next: Vec<(usize, [u8; MAX_NODE])> = Vec::with_capacity(m);
+    for _ in 0..p.height {
+        next.clear();
+        let mut j = 0;
+        while j < cur.len() {
+            let (i, v) = cur[j];
+            let mut up = [0u8; MAX_NODE];
+            if i & 1 == 0 && cur.get(j + 1).is_some_and(|(s, _)| *s == i + 1) {
+                node(p, &v[..nb], &cur[j + 1].1[..nb], &mut up[..nb]);
+                j += 2;
+            } else {
+                let sibling = supplied.next()?;
+                if i & 1 == 0 {
+                    node(p, &v[..nb], sibling, &mut up[..nb]);
+                } else {
+                    node(p, sibling, &v[..nb], &mut up[..nb]);
+                }
+                j += 1;
             }
-            auth_iter.next();
-            full.push((i, supplied.next()?.to_vec()));
-        }
-        full.sort_by_key(|(i, _)| *i);
-        let mut next: Vec<(usize, Vec<u8>)> = Vec::with_capacity(full.len() / 2 + 1);
-        for pair in full.chunks(2) {
-            let [(li, lv), (ri, rv)] = pair else {
-                return None;
-            };
-            if li ^ 1 != *ri || li & 1 != 0 {
-                return None;
-            }
-            let mut up = vec![0u8; nb];
-            node(p, lv, rv, &mut up);
             work += compressions(1 + 2 * nb);
-            next.push((li >> 1, up));
+            next.push((i >> 1, up));
         }
-        known = next;
+        std::mem::swap(&mut cur, &mut next);
     }
-    match known.as_slice() {
-        [(0, r)] if r.as_slice() == root => Some(work),
+    let all_used = supplied.next().is_none() && supplied.remainder().is_empty();
+    match cur.as_slice() {
+        [(0, r)] if all_used && &r[..nb] == root => Some(work),
         _ => None,
     }
 }

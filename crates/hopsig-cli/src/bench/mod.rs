@@ -1,6 +1,7 @@
 //! `hopsig bench SUITE`: measurements in one run on one machine, each beside its floor.
 
 mod table1;
+mod table3;
 mod table5;
 pub mod timer;
 
@@ -12,6 +13,7 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use table1::{Row, Table1, SCHEMES as SCHEMES_FOR_PLOTS};
+pub use table3::Table3;
 pub use table5::Table5;
 
 use crate::{Failure, Outcome};
@@ -74,6 +76,15 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
             }
             Ok(())
         }
+        "table3" => {
+            let t = Table3::measure(quick)?;
+            print!("{}", t.render());
+            if let Some(path) = json {
+                write_json(path, &t)?;
+                eprintln!("wrote {}", path.display());
+            }
+            Ok(())
+        }
         "table5" => {
             let t = Table5::measure(quick)?;
             print!("{}", t.render());
@@ -84,7 +95,7 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
             Ok(())
         }
         other => Err(Failure::Input(format!(
-            "unknown suite '{other}' (available: table1, table5)"
+            "unknown suite '{other}' (available: table1, table3, table5)"
         ))),
     }
 }

@@ -594,4 +594,32 @@ pub fn verify_counting(
     Err(bad())
 }
 
+/// Unwinds and checks only the last KC-RSA hop of `route`: `y = t⁺(X)` in D, then
+/// `x_prev = y ⊕ G(RA_n)` must equal the aggregate the previous hop would carry; used
+/// by the benchmark to time one KC-RSA verification step (the full check is
+/// [`verify`]).
+pub(crate) fn verify_last_rsa_hop(route: &SignedRoute) -> Result<(), Error> {
+    let bad = || Error::InvalidSignature;
+    let i = route.hops.len() - 1;
+    let key = route
+        .hops
+        .get(i.wrapping_sub(1))
+        .and_then(|h| h.key.rsa.as_ref())
+        .ok_or_else(bad)?;
+    let k = route.params.k();
+    let mut big = vec![0u8; k];
+    unsplit(*route.b.last().ok_or_else(bad)?, &route.x, &mut big);
+    let mut y = vec![0u8; k];
+    key.apply(&big, &mut y).map_err(|_| bad())?;
+    if !in_d(&y) {
+        return Err(bad());
+    }
+    xor_into(
+        &mut y,
+        &full_domain(&route.params, &route.attestation_bytes(i)),
+    );
+    std::hint::black_box(y);
+    Ok(())
+}
+
 pub use wire::{decode, encode};

@@ -138,3 +138,135 @@ pub fn path(
         last: handover,
     })
 }
+
+/// One-hop operations of a realization, set up once, for the Table III benchmark:
+/// signing with a freshly received key (KC-MT: the tree is built, S1), signing again
+/// with the same key (tree cached, S2), verifying one hop, and issuing a key.
+pub struct Ops {
+    params: KcParams,
+    variant: Variant,
+    path: Path,
+    kept: zeroize::Zeroizing<Vec<u8>>,
+    cached: ReceivedKey,
+    issued: super::AttestationPublic,
+}
+
+impl std::fmt::Debug for Ops {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Ops({:?})", self.variant)
+    }
+}
+
+impl Ops {
+    /// A 4-speaker path of `variant` (pure KC-RSA or KC-MT) whose last hand-over the
+    /// benchmark signs with. The cached key's counter is lifted to `u32::MAX` so that
+    /// repeated timing runs can sign past Σ: only the benchmark does this.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn new(params: KcParams, variant: Variant, now: u64) -> Result<Self, Error> {
+        let path = self::path(params, variant, 4, now, now + 86_400)?;
+        let kept = path.last.to_bytes()?;
+        let cached = ReceivedKey::with_counter(
+            params,
+            Handover::from_bytes(&kept)?,
+            hopsig_primitives::hors::Counter::memory(u32::MAX),
+        );
+        let (issued, _) = issue(&params, variant.issue())?;
+        Ok(Ops {
+            params,
+            variant,
+            path,
+            kept,
+            cached,
+            issued,
+        })
+    }
+
+    fn sign_with(&self, key: &mut ReceivedKey) -> Result<SignedRoute, Error> {
+        forward(
+            &self.path.route,
+            key,
+            self.variant.primary(1),
+            RECEIVER,
+            &[asn(3), 64_999],
+            &[64_999],
+            self.path.route.hops[0].expires,
+            &self.issued,
+        )
+    }
+
+    /// Signing with a key just received (KC-MT: builds the tree first; S1).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn sign_first(&self) -> Result<(), Error> {
+        let mut key = ReceivedKey::new(self.params, Handover::from_bytes(&self.kept)?);
+        self.sign_with(&mut key).map(drop)
+    }
+
+    /// Signing again with the same key (KC-MT: tree cached; S2).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn sign_cached(&mut self) -> Result<(), Error> {
+        let mut key = std::mem::replace(
+            &mut self.cached,
+            ReceivedKey::new(
+                self.params,
+                Handover {
+                    rsa: None,
+                    mt: None,
+                },
+            ),
+        );
+        let r = self.sign_with(&mut key).map(drop);
+        self.cached = key;
+        r
+    }
+
+    /// Verifies the last hop of the 4-hop path alone: KC-MT one HORS signature; KC-RSA
+    /// one RSA public operation and G. Returns the SHA-256 compressions a KC-MT hop
+    /// took (0 for KC-RSA).
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] (a bug).
+    pub fn verify_hop(&self) -> Result<usize, Error> {
+        let route = &self.path.route;
+        let i = route.hops.len() - 1;
+        match &route.hops[i].sig {
+            super::HopSig::Mt(sig) => {
+                let root = route.hops[i - 1].key.mt.as_deref().unwrap_or_default();
+                hopsig_primitives::hors::verify(
+                    &self.params.hors,
+                    root,
+                    &route.attestation_bytes(i),
+                    sig,
+                )
+                .ok_or(Error::InvalidSignature)
+            }
+            _ => super::verify_last_rsa_hop(route).map(|()| 0),
+        }
+    }
+
+    /// Verifies the whole 4-hop path (origin included).
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] (a bug).
+    pub fn verify_path(&self) -> Result<(), Error> {
+        verify(&self.path.route, &self.path.dir, Some(RECEIVER), 0)
+    }
+
+    /// Issues one attestation key of this realization (amortized over Σ for KC-MT).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn keygen(&self) -> Result<(), Error> {
+        issue(&self.params, self.variant.issue()).map(drop)
+    }
+
+    /// The signed route's encoded size after 4 hops.
+    pub fn encoded_bytes(&self) -> usize {
+        self.path.sizes.last().copied().unwrap_or(0)
+    }
+}

@@ -1,0 +1,253 @@
+//! KC-x Table III (../shared/papers/001 §V-A.2): per-operation sign and verify of
+//! S-BGP (ECDSA P-256 per hop, BGPsec's shape), KC-RSA (= SAS-V in the paper's table)
+//! and KC-MT, key generation amortized over Σ, and the per-UPDATE cost
+//! C = L·verify + sign (eq. 1; eq. 5 for KC-MT) at the paper's L = 3.7 and at the mean
+//! path length of a real RIS update file — with one SHA-256 compression and raw RSA
+//! operations measured in the same run as floors.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use hopsig_schemes::floors::{sha256_one_compression, OpensslSignature, RawRsa};
+use hopsig_schemes::kcx::sim::{Ops, Variant};
+use hopsig_schemes::kcx::KcParams;
+
+use super::timer::{paired, single, Budget};
+use super::Machine;
+use crate::Failure;
+
+/// The RIS update file whose mean path length is "today's".
+pub const MRT_FILE: &str = "../shared/data/mrt/ris-updates.20160811.1600.gz";
+/// The paper's mean AS-path length.
+pub const PAPER_L: f64 = 3.7;
+
+/// One measured row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row3 {
+    /// Scheme.
+    pub scheme: String,
+    /// Sign, µs (KC-MT: S = S1/Σ + (1 − 1/Σ)·S2, eq. 4).
+    pub sign_us: f64,
+    /// KC-MT initial signing S1 (tree built), µs.
+    pub sign_initial_us: Option<f64>,
+    /// KC-MT subsequent signing S2 (tree cached), µs.
+    pub sign_subsequent_us: Option<f64>,
+    /// Verify one hop, µs.
+    pub verify_us: f64,
+    /// Key generation, µs, and divided by Σ (KC-MT) or per key (KC-RSA).
+    pub keygen_us: Option<f64>,
+    /// Σ of the KC-MT suite.
+    pub sigma: Option<u32>,
+    /// C at L = 3.7, µs.
+    pub cost_paper_l_us: f64,
+    /// C at the measured mean path length, µs.
+    pub cost_today_l_us: f64,
+    /// Path authenticator bytes after 4 hops (origin included).
+    pub bytes_4_hops: Option<usize>,
+}
+
+/// The whole measurement.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table3 {
+    /// "table3".
+    pub suite: String,
+    /// Where it ran.
+    pub machine: Machine,
+    /// Whether `--quick` was used.
+    pub quick: bool,
+    /// Mean distinct ASes per announced path in [`MRT_FILE`].
+    pub today_l: f64,
+    /// Announcements it was measured over.
+    pub today_announcements: u64,
+    /// One SHA-256 compression, µs.
+    pub sha256_compression_us: f64,
+    /// Raw RSA-1024 private / public operation, µs.
+    pub rsa1024_private_us: f64,
+    /// Raw RSA-1024 public operation, µs.
+    pub rsa1024_public_us: f64,
+    /// KC-MT (paper suite) one-hop verification and the compressions it performs,
+    /// sampled alternately with one compression.
+    pub kcmt_verify_us: f64,
+    /// Compressions per KC-MT hop verification.
+    pub kcmt_verify_compressions: usize,
+    /// `kcmt_verify_us / (compressions × one compression)` (target ≤ 1.5).
+    pub kcmt_verify_over_floor: f64,
+    /// Rows.
+    pub rows: Vec<Row3>,
+}
+
+fn fail(e: hopsig_schemes::Error) -> Failure {
+    Failure::Input(format!("benchmark setup failed: {e}"))
+}
+
+impl Table3 {
+    /// Runs the measurement, with progress on stderr.
+    ///
+    /// # Errors
+    /// Backend failures; an unreadable MRT file.
+    pub fn measure(quick: bool) -> Result<Table3, Failure> {
+        let budget = if quick { Budget::QUICK } else { Budget::FULL };
+        let stats = hopsig_protocols::mrt::path_stats(Path::new(MRT_FILE))
+            .map_err(|e| Failure::Input(e.to_string()))?;
+        let today_l = stats.mean_unique;
+        eprintln!(
+            "[1/6] floors (mean path {today_l:.2} ASes over {} announcements in {MRT_FILE})",
+            stats.announcements
+        );
+        let mut raw = RawRsa::new(1024).map_err(fail)?;
+        let compression = single(budget, &mut sha256_one_compression)?;
+        let rsa1024_private_us = single(budget, &mut || raw.private_op())?;
+        let rsa1024_public_us = single(budget, &mut || raw.public_op())?;
+        let cost = |l: f64, verify: f64, sign: f64| l * verify + sign;
+        let mut rows = Vec::new();
+
+        eprintln!("[2/6] S-BGP (ECDSA P-256 per hop)");
+        let ec = OpensslSignature::p256().map_err(fail)?;
+        let msg = vec![0x42u8; 120];
+        let sig = ec.sign(&msg).map_err(fail)?;
+        let s = single(budget, &mut || ec.sign(&msg).map(drop))?;
+        let v = single(budget, &mut || ec.verify(&msg, &sig))?;
+        rows.push(Row3 {
+            scheme: "S-BGP (ECDSA P-256)".into(),
+            sign_us: s,
+            sign_initial_us: None,
+            sign_subsequent_us: None,
+            verify_us: v,
+            keygen_us: None,
+            sigma: None,
+            cost_paper_l_us: cost(PAPER_L, v, s),
+            cost_today_l_us: cost(today_l, v, s),
+            bytes_4_hops: None,
+        });
+
+        let mut kcmt_detail = (0.0, 0, 0.0);
+        let cases = [
+            ("KC-RSA (RSA-1024) = SAS-V", KcParams::PAPER, Variant::Rsa),
+            ("KC-RSA (RSA-2048)", KcParams::MODERN, Variant::Rsa),
+            ("KC-MT (512, 3)", KcParams::PAPER, Variant::Mt),
+            ("KC-MT (4096, 16)", KcParams::MODERN, Variant::Mt),
+        ];
+        for (k, (name, params, variant)) in cases.into_iter().enumerate() {
+            eprintln!("[{}/6] {name}", k + 3);
+            let mut ops = Ops::new(params, variant, 0).map_err(fail)?;
+            let s1 = single(budget, &mut || ops.sign_first())?;
+            let s2 = single(budget, &mut || ops.sign_cached())?;
+            let v = single(budget, &mut || ops.verify_hop().map(drop))?;
+            let keygen = single(budget, &mut || ops.keygen())?;
+            let row = if variant == Variant::Mt {
+                let sigma = f64::from(params.hors.sigma);
+                let sign = s1 / sigma + (1.0 - 1.0 / sigma) * s2;
+                if params == KcParams::PAPER {
+                    let compressions = ops.verify_hop().map_err(fail)?;
+                    let (vv, c) = paired(
+                        budget,
+                        &mut || ops.verify_hop().map(drop),
+                        &mut sha256_one_compression,
+                    )?;
+                    kcmt_detail = (vv, compressions, vv / (compressions as f64 * c));
+                }
+                Row3 {
+                    scheme: name.into(),
+                    sign_us: sign,
+                    sign_initial_us: Some(s1),
+                    sign_subsequent_us: Some(s2),
+                    verify_us: v,
+                    keygen_us: Some(keygen / sigma),
+                    sigma: Some(params.hors.sigma),
+                    cost_paper_l_us: cost(PAPER_L, v, sign),
+                    cost_today_l_us: cost(today_l, v, sign),
+                    bytes_4_hops: Some(ops.encoded_bytes()),
+                }
+            } else {
+                Row3 {
+                    scheme: name.into(),
+                    sign_us: s2,
+                    sign_initial_us: None,
+                    sign_subsequent_us: None,
+                    verify_us: v,
+                    keygen_us: Some(keygen),
+                    sigma: None,
+                    cost_paper_l_us: cost(PAPER_L, v, s2),
+                    cost_today_l_us: cost(today_l, v, s2),
+                    bytes_4_hops: Some(ops.encoded_bytes()),
+                }
+            };
+            rows.push(row);
+        }
+        Ok(Table3 {
+            suite: "table3".into(),
+            machine: Machine::detect(),
+            quick,
+            today_l,
+            today_announcements: stats.announcements,
+            sha256_compression_us: compression,
+            rsa1024_private_us,
+            rsa1024_public_us,
+            kcmt_verify_us: kcmt_detail.0,
+            kcmt_verify_compressions: kcmt_detail.1,
+            kcmt_verify_over_floor: kcmt_detail.2,
+            rows,
+        })
+    }
+
+    /// The row named `scheme`.
+    pub fn row(&self, prefix: &str) -> Option<&Row3> {
+        self.rows.iter().find(|r| r.scheme.starts_with(prefix))
+    }
+
+    /// A plain-text table.
+    pub fn render(&self) -> String {
+        let mut out = format!(
+            "Table III (KC-x), measured on {} ({} logical CPUs)\n\
+             floors: SHA-256 compression {:.3} µs; raw RSA-1024 private {:.1} µs, public {:.2} µs\n\
+             KC-MT (512,3) verify {:.2} µs = {} compressions × {:.3} µs × {:.2}\n\
+             today's L = {:.2} (mean distinct ASes over {} announcements, {MRT_FILE})\n\n",
+            self.machine.cpu,
+            self.machine.logical_cpus,
+            self.sha256_compression_us,
+            self.rsa1024_private_us,
+            self.rsa1024_public_us,
+            self.kcmt_verify_us,
+            self.kcmt_verify_compressions,
+            self.sha256_compression_us,
+            self.kcmt_verify_over_floor,
+            self.today_l,
+            self.today_announcements
+        );
+        out.push_str(&format!(
+            "{:<28} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11} {:>11} {:>9}\n",
+            "scheme",
+            "sign µs",
+            "S1 µs",
+            "S2 µs",
+            "verify µs",
+            "keygen µs",
+            "C(3.7) µs",
+            "C(today) µs",
+            "bytes@4"
+        ));
+        let opt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
+        for r in &self.rows {
+            out.push_str(&format!(
+                "{:<28} {:>9.1} {:>9} {:>9} {:>9.1} {:>10} {:>11.1} {:>11.1} {:>9}\n",
+                r.scheme,
+                r.sign_us,
+                opt(r.sign_initial_us),
+                opt(r.sign_subsequent_us),
+                r.verify_us,
+                opt(r.keygen_us),
+                r.cost_paper_l_us,
+                r.cost_today_l_us,
+                r.bytes_4_hops.map_or("-".into(), |b| b.to_string())
+            ));
+        }
+        if let (Some(sbgp), Some(mt)) = (self.row("S-BGP"), self.row("KC-MT (512")) {
+            out.push_str(&format!(
+                "\nS-BGP / KC-MT per-UPDATE cost at L = 3.7: {:.1}× (target ≥ 10×; the paper: 34× over DSA)\n",
+                sbgp.cost_paper_l_us / mt.cost_paper_l_us
+            ));
+        }
+        out
+    }
+}
