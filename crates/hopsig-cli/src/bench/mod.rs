@@ -1,5 +1,6 @@
 //! `hopsig bench SUITE`: measurements in one run on one machine, each beside its floor.
 
+mod fig4;
 mod table1;
 mod table3;
 mod table5;
@@ -12,6 +13,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+pub use fig4::Fig4;
 pub use table1::{Row, Table1, SCHEMES as SCHEMES_FOR_PLOTS};
 pub use table3::Table3;
 pub use table5::Table5;
@@ -76,6 +78,15 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
             }
             Ok(())
         }
+        "fig4" => {
+            let t = Fig4::measure(quick)?;
+            print!("{}", t.render());
+            if let Some(path) = json {
+                write_json(path, &t)?;
+                eprintln!("wrote {}", path.display());
+            }
+            Ok(())
+        }
         "table3" => {
             let t = Table3::measure(quick)?;
             print!("{}", t.render());
@@ -95,7 +106,7 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
             Ok(())
         }
         other => Err(Failure::Input(format!(
-            "unknown suite '{other}' (available: table1, table3, table5)"
+            "unknown suite '{other}' (available: table1, table3, table5, fig4)"
         ))),
     }
 }

@@ -270,3 +270,71 @@ impl Ops {
         self.path.sizes.last().copied().unwrap_or(0)
     }
 }
+
+/// HORS operations for one (n, m) point of Fig. 4's sweep, on RA-sized messages.
+#[derive(Debug)]
+pub struct HorsOps {
+    params: hopsig_primitives::hors::HorsParams,
+    seed: [u8; 32],
+    tree: hopsig_primitives::hors::Tree,
+    msg: Vec<u8>,
+    sig: Vec<u8>,
+}
+
+impl HorsOps {
+    /// A key of `params` and one 110-byte message signed with it.
+    pub fn new(params: hopsig_primitives::hors::HorsParams) -> Self {
+        let seed = [7u8; 32];
+        let tree = hopsig_primitives::hors::Tree::build(params, &seed);
+        let msg = vec![0x4bu8; 110];
+        let sig = tree.sign(&msg);
+        HorsOps {
+            params,
+            seed,
+            tree,
+            msg,
+            sig,
+        }
+    }
+
+    /// S1: build the tree from the seed, then sign.
+    ///
+    /// # Errors
+    /// Never.
+    pub fn sign_initial(&self) -> Result<(), Error> {
+        let t = hopsig_primitives::hors::Tree::build(self.params, &self.seed);
+        std::hint::black_box(t.sign(&self.msg));
+        Ok(())
+    }
+
+    /// S2: sign with the cached tree.
+    ///
+    /// # Errors
+    /// Never.
+    pub fn sign_subsequent(&self) -> Result<(), Error> {
+        std::hint::black_box(self.tree.sign(&self.msg));
+        Ok(())
+    }
+
+    /// V: verify the signature.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] (a bug).
+    pub fn verify(&self) -> Result<(), Error> {
+        hopsig_primitives::hors::verify(&self.params, self.tree.root(), &self.msg, &self.sig)
+            .map(drop)
+            .ok_or(Error::InvalidSignature)
+    }
+
+    /// Mean signature size in bytes over `samples` different messages.
+    pub fn mean_signature_bytes(&self, samples: u32) -> f64 {
+        let total: usize = (0..samples)
+            .map(|i| {
+                let msg = [self.msg.as_slice(), &i.to_be_bytes()].concat();
+                let idx = hopsig_primitives::hors::indices(&self.params, self.tree.root(), &msg);
+                hopsig_primitives::hors::signature_len(&self.params, &idx)
+            })
+            .sum();
+        total as f64 / f64::from(samples.max(1))
+    }
+}
