@@ -17,8 +17,20 @@ use super::timer::{paired, single, Budget};
 use super::Machine;
 use crate::Failure;
 
-/// The RIS update file whose mean path length is "today's".
+/// The RIS update file whose mean path length is "today's", relative to the
+/// repository's parent folder (where `../shared/data` lives, locally and in CI).
 pub const MRT_FILE: &str = "../shared/data/mrt/ris-updates.20160811.1600.gz";
+
+/// [`MRT_FILE`] as found from the working directory or from the source tree.
+fn mrt_path() -> std::path::PathBuf {
+    let here = Path::new(MRT_FILE);
+    if here.exists() {
+        return here.to_path_buf();
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(MRT_FILE)
+}
 /// The paper's mean AS-path length.
 pub const PAPER_L: f64 = 3.7;
 
@@ -41,8 +53,8 @@ pub struct Row3 {
     pub sigma: Option<u32>,
     /// C at L = 3.7, µs.
     pub cost_paper_l_us: f64,
-    /// C at the measured mean path length, µs.
-    pub cost_today_l_us: f64,
+    /// C at the measured mean path length, µs (absent without the MRT file).
+    pub cost_today_l_us: Option<f64>,
     /// Path authenticator bytes after 4 hops (origin included).
     pub bytes_4_hops: Option<usize>,
 }
@@ -56,8 +68,9 @@ pub struct Table3 {
     pub machine: Machine,
     /// Whether `--quick` was used.
     pub quick: bool,
-    /// Mean distinct ASes per announced path in [`MRT_FILE`].
-    pub today_l: f64,
+    /// Mean distinct ASes per announced path in [`MRT_FILE`] (absent if the file is
+    /// not there).
+    pub today_l: Option<f64>,
     /// Announcements it was measured over.
     pub today_announcements: u64,
     /// One SHA-256 compression, µs.
@@ -88,18 +101,21 @@ impl Table3 {
     /// Backend failures; an unreadable MRT file.
     pub fn measure(quick: bool) -> Result<Table3, Failure> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        let stats = hopsig_protocols::mrt::path_stats(Path::new(MRT_FILE))
-            .map_err(|e| Failure::Input(e.to_string()))?;
-        let today_l = stats.mean_unique;
-        eprintln!(
-            "[1/6] floors (mean path {today_l:.2} ASes over {} announcements in {MRT_FILE})",
-            stats.announcements
-        );
+        let stats = hopsig_protocols::mrt::path_stats(&mrt_path());
+        let (today_l, announcements) = match &stats {
+            Ok(s) => (Some(s.mean_unique), s.announcements),
+            Err(e) => {
+                eprintln!("warning: {e}: no cost at today's path length");
+                (None, 0)
+            }
+        };
+        eprintln!("[1/6] floors");
         let mut raw = RawRsa::new(1024).map_err(fail)?;
         let compression = single(budget, &mut sha256_one_compression)?;
         let rsa1024_private_us = single(budget, &mut || raw.private_op())?;
         let rsa1024_public_us = single(budget, &mut || raw.public_op())?;
         let cost = |l: f64, verify: f64, sign: f64| l * verify + sign;
+        let today = |verify: f64, sign: f64| today_l.map(|l| cost(l, verify, sign));
         let mut rows = Vec::new();
 
         eprintln!("[2/6] S-BGP (ECDSA P-256 per hop)");
@@ -117,7 +133,7 @@ impl Table3 {
             keygen_us: None,
             sigma: None,
             cost_paper_l_us: cost(PAPER_L, v, s),
-            cost_today_l_us: cost(today_l, v, s),
+            cost_today_l_us: today(v, s),
             bytes_4_hops: None,
         });
 
@@ -156,7 +172,7 @@ impl Table3 {
                     keygen_us: Some(keygen / sigma),
                     sigma: Some(params.hors.sigma),
                     cost_paper_l_us: cost(PAPER_L, v, sign),
-                    cost_today_l_us: cost(today_l, v, sign),
+                    cost_today_l_us: today(v, sign),
                     bytes_4_hops: Some(ops.encoded_bytes()),
                 }
             } else {
@@ -169,7 +185,7 @@ impl Table3 {
                     keygen_us: Some(keygen),
                     sigma: None,
                     cost_paper_l_us: cost(PAPER_L, v, s2),
-                    cost_today_l_us: cost(today_l, v, s2),
+                    cost_today_l_us: today(v, s2),
                     bytes_4_hops: Some(ops.encoded_bytes()),
                 }
             };
@@ -180,7 +196,7 @@ impl Table3 {
             machine: Machine::detect(),
             quick,
             today_l,
-            today_announcements: stats.announcements,
+            today_announcements: announcements,
             sha256_compression_us: compression,
             rsa1024_private_us,
             rsa1024_public_us,
@@ -202,7 +218,7 @@ impl Table3 {
             "Table III (KC-x), measured on {} ({} logical CPUs)\n\
              floors: SHA-256 compression {:.3} µs; raw RSA-1024 private {:.1} µs, public {:.2} µs\n\
              KC-MT (512,3) verify {:.2} µs = {} compressions × {:.3} µs × {:.2}\n\
-             today's L = {:.2} (mean distinct ASes over {} announcements, {MRT_FILE})\n\n",
+             today's L = {} (mean distinct ASes over {} announcements, {MRT_FILE})\n\n",
             self.machine.cpu,
             self.machine.logical_cpus,
             self.sha256_compression_us,
@@ -212,7 +228,8 @@ impl Table3 {
             self.kcmt_verify_compressions,
             self.sha256_compression_us,
             self.kcmt_verify_over_floor,
-            self.today_l,
+            self.today_l
+                .map_or("not measured (file missing)".into(), |l| format!("{l:.2}")),
             self.today_announcements
         );
         out.push_str(&format!(
@@ -230,7 +247,7 @@ impl Table3 {
         let opt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
         for r in &self.rows {
             out.push_str(&format!(
-                "{:<28} {:>9.1} {:>9} {:>9} {:>9.1} {:>10} {:>11.1} {:>11.1} {:>9}\n",
+                "{:<28} {:>9.1} {:>9} {:>9} {:>9.1} {:>10} {:>11.1} {:>11} {:>9}\n",
                 r.scheme,
                 r.sign_us,
                 opt(r.sign_initial_us),
@@ -238,7 +255,7 @@ impl Table3 {
                 r.verify_us,
                 opt(r.keygen_us),
                 r.cost_paper_l_us,
-                r.cost_today_l_us,
+                opt(r.cost_today_l_us),
                 r.bytes_4_hops.map_or("-".into(), |b| b.to_string())
             ));
         }

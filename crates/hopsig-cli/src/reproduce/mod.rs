@@ -6,7 +6,7 @@ mod svg;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::bench::{write_json, Table1, Table5};
+use crate::bench::{write_json, Table1, Table3, Table5};
 use crate::{Failure, Outcome};
 use svg::{line_chart, Series};
 
@@ -123,6 +123,94 @@ const PAPER5: [PaperRow5; 7] = [
     },
 ];
 
+/// Source of the quoted KC-x tables.
+const SOURCE3: &str = "Yin, Sheng, Wang, Pan, Securing BGP through Keychain-based Signatures, Tables I and III \
+(../shared/papers/001_6c82275833a4b9d2.txt; Pentium 4 1.8 GHz, DSA-1024 with precomputation for S-BGP, RSA-1024, AES-based HORS)";
+
+/// One row of KC-x Table III (µs) with its Table I claims and the measured row.
+struct PaperRow3 {
+    name: &'static str,
+    sign_us: f64,
+    verify_us: f64,
+    table1: &'static str,
+    measured: Option<&'static str>,
+}
+
+const PAPER3: [PaperRow3; 4] = [
+    PaperRow3 {
+        name: "S-BGP (DSA; measured: ECDSA P-256)",
+        sign_us: 30.0,
+        verify_us: 4607.0,
+        table1: "speed lowest; memory > SAS-V; weak incremental benefit",
+        measured: Some("S-BGP"),
+    },
+    PaperRow3 {
+        name: "SPV",
+        sign_us: 703.0,
+        verify_us: 191.0,
+        table1: "13×; memory largest; strong",
+        measured: None,
+    },
+    PaperRow3 {
+        name: "SAS-V / KC-RSA (RSA-1024)",
+        sign_us: 6800.0,
+        verify_us: 350.0,
+        table1: "2×; memory smallest; strong (KC-RSA)",
+        measured: Some("KC-RSA (RSA-1024)"),
+    },
+    PaperRow3 {
+        name: "KC-MT",
+        sign_us: 90.0,
+        verify_us: 111.0,
+        table1: "34×; memory < SPV; strong",
+        measured: Some("KC-MT (512"),
+    },
+];
+
+fn side_by_side3(t: &Table3) -> String {
+    let mut s = String::new();
+    let paper_sbgp = 3.7 * PAPER3[0].verify_us + PAPER3[0].sign_us;
+    let measured_sbgp = t.row("S-BGP").map_or(f64::NAN, |r| r.cost_paper_l_us);
+    let _ = writeln!(s, "| scheme | Table I (paper) | sign µs: paper | measured | verify µs: paper | measured | C(3.7) µs: paper | measured | speed-up over S-BGP: paper | measured | C(today's L = {}) µs measured |", t.today_l.map_or("n/a".into(), |l| format!("{l:.2}")));
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
+    for p in &PAPER3 {
+        let c = 3.7 * p.verify_us + p.sign_us;
+        let row = p.measured.and_then(|m| t.row(m));
+        let (ms, mv, mc, mx, mt) = row.map_or_else(
+            || {
+                (
+                    "not measured".to_string(),
+                    "not measured".to_string(),
+                    "not measured".to_string(),
+                    "not measured".to_string(),
+                    "not measured".to_string(),
+                )
+            },
+            |r| {
+                (
+                    format!("{:.1}", r.sign_us),
+                    format!("{:.1}", r.verify_us),
+                    format!("{:.1}", r.cost_paper_l_us),
+                    format!("{:.1}×", measured_sbgp / r.cost_paper_l_us),
+                    r.cost_today_l_us
+                        .map_or("n/a".into(), |c| format!("{c:.1}")),
+                )
+            },
+        );
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {ms} | {} | {mv} | {:.0} | {mc} | {:.1}× | {mx} | {mt} |",
+            p.name,
+            p.table1,
+            p.sign_us,
+            p.verify_us,
+            c,
+            paper_sbgp / c
+        );
+    }
+    s
+}
+
 fn side_by_side5(t: &Table5) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "| paper row | paper security | publisher ms: paper | measured | moderator ms: paper | measured | subscriber ms: paper | measured | measured as (security) |");
@@ -197,7 +285,7 @@ fn series(t: &Table1, value: fn(&crate::bench::Row) -> f64) -> Vec<Series> {
         .collect()
 }
 
-fn report(t: &Table1, t5: &Table5, quick: bool) -> String {
+fn report(t: &Table1, t3: &Table3, t5: &Table5, quick: bool) -> String {
     let cmd = if quick {
         "hopsig reproduce --quick"
     } else {
@@ -242,6 +330,20 @@ fn report(t: &Table1, t5: &Table5, quick: bool) -> String {
         t5.ibas.aggregate_bytes,
         t5.render()
     );
+    let _ = write!(
+        s,
+        "\n## KC-x Tables I and III: paper beside measured\n\nPaper figures quoted from {SOURCE3}. \
+         Sign and verify are one hop; KC-MT's sign is eq. 4's S1/Σ + (1 − 1/Σ)·S2. C = L·verify + sign \
+         (eq. 1, eq. 5). SPV is not implemented: its row is the paper's only. Today's L is the \
+         mean number of distinct ASes per announced path in a RIPE RIS update file. Floors in the \
+         same run: SHA-256 compression {:.3} µs; KC-MT (512, 3) one-hop verify = {} compressions × \
+         {:.2}.\n\n{}\n```text\n{}```\n",
+        t3.sha256_compression_us,
+        t3.kcmt_verify_compressions,
+        t3.kcmt_verify_over_floor,
+        side_by_side3(t3),
+        t3.render()
+    );
     s
 }
 
@@ -251,14 +353,19 @@ pub fn run(quick: bool, out: &Path) -> Outcome {
         .map_err(|e| Failure::Input(format!("{}: cannot create folder: {e}", out.display())))?;
     let t = Table1::measure(quick)?;
     let t5 = Table5::measure(quick)?;
+    let t3 = Table3::measure(quick)?;
     println!("BGR Table 1 — paper ({SOURCE}) beside measured:\n");
     println!("{}", side_by_side(&t));
     println!("{}", t.render());
     println!("004 Table 5 — paper ({SOURCE5}) beside measured:\n");
     println!("{}", side_by_side5(&t5));
     println!("{}", t5.render());
+    println!("KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n");
+    println!("{}", side_by_side3(&t3));
+    println!("{}", t3.render());
     write_json(&out.join("table1.json"), &t)?;
     write_json(&out.join("table5.json"), &t5)?;
+    write_json(&out.join("table3.json"), &t3)?;
     let size = line_chart(
         "Aggregate signature size",
         "signers n",
@@ -274,12 +381,12 @@ pub fn run(quick: bool, out: &Path) -> Outcome {
     for (name, text) in [
         ("size.svg", size),
         ("verify.svg", verify),
-        ("report.md", report(&t, &t5, quick)),
+        ("report.md", report(&t, &t3, &t5, quick)),
     ] {
         crate::io::write(&out.join(name), text.as_bytes(), false, true)?;
     }
     println!(
-        "wrote {}/report.md, table1.json, table5.json, size.svg, verify.svg",
+        "wrote {}/report.md, table1.json, table3.json, table5.json, size.svg, verify.svg",
         out.display()
     );
     Ok(())
