@@ -1,0 +1,389 @@
+//! Field elements and the three NIST fields.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+/// Most words an element of these fields needs (m = 283: 5 words).
+const MAX_WORDS: usize = 5;
+
+/// A binary field GF(2^m) with reduction polynomial `x^m + Σ x^tap + 1`.
+pub trait Field: Copy + Send + Sync + 'static {
+    /// Extension degree m.
+    const M: usize;
+    /// Words per element: ceil(m / 64).
+    const N: usize;
+    /// The middle exponents of f (between 0 and m), all below m − 63 so that one
+    /// folding pass per word suffices.
+    const TAPS: &'static [usize];
+    /// Name, e.g. `GF(2^163)`.
+    const NAME: &'static str;
+}
+
+macro_rules! field {
+    ($(#[$doc:meta])* $name:ident, $m:expr, $n:expr, $taps:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $name;
+        impl Field for $name {
+            const M: usize = $m;
+            const N: usize = $n;
+            const TAPS: &'static [usize] = &$taps;
+            const NAME: &'static str = concat!("GF(2^", stringify!($m), ")");
+        }
+    };
+}
+
+field!(
+    /// GF(2^163), f = x^163 + x^7 + x^6 + x^3 + 1 (K-163).
+    F163, 163, 3, [7, 6, 3]
+);
+field!(
+    /// GF(2^233), f = x^233 + x^74 + 1 (K-233).
+    F233, 233, 4, [74]
+);
+field!(
+    /// GF(2^283), f = x^283 + x^12 + x^7 + x^5 + 1 (K-283).
+    F283, 283, 5, [12, 7, 5]
+);
+
+/// The multiplication backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// PCLMULQDQ carry-less multiply.
+    Clmul,
+    /// Portable branch-free shift-and-add.
+    Portable,
+}
+
+impl Backend {
+    /// The fastest backend this processor supports (detected once).
+    pub fn detect() -> Backend {
+        static B: OnceLock<Backend> = OnceLock::new();
+        *B.get_or_init(|| {
+            if crate::clmul::available() {
+                Backend::Clmul
+            } else {
+                Backend::Portable
+            }
+        })
+    }
+}
+
+/// An element of the field `F`.
+#[derive(Clone, Copy)]
+pub struct Fe<F: Field> {
+    w: [u64; MAX_WORDS],
+    _f: PhantomData<F>,
+}
+
+impl<F: Field> PartialEq for Fe<F> {
+    /// Constant-time comparison.
+    fn eq(&self, other: &Self) -> bool {
+        self.w
+            .iter()
+            .zip(&other.w)
+            .fold(0u64, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
+}
+impl<F: Field> Eq for Fe<F> {}
+
+impl<F: Field> fmt::Debug for Fe<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}(0x", F::NAME)?;
+        for w in self.w[..F::N].iter().rev() {
+            write!(f, "{w:016x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl<F: Field> Default for Fe<F> {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+/// Mask of the valid bits of the top word.
+fn top_mask<F: Field>() -> u64 {
+    let r = F::M % 64;
+    if r == 0 {
+        u64::MAX
+    } else {
+        (1u64 << r) - 1
+    }
+}
+
+/// Adds the 64-bit word `t` into `c` at bit position `p`.
+fn add_at(c: &mut [u64], p: usize, t: u64) {
+    let (w, s) = (p / 64, p % 64);
+    c[w] ^= t << s;
+    if s != 0 {
+        c[w + 1] ^= t >> (64 - s);
+    }
+}
+
+/// Reduces the `2N`-word product `c` modulo f into `N` words.
+fn reduce<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+    let top = F::M / 64;
+    // Whole words above the word holding bit m: each folds to positions below it.
+    for i in (top + 1..2 * F::N).rev() {
+        let t = c[i];
+        c[i] = 0;
+        let base = 64 * i - F::M;
+        add_at(c, base, t);
+        for &d in F::TAPS {
+            add_at(c, base + d, t);
+        }
+    }
+    // The bits at and above m in the word holding bit m.
+    let r = F::M % 64;
+    let t = c[top] >> r;
+    c[top] &= top_mask::<F>();
+    c[0] ^= t;
+    for &d in F::TAPS {
+        add_at(c, d, t);
+    }
+    let mut out = [0u64; MAX_WORDS];
+    out[..F::N].copy_from_slice(&c[..F::N]);
+    out
+}
+
+impl<F: Field> Fe<F> {
+    /// 0.
+    pub const ZERO: Self = Fe {
+        w: [0; MAX_WORDS],
+        _f: PhantomData,
+    };
+    /// 1.
+    pub const ONE: Self = Fe {
+        w: [1, 0, 0, 0, 0],
+        _f: PhantomData,
+    };
+
+    /// Bytes of the big-endian encoding: ceil(m / 8) (SEC 1 §2.3.5).
+    pub const BYTES: usize = F::M.div_ceil(8);
+
+    /// The element with these little-endian words, if its degree is below m.
+    pub fn from_words(words: &[u64]) -> Option<Self> {
+        if words.len() != F::N || words[F::N - 1] & !top_mask::<F>() != 0 {
+            return None;
+        }
+        let mut w = [0u64; MAX_WORDS];
+        w[..F::N].copy_from_slice(words);
+        Some(Fe { w, _f: PhantomData })
+    }
+
+    /// The little-endian words.
+    pub fn words(&self) -> &[u64] {
+        &self.w[..F::N]
+    }
+
+    /// SEC 1 field-element-to-octet-string: big-endian, [`Self::BYTES`] bytes.
+    pub fn to_be_bytes(&self) -> Vec<u8> {
+        let mut out = vec![0u8; Self::BYTES];
+        for (i, byte) in out.iter_mut().rev().enumerate() {
+            *byte = (self.w[i / 8] >> (8 * (i % 8))) as u8;
+        }
+        out
+    }
+
+    /// SEC 1 octet-string-to-field-element: exactly [`Self::BYTES`] bytes, degree < m.
+    pub fn from_be_bytes(bytes: &[u8]) -> Option<Self> {
+        if bytes.len() != Self::BYTES {
+            return None;
+        }
+        let mut w = [0u64; MAX_WORDS];
+        for (i, &byte) in bytes.iter().rev().enumerate() {
+            w[i / 8] |= u64::from(byte) << (8 * (i % 8));
+        }
+        Self::from_words(&w[..F::N])
+    }
+
+    /// Coefficient of x^i (0 for i ≥ m).
+    pub fn bit(&self, i: usize) -> bool {
+        i < F::M && (self.w[i / 64] >> (i % 64)) & 1 == 1
+    }
+
+    /// Whether this is 0 (constant time).
+    pub fn is_zero(&self) -> bool {
+        *self == Self::ZERO
+    }
+
+    /// `self + other` (XOR).
+    #[must_use]
+    pub fn add(&self, other: &Self) -> Self {
+        let mut w = self.w;
+        for (a, b) in w.iter_mut().zip(&other.w) {
+            *a ^= b;
+        }
+        Fe { w, _f: PhantomData }
+    }
+
+    /// `self · other` with the detected backend.
+    #[must_use]
+    pub fn mul(&self, other: &Self) -> Self {
+        self.mul_with(other, Backend::detect())
+    }
+
+    /// `self · other` with a chosen backend (both are tested against a reference).
+    #[must_use]
+    pub fn mul_with(&self, other: &Self, backend: Backend) -> Self {
+        let mut c = [0u64; 2 * MAX_WORDS];
+        let (a, b) = (&self.w[..F::N], &other.w[..F::N]);
+        match backend {
+            Backend::Clmul => crate::clmul::mul(a, b, &mut c[..2 * F::N]),
+            Backend::Portable => crate::portable::mul(a, b, &mut c[..2 * F::N]),
+        }
+        Fe {
+            w: reduce::<F>(&mut c),
+            _f: PhantomData,
+        }
+    }
+
+    /// `self²`.
+    #[must_use]
+    pub fn square(&self) -> Self {
+        let mut c = [0u64; 2 * MAX_WORDS];
+        crate::portable::square(&self.w[..F::N], &mut c[..2 * F::N]);
+        Fe {
+            w: reduce::<F>(&mut c),
+            _f: PhantomData,
+        }
+    }
+
+    /// `self^(2^k)`.
+    #[must_use]
+    pub fn square_times(&self, k: usize) -> Self {
+        (0..k).fold(*self, |a, _| a.square())
+    }
+
+    /// `self⁻¹` (0 maps to 0), by Itoh–Tsujii: `a⁻¹ = (a^(2^(m−1) − 1))²`, building
+    /// `a^(2^k − 1)` along the bits of m − 1. The work depends only on m.
+    #[must_use]
+    pub fn invert(&self) -> Self {
+        let e = F::M - 1;
+        let bits = usize::BITS - e.leading_zeros();
+        let (mut b, mut k) = (*self, 1usize);
+        for i in (0..bits - 1).rev() {
+            b = b.square_times(k).mul(&b);
+            k *= 2;
+            if (e >> i) & 1 == 1 {
+                b = b.square().mul(self);
+                k += 1;
+            }
+        }
+        debug_assert_eq!(k, e);
+        b.square()
+    }
+
+    /// The square root `self^(2^(m−1))` (every element has exactly one).
+    #[must_use]
+    pub fn sqrt(&self) -> Self {
+        self.square_times(F::M - 1)
+    }
+
+    /// The absolute trace `Σ_{i<m} self^(2^i)`, 0 or 1.
+    pub fn trace(&self) -> bool {
+        let mut t = *self;
+        let mut acc = *self;
+        for _ in 1..F::M {
+            t = t.square();
+            acc = acc.add(&t);
+        }
+        acc == Self::ONE
+    }
+
+    /// The half-trace `Σ_{i ≤ (m−1)/2} self^(2^(2i))` (m odd): when `Tr(self) = 0`,
+    /// `z = H(self)` solves `z² + z = self` (used for point decompression).
+    #[must_use]
+    pub fn half_trace(&self) -> Self {
+        let mut t = *self;
+        let mut acc = *self;
+        for _ in 0..(F::M - 1) / 2 {
+            t = t.square().square();
+            acc = acc.add(&t);
+        }
+        acc
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::reference::Poly;
+    use proptest::prelude::*;
+
+    fn fe<F: Field>(words: &[u64]) -> Fe<F> {
+        let mut w = words[..F::N].to_vec();
+        w[F::N - 1] &= top_mask::<F>();
+        Fe::from_words(&w).unwrap()
+    }
+
+    fn check_all<F: Field>(a: &[u64], b: &[u64]) {
+        let (x, y) = (fe::<F>(a), fe::<F>(b));
+        let (rx, ry) = (Poly::from_words(x.words()), Poly::from_words(y.words()));
+        let f = Poly::modulus(F::M, F::TAPS);
+        let want = rx.mul(&ry).rem(&f);
+        for backend in [Backend::Portable, Backend::Clmul] {
+            assert_eq!(
+                Poly::from_words(x.mul_with(&y, backend).words()),
+                want,
+                "{backend:?}"
+            );
+        }
+        assert_eq!(Poly::from_words(x.square().words()), rx.mul(&rx).rem(&f));
+        assert_eq!(x.add(&y), fe::<F>(&rx.add(&ry).words(F::N)));
+        if !x.is_zero() {
+            assert_eq!(x.mul(&x.invert()), Fe::ONE);
+        }
+        assert_eq!(x.sqrt().square(), x);
+        // Trace against its definition in the reference arithmetic.
+        let mut t = rx.clone();
+        let mut acc = rx.clone();
+        for _ in 1..F::M {
+            t = t.mul(&t).rem(&f);
+            acc = acc.add(&t);
+        }
+        assert_eq!(x.trace(), acc == Poly::from_words(&[1]));
+        if !x.trace() {
+            let z = x.half_trace();
+            assert_eq!(z.square().add(&z), x);
+        }
+        let bytes = x.to_be_bytes();
+        assert_eq!(Fe::<F>::from_be_bytes(&bytes).unwrap(), x);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn f163_matches_reference(a in prop::array::uniform5(any::<u64>()), b in prop::array::uniform5(any::<u64>())) {
+            check_all::<F163>(&a, &b);
+        }
+        #[test]
+        fn f233_matches_reference(a in prop::array::uniform5(any::<u64>()), b in prop::array::uniform5(any::<u64>())) {
+            check_all::<F233>(&a, &b);
+        }
+        #[test]
+        fn f283_matches_reference(a in prop::array::uniform5(any::<u64>()), b in prop::array::uniform5(any::<u64>())) {
+            check_all::<F283>(&a, &b);
+        }
+    }
+
+    #[test]
+    fn edge_values() {
+        let all_ones = [u64::MAX; 5];
+        check_all::<F163>(&all_ones, &all_ones);
+        check_all::<F233>(&all_ones, &[1, 0, 0, 0, 0]);
+        check_all::<F283>(&all_ones, &[0, 0, 0, 0, 1 << 26]);
+        assert_eq!(Fe::<F163>::ZERO.invert(), Fe::ZERO);
+        assert_eq!(Fe::<F233>::ONE.invert(), Fe::ONE);
+        // Degree ≥ m is not an element; wrong lengths are refused.
+        assert!(Fe::<F163>::from_words(&[0, 0, 1 << 35]).is_none());
+        assert!(Fe::<F163>::from_be_bytes(&[0x08; 21]).is_none());
+        assert!(Fe::<F163>::from_be_bytes(&[0; 20]).is_none());
+        assert_eq!(Fe::<F283>::BYTES, 36);
+    }
+}

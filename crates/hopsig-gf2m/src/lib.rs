@@ -1,0 +1,26 @@
+//! Binary fields GF(2^m) = GF(2)[x]/(f(x)) for the NIST Koblitz-curve fields
+//! (FIPS 186-4 App. D.1.3): m = 163, 233, 283 with
+//!
+//! | field | f(x) |
+//! |---|---|
+//! | [`F163`] | x^163 + x^7 + x^6 + x^3 + 1 |
+//! | [`F233`] | x^233 + x^74 + 1 |
+//! | [`F283`] | x^283 + x^12 + x^7 + x^5 + 1 |
+//!
+//! Elements are polynomials of degree < m in little-endian 64-bit words (bit i of the
+//! element is the coefficient of x^i). Multiplication uses the processor's carry-less
+//! multiply (PCLMULQDQ) when it has one, detected at run time, and a portable 4-bit
+//! window comb otherwise ([`Backend`]); both produce the 2N-word product, which one
+//! word-wise reduction folds back. All arithmetic here is constant time in the values
+//! (no secret-dependent branches or table indices) except where named `vartime`.
+//!
+//! This crate knows nothing about curves or signatures and could be published alone.
+
+mod clmul;
+mod field;
+mod portable;
+
+pub use field::{Backend, Fe, Field, F163, F233, F283};
+
+#[cfg(test)]
+mod reference;
