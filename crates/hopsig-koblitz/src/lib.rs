@@ -14,13 +14,15 @@
 //! word-wise reduction folds back. All arithmetic here is constant time in the values
 //! (no secret-dependent branches or table indices) except where named `vartime`.
 //!
-//! This crate knows nothing about curves or signatures and could be published alone.
+//! [`curve`] builds the NIST Koblitz curves K-163, K-233 and K-283 on these fields.
+//! The crate knows nothing about signatures and could be published alone.
 
 mod clmul;
+pub mod curve;
 mod field;
 mod portable;
 
-pub use field::{Backend, Fe, Field, F163, F233, F283};
+pub use field::{Backend, Fe, Field, F163, F233, F283, F5};
 
 #[cfg(test)]
 mod reference;

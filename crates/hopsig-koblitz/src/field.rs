@@ -43,6 +43,10 @@ field!(
     F233, 233, 4, [74]
 );
 field!(
+    /// GF(2^5), f = x^5 + x^2 + 1: a tiny field for exhaustive curve tests.
+    F5, 5, 1, [2]
+);
+field!(
     /// GF(2^283), f = x^283 + x^12 + x^7 + x^5 + 1 (K-283).
     F283, 283, 5, [12, 7, 5]
 );
@@ -126,6 +130,9 @@ fn add_at(c: &mut [u64], p: usize, t: u64) {
 
 /// Reduces the `2N`-word product `c` modulo f into `N` words.
 fn reduce<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+    if F::M < 32 {
+        return reduce_tiny::<F>(c[0]);
+    }
     let top = F::M / 64;
     // Whole words above the word holding bit m: each folds to positions below it.
     for i in (top + 1..2 * F::N).rev() {
@@ -148,6 +155,20 @@ fn reduce<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
     let mut out = [0u64; MAX_WORDS];
     out[..F::N].copy_from_slice(&c[..F::N]);
     out
+}
+
+/// Bit-at-a-time reduction for the tiny test fields (m < 32), whose products fit one
+/// word; branch-free like the rest.
+fn reduce_tiny<F: Field>(mut c: u64) -> [u64; MAX_WORDS] {
+    let mut f = 1u64 << F::M | 1;
+    for &d in F::TAPS {
+        f |= 1 << d;
+    }
+    for j in (F::M..2 * F::M - 1).rev() {
+        let mask = 0u64.wrapping_sub((c >> j) & 1);
+        c ^= (f << (j - F::M)) & mask;
+    }
+    [c, 0, 0, 0, 0]
 }
 
 impl<F: Field> Fe<F> {
@@ -369,6 +390,15 @@ mod tests {
         #[test]
         fn f283_matches_reference(a in prop::array::uniform5(any::<u64>()), b in prop::array::uniform5(any::<u64>())) {
             check_all::<F283>(&a, &b);
+        }
+    }
+
+    #[test]
+    fn tiny_field_exhaustive() {
+        for a in 0..32u64 {
+            for b in 0..32u64 {
+                check_all::<F5>(&[a, 0, 0, 0, 0], &[b, 0, 0, 0, 0]);
+            }
         }
     }
 

@@ -1,0 +1,596 @@
+//! Koblitz curves E_a: y² + xy = x³ + a·x² + 1 over GF(2^m) (FIPS 186-4 App. D.1.3),
+//! in affine and López–Dahab projective coordinates (x = X/Z, y = Y/Z²; 003 §III-B),
+//! with the Frobenius map τ(x, y) = (x², y²), SEC 1 point encodings, a constant-time
+//! Montgomery ladder for secret scalars and a variable-time double-and-add for public
+//! ones.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::field::{Fe, Field, F163, F233, F283, F5};
+
+/// A Koblitz curve over the field `F`.
+pub trait Curve: Copy + Send + Sync + 'static {
+    /// The field.
+    type F: Field;
+    /// The coefficient a ∈ {0, 1} (b = 1 for every Koblitz curve).
+    const A: bool;
+    /// Name, e.g. `K-163`.
+    const NAME: &'static str;
+    /// The base point's x and y, big-endian SEC 1 field bytes (hex).
+    const GX: &'static str;
+    /// See [`Curve::GX`].
+    const GY: &'static str;
+    /// The prime order n of the base point, big-endian hex.
+    const ORDER: &'static str;
+    /// The cofactor h (#E = h·n).
+    const COFACTOR: u32;
+}
+
+macro_rules! curve {
+    ($(#[$doc:meta])* $name:ident, $field:ty, $a:expr, $gx:expr, $gy:expr, $n:expr, $h:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $name;
+        impl Curve for $name {
+            type F = $field;
+            const A: bool = $a;
+            const NAME: &'static str = stringify!($name);
+            const GX: &'static str = $gx;
+            const GY: &'static str = $gy;
+            const ORDER: &'static str = $n;
+            const COFACTOR: u32 = $h;
+        }
+    };
+}
+
+curve!(
+    /// K-163 (sect163k1): a = 1, h = 2.
+    K163, F163, true,
+    "02fe13c0537bbc11acaa07d793de4e6d5e5c94eee8",
+    "0289070fb05d38ff58321f2e800536d538ccdaa3d9",
+    "04000000000000000000020108a2e0cc0d99f8a5ef", 2
+);
+curve!(
+    /// K-233 (sect233k1): a = 0, h = 4.
+    K233, F233, false,
+    "017232ba853a7e731af129f22ff4149563a419c26bf50a4c9d6eefad6126",
+    "01db537dece819b7f70f555a67c427a8cd9bf18aeb9b56e0c11056fae6a3",
+    "8000000000000000000000000000069d5bb915bcd46efb1ad5f173abdf", 4
+);
+curve!(
+    /// K-283 (sect283k1): a = 0, h = 4.
+    K283, F283, false,
+    "0503213f78ca44883f1a3b8162f188e553cd265f23c1567a16876913b0c2ac2458492836",
+    "01ccda380f1c9e318d90f95d07e5426fe87e45c0e8184698e45962364e34116177dd2259",
+    "01ffffffffffffffffffffffffffffffffffe9ae2ed07577265dff7f94451e061e163c61", 4
+);
+curve!(
+    /// A tiny Koblitz curve over GF(2^5), a = 0: 44 = 4 · 11 points. For exhaustive
+    /// tests only; its "base point" is found by the tests.
+    Tiny0, F5, false, "00", "00", "0b", 4
+);
+curve!(
+    /// A tiny Koblitz curve over GF(2^5), a = 1: 22 = 2 · 11 points (exhaustive tests).
+    Tiny1, F5, true, "00", "00", "0b", 2
+);
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or(0))
+        .collect()
+}
+
+/// An affine point or the point at infinity.
+#[derive(Clone, Copy)]
+pub struct Affine<C: Curve> {
+    x: Fe<C::F>,
+    y: Fe<C::F>,
+    infinity: bool,
+    _c: PhantomData<C>,
+}
+
+impl<C: Curve> PartialEq for Affine<C> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.infinity && other.infinity)
+            || (!self.infinity && !other.infinity && self.x == other.x && self.y == other.y)
+    }
+}
+impl<C: Curve> Eq for Affine<C> {}
+
+impl<C: Curve> fmt::Debug for Affine<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.infinity {
+            write!(f, "{}(∞)", C::NAME)
+        } else {
+            write!(f, "{}({:?}, {:?})", C::NAME, self.x, self.y)
+        }
+    }
+}
+
+/// Why an encoded point was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointError {
+    /// Wrong length, prefix or field element.
+    Encoding,
+    /// The coordinates do not satisfy the curve equation (or no y exists for x).
+    NotOnCurve,
+    /// The point is not in the subgroup of order n.
+    NotInSubgroup,
+    /// The point at infinity.
+    Infinity,
+}
+
+impl fmt::Display for PointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PointError::Encoding => "invalid point encoding",
+            PointError::NotOnCurve => "point not on the curve",
+            PointError::NotInSubgroup => "point not in the prime-order subgroup",
+            PointError::Infinity => "point at infinity",
+        })
+    }
+}
+
+impl std::error::Error for PointError {}
+
+fn a_coef<C: Curve>() -> Fe<C::F> {
+    if C::A {
+        Fe::ONE
+    } else {
+        Fe::ZERO
+    }
+}
+
+impl<C: Curve> Affine<C> {
+    /// The point at infinity.
+    pub const INFINITY: Self = Affine {
+        x: Fe::ZERO,
+        y: Fe::ZERO,
+        infinity: true,
+        _c: PhantomData,
+    };
+
+    /// The point (x, y) if it is on the curve.
+    pub fn new(x: Fe<C::F>, y: Fe<C::F>) -> Option<Self> {
+        let p = Affine {
+            x,
+            y,
+            infinity: false,
+            _c: PhantomData,
+        };
+        p.is_on_curve().then_some(p)
+    }
+
+    /// The standard base point G.
+    pub fn generator() -> Self {
+        let x = Fe::from_be_bytes(&unhex(C::GX)).unwrap_or(Fe::ZERO);
+        let y = Fe::from_be_bytes(&unhex(C::GY)).unwrap_or(Fe::ZERO);
+        Affine {
+            x,
+            y,
+            infinity: false,
+            _c: PhantomData,
+        }
+    }
+
+    /// x (meaningless at infinity).
+    pub fn x(&self) -> &Fe<C::F> {
+        &self.x
+    }
+
+    /// y (meaningless at infinity).
+    pub fn y(&self) -> &Fe<C::F> {
+        &self.y
+    }
+
+    /// Whether this is the point at infinity.
+    pub fn is_infinity(&self) -> bool {
+        self.infinity
+    }
+
+    /// Whether y² + xy = x³ + ax² + 1 (infinity counts as on the curve).
+    pub fn is_on_curve(&self) -> bool {
+        if self.infinity {
+            return true;
+        }
+        let (x, y) = (self.x, self.y);
+        let x2 = x.square();
+        let lhs = y.square().add(&x.mul(&y));
+        let rhs = x2.mul(&x).add(&a_coef::<C>().mul(&x2)).add(&Fe::ONE);
+        lhs == rhs
+    }
+
+    /// −P = (x, x + y).
+    #[must_use]
+    pub fn neg(&self) -> Self {
+        Affine {
+            y: self.x.add(&self.y),
+            ..*self
+        }
+    }
+
+    /// τ(P) = (x², y²), the Frobenius map.
+    #[must_use]
+    pub fn frobenius(&self) -> Self {
+        Affine {
+            x: self.x.square(),
+            y: self.y.square(),
+            ..*self
+        }
+    }
+
+    /// P + Q with the affine chord-and-tangent formulas (variable time: used for
+    /// precomputation from public points and as the tests' reference).
+    #[must_use]
+    pub fn add_vartime(&self, q: &Self) -> Self {
+        if self.infinity {
+            return *q;
+        }
+        if q.infinity {
+            return *self;
+        }
+        if self.x == q.x {
+            if self.y == q.y {
+                return self.double_vartime();
+            }
+            return Self::INFINITY;
+        }
+        let lambda = self.y.add(&q.y).mul(&self.x.add(&q.x).invert());
+        let x3 = lambda
+            .square()
+            .add(&lambda)
+            .add(&self.x)
+            .add(&q.x)
+            .add(&a_coef::<C>());
+        let y3 = lambda.mul(&self.x.add(&x3)).add(&x3).add(&self.y);
+        Affine {
+            x: x3,
+            y: y3,
+            infinity: false,
+            _c: PhantomData,
+        }
+    }
+
+    /// 2P (variable time).
+    #[must_use]
+    pub fn double_vartime(&self) -> Self {
+        if self.infinity || self.x.is_zero() {
+            return Self::INFINITY;
+        }
+        let lambda = self.x.add(&self.y.mul(&self.x.invert()));
+        let x3 = lambda.square().add(&lambda).add(&a_coef::<C>());
+        let y3 = self.x.square().add(&lambda.mul(&x3)).add(&x3);
+        Affine {
+            x: x3,
+            y: y3,
+            infinity: false,
+            _c: PhantomData,
+        }
+    }
+
+    /// SEC 1 §2.3.3 encoding: `02`/`03` ‖ x (compressed: ỹ = lowest bit of y/x, 0 when
+    /// x = 0) or `04` ‖ x ‖ y; infinity is the single byte `00`.
+    pub fn to_sec1(&self, compressed: bool) -> Vec<u8> {
+        if self.infinity {
+            return vec![0];
+        }
+        let mut out = Vec::with_capacity(1 + 2 * Fe::<C::F>::BYTES);
+        if compressed {
+            let ybit = !self.x.is_zero() && self.y.mul(&self.x.invert()).bit(0);
+            out.push(0x02 | u8::from(ybit));
+            out.extend_from_slice(&self.x.to_be_bytes());
+        } else {
+            out.push(0x04);
+            out.extend_from_slice(&self.x.to_be_bytes());
+            out.extend_from_slice(&self.y.to_be_bytes());
+        }
+        out
+    }
+
+    /// SEC 1 §2.3.4 decoding of `02`/`03`/`04` encodings, checking the curve equation
+    /// (decompression solves z² + z = x + a + x⁻² with the half-trace, m odd). Infinity
+    /// and subgroup membership are the caller's to check ([`Affine::check_subgroup`]).
+    ///
+    /// # Errors
+    /// [`PointError::Encoding`] or [`PointError::NotOnCurve`].
+    pub fn from_sec1(bytes: &[u8]) -> Result<Self, PointError> {
+        let len = Fe::<C::F>::BYTES;
+        let (&tag, rest) = bytes.split_first().ok_or(PointError::Encoding)?;
+        match tag {
+            0x02 | 0x03 if rest.len() == len => {
+                let x = Fe::from_be_bytes(rest).ok_or(PointError::Encoding)?;
+                let y = if x.is_zero() {
+                    // y² = b = 1.
+                    Fe::ONE
+                } else {
+                    let beta = x.add(&a_coef::<C>()).add(&x.square().invert());
+                    if beta.trace() {
+                        return Err(PointError::NotOnCurve);
+                    }
+                    let mut z = beta.half_trace();
+                    if z.bit(0) != (tag == 0x03) {
+                        z = z.add(&Fe::ONE);
+                    }
+                    x.mul(&z)
+                };
+                Affine::new(x, y).ok_or(PointError::NotOnCurve)
+            }
+            0x04 if rest.len() == 2 * len => {
+                let x = Fe::from_be_bytes(&rest[..len]).ok_or(PointError::Encoding)?;
+                let y = Fe::from_be_bytes(&rest[len..]).ok_or(PointError::Encoding)?;
+                Affine::new(x, y).ok_or(PointError::NotOnCurve)
+            }
+            _ => Err(PointError::Encoding),
+        }
+    }
+
+    /// Checks that the point is not infinity and that n·P = ∞.
+    ///
+    /// # Errors
+    /// [`PointError::Infinity`] or [`PointError::NotInSubgroup`].
+    pub fn check_subgroup(&self) -> Result<(), PointError> {
+        if self.infinity {
+            return Err(PointError::Infinity);
+        }
+        if !Point::from(*self)
+            .mul_vartime(&unhex(C::ORDER))
+            .is_infinity()
+        {
+            return Err(PointError::NotInSubgroup);
+        }
+        Ok(())
+    }
+}
+
+/// A point in López–Dahab projective coordinates (x = X/Z, y = Y/Z²); Z = 0 is
+/// infinity.
+#[derive(Clone, Copy)]
+pub struct Point<C: Curve> {
+    x: Fe<C::F>,
+    y: Fe<C::F>,
+    z: Fe<C::F>,
+    _c: PhantomData<C>,
+}
+
+impl<C: Curve> fmt::Debug for Point<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_affine(), f)
+    }
+}
+
+impl<C: Curve> PartialEq for Point<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_affine() == other.to_affine()
+    }
+}
+
+impl<C: Curve> From<Affine<C>> for Point<C> {
+    fn from(p: Affine<C>) -> Self {
+        if p.infinity {
+            Self::INFINITY
+        } else {
+            Point {
+                x: p.x,
+                y: p.y,
+                z: Fe::ONE,
+                _c: PhantomData,
+            }
+        }
+    }
+}
+
+impl<C: Curve> Point<C> {
+    /// The point at infinity.
+    pub const INFINITY: Self = Point {
+        x: Fe::ONE,
+        y: Fe::ZERO,
+        z: Fe::ZERO,
+        _c: PhantomData,
+    };
+
+    /// Whether this is infinity.
+    pub fn is_infinity(&self) -> bool {
+        self.z.is_zero()
+    }
+
+    /// Affine coordinates (one inversion).
+    pub fn to_affine(&self) -> Affine<C> {
+        if self.is_infinity() {
+            return Affine::INFINITY;
+        }
+        let zi = self.z.invert();
+        Affine {
+            x: self.x.mul(&zi),
+            y: self.y.mul(&zi.square()),
+            infinity: false,
+            _c: PhantomData,
+        }
+    }
+
+    /// τ(P) = (X², Y², Z²).
+    #[must_use]
+    pub fn frobenius(&self) -> Self {
+        Point {
+            x: self.x.square(),
+            y: self.y.square(),
+            z: self.z.square(),
+            _c: PhantomData,
+        }
+    }
+
+    /// −P = (X, XZ + Y, Z).
+    #[must_use]
+    pub fn neg(&self) -> Self {
+        Point {
+            y: self.x.mul(&self.z).add(&self.y),
+            ..*self
+        }
+    }
+
+    /// 2P in López–Dahab coordinates, b = 1 (Hankerson–Menezes–Vanstone, Guide to
+    /// ECC, eq. 3.24): Z3 = X²Z², X3 = X⁴ + Z⁴, Y3 = Z⁴·Z3 + X3·(aZ3 + Y² + Z⁴).
+    #[must_use]
+    pub fn double(&self) -> Self {
+        let x2 = self.x.square();
+        let z2 = self.z.square();
+        let z4 = z2.square();
+        let z3 = x2.mul(&z2);
+        let x3 = x2.square().add(&z4);
+        let mut t = self.y.square().add(&z4);
+        if C::A {
+            t = t.add(&z3);
+        }
+        let y3 = z4.mul(&z3).add(&x3.mul(&t));
+        Point {
+            x: x3,
+            y: y3,
+            z: z3,
+            _c: PhantomData,
+        }
+    }
+
+    /// P + Q for affine Q (mixed López–Dahab addition, Guide to ECC Alg. 3.25),
+    /// falling back to doubling or infinity in the exceptional cases (variable time).
+    #[must_use]
+    pub fn add_affine_vartime(&self, q: &Affine<C>) -> Self {
+        if q.infinity {
+            return *self;
+        }
+        if self.is_infinity() {
+            return Point::from(*q);
+        }
+        let z1s = self.z.square();
+        let a = q.y.mul(&z1s).add(&self.y);
+        let b = q.x.mul(&self.z).add(&self.x);
+        if b.is_zero() {
+            return if a.is_zero() {
+                Point::from(*q).double()
+            } else {
+                Self::INFINITY
+            };
+        }
+        let c = self.z.mul(&b);
+        let mut cz = c;
+        if C::A {
+            cz = cz.add(&z1s);
+        }
+        let d = b.square().mul(&cz);
+        let z3 = c.square();
+        let e = a.mul(&c);
+        let x3 = a.square().add(&d).add(&e);
+        let f = x3.add(&q.x.mul(&z3));
+        let g = q.x.add(&q.y).mul(&z3.square());
+        let y3 = e.add(&z3).mul(&f).add(&g);
+        Point {
+            x: x3,
+            y: y3,
+            z: z3,
+            _c: PhantomData,
+        }
+    }
+
+    /// P + Q for projective Q (via Q's affine form; variable time).
+    #[must_use]
+    pub fn add_vartime(&self, q: &Self) -> Self {
+        self.add_affine_vartime(&q.to_affine())
+    }
+
+    /// k·P for a big-endian scalar by left-to-right double-and-add: variable time,
+    /// for public scalars only.
+    #[must_use]
+    pub fn mul_vartime(&self, k: &[u8]) -> Self {
+        let p = self.to_affine();
+        let mut acc = Self::INFINITY;
+        for byte in k {
+            for i in (0..8).rev() {
+                acc = acc.double();
+                if (byte >> i) & 1 == 1 {
+                    acc = acc.add_affine_vartime(&p);
+                }
+            }
+        }
+        acc
+    }
+}
+
+/// k·P in constant time for a secret big-endian scalar: the López–Dahab x-only
+/// Montgomery ladder over all `8·k.len()` bits with conditional swaps, then recovery of
+/// y (Guide to ECC Alg. 3.40). `P` must be a public affine point other than infinity
+/// with x ≠ 0.
+pub fn mul_ct<C: Curve>(p: &Affine<C>, k: &[u8]) -> Point<C> {
+    let x = p.x;
+    // R0 = ∞ = (1 : 0), R1 = P = (x : 1); the ladder keeps R1 − R0 = P.
+    let (mut x1, mut z1) = (Fe::ONE, Fe::ZERO);
+    let (mut x2, mut z2) = (x, Fe::ONE);
+    let mut swapped = false;
+    for byte in k {
+        for i in (0..8).rev() {
+            let bit = (byte >> i) & 1 == 1;
+            cswap(&mut x1, &mut x2, bit ^ swapped);
+            cswap(&mut z1, &mut z2, bit ^ swapped);
+            swapped = bit;
+            // R1 = R0 + R1 (difference P): Z = (X1Z2 + X2Z1)², X = xZ + X1Z2·X2Z1.
+            let t1 = x1.mul(&z2);
+            let t2 = x2.mul(&z1);
+            z2 = t1.add(&t2).square();
+            x2 = x.mul(&z2).add(&t1.mul(&t2));
+            // R0 = 2R0 (b = 1): Z = X²Z², X = X⁴ + Z⁴.
+            let x1s = x1.square();
+            let z1s = z1.square();
+            z1 = x1s.mul(&z1s);
+            x1 = x1s.square().add(&z1s.square());
+        }
+    }
+    cswap(&mut x1, &mut x2, swapped);
+    cswap(&mut z1, &mut z2, swapped);
+    recover_y(p, x1, z1, x2, z2)
+}
+
+fn cswap<F: Field>(a: &mut Fe<F>, b: &mut Fe<F>, swap: bool) {
+    let mask = 0u64.wrapping_sub(u64::from(swap));
+    let (mut wa, mut wb) = (a.words().to_vec(), b.words().to_vec());
+    for (x, y) in wa.iter_mut().zip(wb.iter_mut()) {
+        let t = (*x ^ *y) & mask;
+        *x ^= t;
+        *y ^= t;
+    }
+    if let (Some(na), Some(nb)) = (Fe::from_words(&wa), Fe::from_words(&wb)) {
+        *a = na;
+        *b = nb;
+    }
+}
+
+/// y-recovery after the ladder (Guide to ECC Alg. 3.40, Mxy): with x1 = X1/Z1 the
+/// x of R0 = kP and x2 = X2/Z2 that of R0 + P,
+/// `y1 = (x1 + x)·((x1 + x)(x2 + x) + x² + y)/x + y`. Branches only in the cases
+/// k ≡ 0 and k ≡ −1 mod the point's order.
+fn recover_y<C: Curve>(
+    p: &Affine<C>,
+    x1: Fe<C::F>,
+    z1: Fe<C::F>,
+    x2: Fe<C::F>,
+    z2: Fe<C::F>,
+) -> Point<C> {
+    if z1.is_zero() {
+        return Point::INFINITY;
+    }
+    if z2.is_zero() {
+        return Point::from(p.neg());
+    }
+    let (x, y) = (p.x, p.y);
+    let x1n = x1.mul(&z1.invert());
+    let x2n = x2.mul(&z2.invert());
+    let u = x1n.add(&x);
+    let y1 = u
+        .mul(&u.mul(&x2n.add(&x)).add(&x.square()).add(&y))
+        .mul(&x.invert())
+        .add(&y);
+    Point::from(Affine {
+        x: x1n,
+        y: y1,
+        infinity: false,
+        _c: PhantomData,
+    })
+}

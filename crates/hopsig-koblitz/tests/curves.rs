@@ -1,0 +1,144 @@
+//! Curve arithmetic: exhaustive checks on two tiny Koblitz curves over GF(2^5) (every
+//! point, every scalar), and the NIST curves against OpenSSL.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use hopsig_koblitz::curve::{
+    mul_ct, Affine, Curve, Point, PointError, Tiny0, Tiny1, K163, K233, K283,
+};
+use hopsig_koblitz::{Fe, F5};
+
+fn all_points<C: Curve<F = F5>>() -> Vec<Affine<C>> {
+    let mut v = vec![Affine::INFINITY];
+    for x in 0..32u64 {
+        for y in 0..32u64 {
+            let (x, y) = (Fe::from_words(&[x]).unwrap(), Fe::from_words(&[y]).unwrap());
+            if let Some(p) = Affine::<C>::new(x, y) {
+                v.push(p);
+            }
+        }
+    }
+    v
+}
+
+fn repeated<C: Curve>(p: &Affine<C>, k: usize) -> Affine<C> {
+    (0..k).fold(Affine::INFINITY, |acc, _| acc.add_vartime(p))
+}
+
+fn exhaustive<C: Curve<F = F5>>(expected: usize, mu: i32) {
+    let pts = all_points::<C>();
+    assert_eq!(pts.len(), expected, "{}: group order", C::NAME);
+    for p in &pts {
+        // Group law: projective formulas agree with affine ones for every pair.
+        for q in &pts {
+            let sum = p.add_vartime(q);
+            assert_eq!(Point::from(*p).add_affine_vartime(q).to_affine(), sum);
+            assert_eq!(sum, q.add_vartime(p));
+            assert_eq!(p.frobenius().add_vartime(&q.frobenius()), sum.frobenius());
+        }
+        assert_eq!(Point::from(*p).double().to_affine(), p.double_vartime());
+        assert_eq!(p.add_vartime(&p.neg()), Affine::INFINITY);
+        // τ² − μτ + 2 = 0 on every point.
+        let t2 = p.frobenius().frobenius();
+        let two = p.double_vartime();
+        let mu_tau = if mu == 1 {
+            p.frobenius()
+        } else {
+            p.frobenius().neg()
+        };
+        assert_eq!(t2.add_vartime(&two), mu_tau);
+        // Every scalar up to twice the group order, both multiplications.
+        for k in 0..2 * expected {
+            let want = repeated(p, k);
+            let kb = [(k >> 8) as u8, k as u8];
+            assert_eq!(
+                Point::from(*p).mul_vartime(&kb).to_affine(),
+                want,
+                "{p:?} k={k}"
+            );
+            if !p.is_infinity() && !p.x().is_zero() {
+                assert_eq!(mul_ct(p, &kb).to_affine(), want, "ct {p:?} k={k}");
+            }
+        }
+        // Encodings.
+        if !p.is_infinity() {
+            for compressed in [true, false] {
+                assert_eq!(Affine::<C>::from_sec1(&p.to_sec1(compressed)).unwrap(), *p);
+            }
+        }
+    }
+    // x values with no point are refused.
+    let xs: Vec<u64> = (0..32)
+        .filter(|x| {
+            !pts.iter()
+                .any(|p| !p.is_infinity() && p.x().words()[0] == *x)
+        })
+        .collect();
+    assert!(!xs.is_empty());
+    for x in xs {
+        assert_eq!(
+            Affine::<C>::from_sec1(&[0x02, x as u8]),
+            Err(PointError::NotOnCurve)
+        );
+    }
+}
+
+#[test]
+fn tiny_curve_a0_exhaustive() {
+    exhaustive::<Tiny0>(44, -1);
+}
+
+#[test]
+fn tiny_curve_a1_exhaustive() {
+    exhaustive::<Tiny1>(22, 1);
+}
+
+fn openssl_check<C: Curve>(nid: openssl::nid::Nid) {
+    use openssl::bn::{BigNum, BigNumContext};
+    use openssl::ec::{EcGroup, EcPoint};
+    let group = EcGroup::from_curve_name(nid).unwrap();
+    let mut ctx = BigNumContext::new().unwrap();
+    let g = Affine::<C>::generator();
+    assert!(g.is_on_curve());
+    g.check_subgroup().unwrap();
+    for round in 0..8 {
+        let mut k = vec![0u8; 36];
+        openssl::rand::rand_bytes(&mut k).unwrap();
+        if round == 0 {
+            k = vec![1];
+        }
+        let ours = mul_ct(&g, &k).to_affine();
+        assert_eq!(Point::from(g).mul_vartime(&k).to_affine(), ours);
+        let mut theirs = EcPoint::new(&group).unwrap();
+        theirs
+            .mul_generator2(&group, &BigNum::from_slice(&k).unwrap(), &mut ctx)
+            .unwrap();
+        let (mut x, mut y) = (BigNum::new().unwrap(), BigNum::new().unwrap());
+        theirs
+            .affine_coordinates_gf2m(&group, &mut x, &mut y, &mut ctx)
+            .unwrap();
+        let n = Fe::<C::F>::BYTES;
+        assert_eq!(ours.x().to_be_bytes(), x.to_vec_padded(n as i32).unwrap());
+        assert_eq!(ours.y().to_be_bytes(), y.to_vec_padded(n as i32).unwrap());
+        for compressed in [true, false] {
+            let enc = ours.to_sec1(compressed);
+            let form = if compressed {
+                openssl::ec::PointConversionForm::COMPRESSED
+            } else {
+                openssl::ec::PointConversionForm::UNCOMPRESSED
+            };
+            assert_eq!(
+                enc,
+                theirs.to_bytes(&group, form, &mut ctx).unwrap(),
+                "SEC 1 encoding"
+            );
+            assert_eq!(Affine::<C>::from_sec1(&enc).unwrap(), ours);
+        }
+    }
+}
+
+#[test]
+fn nist_koblitz_curves_agree_with_openssl() {
+    openssl_check::<K163>(openssl::nid::Nid::SECT163K1);
+    openssl_check::<K233>(openssl::nid::Nid::SECT233K1);
+    openssl_check::<K283>(openssl::nid::Nid::SECT283K1);
+}
