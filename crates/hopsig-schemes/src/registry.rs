@@ -12,7 +12,7 @@ use zeroize::Zeroizing;
 
 use crate::bgr::{Bgr, BgrParams};
 use crate::bls::{self, Bgls};
-use crate::concat::{Concat, EcdsaP256, Rsa2048Pkcs1};
+use crate::concat::{Concat, EcdsaK163, EcdsaK233, EcdsaK283, EcdsaP256, Rsa2048Pkcs1};
 use crate::wire::{code, Header};
 use crate::{Aggregate, Error, SequentialAggregate, SigningKey, VerifyingKey};
 
@@ -232,6 +232,9 @@ pub fn schemes() -> Vec<Box<dyn Scheme>> {
         Box::new(Concat::<Rsa2048Pkcs1>::new()),
         Box::new(Concat::<EcdsaP256>::new()),
         Box::new(Bgls),
+        Box::new(Concat::<EcdsaK163>::new()),
+        Box::new(Concat::<EcdsaK233>::new()),
+        Box::new(Concat::<EcdsaK283>::new()),
     ]
 }
 
@@ -248,6 +251,9 @@ pub fn lookup(id: &str) -> Result<Box<dyn Scheme>, Error> {
         "rsa2048-concat" => Ok(Box::new(Concat::<Rsa2048Pkcs1>::new())),
         "ecdsa-p256-concat" => Ok(Box::new(Concat::<EcdsaP256>::new())),
         bls::ID => Ok(Box::new(Bgls)),
+        "ecdsa-k163" => Ok(Box::new(Concat::<EcdsaK163>::new())),
+        "ecdsa-k233" => Ok(Box::new(Concat::<EcdsaK233>::new())),
+        "ecdsa-k283" => Ok(Box::new(Concat::<EcdsaK283>::new())),
         _ => Err(Error::UnknownScheme(id.to_string())),
     }
 }
@@ -265,6 +271,9 @@ pub fn for_aggregate(bytes: &[u8]) -> Result<Box<dyn Scheme>, Error> {
         (code::RSA2048_CONCAT, 0) => Ok(Box::new(Concat::<Rsa2048Pkcs1>::new())),
         (code::ECDSA_P256_CONCAT, 0) => Ok(Box::new(Concat::<EcdsaP256>::new())),
         (code::BLS12381_BGLS, 0) => Ok(Box::new(Bgls)),
+        (code::ECDSA_K163, 0) => Ok(Box::new(Concat::<EcdsaK163>::new())),
+        (code::ECDSA_K233, 0) => Ok(Box::new(Concat::<EcdsaK233>::new())),
+        (code::ECDSA_K283, 0) => Ok(Box::new(Concat::<EcdsaK283>::new())),
         (c, p) => Err(Error::UnknownScheme(format!(
             "code 0x{c:02x} with parameter {p}"
         ))),

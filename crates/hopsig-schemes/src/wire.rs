@@ -27,6 +27,12 @@ pub mod code {
     pub const RSA2048_CONCAT: u8 = 0x01;
     /// `ecdsa-p256-concat`
     pub const ECDSA_P256_CONCAT: u8 = 0x02;
+    /// `ecdsa-k163`
+    pub const ECDSA_K163: u8 = 0x03;
+    /// `ecdsa-k233`
+    pub const ECDSA_K233: u8 = 0x04;
+    /// `ecdsa-k283`
+    pub const ECDSA_K283: u8 = 0x05;
     /// `bgr-rsa2048`
     pub const BGR_RSA2048: u8 = 0x10;
     /// `bgr-rsa3072`

@@ -60,29 +60,7 @@ impl BaseSignature for EcdsaP256 {
             .unwrap_or(false)
     }
     fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
-        let mut probe = r.clone();
-        if probe.u8("ECDSA signature tag")? != 0x30 {
-            return Err(DecodeError::Invalid {
-                field: "ECDSA signature",
-                reason: "not a DER SEQUENCE",
-            });
-        }
-        let len = usize::from(probe.u8("ECDSA signature length")?);
-        if len + 2 > MAX_DER_LEN {
-            return Err(DecodeError::Invalid {
-                field: "ECDSA signature",
-                reason: "longer than a P-256 signature",
-            });
-        }
-        let der = r.take(len + 2, "ECDSA signature")?;
-        let canonical = EcdsaSig::from_der(der).and_then(|s| s.to_der()).ok();
-        if canonical.as_deref() != Some(der) {
-            return Err(DecodeError::Invalid {
-                field: "ECDSA signature",
-                reason: "not a canonical DER ECDSA-Sig-Value",
-            });
-        }
-        Ok(der.to_vec())
+        read_der_signature(r, MAX_DER_LEN)
     }
     fn secret_to_pem(sk: &EcKey<Private>) -> Result<Zeroizing<String>, Error> {
         let pem = Zeroizing::new(PKey::from_ec_key(sk.clone())?.private_key_to_pem_pkcs8()?);
@@ -116,4 +94,35 @@ impl BaseSignature for EcdsaP256 {
         }
         Ok(key)
     }
+}
+
+/// Reads one canonical DER `ECDSA-Sig-Value` of at most `max_len` bytes (short-form
+/// length), checking that OpenSSL's re-encoding gives the same bytes.
+pub(super) fn read_der_signature(
+    r: &mut Reader<'_>,
+    max_len: usize,
+) -> Result<Vec<u8>, DecodeError> {
+    let mut probe = r.clone();
+    if probe.u8("ECDSA signature tag")? != 0x30 {
+        return Err(DecodeError::Invalid {
+            field: "ECDSA signature",
+            reason: "not a DER SEQUENCE",
+        });
+    }
+    let len = usize::from(probe.u8("ECDSA signature length")?);
+    if len > 127 || len + 2 > max_len {
+        return Err(DecodeError::Invalid {
+            field: "ECDSA signature",
+            reason: "longer than a signature on this curve",
+        });
+    }
+    let der = r.take(len + 2, "ECDSA signature")?;
+    let canonical = EcdsaSig::from_der(der).and_then(|s| s.to_der()).ok();
+    if canonical.as_deref() != Some(der) {
+        return Err(DecodeError::Invalid {
+            field: "ECDSA signature",
+            reason: "not a canonical DER ECDSA-Sig-Value",
+        });
+    }
+    Ok(der.to_vec())
 }

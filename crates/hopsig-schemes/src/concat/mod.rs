@@ -3,9 +3,11 @@
 //! before) at the cost of a signature per hop.
 
 mod ecdsa;
+pub mod koblitz;
 mod rsa;
 
 pub use ecdsa::EcdsaP256;
+pub use koblitz::{EcdsaK163, EcdsaK233, EcdsaK283};
 pub use rsa::Rsa2048Pkcs1;
 
 use std::marker::PhantomData;

@@ -1,0 +1,283 @@
+//! ECDSA with SHA-256 on the NIST Koblitz curves K-163, K-233, K-283 (003 Fig. 1),
+//! on hopsig's own binary-field and τ-free curve arithmetic (`hopsig-koblitz`), with
+//! keys and signatures in the standard formats (PKCS #8 / SubjectPublicKeyInfo, DER
+//! `ECDSA-Sig-Value`) so that OpenSSL verifies what hopsig signs and the reverse.
+//!
+//! Signing computes k·G with the constant-time Montgomery ladder; k is drawn from
+//! OpenSSL's CSPRNG (`BN_priv_rand_range`), and the modular arithmetic on k and d uses
+//! OpenSSL's constant-time bignum paths. Verification (public inputs) uses variable-time
+//! double-and-add.
+
+use std::marker::PhantomData;
+
+use hopsig_koblitz::curve::{mul_ct, Affine, Curve, Point, K163, K233, K283};
+use hopsig_primitives::codec::{DecodeError, Reader};
+use hopsig_primitives::hash::sha256;
+use openssl::bn::{BigNum, BigNumContext};
+use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
+use openssl::ecdsa::EcdsaSig;
+use openssl::nid::Nid;
+use openssl::pkey::{Id, PKey, Public};
+use zeroize::Zeroizing;
+
+use super::ecdsa::read_der_signature;
+use super::BaseSignature;
+use crate::wire::code;
+use crate::Error;
+
+/// A Koblitz-curve ECDSA secret key: d and Q = d·G.
+pub struct KoblitzSecret<C: Curve> {
+    d: BigNum,
+    q: Affine<C>,
+}
+
+/// A Koblitz-curve ECDSA public key Q (checked: on the curve, order n, not ∞).
+#[derive(Clone)]
+pub struct KoblitzPublic<C: Curve> {
+    q: Affine<C>,
+}
+
+impl<C: Curve> KoblitzPublic<C> {
+    /// Q.
+    pub fn point(&self) -> &Affine<C> {
+        &self.q
+    }
+}
+
+fn order<C: Curve>() -> Result<BigNum, Error> {
+    Ok(BigNum::from_hex_str(C::ORDER)?)
+}
+
+fn order_bytes<C: Curve>() -> usize {
+    C::ORDER.len() / 2
+}
+
+/// e: the leftmost bitlen(n) bits of SHA-256(msg) (SEC 1 §4.1.3 step 5).
+fn digest_int(msg: &[u8], n: &BigNum) -> Result<BigNum, Error> {
+    let h = BigNum::from_slice(&sha256(&[msg]))?;
+    let nbits = n.num_bits();
+    if nbits < 256 {
+        let mut e = BigNum::new()?;
+        e.rshift(&h, 256 - nbits)?;
+        Ok(e)
+    } else {
+        Ok(h)
+    }
+}
+
+/// x(P) as an integer mod n.
+fn x_mod_n<C: Curve>(p: &Affine<C>, n: &BigNum, ctx: &mut BigNumContext) -> Result<BigNum, Error> {
+    let x = BigNum::from_slice(&p.x().to_be_bytes())?;
+    let mut r = BigNum::new()?;
+    r.nnmod(&x, n, ctx)?;
+    Ok(r)
+}
+
+fn padded(b: &BigNum, len: usize) -> Result<Zeroizing<Vec<u8>>, Error> {
+    Ok(Zeroizing::new(b.to_vec_padded(len as i32)?))
+}
+
+fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+    let n = order::<C>()?;
+    let mut ctx = BigNumContext::new_secure()?;
+    let e = digest_int(msg, &n)?;
+    let g = Affine::<C>::generator();
+    loop {
+        let mut k = BigNum::new_secure()?;
+        n.rand_range(&mut k)?;
+        if k.num_bits() == 0 {
+            continue;
+        }
+        k.set_const_time();
+        let r = x_mod_n(
+            &mul_ct(&g, &padded(&k, order_bytes::<C>())?).to_affine(),
+            &n,
+            &mut ctx,
+        )?;
+        if r.num_bits() == 0 {
+            continue;
+        }
+        // s = k⁻¹ (e + r·d) mod n.
+        let mut rd = BigNum::new_secure()?;
+        rd.mod_mul(&r, &sk.d, &n, &mut ctx)?;
+        let mut sum = BigNum::new_secure()?;
+        sum.mod_add(&e, &rd, &n, &mut ctx)?;
+        let mut kinv = BigNum::new_secure()?;
+        kinv.mod_inverse(&k, &n, &mut ctx)?;
+        let mut s = BigNum::new()?;
+        s.mod_mul(&kinv, &sum, &n, &mut ctx)?;
+        if s.num_bits() == 0 {
+            continue;
+        }
+        return Ok(EcdsaSig::from_private_components(r, s)?.to_der()?);
+    }
+}
+
+/// ECDSA verification (SEC 1 §4.1.4) of a DER signature.
+pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> Result<bool, Error> {
+    let n = order::<C>()?;
+    let mut ctx = BigNumContext::new()?;
+    let Ok(sig) = EcdsaSig::from_der(sig) else {
+        return Ok(false);
+    };
+    let (r, s) = (sig.r(), sig.s());
+    let in_range = |x: &openssl::bn::BigNumRef| x.num_bits() > 0 && x < &*n;
+    if !in_range(r) || !in_range(s) {
+        return Ok(false);
+    }
+    let e = digest_int(msg, &n)?;
+    let mut w = BigNum::new()?;
+    w.mod_inverse(s, &n, &mut ctx)?;
+    let (mut u1, mut u2) = (BigNum::new()?, BigNum::new()?);
+    u1.mod_mul(&e, &w, &n, &mut ctx)?;
+    u2.mod_mul(r, &w, &n, &mut ctx)?;
+    let x = Point::from(Affine::<C>::generator())
+        .mul_vartime(&u1.to_vec())
+        .add_vartime(&Point::from(*q).mul_vartime(&u2.to_vec()));
+    if x.is_infinity() {
+        return Ok(false);
+    }
+    Ok(x_mod_n(&x.to_affine(), &n, &mut ctx)? == r.to_owned()?)
+}
+
+/// The OpenSSL group of a curve (for key files).
+fn group(nid: Nid) -> Result<EcGroup, Error> {
+    Ok(EcGroup::from_curve_name(nid)?)
+}
+
+fn openssl_public<C: Curve>(nid: Nid, q: &Affine<C>) -> Result<EcKey<Public>, Error> {
+    let g = group(nid)?;
+    let mut ctx = BigNumContext::new()?;
+    let point = EcPoint::from_bytes(&g, &q.to_sec1(false), &mut ctx)?;
+    Ok(EcKey::from_public_key(&g, &point)?)
+}
+
+fn check_key_type(pkey_id: Id, curve: Option<Nid>, nid: Nid) -> Result<(), Error> {
+    if pkey_id != Id::EC || curve != Some(nid) {
+        return Err(Error::Key(format!(
+            "not a key on {}",
+            nid.short_name().unwrap_or("the expected curve")
+        )));
+    }
+    Ok(())
+}
+
+fn public_from_point<C: Curve>(bytes: &[u8]) -> Result<KoblitzPublic<C>, Error> {
+    let q = Affine::<C>::from_sec1(bytes).map_err(|e| Error::Key(format!("public key: {e}")))?;
+    q.check_subgroup()
+        .map_err(|e| Error::Key(format!("public key: {e}")))?;
+    Ok(KoblitzPublic { q })
+}
+
+macro_rules! koblitz_ecdsa {
+    ($(#[$doc:meta])* $name:ident, $curve:ty, $nid:expr, $id:expr, $code:expr, $desc:expr) => {
+        $(#[$doc])*
+        pub struct $name(PhantomData<$curve>);
+
+        impl BaseSignature for $name {
+            const ID: &'static str = $id;
+            const DESCRIPTION: &'static str = $desc;
+            const CODE: u8 = $code;
+            type SecretKey = KoblitzSecret<$curve>;
+            type PublicKey = KoblitzPublic<$curve>;
+
+            fn generate() -> Result<Self::SecretKey, Error> {
+                let n = order::<$curve>()?;
+                let mut d = BigNum::new_secure()?;
+                loop {
+                    n.rand_range(&mut d)?;
+                    if d.num_bits() > 0 {
+                        break;
+                    }
+                }
+                d.set_const_time();
+                let q = mul_ct(
+                    &Affine::<$curve>::generator(),
+                    &padded(&d, order_bytes::<$curve>())?,
+                )
+                .to_affine();
+                Ok(KoblitzSecret { d, q })
+            }
+            fn public(sk: &Self::SecretKey) -> Result<Self::PublicKey, Error> {
+                Ok(KoblitzPublic { q: sk.q })
+            }
+            fn sign(sk: &Self::SecretKey, msg: &[u8]) -> Result<Vec<u8>, Error> {
+                sign_impl(sk, msg)
+            }
+            fn verify(pk: &Self::PublicKey, msg: &[u8], sig: &[u8]) -> bool {
+                verify_der(&pk.q, msg, sig).unwrap_or(false)
+            }
+            fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
+                // SEQUENCE of two INTEGERs of at most bytes(n) + 1 bytes each.
+                read_der_signature(r, 2 + 2 * (2 + order_bytes::<$curve>() + 1))
+            }
+            fn secret_to_pem(sk: &Self::SecretKey) -> Result<Zeroizing<String>, Error> {
+                let g = group($nid)?;
+                let mut ctx = BigNumContext::new()?;
+                let point = EcPoint::from_bytes(&g, &sk.q.to_sec1(false), &mut ctx)?;
+                let key = EcKey::from_private_components(&g, &sk.d, &point)?;
+                let pem = Zeroizing::new(PKey::from_ec_key(key)?.private_key_to_pem_pkcs8()?);
+                Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
+            }
+            fn secret_from_pem(pem: &[u8]) -> Result<Self::SecretKey, Error> {
+                let pkey = PKey::private_key_from_pem(pem)
+                    .map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
+                let key = pkey.ec_key().map_err(|_| Error::Key("not an EC key".into()))?;
+                check_key_type(pkey.id(), key.group().curve_name(), $nid)?;
+                let mut d = BigNum::new_secure()?;
+                d.copy_from_slice(&key.private_key().to_vec())?;
+                d.set_const_time();
+                let n = order::<$curve>()?;
+                if d.num_bits() == 0 || d >= n {
+                    return Err(Error::Key("private scalar outside [1, n − 1]".into()));
+                }
+                let q = mul_ct(
+                    &Affine::<$curve>::generator(),
+                    &padded(&d, order_bytes::<$curve>())?,
+                )
+                .to_affine();
+                Ok(KoblitzSecret { d, q })
+            }
+            fn public_to_pem(pk: &Self::PublicKey) -> String {
+                openssl_public($nid, &pk.q)
+                    .and_then(|k| Ok(PKey::from_ec_key(k)?.public_key_to_pem()?))
+                    .map(|p| String::from_utf8_lossy(&p).into_owned())
+                    .unwrap_or_default()
+            }
+            fn public_from_der(der: &[u8]) -> Result<Self::PublicKey, Error> {
+                let pkey = PKey::public_key_from_der(der)
+                    .map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
+                let key = pkey.ec_key().map_err(|_| Error::Key("not an EC key".into()))?;
+                check_key_type(pkey.id(), key.group().curve_name(), $nid)?;
+                let mut ctx = BigNumContext::new()?;
+                let bytes =
+                    key.public_key()
+                        .to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)?;
+                let pk = public_from_point::<$curve>(&bytes)?;
+                let reencoded = PKey::from_ec_key(openssl_public($nid, &pk.q)?)?.public_key_to_der()?;
+                if reencoded != der {
+                    return Err(Error::Key(
+                        "SubjectPublicKeyInfo is not canonical DER with an uncompressed point".into(),
+                    ));
+                }
+                Ok(pk)
+            }
+        }
+    };
+}
+
+koblitz_ecdsa!(
+    /// ECDSA K-163 SHA-256 (about 80-bit security; 003's curve).
+    EcdsaK163, K163, Nid::SECT163K1, "ecdsa-k163", code::ECDSA_K163,
+    "n independent ECDSA K-163 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
+);
+koblitz_ecdsa!(
+    /// ECDSA K-233 SHA-256 (about 112-bit security).
+    EcdsaK233, K233, Nid::SECT233K1, "ecdsa-k233", code::ECDSA_K233,
+    "n independent ECDSA K-233 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
+);
+koblitz_ecdsa!(
+    /// ECDSA K-283 SHA-256 (about 128-bit security).
+    EcdsaK283, K283, Nid::SECT283K1, "ecdsa-k283", code::ECDSA_K283,
+    "n independent ECDSA K-283 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
+);
