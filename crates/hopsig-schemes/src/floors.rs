@@ -5,7 +5,7 @@ use hopsig_primitives::hash::sha256;
 use hopsig_primitives::rsa::RsaSecretKey;
 use openssl::ec::{EcGroup, EcKey};
 use openssl::ecdsa::EcdsaSig;
-use openssl::nid::Nid;
+pub use openssl::nid::Nid;
 use openssl::pkey::Private;
 
 use crate::Error;
@@ -237,6 +237,15 @@ impl OpensslSignature {
             openssl::hash::MessageDigest::sha384(),
             "ECDSA P-384",
         )
+    }
+
+    /// ECDSA / SHA-256 on OpenSSL's own implementation of a named curve (e.g. the
+    /// binary Koblitz curves, which OpenSSL treats generically).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn ec_sha256(nid: Nid, name: &'static str) -> Result<Self, Error> {
+        Self::ec(nid, openssl::hash::MessageDigest::sha256(), name)
     }
 
     fn ec(

@@ -2,6 +2,7 @@
 
 mod fig4;
 mod table1;
+mod table2;
 mod table3;
 mod table5;
 pub mod timer;
@@ -15,6 +16,7 @@ use serde::Serialize;
 
 pub use fig4::Fig4;
 pub use table1::{Row, Table1, SCHEMES as SCHEMES_FOR_PLOTS};
+pub use table2::Table2;
 pub use table3::Table3;
 pub use table5::Table5;
 
@@ -87,6 +89,15 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
             }
             Ok(())
         }
+        "table2" => {
+            let t = Table2::measure(quick)?;
+            print!("{}", t.render());
+            if let Some(path) = json {
+                write_json(path, &t)?;
+                eprintln!("wrote {}", path.display());
+            }
+            Ok(())
+        }
         "table3" => {
             let t = Table3::measure(quick)?;
             print!("{}", t.render());
@@ -106,7 +117,7 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
             Ok(())
         }
         other => Err(Failure::Input(format!(
-            "unknown suite '{other}' (available: table1, table3, table5, fig4)"
+            "unknown suite '{other}' (available: table1, table2, table3, table5, fig4)"
         ))),
     }
 }

@@ -1,0 +1,137 @@
+//! 003 Table II (so far its sign and verify columns): ECDSA with SHA-256 on K-163,
+//! K-233 and K-283 with hopsig's Koblitz arithmetic, beside OpenSSL's own ECDSA on the
+//! same curves and on P-256, sampled alternately in the same run.
+
+use serde::Serialize;
+
+use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
+use hopsig_schemes::floors::{Nid, OpensslSignature};
+
+use super::timer::{paired, single, Budget};
+use super::Machine;
+use crate::Failure;
+
+/// One curve.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row2 {
+    /// Curve.
+    pub curve: String,
+    /// hopsig sign, µs.
+    pub sign_us: f64,
+    /// OpenSSL sign on the same curve, µs.
+    pub openssl_sign_us: f64,
+    /// hopsig verify, µs.
+    pub verify_us: f64,
+    /// OpenSSL verify on the same curve, µs.
+    pub openssl_verify_us: f64,
+    /// `openssl_sign_us / sign_us`.
+    pub sign_speedup: f64,
+    /// `openssl_verify_us / verify_us`.
+    pub verify_speedup: f64,
+}
+
+/// The measurement.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table2 {
+    /// "table2".
+    pub suite: String,
+    /// Where it ran.
+    pub machine: Machine,
+    /// Whether `--quick` was used.
+    pub quick: bool,
+    /// OpenSSL ECDSA P-256 sign, µs.
+    pub p256_sign_us: f64,
+    /// OpenSSL ECDSA P-256 verify, µs.
+    pub p256_verify_us: f64,
+    /// Rows K-163, K-233, K-283.
+    pub rows: Vec<Row2>,
+}
+
+fn fail(e: hopsig_schemes::Error) -> Failure {
+    Failure::Input(format!("benchmark setup failed: {e}"))
+}
+
+fn row<B: BaseSignature>(budget: Budget, name: &str, nid: Nid) -> Result<Row2, Failure> {
+    let msg = vec![0x50u8; 100];
+    let sk = B::generate().map_err(fail)?;
+    let pk = B::public(&sk).map_err(fail)?;
+    let sig = B::sign(&sk, &msg).map_err(fail)?;
+    let theirs = OpensslSignature::ec_sha256(nid, "openssl").map_err(fail)?;
+    let their_sig = theirs.sign(&msg).map_err(fail)?;
+    let (s, os) = paired(budget, &mut || B::sign(&sk, &msg).map(drop), &mut || {
+        theirs.sign(&msg).map(drop)
+    })?;
+    let (v, ov) = paired(
+        budget,
+        &mut || {
+            if B::verify(&pk, &msg, &sig) {
+                Ok(())
+            } else {
+                Err(hopsig_schemes::Error::InvalidSignature)
+            }
+        },
+        &mut || theirs.verify(&msg, &their_sig),
+    )?;
+    Ok(Row2 {
+        curve: name.to_string(),
+        sign_us: s,
+        openssl_sign_us: os,
+        verify_us: v,
+        openssl_verify_us: ov,
+        sign_speedup: os / s,
+        verify_speedup: ov / v,
+    })
+}
+
+impl Table2 {
+    /// Runs the measurement, with progress on stderr.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn measure(quick: bool) -> Result<Table2, Failure> {
+        let budget = if quick { Budget::QUICK } else { Budget::FULL };
+        eprintln!("[1/4] OpenSSL P-256");
+        let p256 = OpensslSignature::p256().map_err(fail)?;
+        let msg = vec![0x50u8; 100];
+        let p256_sig = p256.sign(&msg).map_err(fail)?;
+        let p256_sign_us = single(budget, &mut || p256.sign(&msg).map(drop))?;
+        let p256_verify_us = single(budget, &mut || p256.verify(&msg, &p256_sig))?;
+        eprintln!("[2/4] K-163");
+        let k163 = row::<EcdsaK163>(budget, "K-163", Nid::SECT163K1)?;
+        eprintln!("[3/4] K-233");
+        let k233 = row::<EcdsaK233>(budget, "K-233", Nid::SECT233K1)?;
+        eprintln!("[4/4] K-283");
+        let k283 = row::<EcdsaK283>(budget, "K-283", Nid::SECT283K1)?;
+        Ok(Table2 {
+            suite: "table2".into(),
+            machine: Machine::detect(),
+            quick,
+            p256_sign_us,
+            p256_verify_us,
+            rows: vec![k163, k233, k283],
+        })
+    }
+
+    /// A plain-text table.
+    pub fn render(&self) -> String {
+        let mut out = format!(
+            "Table II (003, sign and verify), measured on {}: ECDSA SHA-256, 100-byte message\n\
+             OpenSSL P-256 in the same run: sign {:.1} µs, verify {:.1} µs\n\n{:<6} {:>9} {:>13} {:>8} {:>10} {:>15} {:>9}\n",
+            self.machine.cpu, self.p256_sign_us, self.p256_verify_us,
+            "curve", "sign µs", "OpenSSL sign", "speedup", "verify µs", "OpenSSL verify", "speedup"
+        );
+        for r in &self.rows {
+            out.push_str(&format!(
+                "{:<6} {:>9.1} {:>13.1} {:>7.1}× {:>10.1} {:>15.1} {:>8.1}×\n",
+                r.curve,
+                r.sign_us,
+                r.openssl_sign_us,
+                r.sign_speedup,
+                r.verify_us,
+                r.openssl_verify_us,
+                r.verify_speedup
+            ));
+        }
+        out
+    }
+}
