@@ -25,6 +25,8 @@ pub trait Curve: Copy + Send + Sync + 'static {
     const ORDER: &'static str;
     /// The cofactor h (#E = h·n).
     const COFACTOR: u32;
+    /// The generator's table of odd multiples for [`multi_mul_vartime`], built once.
+    fn generator_table() -> &'static OddTable<Self>;
 }
 
 macro_rules! curve {
@@ -40,6 +42,10 @@ macro_rules! curve {
             const GY: &'static str = $gy;
             const ORDER: &'static str = $n;
             const COFACTOR: u32 = $h;
+            fn generator_table() -> &'static OddTable<Self> {
+                static T: std::sync::OnceLock<OddTable<$name>> = std::sync::OnceLock::new();
+                T.get_or_init(|| OddTable::new(&Affine::generator()))
+            }
         }
     };
 }
@@ -593,4 +599,155 @@ fn recover_y<C: Curve>(
         infinity: false,
         _c: PhantomData,
     })
+}
+
+/// Width-w NAF of a big-endian scalar, least significant digit first: digits are 0 or
+/// odd in (−2^(w−1), 2^(w−1)), and any two nonzero digits are at least w apart.
+fn wnaf(k: &[u8], w: u32) -> Vec<i8> {
+    // Little-endian bits with room for the carry.
+    let mut bits: Vec<u8> = k
+        .iter()
+        .rev()
+        .flat_map(|b| (0..8).map(move |i| (b >> i) & 1))
+        .collect();
+    bits.push(0);
+    bits.push(0);
+    let mut out = vec![0i8; bits.len()];
+    let full = 1i32 << w;
+    let mut i = 0;
+    while i < bits.len() {
+        if bits[i] == 0 {
+            i += 1;
+            continue;
+        }
+        let mut v = 0i32;
+        for j in 0..w as usize {
+            if i + j < bits.len() {
+                v |= i32::from(bits[i + j]) << j;
+            }
+        }
+        if v >= full / 2 {
+            v -= full;
+        }
+        out[i] = v as i8;
+        // Subtract v at position i: clear the window, then propagate a borrow/carry.
+        for j in 0..w as usize {
+            if i + j < bits.len() {
+                bits[i + j] = 0;
+            }
+        }
+        if v < 0 {
+            let mut j = i + w as usize;
+            while j < bits.len() {
+                if bits[j] == 0 {
+                    bits[j] = 1;
+                    break;
+                }
+                bits[j] = 0;
+                j += 1;
+            }
+        }
+        i += w as usize;
+    }
+    while out.last() == Some(&0) {
+        out.pop();
+    }
+    out
+}
+
+/// Window width of [`multi_mul_vartime`].
+const W: u32 = 5;
+
+/// The odd multiples P, 3P, …, (2^(W−1) − 1)P of a public point, affine. Built with
+/// mixed additions of 2P and one batched inversion (Montgomery's trick) instead of one
+/// inversion per point.
+pub struct OddTable<C: Curve>(Vec<Affine<C>>);
+
+impl<C: Curve> fmt::Debug for OddTable<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OddTable({} points)", self.0.len())
+    }
+}
+
+impl<C: Curve> OddTable<C> {
+    /// The table of `p`.
+    pub fn new(p: &Affine<C>) -> Self {
+        let count = 1usize << (W - 2);
+        let two_p = p.double_vartime();
+        let mut proj = vec![Point::from(*p)];
+        for _ in 1..count {
+            let next = proj[proj.len() - 1].add_affine_vartime(&two_p);
+            proj.push(next);
+        }
+        OddTable(batch_to_affine(&proj))
+    }
+
+    fn get(&self, digit: i8) -> Affine<C> {
+        let p = self.0[usize::from(digit.unsigned_abs()) / 2];
+        if digit < 0 {
+            p.neg()
+        } else {
+            p
+        }
+    }
+}
+
+/// Affine forms of many points with one inversion (points at infinity stay so).
+pub fn batch_to_affine<C: Curve>(points: &[Point<C>]) -> Vec<Affine<C>> {
+    // prefix[i] = Z_0 · … · Z_{i−1}, skipping zero Z.
+    let mut prefix = Vec::with_capacity(points.len());
+    let mut acc = Fe::<C::F>::ONE;
+    for p in points {
+        prefix.push(acc);
+        if !p.is_infinity() {
+            acc = acc.mul(&p.z);
+        }
+    }
+    let mut inv = acc.invert();
+    let mut out = vec![Affine::INFINITY; points.len()];
+    for (i, p) in points.iter().enumerate().rev() {
+        if p.is_infinity() {
+            continue;
+        }
+        let zi = inv.mul(&prefix[i]);
+        inv = inv.mul(&p.z);
+        out[i] = Affine {
+            x: p.x.mul(&zi),
+            y: p.y.mul(&zi.square()),
+            infinity: false,
+            _c: PhantomData,
+        };
+    }
+    out
+}
+
+/// `Σ k_i·P_i` for public scalars and points by interleaved width-W NAF (one shared
+/// doubling chain; variable time, for verification).
+pub fn multi_mul_vartime<C: Curve>(terms: &[(&[u8], &Affine<C>)]) -> Point<C> {
+    let tables: Vec<OddTable<C>> = terms.iter().map(|(_, p)| OddTable::new(p)).collect();
+    let refs: Vec<(&[u8], &OddTable<C>)> = terms
+        .iter()
+        .zip(&tables)
+        .map(|((k, _), t)| (*k, t))
+        .collect();
+    multi_mul_tables_vartime(&refs)
+}
+
+/// [`multi_mul_vartime`] with the points' tables already built (e.g.
+/// [`Curve::generator_table`]).
+pub fn multi_mul_tables_vartime<C: Curve>(terms: &[(&[u8], &OddTable<C>)]) -> Point<C> {
+    let nafs: Vec<Vec<i8>> = terms.iter().map(|(k, _)| wnaf(k, W)).collect();
+    let tables: Vec<&OddTable<C>> = terms.iter().map(|(_, t)| *t).collect();
+    let len = nafs.iter().map(Vec::len).max().unwrap_or(0);
+    let mut acc = Point::INFINITY;
+    for i in (0..len).rev() {
+        acc = acc.double();
+        for (naf, table) in nafs.iter().zip(&tables) {
+            let d = naf.get(i).copied().unwrap_or(0);
+            if d != 0 {
+                acc = acc.add_affine_vartime(&table.get(d));
+            }
+        }
+    }
+    acc
 }

@@ -120,6 +120,7 @@ fn top_mask<F: Field>() -> u64 {
 }
 
 /// Adds the 64-bit word `t` into `c` at bit position `p`.
+#[inline(always)]
 fn add_at(c: &mut [u64], p: usize, t: u64) {
     let (w, s) = (p / 64, p % 64);
     c[w] ^= t << s;
@@ -129,6 +130,12 @@ fn add_at(c: &mut [u64], p: usize, t: u64) {
 }
 
 /// Reduces the `2N`-word product `c` modulo f into `N` words.
+#[inline(always)]
+pub(crate) fn reduce_words<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+    reduce::<F>(c)
+}
+
+#[inline(always)]
 fn reduce<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
     if F::M < 32 {
         return reduce_tiny::<F>(c[0]);
@@ -234,6 +241,7 @@ impl<F: Field> Fe<F> {
 
     /// `self + other` (XOR).
     #[must_use]
+    #[inline]
     pub fn add(&self, other: &Self) -> Self {
         let mut w = self.w;
         for (a, b) in w.iter_mut().zip(&other.w) {
@@ -242,10 +250,14 @@ impl<F: Field> Fe<F> {
         Fe { w, _f: PhantomData }
     }
 
-    /// `self · other` with the detected backend.
+    /// `self · other` with the fastest backend available.
     #[must_use]
+    #[inline]
     pub fn mul(&self, other: &Self) -> Self {
-        self.mul_with(other, Backend::detect())
+        match crate::clmul::mul_reduce::<F>(&self.w, &other.w) {
+            Some(w) => Fe { w, _f: PhantomData },
+            None => self.mul_with(other, Backend::Portable),
+        }
     }
 
     /// `self · other` with a chosen backend (both are tested against a reference).
@@ -265,6 +277,7 @@ impl<F: Field> Fe<F> {
 
     /// `self²`.
     #[must_use]
+    #[inline]
     pub fn square(&self) -> Self {
         let mut c = [0u64; 2 * MAX_WORDS];
         crate::portable::square(&self.w[..F::N], &mut c[..2 * F::N]);

@@ -27,6 +27,7 @@ pub(crate) fn mul(a: &[u64], b: &[u64], out: &mut [u64]) {
 }
 
 /// Inserts a zero bit after each of the 32 low bits of `x` (squaring in GF(2)[x]).
+#[inline(always)]
 fn spread32(x: u64) -> u64 {
     let mut x = x & 0xffff_ffff;
     x = (x | x << 16) & 0x0000_ffff_0000_ffff;
@@ -37,6 +38,7 @@ fn spread32(x: u64) -> u64 {
 }
 
 /// The square of an `n`-word polynomial into `out[..2n]`.
+#[inline(always)]
 pub(crate) fn square(a: &[u64], out: &mut [u64]) {
     for (i, &x) in a.iter().enumerate() {
         out[2 * i] = spread32(x);

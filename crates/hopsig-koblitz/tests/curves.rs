@@ -142,3 +142,42 @@ fn nist_koblitz_curves_agree_with_openssl() {
     openssl_check::<K233>(openssl::nid::Nid::SECT233K1);
     openssl_check::<K283>(openssl::nid::Nid::SECT283K1);
 }
+
+#[test]
+fn multi_scalar_multiplication_matches_separate_products() {
+    use hopsig_koblitz::curve::multi_mul_vartime;
+    let g = Affine::<K163>::generator();
+    let q = mul_ct(&g, &[7; 21]).to_affine();
+    for round in 0..20u8 {
+        let mut a = vec![0u8; 21];
+        let mut b = vec![0u8; 21];
+        openssl::rand::rand_bytes(&mut a).unwrap();
+        openssl::rand::rand_bytes(&mut b).unwrap();
+        if round == 0 {
+            a = vec![0xff; 21];
+            b = vec![0];
+        }
+        let want = Point::from(g)
+            .mul_vartime(&a)
+            .add_vartime(&Point::from(q).mul_vartime(&b));
+        assert_eq!(
+            multi_mul_vartime(&[(&a, &g), (&b, &q)]).to_affine(),
+            want.to_affine()
+        );
+    }
+    // Every scalar on a tiny curve, one and two terms.
+    let pts = all_points::<Tiny0>();
+    let (p, r) = (pts[5], pts[9]);
+    for k in 0..100usize {
+        let kb = [k as u8];
+        assert_eq!(multi_mul_vartime(&[(&kb, &p)]).to_affine(), repeated(&p, k));
+        let both = repeated(&p, k).add_vartime(&repeated(&r, 3 * k + 1));
+        let k3 = [(3 * k + 1) as u8];
+        let k3 = if 3 * k + 1 > 255 {
+            vec![((3 * k + 1) >> 8) as u8, (3 * k + 1) as u8]
+        } else {
+            k3.to_vec()
+        };
+        assert_eq!(multi_mul_vartime(&[(&kb, &p), (&k3, &r)]).to_affine(), both);
+    }
+}

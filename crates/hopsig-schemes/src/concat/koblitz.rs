@@ -5,12 +5,14 @@
 //!
 //! Signing computes k·G with the constant-time Montgomery ladder; k is drawn from
 //! OpenSSL's CSPRNG (`BN_priv_rand_range`), and the modular arithmetic on k and d uses
-//! OpenSSL's constant-time bignum paths. Verification (public inputs) uses variable-time
-//! double-and-add.
+//! OpenSSL's constant-time bignum paths. Verification (public inputs) computes
+//! u1·G + u2·Q by interleaved width-5 NAF (variable time).
 
 use std::marker::PhantomData;
 
-use hopsig_koblitz::curve::{mul_ct, Affine, Curve, Point, K163, K233, K283};
+use hopsig_koblitz::curve::{
+    mul_ct, multi_mul_tables_vartime, Affine, Curve, OddTable, K163, K233, K283,
+};
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::hash::sha256;
 use openssl::bn::{BigNum, BigNumContext};
@@ -131,9 +133,9 @@ pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> Result<boo
     let (mut u1, mut u2) = (BigNum::new()?, BigNum::new()?);
     u1.mod_mul(&e, &w, &n, &mut ctx)?;
     u2.mod_mul(r, &w, &n, &mut ctx)?;
-    let x = Point::from(Affine::<C>::generator())
-        .mul_vartime(&u1.to_vec())
-        .add_vartime(&Point::from(*q).mul_vartime(&u2.to_vec()));
+    let (u1, u2) = (u1.to_vec(), u2.to_vec());
+    let q_table = OddTable::new(q);
+    let x = multi_mul_tables_vartime(&[(&u1, C::generator_table()), (&u2, &q_table)]);
     if x.is_infinity() {
         return Ok(false);
     }
