@@ -70,6 +70,8 @@ fn sign_verify_inspect_for_every_scheme() {
         "rsa2048-concat",
         "ecdsa-p256-concat",
         "bls12381-bgls",
+        "ecdsa-k163",
+        "ecdsa-k283",
     ] {
         let dir = tempfile::tempdir().unwrap();
         let (pubs, msgs, agg) = chain(dir.path(), scheme);
@@ -222,6 +224,9 @@ fn schemes_lists_ids_as_json() {
         "ecdsa-p256-concat",
         "bls12381-bgls",
         "ibas-bls12381",
+        "ecdsa-k163",
+        "ecdsa-k233",
+        "ecdsa-k283",
     ] {
         assert!(ids.contains(&id), "{id}");
     }
