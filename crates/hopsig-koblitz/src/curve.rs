@@ -27,6 +27,8 @@ pub trait Curve: Copy + Send + Sync + 'static {
     const COFACTOR: u32;
     /// The generator's table of odd multiples for [`multi_mul_vartime`], built once.
     fn generator_table() -> &'static OddTable<Self>;
+    /// The generator's fixed-base comb for [`mul_base_ct`], built once.
+    fn generator_comb() -> &'static Comb<Self>;
 }
 
 macro_rules! curve {
@@ -45,6 +47,10 @@ macro_rules! curve {
             fn generator_table() -> &'static OddTable<Self> {
                 static T: std::sync::OnceLock<OddTable<$name>> = std::sync::OnceLock::new();
                 T.get_or_init(|| OddTable::new(&Affine::generator()))
+            }
+            fn generator_comb() -> &'static Comb<Self> {
+                static T: std::sync::OnceLock<Comb<$name>> = std::sync::OnceLock::new();
+                T.get_or_init(|| Comb::new(&Affine::generator()))
             }
         }
     };
@@ -555,17 +561,9 @@ pub fn mul_ct<C: Curve>(p: &Affine<C>, k: &[u8]) -> Point<C> {
 }
 
 fn cswap<F: Field>(a: &mut Fe<F>, b: &mut Fe<F>, swap: bool) {
-    let mask = 0u64.wrapping_sub(u64::from(swap));
-    let (mut wa, mut wb) = (a.words().to_vec(), b.words().to_vec());
-    for (x, y) in wa.iter_mut().zip(wb.iter_mut()) {
-        let t = (*x ^ *y) & mask;
-        *x ^= t;
-        *y ^= t;
-    }
-    if let (Some(na), Some(nb)) = (Fe::from_words(&wa), Fe::from_words(&wb)) {
-        *a = na;
-        *b = nb;
-    }
+    let (na, nb) = (Fe::select(a, b, swap), Fe::select(b, a, swap));
+    *a = na;
+    *b = nb;
 }
 
 /// y-recovery after the ladder (Guide to ECC Alg. 3.40, Mxy): with x1 = X1/Z1 the
@@ -749,5 +747,131 @@ pub fn multi_mul_tables_vartime<C: Curve>(terms: &[(&[u8], &OddTable<C>)]) -> Po
             }
         }
     }
+    acc
+}
+
+/// A fixed-base table for constant-time multiplication of a public base B: for each
+/// 4-bit window i, the odd multiples (2j + 1)·16^i·B, j < 8.
+pub struct Comb<C: Curve> {
+    windows: Vec<OddTable<C>>,
+    order: Vec<u64>,
+}
+
+impl<C: Curve> fmt::Debug for Comb<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Comb({} windows)", self.windows.len())
+    }
+}
+
+/// Little-endian 64-bit limbs of a big-endian byte string (at most 40 bytes used).
+fn limbs(be: &[u8]) -> [u64; 6] {
+    let mut out = [0u64; 6];
+    for (i, &b) in be.iter().rev().enumerate().take(48) {
+        out[i / 8] |= u64::from(b) << (8 * (i % 8));
+    }
+    out
+}
+
+impl<C: Curve> Comb<C> {
+    /// The comb of `base`: enough windows for any scalar below the group order. Meant
+    /// for the NIST curves: every table entry d·16^i·B and every partial sum must be a
+    /// point other than ∞, which holds when the order n exceeds 2^8 and B has order n.
+    pub fn new(base: &Affine<C>) -> Self {
+        let order = limbs(&unhex(C::ORDER));
+        let bits = 64 * 6
+            - order
+                .iter()
+                .rev()
+                .fold((0u32, false), |(z, done), &w| {
+                    if done {
+                        (z, true)
+                    } else if w == 0 {
+                        (z + 64, false)
+                    } else {
+                        (z + w.leading_zeros(), true)
+                    }
+                })
+                .0 as usize;
+        let count = bits.div_ceil(4) + 1;
+        let mut windows = Vec::with_capacity(count);
+        let mut b = *base;
+        for _ in 0..count {
+            windows.push(OddTable::new(&b));
+            b = (0..4).fold(b, |p, _| p.double_vartime());
+        }
+        Comb {
+            windows,
+            order: order.to_vec(),
+        }
+    }
+}
+
+/// Constant-time selection of `table[index]` (every entry is read).
+fn ct_lookup<C: Curve>(table: &OddTable<C>, index: u64) -> Affine<C> {
+    let (mut x, mut y) = (Fe::ZERO, Fe::ZERO);
+    for (j, p) in table.0.iter().enumerate() {
+        let hit = j as u64 == index;
+        x = Fe::select(&x, &p.x, hit);
+        y = Fe::select(&y, &p.y, hit);
+    }
+    Affine {
+        x,
+        y,
+        infinity: false,
+        _c: PhantomData,
+    }
+}
+
+/// `k·B` for a secret big-endian scalar 1 ≤ k < n with the comb of B, in constant
+/// time: k is made odd (k or n − k, selected by mask), recoded into signed odd 4-bit
+/// digits (every digit nonzero: d = (k mod 32) − 16, k ← 2⌊k/32⌋ + 1), each window's
+/// point is read with a full-table scan and negated by mask, and the sum is negated
+/// back by mask. The mixed additions have exceptional cases only when the running sum
+/// equals ± the added point, which a secret uniformly random k hits with negligible
+/// probability.
+pub fn mul_base_ct<C: Curve>(comb: &Comb<C>, k: &[u8]) -> Point<C> {
+    let mut kl = limbs(k);
+    // n − k.
+    let mut nk = [0u64; 6];
+    let mut borrow = 0u64;
+    for i in 0..6 {
+        let (d1, b1) = comb.order[i].overflowing_sub(kl[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        nk[i] = d2;
+        borrow = u64::from(b1 | b2);
+    }
+    let even = 0u64.wrapping_sub(1 ^ (kl[0] & 1));
+    for (k, m) in kl.iter_mut().zip(&nk) {
+        *k = (*k & !even) | (m & even);
+    }
+    let mut acc = Point::INFINITY;
+    let last = comb.windows.len() - 1;
+    for (i, table) in comb.windows.iter().enumerate() {
+        // Digit: (k mod 32) − 16 for all but the last window, which takes the rest.
+        let low = (kl[0] & 31) as i64;
+        let d = if i == last { low } else { low - 16 };
+        if i != last {
+            // k ← 2⌊k/32⌋ + 1.
+            for w in 0..6 {
+                let next = if w + 1 < 6 { kl[w + 1] } else { 0 };
+                kl[w] = (kl[w] >> 5) | (next << 59);
+            }
+            for w in (0..6).rev() {
+                let carry = if w > 0 { kl[w - 1] >> 63 } else { 0 };
+                kl[w] = (kl[w] << 1) | carry;
+            }
+            kl[0] |= 1;
+        }
+        let mag = ((d ^ (d >> 63)) - (d >> 63)) as u64; // |d|, odd
+        let mut p = ct_lookup(table, (mag.wrapping_sub(1)) / 2);
+        p.y = Fe::select(&p.y, &p.x.add(&p.y), d < 0);
+        acc = if i == 0 {
+            Point::from(p)
+        } else {
+            acc.add_affine_vartime(&p)
+        };
+    }
+    // Negate back if n − k was used: −(X, Y, Z) = (X, XZ + Y, Z).
+    acc.y = Fe::select(&acc.y, &acc.x.mul(&acc.z).add(&acc.y), even != 0);
     acc
 }

@@ -229,6 +229,17 @@ impl<F: Field> Fe<F> {
         Self::from_words(&w[..F::N])
     }
 
+    /// `b` if `pick_b`, else `a`, without a branch on `pick_b`.
+    #[must_use]
+    pub fn select(a: &Self, b: &Self, pick_b: bool) -> Self {
+        let mask = 0u64.wrapping_sub(u64::from(pick_b));
+        let mut w = a.w;
+        for (x, y) in w.iter_mut().zip(&b.w) {
+            *x ^= (*x ^ y) & mask;
+        }
+        Fe { w, _f: PhantomData }
+    }
+
     /// Coefficient of x^i (0 for i ≥ m).
     pub fn bit(&self, i: usize) -> bool {
         i < F::M && (self.w[i / 64] >> (i % 64)) & 1 == 1

@@ -3,7 +3,8 @@
 //! keys and signatures in the standard formats (PKCS #8 / SubjectPublicKeyInfo, DER
 //! `ECDSA-Sig-Value`) so that OpenSSL verifies what hopsig signs and the reverse.
 //!
-//! Signing computes k·G with the constant-time Montgomery ladder; k is drawn from
+//! Signing computes k·G with the constant-time fixed-base comb (signed odd digits,
+//! full-table scans; `hopsig_koblitz::curve::mul_base_ct`); k is drawn from
 //! OpenSSL's CSPRNG (`BN_priv_rand_range`), and the modular arithmetic on k and d uses
 //! OpenSSL's constant-time bignum paths. Verification (public inputs) computes
 //! u1·G + u2·Q by interleaved width-5 NAF (variable time).
@@ -11,7 +12,7 @@
 use std::marker::PhantomData;
 
 use hopsig_koblitz::curve::{
-    mul_ct, multi_mul_tables_vartime, Affine, Curve, OddTable, K163, K233, K283,
+    mul_base_ct, multi_mul_tables_vartime, Affine, Curve, OddTable, K163, K233, K283,
 };
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::hash::sha256;
@@ -83,7 +84,6 @@ fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Err
     let n = order::<C>()?;
     let mut ctx = BigNumContext::new_secure()?;
     let e = digest_int(msg, &n)?;
-    let g = Affine::<C>::generator();
     loop {
         let mut k = BigNum::new_secure()?;
         n.rand_range(&mut k)?;
@@ -92,7 +92,7 @@ fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Err
         }
         k.set_const_time();
         let r = x_mod_n(
-            &mul_ct(&g, &padded(&k, order_bytes::<C>())?).to_affine(),
+            &mul_base_ct(C::generator_comb(), &padded(&k, order_bytes::<C>())?).to_affine(),
             &n,
             &mut ctx,
         )?;
@@ -193,8 +193,8 @@ macro_rules! koblitz_ecdsa {
                     }
                 }
                 d.set_const_time();
-                let q = mul_ct(
-                    &Affine::<$curve>::generator(),
+                let q = mul_base_ct(
+                    <$curve>::generator_comb(),
                     &padded(&d, order_bytes::<$curve>())?,
                 )
                 .to_affine();
@@ -233,8 +233,8 @@ macro_rules! koblitz_ecdsa {
                 if d.num_bits() == 0 || d >= n {
                     return Err(Error::Key("private scalar outside [1, n − 1]".into()));
                 }
-                let q = mul_ct(
-                    &Affine::<$curve>::generator(),
+                let q = mul_base_ct(
+                    <$curve>::generator_comb(),
                     &padded(&d, order_bytes::<$curve>())?,
                 )
                 .to_affine();
