@@ -222,3 +222,31 @@ fn constant_time_comb_matches_the_ladder() {
     // order-11 subgroup are often ∞ — the exceptional case the comb rules out by
     // needing n > 2^8.)
 }
+
+proptest::proptest! {
+    #[test]
+    fn point_decoding_never_panics(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80)) {
+        if let Ok(p) = Affine::<K163>::from_sec1(&bytes) {
+            proptest::prop_assert!(p.is_on_curve());
+            let _ = p.check_subgroup();
+        }
+        let _ = Affine::<K233>::from_sec1(&bytes);
+        let _ = Affine::<K283>::from_sec1(&bytes);
+    }
+}
+
+#[test]
+fn points_outside_the_subgroup_are_refused() {
+    // (0, 1) has order 2 on every Koblitz curve (b = 1).
+    let mut enc = vec![0x04];
+    enc.extend_from_slice(&[0u8; 21]);
+    let mut one = [0u8; 21];
+    one[20] = 1;
+    enc.extend_from_slice(&one);
+    let p = Affine::<K163>::from_sec1(&enc).unwrap();
+    assert_eq!(p.check_subgroup(), Err(PointError::NotInSubgroup));
+    assert_eq!(
+        Affine::<K163>::INFINITY.check_subgroup(),
+        Err(PointError::Infinity)
+    );
+}
