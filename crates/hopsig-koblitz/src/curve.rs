@@ -338,6 +338,32 @@ impl<C: Curve> Affine<C> {
         }
     }
 
+    /// Whether P lies in the subgroup of order n, by halving instead of a scalar
+    /// multiplication: P ∈ 2E iff Tr(x) = Tr(a); for cofactor 2 that is the subgroup.
+    /// For cofactor 4 (cyclic 2-part, E[2] = {∞, (0, 1)}) a half Q = (u, ·) of P,
+    /// u = √(y + (λ + 1)·x) with λ² + λ = x + a, must lie in 2E as well. Infinity
+    /// counts as in the subgroup; callers reject it separately.
+    pub fn in_subgroup_fast(&self) -> bool {
+        if self.infinity {
+            return true;
+        }
+        let tr_a = C::A;
+        if self.x.trace() != tr_a {
+            return false;
+        }
+        match C::COFACTOR {
+            2 => true,
+            4 => {
+                let lambda = self.x.add(&a_coef::<C>()).half_trace();
+                let u = self.y.add(&lambda.add(&Fe::ONE).mul(&self.x)).sqrt();
+                u.trace() == tr_a
+            }
+            _ => Point::from(*self)
+                .mul_vartime(&unhex(C::ORDER))
+                .is_infinity(),
+        }
+    }
+
     /// Checks that the point is not infinity and that n·P = ∞.
     ///
     /// # Errors

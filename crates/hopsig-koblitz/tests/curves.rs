@@ -250,3 +250,38 @@ fn points_outside_the_subgroup_are_refused() {
         Err(PointError::Infinity)
     );
 }
+
+#[test]
+fn fast_subgroup_check_agrees_with_multiplication_by_n() {
+    fn tiny<C: Curve<F = F5>>() {
+        for p in all_points::<C>() {
+            assert_eq!(
+                p.in_subgroup_fast(),
+                repeated(&p, 11).is_infinity(),
+                "{p:?}"
+            );
+        }
+    }
+    tiny::<Tiny0>();
+    tiny::<Tiny1>();
+    fn real<C: Curve>(x_bytes: usize) {
+        let g = Affine::<C>::generator();
+        assert!(g.in_subgroup_fast());
+        // Points outside the subgroup: random x on the curve, most of which are not.
+        let mut outside = 0;
+        for i in 0..40u8 {
+            let mut enc = vec![0x02];
+            enc.extend(std::iter::repeat(i).take(x_bytes));
+            enc[1] &= 0x01;
+            if let Ok(p) = Affine::<C>::from_sec1(&enc) {
+                let slow = p.check_subgroup().is_ok();
+                assert_eq!(p.in_subgroup_fast(), slow);
+                outside += usize::from(!slow);
+            }
+        }
+        assert!(outside > 0);
+    }
+    real::<K163>(21);
+    real::<K233>(30);
+    real::<K283>(36);
+}
