@@ -28,6 +28,7 @@ pub mod floors;
 pub mod ibas;
 pub mod kcx;
 mod keyblock;
+pub mod pla;
 pub mod registry;
 mod traits;
 pub mod wire;

@@ -40,6 +40,27 @@ pub struct KoblitzPublic<C: Curve> {
     q: Affine<C>,
 }
 
+impl<C: Curve> KoblitzSecret<C> {
+    /// A key from a secret scalar d ∈ [1, n − 1] and its public point (callers have
+    /// checked Q = d·G).
+    pub(crate) fn from_parts(d: BigNum, q: Affine<C>) -> Self {
+        KoblitzSecret { d, q }
+    }
+
+    /// ECDSA signature (DER) on `msg`.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        sign_impl(self, msg)
+    }
+
+    /// The public point Q = d·G.
+    pub fn public_point(&self) -> &Affine<C> {
+        &self.q
+    }
+}
+
 impl<C: Curve> KoblitzPublic<C> {
     /// Q.
     pub fn point(&self) -> &Affine<C> {
@@ -47,16 +68,16 @@ impl<C: Curve> KoblitzPublic<C> {
     }
 }
 
-fn order<C: Curve>() -> Result<BigNum, Error> {
+pub(crate) fn order<C: Curve>() -> Result<BigNum, Error> {
     Ok(BigNum::from_hex_str(C::ORDER)?)
 }
 
-fn order_bytes<C: Curve>() -> usize {
+pub(crate) fn order_bytes<C: Curve>() -> usize {
     C::ORDER.len() / 2
 }
 
 /// e: the leftmost bitlen(n) bits of SHA-256(msg) (SEC 1 §4.1.3 step 5).
-fn digest_int(msg: &[u8], n: &BigNum) -> Result<BigNum, Error> {
+pub(crate) fn digest_int(msg: &[u8], n: &BigNum) -> Result<BigNum, Error> {
     let h = BigNum::from_slice(&sha256(&[msg]))?;
     let nbits = n.num_bits();
     if nbits < 256 {
@@ -69,18 +90,22 @@ fn digest_int(msg: &[u8], n: &BigNum) -> Result<BigNum, Error> {
 }
 
 /// x(P) as an integer mod n.
-fn x_mod_n<C: Curve>(p: &Affine<C>, n: &BigNum, ctx: &mut BigNumContext) -> Result<BigNum, Error> {
+pub(crate) fn x_mod_n<C: Curve>(
+    p: &Affine<C>,
+    n: &BigNum,
+    ctx: &mut BigNumContext,
+) -> Result<BigNum, Error> {
     let x = BigNum::from_slice(&p.x().to_be_bytes())?;
     let mut r = BigNum::new()?;
     r.nnmod(&x, n, ctx)?;
     Ok(r)
 }
 
-fn padded(b: &BigNum, len: usize) -> Result<Zeroizing<Vec<u8>>, Error> {
+pub(crate) fn padded(b: &BigNum, len: usize) -> Result<Zeroizing<Vec<u8>>, Error> {
     Ok(Zeroizing::new(b.to_vec_padded(len as i32)?))
 }
 
-fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Error> {
     let n = order::<C>()?;
     let mut ctx = BigNumContext::new_secure()?;
     let e = digest_int(msg, &n)?;

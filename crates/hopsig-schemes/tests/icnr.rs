@@ -1,0 +1,95 @@
+//! Implicit certificates (003 §II-C, §II-D) on K-163, K-233, K-283: issuing, key
+//! extraction, fused extraction + ECDSA verification, and rejections.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use hopsig_koblitz::curve::{Curve, OddTable, K163, K233, K283};
+use hopsig_schemes::concat::koblitz::verify_der;
+use hopsig_schemes::pla::icnr::{self, ImplicitCert, Ttp};
+
+fn round_trip<C: Curve>() {
+    let ttp = Ttp::<C>::setup().unwrap();
+    let ttp_table = OddTable::new(ttp.public());
+    let id = b"alice@pla.example";
+    let blind = icnr::blind::<C>().unwrap();
+    let issued = ttp.issue(id, blind.request()).unwrap();
+    let key = icnr::finalkey(&blind, &issued, id, ttp.public()).unwrap();
+    let cert = issued.cert.clone();
+    assert_eq!(
+        icnr::extract(id, &cert, ttp.public()).unwrap(),
+        *key.public_point()
+    );
+
+    let msg = b"PLA packet 7";
+    let sig = key.sign(msg).unwrap();
+    let w = icnr::extract(id, &cert, ttp.public()).unwrap();
+    assert!(verify_der(&w, msg, &sig).unwrap());
+    assert!(icnr::verify_fused(id, &cert, &ttp_table, msg, &sig).unwrap());
+
+    // Rejections: wrong identity, wrong TTP, tampered r_A or b_A, tampered signature
+    // or message.
+    assert!(!icnr::verify_fused(b"mallory@pla.example", &cert, &ttp_table, msg, &sig).unwrap());
+    let other = Ttp::<C>::setup().unwrap();
+    assert!(!icnr::verify_fused(id, &cert, &OddTable::new(other.public()), msg, &sig).unwrap());
+    for at in [0usize, 5, cert.r.len() - 1] {
+        let mut r = cert.clone();
+        r.r[at] ^= 0x01;
+        assert!(
+            !icnr::verify_fused(id, &r, &ttp_table, msg, &sig).unwrap(),
+            "r byte {at}"
+        );
+    }
+    let flipped = ImplicitCert {
+        b: !cert.b,
+        ..cert.clone()
+    };
+    assert!(!icnr::verify_fused(id, &flipped, &ttp_table, msg, &sig).unwrap());
+    let mut bad = sig.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    assert!(!icnr::verify_fused(id, &cert, &ttp_table, msg, &bad).unwrap());
+    assert!(!icnr::verify_fused(id, &cert, &ttp_table, b"other", &sig).unwrap());
+    assert!(!icnr::verify_fused(id, &cert, &ttp_table, msg, b"\x30\x00").unwrap());
+    // Alice cannot finish a certificate issued for another identity or TTP.
+    assert!(icnr::finalkey(&blind, &issued, b"bob", ttp.public()).is_err());
+    assert!(icnr::finalkey(&blind, &issued, id, other.public()).is_err());
+    // A request outside the subgroup is refused by the TTP.
+    let mut enc = vec![0x04];
+    enc.extend(vec![0u8; 2 * cert.r.len() - 1]);
+    enc.push(1);
+    let order_two = hopsig_koblitz::curve::Affine::<C>::from_sec1(&enc).unwrap();
+    assert!(ttp.issue(id, &order_two).is_err());
+}
+
+#[test]
+fn k163_implicit_certificates() {
+    round_trip::<K163>();
+}
+
+#[test]
+fn k233_implicit_certificates() {
+    round_trip::<K233>();
+}
+
+#[test]
+fn k283_implicit_certificates() {
+    round_trip::<K283>();
+}
+
+#[test]
+fn extracted_keys_work_with_openssl() {
+    use openssl::bn::BigNumContext;
+    use openssl::ec::{EcGroup, EcKey, EcPoint};
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let blind = icnr::blind::<K163>().unwrap();
+    let issued = ttp.issue(b"alice", blind.request()).unwrap();
+    let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public()).unwrap();
+    let w = icnr::extract(b"alice", &issued.cert, ttp.public()).unwrap();
+    let group = EcGroup::from_curve_name(openssl::nid::Nid::SECT163K1).unwrap();
+    let mut ctx = BigNumContext::new().unwrap();
+    let point = EcPoint::from_bytes(&group, &w.to_sec1(false), &mut ctx).unwrap();
+    let pk =
+        openssl::pkey::PKey::from_ec_key(EcKey::from_public_key(&group, &point).unwrap()).unwrap();
+    let sig = key.sign(b"m").unwrap();
+    let mut v = openssl::sign::Verifier::new(openssl::hash::MessageDigest::sha256(), &pk).unwrap();
+    assert!(v.verify_oneshot(&sig, b"m").unwrap());
+}
