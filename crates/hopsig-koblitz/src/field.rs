@@ -18,6 +18,41 @@ pub trait Field: Copy + Send + Sync + 'static {
     const TAPS: &'static [usize];
     /// Name, e.g. `GF(2^163)`.
     const NAME: &'static str;
+    /// Bit i set iff Tr(x^i) = 1, so that Tr(a) = parity(a AND mask); and √x. Both
+    /// computed once from the definitions.
+    fn constants() -> &'static FieldConstants;
+}
+
+/// Per-field constants derived once from the definitions.
+#[derive(Debug)]
+pub struct FieldConstants {
+    trace_mask: [u64; MAX_WORDS],
+    sqrt_x: [u64; MAX_WORDS],
+    /// H(x^i) for i < m: the half-trace is linear, H(a) = Σ a_i·H(x^i).
+    half_trace_basis: Vec<[u64; MAX_WORDS]>,
+}
+
+fn derive_constants<F: Field>() -> FieldConstants {
+    let mut trace_mask = [0u64; MAX_WORDS];
+    let mut half_trace_basis = Vec::with_capacity(F::M);
+    for i in 0..F::M {
+        let mut w = [0u64; MAX_WORDS];
+        w[i / 64] = 1 << (i % 64);
+        let xi = Fe::<F> { w, _f: PhantomData };
+        if xi.trace_slow() {
+            trace_mask[i / 64] |= 1 << (i % 64);
+        }
+        half_trace_basis.push(xi.half_trace_slow().w);
+    }
+    let x = Fe::<F> {
+        w: [2, 0, 0, 0, 0],
+        _f: PhantomData,
+    };
+    FieldConstants {
+        trace_mask,
+        sqrt_x: x.square_times(F::M - 1).w,
+        half_trace_basis,
+    }
 }
 
 macro_rules! field {
@@ -30,6 +65,10 @@ macro_rules! field {
             const N: usize = $n;
             const TAPS: &'static [usize] = &$taps;
             const NAME: &'static str = concat!("GF(2^", stringify!($m), ")");
+            fn constants() -> &'static FieldConstants {
+                static C: OnceLock<FieldConstants> = OnceLock::new();
+                C.get_or_init(derive_constants::<$name>)
+            }
         }
     };
 }
@@ -162,6 +201,16 @@ fn reduce<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
     let mut out = [0u64; MAX_WORDS];
     out[..F::N].copy_from_slice(&c[..F::N]);
     out
+}
+
+/// Collects the even-position bits of `x` into the low 32 bits (inverse of spreading).
+fn squeeze32(x: u64) -> u64 {
+    let mut x = x & 0x5555_5555_5555_5555;
+    x = (x | x >> 1) & 0x3333_3333_3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+    (x | x >> 16) & 0x0000_0000_ffff_ffff
 }
 
 /// Bit-at-a-time reduction for the tiny test fields (m < 32), whose products fit one
@@ -323,14 +372,44 @@ impl<F: Field> Fe<F> {
         b.square()
     }
 
-    /// The square root `self^(2^(m−1))` (every element has exactly one).
+    /// The square root (every element has exactly one): with a = a_e(x²) + x·a_o(x²),
+    /// √a = a_e(x) + √x·a_o(x), where a_e, a_o collect the even and odd coefficients.
     #[must_use]
     pub fn sqrt(&self) -> Self {
-        self.square_times(F::M - 1)
+        let (mut even, mut odd) = ([0u64; MAX_WORDS], [0u64; MAX_WORDS]);
+        for (i, &w) in self.w[..F::N].iter().enumerate() {
+            let (e, o) = (squeeze32(w), squeeze32(w >> 1));
+            even[i / 2] |= e << (32 * (i % 2));
+            odd[i / 2] |= o << (32 * (i % 2));
+        }
+        let sx = Fe::<F> {
+            w: F::constants().sqrt_x,
+            _f: PhantomData,
+        };
+        Fe {
+            w: even,
+            _f: PhantomData,
+        }
+        .add(&sx.mul(&Fe {
+            w: odd,
+            _f: PhantomData,
+        }))
     }
 
-    /// The absolute trace `Σ_{i<m} self^(2^i)`, 0 or 1.
+    /// The absolute trace `Σ_{i<m} self^(2^i)`, 0 or 1, as the parity of the bits under
+    /// the field's trace mask.
     pub fn trace(&self) -> bool {
+        let mask = &F::constants().trace_mask;
+        let acc = self
+            .w
+            .iter()
+            .zip(mask)
+            .fold(0u64, |acc, (a, m)| acc ^ (a & m));
+        acc.count_ones() % 2 == 1
+    }
+
+    /// The trace from its definition (m − 1 squarings); derives the mask.
+    fn trace_slow(&self) -> bool {
         let mut t = *self;
         let mut acc = *self;
         for _ in 1..F::M {
@@ -341,9 +420,22 @@ impl<F: Field> Fe<F> {
     }
 
     /// The half-trace `Σ_{i ≤ (m−1)/2} self^(2^(2i))` (m odd): when `Tr(self) = 0`,
-    /// `z = H(self)` solves `z² + z = self` (used for point decompression).
+    /// `z = H(self)` solves `z² + z = self` (used for point decompression). Computed
+    /// from the precomputed images of the basis, every one read (constant time).
     #[must_use]
     pub fn half_trace(&self) -> Self {
+        let mut w = [0u64; MAX_WORDS];
+        for (i, basis) in F::constants().half_trace_basis.iter().enumerate() {
+            let mask = 0u64.wrapping_sub((self.w[i / 64] >> (i % 64)) & 1);
+            for (acc, b) in w.iter_mut().zip(basis) {
+                *acc ^= b & mask;
+            }
+        }
+        Fe { w, _f: PhantomData }
+    }
+
+    /// The half-trace from its definition; derives the basis images.
+    fn half_trace_slow(&self) -> Self {
         let mut t = *self;
         let mut acc = *self;
         for _ in 0..(F::M - 1) / 2 {
@@ -393,6 +485,9 @@ mod tests {
             acc = acc.add(&t);
         }
         assert_eq!(x.trace(), acc == Poly::from_words(&[1]));
+        assert_eq!(x.trace(), x.trace_slow());
+        assert_eq!(x.sqrt(), x.square_times(F::M - 1));
+        assert_eq!(x.half_trace(), x.half_trace_slow());
         if !x.trace() {
             let z = x.half_trace();
             assert_eq!(z.square().add(&z), x);

@@ -22,7 +22,7 @@ pub mod curve;
 mod field;
 mod portable;
 
-pub use field::{Backend, Fe, Field, F163, F233, F283, F5};
+pub use field::{Backend, Fe, Field, FieldConstants, F163, F233, F283, F5};
 
 #[cfg(test)]
 mod reference;

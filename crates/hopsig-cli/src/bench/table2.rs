@@ -1,11 +1,15 @@
-//! 003 Table II (so far its sign and verify columns): ECDSA with SHA-256 on K-163,
-//! K-233 and K-283 with hopsig's Koblitz arithmetic, beside OpenSSL's own ECDSA on the
-//! same curves and on P-256, sampled alternately in the same run.
+//! 003 Table II: ECDSA with SHA-256 on K-163, K-233 and K-283 with hopsig's Koblitz
+//! arithmetic (sign, verify, implicit-certificate extract, and extract + verify fused),
+//! beside OpenSSL's own ECDSA on the same curves and on P-256, sampled alternately in
+//! the same run.
 
 use serde::Serialize;
 
+use hopsig_schemes::concat::koblitz::verify_der;
 use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
 use hopsig_schemes::floors::{Nid, OpensslSignature};
+use hopsig_schemes::pla::icnr;
+use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
 use super::timer::{paired, single, Budget};
 use super::Machine;
@@ -28,6 +32,14 @@ pub struct Row2 {
     pub sign_speedup: f64,
     /// `openssl_verify_us / verify_us`.
     pub verify_speedup: f64,
+    /// Implicit-certificate key extraction (eq. 7), µs.
+    pub extract_us: f64,
+    /// ECDSA verification with a known key, sampled alternately with `fused_us`, µs.
+    pub plain_verify_us: f64,
+    /// Fused extraction + verification (eq. 9), µs.
+    pub fused_us: f64,
+    /// `fused_us / plain_verify_us` (target ≤ 1.3; the paper: 1.36).
+    pub fused_over_verify: f64,
 }
 
 /// The measurement.
@@ -51,7 +63,11 @@ fn fail(e: hopsig_schemes::Error) -> Failure {
     Failure::Input(format!("benchmark setup failed: {e}"))
 }
 
-fn row<B: BaseSignature>(budget: Budget, name: &str, nid: Nid) -> Result<Row2, Failure> {
+fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
+    budget: Budget,
+    name: &str,
+    nid: Nid,
+) -> Result<Row2, Failure> {
     let msg = vec![0x50u8; 100];
     let sk = B::generate().map_err(fail)?;
     let pk = B::public(&sk).map_err(fail)?;
@@ -72,7 +88,37 @@ fn row<B: BaseSignature>(budget: Budget, name: &str, nid: Nid) -> Result<Row2, F
         },
         &mut || theirs.verify(&msg, &their_sig),
     )?;
+    // Implicit certificates: one TTP, one user, one signed packet.
+    let ttp = icnr::Ttp::<C>::setup().map_err(fail)?;
+    let ttp_table = hopsig_koblitz_curve::OddTable::new(ttp.public());
+    let blind = icnr::blind::<C>().map_err(fail)?;
+    let issued = ttp.issue(b"alice", blind.request()).map_err(fail)?;
+    let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public()).map_err(fail)?;
+    let ic_sig = key.sign(&msg).map_err(fail)?;
+    let cert = issued.cert.clone();
+    let w = *key.public_point();
+    let valid = |ok: Result<bool, hopsig_schemes::Error>| match ok {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(hopsig_schemes::Error::InvalidSignature),
+        Err(e) => Err(e),
+    };
+    let extract_us = single(budget, &mut || {
+        icnr::extract(b"alice", &cert, ttp.public()).map(drop)
+    })?;
+    let (fused_us, plain_verify_us) = paired(
+        budget,
+        &mut || {
+            valid(icnr::verify_fused(
+                b"alice", &cert, &ttp_table, &msg, &ic_sig,
+            ))
+        },
+        &mut || valid(verify_der(&w, &msg, &ic_sig)),
+    )?;
     Ok(Row2 {
+        extract_us,
+        plain_verify_us,
+        fused_us,
+        fused_over_verify: fused_us / plain_verify_us,
         curve: name.to_string(),
         sign_us: s,
         openssl_sign_us: os,
@@ -97,11 +143,11 @@ impl Table2 {
         let p256_sign_us = single(budget, &mut || p256.sign(&msg).map(drop))?;
         let p256_verify_us = single(budget, &mut || p256.verify(&msg, &p256_sig))?;
         eprintln!("[2/4] K-163");
-        let k163 = row::<EcdsaK163>(budget, "K-163", Nid::SECT163K1)?;
+        let k163 = row::<EcdsaK163, hopsig_koblitz_curve::K163>(budget, "K-163", Nid::SECT163K1)?;
         eprintln!("[3/4] K-233");
-        let k233 = row::<EcdsaK233>(budget, "K-233", Nid::SECT233K1)?;
+        let k233 = row::<EcdsaK233, hopsig_koblitz_curve::K233>(budget, "K-233", Nid::SECT233K1)?;
         eprintln!("[4/4] K-283");
-        let k283 = row::<EcdsaK283>(budget, "K-283", Nid::SECT283K1)?;
+        let k283 = row::<EcdsaK283, hopsig_koblitz_curve::K283>(budget, "K-283", Nid::SECT283K1)?;
         Ok(Table2 {
             suite: "table2".into(),
             machine: Machine::detect(),
@@ -115,21 +161,25 @@ impl Table2 {
     /// A plain-text table.
     pub fn render(&self) -> String {
         let mut out = format!(
-            "Table II (003, sign and verify), measured on {}: ECDSA SHA-256, 100-byte message\n\
-             OpenSSL P-256 in the same run: sign {:.1} µs, verify {:.1} µs\n\n{:<6} {:>9} {:>13} {:>8} {:>10} {:>15} {:>9}\n",
+            "Table II (003), measured on {}: ECDSA SHA-256, 100-byte message\n\
+             OpenSSL P-256 in the same run: sign {:.1} µs, verify {:.1} µs\n\n{:<6} {:>9} {:>13} {:>8} {:>10} {:>15} {:>9} {:>11} {:>10} {:>12}\n",
             self.machine.cpu, self.p256_sign_us, self.p256_verify_us,
-            "curve", "sign µs", "OpenSSL sign", "speedup", "verify µs", "OpenSSL verify", "speedup"
+            "curve", "sign µs", "OpenSSL sign", "speedup", "verify µs", "OpenSSL verify", "speedup",
+            "extract µs", "fused µs", "fused/verify"
         );
         for r in &self.rows {
             out.push_str(&format!(
-                "{:<6} {:>9.1} {:>13.1} {:>7.1}× {:>10.1} {:>15.1} {:>8.1}×\n",
+                "{:<6} {:>9.1} {:>13.1} {:>7.1}× {:>10.1} {:>15.1} {:>8.1}× {:>11.1} {:>10.1} {:>12.3}\n",
                 r.curve,
                 r.sign_us,
                 r.openssl_sign_us,
                 r.sign_speedup,
                 r.verify_us,
                 r.openssl_verify_us,
-                r.verify_speedup
+                r.verify_speedup,
+                r.extract_us,
+                r.fused_us,
+                r.fused_over_verify
             ));
         }
         out

@@ -2,3 +2,8 @@
 //! implicit certificates with ECDSA on Koblitz curves ([`icnr`]).
 
 pub mod icnr;
+
+/// The Koblitz curve types, re-exported for callers of [`icnr`].
+pub mod koblitz {
+    pub use hopsig_koblitz::curve::{Affine, Curve, OddTable, K163, K233, K283};
+}
