@@ -1,5 +1,6 @@
 //! Packet Level Authentication building blocks (Brumley, ../shared/papers/003):
-//! implicit certificates with ECDSA on Koblitz curves ([`icnr`]).
+//! implicit certificates with ECDSA on Koblitz curves ([`icnr`]) and the per-packet
+//! header with its per-hop check ([`header`]).
 
 pub mod icnr;
 
@@ -7,3 +8,4 @@ pub mod icnr;
 pub mod koblitz {
     pub use hopsig_koblitz::curve::{Affine, Curve, OddTable, K163, K233, K283};
 }
+pub mod header;
