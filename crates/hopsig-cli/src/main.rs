@@ -7,6 +7,7 @@
 mod bench;
 mod commands;
 mod ibas;
+mod ic;
 mod io;
 mod kcx;
 mod reproduce;
@@ -120,6 +121,14 @@ enum Command {
         #[command(subcommand)]
         action: PkgAction,
     },
+    /// Implicit certificates for PLA (003 §II-C): TTP, request, issue, finalize, verify.
+    Ic {
+        /// k163, k233 or k283.
+        #[arg(long, default_value = "k163", global = true)]
+        curve: String,
+        #[command(subcommand)]
+        action: IcAction,
+    },
     /// Keychain signatures for BGP (KC-RSA, KC-MT, hybrid).
     Kcx {
         #[command(subcommand)]
@@ -152,6 +161,80 @@ enum Command {
         /// Output folder for report.md, table1.json and SVG plots.
         #[arg(long, default_value = "hopsig-report")]
         out: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum IcAction {
+    /// Create a TTP: DIR/ttp.key (0600) and DIR/ttp.pub.
+    Ttp {
+        /// Folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Alice's blinded request: FILE (secret, 0600) and FILE.req for the TTP.
+    Request {
+        /// Blind file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite.
+        #[arg(long)]
+        force: bool,
+    },
+    /// The TTP certifies an identity for a request.
+    Issue {
+        /// TTP folder.
+        #[arg(long)]
+        ttp: PathBuf,
+        /// Identity (e.g. the IPv6 source address).
+        #[arg(long)]
+        id: String,
+        /// Request file (FILE.req).
+        #[arg(long)]
+        request: PathBuf,
+        /// Answer file to write (secret, 0600).
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Alice's final key (an ecdsa-k* key file) and public certificate FILE.cert.
+    Finalize {
+        /// Blind file.
+        #[arg(long)]
+        blind: PathBuf,
+        /// The TTP's answer.
+        #[arg(long)]
+        issued: PathBuf,
+        /// TTP public key (DIR/ttp.pub).
+        #[arg(long)]
+        ttp_pub: PathBuf,
+        /// Key file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Verify a `hopsig sign` signature, extracting the key from the certificate in
+    /// the same multi-scalar multiplication (exit 0 valid, 1 invalid).
+    Verify {
+        /// TTP public key.
+        #[arg(long)]
+        ttp_pub: PathBuf,
+        /// Certificate (FILE.cert).
+        #[arg(long)]
+        cert: PathBuf,
+        /// Message file.
+        #[arg(long)]
+        msg: PathBuf,
+        /// Signature file from `hopsig sign`.
+        #[arg(long)]
+        agg: PathBuf,
     },
 }
 
@@ -256,6 +339,50 @@ fn run(cli: Cli) -> Outcome {
                     json,
                 },
         } => kcx::path(&variant, hops, &suite, json),
+        Command::Ic { curve, action } => ic::run(
+            &curve,
+            match &action {
+                IcAction::Ttp { out, force } => ic::Step::Ttp { out, force: *force },
+                IcAction::Request { out, force } => ic::Step::Request { out, force: *force },
+                IcAction::Issue {
+                    ttp,
+                    id,
+                    request,
+                    out,
+                    force,
+                } => ic::Step::Issue {
+                    ttp,
+                    id,
+                    request,
+                    out,
+                    force: *force,
+                },
+                IcAction::Finalize {
+                    blind,
+                    issued,
+                    ttp_pub,
+                    out,
+                    force,
+                } => ic::Step::Finalize {
+                    blind,
+                    issued,
+                    ttp_pub,
+                    out,
+                    force: *force,
+                },
+                IcAction::Verify {
+                    ttp_pub,
+                    cert,
+                    msg,
+                    agg,
+                } => ic::Step::Verify {
+                    ttp_pub,
+                    cert,
+                    msg,
+                    agg,
+                },
+            },
+        ),
         Command::Pkg { action } => match action {
             PkgAction::Setup { out, force } => ibas::setup(&out, force),
             PkgAction::Extract {

@@ -424,3 +424,109 @@ fn kcx_path_signs_and_verifies_every_variant() {
     let o = hopsig(&["kcx", "path", "--variant", "mt", "--hops", "65"]);
     assert_eq!(code(&o), 2);
 }
+
+#[test]
+fn implicit_certificate_steps_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ok = |args: &[&str]| {
+        let o = hopsig(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", text(&o));
+    };
+    let (ttp, blind, issued, key) = (
+        p(d, "ttp"),
+        p(d, "a.blind"),
+        p(d, "a.issued"),
+        p(d, "a.key"),
+    );
+    ok(&["ic", "ttp", "--out", &ttp]);
+    ok(&["ic", "request", "--out", &blind]);
+    ok(&[
+        "ic",
+        "issue",
+        "--ttp",
+        &ttp,
+        "--id",
+        "2001:db8::17",
+        "--request",
+        &format!("{blind}.req"),
+        "--out",
+        &issued,
+    ]);
+    let ttp_pub = format!("{ttp}/ttp.pub");
+    ok(&[
+        "ic",
+        "finalize",
+        "--blind",
+        &blind,
+        "--issued",
+        &issued,
+        "--ttp-pub",
+        &ttp_pub,
+        "--out",
+        &key,
+    ]);
+    let (m, sig) = (p(d, "m"), p(d, "sig"));
+    std::fs::write(&m, "packet").unwrap();
+    ok(&["sign", "--key", &key, "--msg", &m, "--out", &sig]);
+    let cert = format!("{key}.cert");
+    ok(&[
+        "ic",
+        "verify",
+        "--ttp-pub",
+        &ttp_pub,
+        "--cert",
+        &cert,
+        "--msg",
+        &m,
+        "--agg",
+        &sig,
+    ]);
+    std::fs::write(&m, "other").unwrap();
+    let o = hopsig(&[
+        "ic",
+        "verify",
+        "--ttp-pub",
+        &ttp_pub,
+        "--cert",
+        &cert,
+        "--msg",
+        &m,
+        "--agg",
+        &sig,
+    ]);
+    assert_eq!(code(&o), 1, "{}", text(&o));
+    // Another TTP's key: invalid. A file of another curve: exit 2 naming it.
+    let other = p(d, "ttp2");
+    ok(&["ic", "ttp", "--out", &other]);
+    std::fs::write(&m, "packet").unwrap();
+    let o = hopsig(&[
+        "ic",
+        "verify",
+        "--ttp-pub",
+        &format!("{other}/ttp.pub"),
+        "--cert",
+        &cert,
+        "--msg",
+        &m,
+        "--agg",
+        &sig,
+    ]);
+    assert_eq!(code(&o), 1, "{}", text(&o));
+    let o = hopsig(&[
+        "ic",
+        "--curve",
+        "k283",
+        "verify",
+        "--ttp-pub",
+        &ttp_pub,
+        "--cert",
+        &cert,
+        "--msg",
+        &m,
+        "--agg",
+        &sig,
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(text(&o).contains("ttp.pub"), "{}", text(&o));
+}

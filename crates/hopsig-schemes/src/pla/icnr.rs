@@ -47,6 +47,17 @@ pub struct Issued {
     s_bar: BigNum,
 }
 
+impl Issued {
+    /// Rebuilds an answer from its parts.
+    pub fn from_parts(cert: ImplicitCert, s_bar: BigNum) -> Self {
+        Issued { cert, s_bar }
+    }
+
+    pub(crate) fn share(&self) -> &BigNum {
+        &self.s_bar
+    }
+}
+
 /// The TTP: domain private key s_T, public W_T = s_T·G.
 pub struct Ttp<C: Curve> {
     s: BigNum,
@@ -117,6 +128,23 @@ fn mod_2m<C: Curve>(a: &BigNum, b: &BigNum, add: bool) -> Result<BigNum, Error> 
 }
 
 impl<C: Curve> Ttp<C> {
+    /// A TTP from its key, checking W_T = s_T·G.
+    ///
+    /// # Errors
+    /// [`Error::Key`] if they do not match.
+    pub fn from_parts(s: BigNum, public: &Affine<C>) -> Result<Self, Error> {
+        if times_g::<C>(&s)? != *public {
+            return Err(Error::Key(
+                "TTP public key does not match its secret".into(),
+            ));
+        }
+        Ok(Ttp { s, public: *public })
+    }
+
+    pub(crate) fn secret(&self) -> &BigNum {
+        &self.s
+    }
+
     /// Setup: s_T uniform in [1, n − 1], W_T = s_T·G.
     ///
     /// # Errors
@@ -184,6 +212,26 @@ pub fn blind<C: Curve>() -> Result<Blind<C>, Error> {
 }
 
 impl<C: Curve> Blind<C> {
+    /// A blind from k_A, checking the request is k_A·G.
+    ///
+    /// # Errors
+    /// [`Error::Key`] if they do not match.
+    pub fn from_parts(k: BigNum, request: &Affine<C>) -> Result<Self, Error> {
+        if times_g::<C>(&k)? != *request {
+            return Err(Error::Key(
+                "request does not match the blinding secret".into(),
+            ));
+        }
+        Ok(Blind {
+            k,
+            request: *request,
+        })
+    }
+
+    pub(crate) fn secret(&self) -> &BigNum {
+        &self.k
+    }
+
     /// k_A·G, sent to the TTP.
     pub fn request(&self) -> &Affine<C> {
         &self.request

@@ -8,4 +8,5 @@ pub mod icnr;
 pub mod koblitz {
     pub use hopsig_koblitz::curve::{Affine, Curve, OddTable, K163, K233, K283};
 }
+pub mod files;
 pub mod header;

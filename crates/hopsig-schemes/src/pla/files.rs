@@ -1,0 +1,216 @@
+//! Files for the implicit-certificate steps (`hopsig ic`), as hopsig key files
+//! (`docs/spec/keys.md`) with scheme id `icnr-k163` / `icnr-k233` / `icnr-k283` and the
+//! blocks listed in `docs/spec/pla.md`.
+
+use hopsig_koblitz::curve::{Affine, Curve};
+use hopsig_koblitz::Fe;
+use hopsig_primitives::armor::{KeyFile, KeyKind};
+use hopsig_primitives::rsa::pem_block;
+use openssl::bn::BigNum;
+use zeroize::Zeroizing;
+
+use super::icnr::{Blind, ImplicitCert, Issued, Ttp};
+use crate::concat::koblitz::{order, order_bytes, padded};
+use crate::keyblock::expect_blocks;
+use crate::Error;
+
+const TTP_SECRET: &str = "HOPSIG ICNR TTP SECRET";
+const TTP_PUBLIC: &str = "HOPSIG ICNR TTP PUBLIC";
+const BLIND: &str = "HOPSIG ICNR BLIND";
+const REQUEST: &str = "HOPSIG ICNR REQUEST";
+const SHARE: &str = "HOPSIG ICNR SHARE";
+const IDENTITY: &str = "HOPSIG ICNR IDENTITY";
+const CERT: &str = "HOPSIG ICNR CERT";
+
+/// The scheme id of implicit-certificate files on curve `C`.
+pub fn scheme_id<C: Curve>() -> String {
+    format!("icnr-{}", C::NAME.to_lowercase())
+}
+
+fn check<C: Curve>(file: &KeyFile, kind: KeyKind, blocks: &[&str]) -> Result<(), Error> {
+    if file.scheme != scheme_id::<C>() || file.kind != kind {
+        return Err(Error::Mismatch(format!(
+            "expected a {} {} file, found {} {}",
+            scheme_id::<C>(),
+            kind.as_str(),
+            file.scheme,
+            file.kind.as_str()
+        )));
+    }
+    expect_blocks(file, blocks)
+}
+
+fn scalar<C: Curve>(file: &KeyFile, label: &str) -> Result<BigNum, Error> {
+    let bytes = &file.block(label)?.der;
+    let mut k = BigNum::new_secure()?;
+    k.copy_from_slice(bytes)?;
+    if bytes.len() != order_bytes::<C>() || k.num_bits() == 0 || k >= order::<C>()? {
+        return Err(Error::Key(format!("{label}: not a scalar in [1, n − 1]")));
+    }
+    k.set_const_time();
+    Ok(k)
+}
+
+fn point<C: Curve>(file: &KeyFile, label: &str) -> Result<Affine<C>, Error> {
+    let p = Affine::<C>::from_sec1(&file.block(label)?.der)
+        .map_err(|e| Error::Key(format!("{label}: {e}")))?;
+    if p.is_infinity() || !p.in_subgroup_fast() {
+        return Err(Error::Key(format!("{label}: not a point of the subgroup")));
+    }
+    Ok(p)
+}
+
+fn secret_block<C: Curve>(label: &str, k: &BigNum) -> Result<Zeroizing<String>, Error> {
+    Ok(Zeroizing::new(pem_block(
+        label,
+        &padded(k, order_bytes::<C>())?,
+    )))
+}
+
+/// The TTP's secret and public files.
+///
+/// # Errors
+/// Backend failures.
+pub fn ttp_files<C: Curve>(ttp: &Ttp<C>) -> Result<(Zeroizing<String>, String), Error> {
+    let public = pem_block(TTP_PUBLIC, &ttp.public().to_sec1(true));
+    let secret = secret_block::<C>(TTP_SECRET, ttp.secret())?;
+    Ok((
+        KeyFile::render(
+            &scheme_id::<C>(),
+            KeyKind::Secret,
+            &[secret.as_str(), &public],
+        ),
+        KeyFile::render(&scheme_id::<C>(), KeyKind::Public, &[&public]).to_string(),
+    ))
+}
+
+/// Reads a TTP secret file (checks W_T = s_T·G).
+///
+/// # Errors
+/// Malformed files or a mismatched key.
+pub fn ttp_from_file<C: Curve>(file: &KeyFile) -> Result<Ttp<C>, Error> {
+    check::<C>(file, KeyKind::Secret, &[TTP_SECRET, TTP_PUBLIC])?;
+    Ttp::from_parts(
+        scalar::<C>(file, TTP_SECRET)?,
+        &point::<C>(file, TTP_PUBLIC)?,
+    )
+}
+
+/// Reads a TTP public file: W_T.
+///
+/// # Errors
+/// Malformed files.
+pub fn ttp_public_from_file<C: Curve>(file: &KeyFile) -> Result<Affine<C>, Error> {
+    check::<C>(file, KeyKind::Public, &[TTP_PUBLIC])?;
+    point::<C>(file, TTP_PUBLIC)
+}
+
+/// Alice's blind (secret k_A) and request (public k_A·G) files.
+///
+/// # Errors
+/// Backend failures.
+pub fn blind_files<C: Curve>(b: &Blind<C>) -> Result<(Zeroizing<String>, String), Error> {
+    let request = pem_block(REQUEST, &b.request().to_sec1(true));
+    let secret = secret_block::<C>(BLIND, b.secret())?;
+    Ok((
+        KeyFile::render(
+            &scheme_id::<C>(),
+            KeyKind::Secret,
+            &[secret.as_str(), &request],
+        ),
+        KeyFile::render(&scheme_id::<C>(), KeyKind::Public, &[&request]).to_string(),
+    ))
+}
+
+/// Reads a blind file.
+///
+/// # Errors
+/// Malformed files or k_A·G ≠ request.
+pub fn blind_from_file<C: Curve>(file: &KeyFile) -> Result<Blind<C>, Error> {
+    check::<C>(file, KeyKind::Secret, &[BLIND, REQUEST])?;
+    Blind::from_parts(scalar::<C>(file, BLIND)?, &point::<C>(file, REQUEST)?)
+}
+
+/// Reads a request file: k_A·G.
+///
+/// # Errors
+/// Malformed files.
+pub fn request_from_file<C: Curve>(file: &KeyFile) -> Result<Affine<C>, Error> {
+    check::<C>(file, KeyKind::Public, &[REQUEST])?;
+    point::<C>(file, REQUEST)
+}
+
+fn cert_block(cert: &ImplicitCert) -> String {
+    let mut bytes = cert.r.clone();
+    bytes.push(u8::from(cert.b));
+    pem_block(CERT, &bytes)
+}
+
+fn cert_from<C: Curve>(file: &KeyFile) -> Result<ImplicitCert, Error> {
+    let bytes = &file.block(CERT)?.der;
+    let f = Fe::<C::F>::BYTES;
+    match bytes.get(f) {
+        Some(&b) if bytes.len() == f + 1 && b <= 1 => Ok(ImplicitCert {
+            r: bytes[..f].to_vec(),
+            b: b == 1,
+        }),
+        _ => Err(Error::Key(format!(
+            "{CERT}: expected r_A ({f} bytes) and b_A (0 or 1)"
+        ))),
+    }
+}
+
+/// The TTP's answer to Alice (secret: her share s̄_A and the certificate).
+///
+/// # Errors
+/// Backend failures.
+pub fn issued_file<C: Curve>(id: &[u8], issued: &Issued) -> Result<Zeroizing<String>, Error> {
+    let share = secret_block::<C>(SHARE, issued.share())?;
+    Ok(KeyFile::render(
+        &scheme_id::<C>(),
+        KeyKind::Secret,
+        &[
+            &pem_block(IDENTITY, id),
+            &cert_block(&issued.cert),
+            share.as_str(),
+        ],
+    ))
+}
+
+/// Reads the TTP's answer: (identity, issued).
+///
+/// # Errors
+/// Malformed files.
+pub fn issued_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, Issued), Error> {
+    check::<C>(file, KeyKind::Secret, &[IDENTITY, CERT, SHARE])?;
+    let id = file.block(IDENTITY)?.der.to_vec();
+    let share = {
+        let bytes = &file.block(SHARE)?.der;
+        let mut k = BigNum::new_secure()?;
+        k.copy_from_slice(bytes)?;
+        if bytes.len() != order_bytes::<C>() || k >= order::<C>()? {
+            return Err(Error::Key(format!("{SHARE}: not a scalar below n")));
+        }
+        k
+    };
+    Ok((id, Issued::from_parts(cert_from::<C>(file)?, share)))
+}
+
+/// The public certificate file: identity and (r_A, b_A).
+pub fn cert_file<C: Curve>(id: &[u8], cert: &ImplicitCert) -> String {
+    KeyFile::render(
+        &scheme_id::<C>(),
+        KeyKind::Public,
+        &[&pem_block(IDENTITY, id), &cert_block(cert)],
+    )
+    .to_string()
+}
+
+/// Reads a public certificate file: (identity, certificate).
+///
+/// # Errors
+/// Malformed files.
+pub fn cert_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, ImplicitCert), Error> {
+    check::<C>(file, KeyKind::Public, &[IDENTITY, CERT])?;
+    Ok((file.block(IDENTITY)?.der.to_vec(), cert_from::<C>(file)?))
+}
