@@ -804,20 +804,10 @@ impl<C: Curve> Comb<C> {
     /// point other than ∞, which holds when the order n exceeds 2^8 and B has order n.
     pub fn new(base: &Affine<C>) -> Self {
         let order = limbs(&unhex(C::ORDER));
-        let bits = 64 * 6
-            - order
-                .iter()
-                .rev()
-                .fold((0u32, false), |(z, done), &w| {
-                    if done {
-                        (z, true)
-                    } else if w == 0 {
-                        (z + 64, false)
-                    } else {
-                        (z + w.leading_zeros(), true)
-                    }
-                })
-                .0 as usize;
+        let bits = order
+            .iter()
+            .rposition(|&w| w != 0)
+            .map_or(0, |i| 64 * (i + 1) - order[i].leading_zeros() as usize);
         let count = bits.div_ceil(4) + 1;
         let mut windows = Vec::with_capacity(count);
         let mut b = *base;
