@@ -47,12 +47,6 @@ pub fn schemes(json: bool) -> Outcome {
     Ok(())
 }
 
-fn pub_path(out: &Path) -> PathBuf {
-    let mut p = out.as_os_str().to_owned();
-    p.push(".pub");
-    PathBuf::from(p)
-}
-
 /// `hopsig keygen`.
 pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
     let s = scheme(id)?;
@@ -63,7 +57,7 @@ pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
         .to_key_file()
         .map_err(|e| Failure::Input(e.to_string()))?;
     let public = key.verifying_key().to_key_file();
-    let pub_out = pub_path(out);
+    let pub_out = crate::io::with_suffix(out, ".pub");
     if !force && pub_out.exists() {
         return Err(Failure::Input(format!(
             "{}: already exists (use --force to overwrite)",

@@ -67,9 +67,7 @@ pub fn is_ibas(text: &[u8]) -> bool {
 
 /// The journal path used when `--journal` is not given: `KEY.wlog`.
 pub fn default_journal(key: &Path) -> PathBuf {
-    let mut p = key.as_os_str().to_owned();
-    p.push(".wlog");
-    PathBuf::from(p)
+    crate::io::with_suffix(key, ".wlog")
 }
 
 /// The IBAS branch of `hopsig sign`.

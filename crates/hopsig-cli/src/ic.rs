@@ -2,7 +2,7 @@
 //! request, TTP issuing, final key, fused extraction + verification) as files. The
 //! final key is an ordinary `ecdsa-k*` key file, so `hopsig sign` signs with it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
 use hopsig_schemes::pla::files;
@@ -11,7 +11,7 @@ use hopsig_schemes::pla::koblitz::{Curve, OddTable, K163, K233, K283};
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
 use hopsig_schemes::wire::Header;
 
-use crate::io::{read, write, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::io::{read, with_suffix, write, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
 use crate::{Failure, Outcome};
 
 /// One `hopsig ic` step.
@@ -52,12 +52,6 @@ fn key_file(path: &Path, what: &str) -> Result<KeyFile, Failure> {
 
 fn input(path: &Path, e: impl std::fmt::Display) -> Failure {
     Failure::Input(format!("{}: {e}", path.display()))
-}
-
-fn with_suffix(p: &Path, suffix: &str) -> PathBuf {
-    let mut s = p.as_os_str().to_owned();
-    s.push(suffix);
-    PathBuf::from(s)
 }
 
 /// Runs a step on the curve named `curve` (k163, k233, k283).

@@ -12,6 +12,13 @@ pub const MAX_AGGREGATE: u64 = 4 << 20;
 /// Largest key file read.
 pub const MAX_KEY: u64 = 64 << 10;
 
+/// `path` with `suffix` appended to its last component (`key` → `key.pub`).
+pub fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    std::path::PathBuf::from(p)
+}
+
 /// Reads `path`, refusing files over `limit` bytes.
 pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
     let shown = path.display();

@@ -61,6 +61,11 @@ impl Machine {
     }
 }
 
+/// A failure while preparing a benchmark (key generation, fixtures).
+pub(crate) fn setup_failed(e: hopsig_schemes::Error) -> Failure {
+    Failure::Input(format!("benchmark setup failed: {e}"))
+}
+
 /// Writes `value` as pretty JSON to `path`.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Outcome {
     let text =
@@ -71,53 +76,23 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Outcome {
 /// `hopsig bench SUITE [--quick] [--json FILE]`.
 pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
     match suite {
-        "table1" => {
-            let t = Table1::measure(quick)?;
-            print!("{}", t.render());
-            if let Some(path) = json {
-                write_json(path, &t)?;
-                eprintln!("wrote {}", path.display());
-            }
-            Ok(())
-        }
-        "fig4" => {
-            let t = Fig4::measure(quick)?;
-            print!("{}", t.render());
-            if let Some(path) = json {
-                write_json(path, &t)?;
-                eprintln!("wrote {}", path.display());
-            }
-            Ok(())
-        }
-        "table2" => {
-            let t = Table2::measure(quick)?;
-            print!("{}", t.render());
-            if let Some(path) = json {
-                write_json(path, &t)?;
-                eprintln!("wrote {}", path.display());
-            }
-            Ok(())
-        }
-        "table3" => {
-            let t = Table3::measure(quick)?;
-            print!("{}", t.render());
-            if let Some(path) = json {
-                write_json(path, &t)?;
-                eprintln!("wrote {}", path.display());
-            }
-            Ok(())
-        }
-        "table5" => {
-            let t = Table5::measure(quick)?;
-            print!("{}", t.render());
-            if let Some(path) = json {
-                write_json(path, &t)?;
-                eprintln!("wrote {}", path.display());
-            }
-            Ok(())
-        }
+        "table1" => report(&Table1::measure(quick)?, Table1::render, json),
+        "table2" => report(&Table2::measure(quick)?, Table2::render, json),
+        "table3" => report(&Table3::measure(quick)?, Table3::render, json),
+        "table5" => report(&Table5::measure(quick)?, Table5::render, json),
+        "fig4" => report(&Fig4::measure(quick)?, Fig4::render, json),
         other => Err(Failure::Input(format!(
             "unknown suite '{other}' (available: table1, table2, table3, table5, fig4)"
         ))),
     }
+}
+
+/// Prints a measured suite and writes it as JSON when asked.
+fn report<T: Serialize>(t: &T, render: fn(&T) -> String, json: Option<&Path>) -> Outcome {
+    print!("{}", render(t));
+    if let Some(path) = json {
+        write_json(path, t)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
 }

@@ -11,7 +11,7 @@ use hopsig_schemes::floors::{BlstBgls, RawEcdsaP256, RawRsa};
 use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
 
 use super::timer::{paired, single, Budget};
-use super::Machine;
+use super::{setup_failed as fail, Machine};
 use crate::Failure;
 
 /// Schemes of the table, in column order.
@@ -79,10 +79,6 @@ pub struct Table1 {
     pub floors: Floors,
     /// Rows, scheme by scheme, n ascending.
     pub rows: Vec<Row>,
-}
-
-fn fail(e: hopsig_schemes::Error) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
 }
 
 /// A BGPsec-like message of signer i (about 100 bytes, like a secured AS-path segment).

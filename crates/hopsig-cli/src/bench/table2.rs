@@ -12,7 +12,7 @@ use hopsig_schemes::pla::icnr;
 use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
 use super::timer::{paired, single, Budget};
-use super::Machine;
+use super::{setup_failed as fail, Machine};
 use crate::Failure;
 
 /// One curve.
@@ -57,10 +57,6 @@ pub struct Table2 {
     pub p256_verify_us: f64,
     /// Rows K-163, K-233, K-283.
     pub rows: Vec<Row2>,
-}
-
-fn fail(e: hopsig_schemes::Error) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
 }
 
 fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(

@@ -14,7 +14,7 @@ use hopsig_schemes::kcx::sim::{Ops, Variant};
 use hopsig_schemes::kcx::KcParams;
 
 use super::timer::{paired, single, Budget};
-use super::Machine;
+use super::{setup_failed as fail, Machine};
 use crate::Failure;
 
 /// The RIS update file whose mean path length is "today's", relative to the
@@ -88,10 +88,6 @@ pub struct Table3 {
     pub kcmt_verify_over_floor: f64,
     /// Rows.
     pub rows: Vec<Row3>,
-}
-
-fn fail(e: hopsig_schemes::Error) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
 }
 
 impl Table3 {

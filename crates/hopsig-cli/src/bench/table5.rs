@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use hopsig_schemes::floors::{BlstPairingProduct3, OpensslSignature};
 use hopsig_schemes::ibas::{self, IbasAggregate, Identity, MemoryJournal, Pkg, UserKey};
-use hopsig_schemes::{Aggregate, Error};
+use hopsig_schemes::Aggregate;
 
 use super::timer::{paired, single, Budget};
-use super::Machine;
+use super::{setup_failed as fail, Machine};
 use crate::Failure;
 
 const PUBLISHER: &str = "/friends/Alice";
@@ -69,10 +69,6 @@ pub struct Table5 {
     pub ibas: IbasDetail,
     /// Rows in the paper's order.
     pub rows: Vec<Row5>,
-}
-
-fn fail(e: Error) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
 }
 
 /// The publisher's 100-byte message and the moderator's (message plus 32 bytes of
