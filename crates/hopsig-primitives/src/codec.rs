@@ -123,6 +123,11 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Lowercase hex of `bytes`, for messages and `Debug` output.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Checks that `value` lies in `min..=max`.
 ///
 /// # Errors

@@ -171,13 +171,9 @@ impl std::fmt::Debug for Tree {
             f,
             "Tree(n = {}, root = {})",
             self.params.leaves(),
-            hex(self.root())
+            crate::codec::to_hex(self.root())
         )
     }
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 impl Tree {

@@ -240,7 +240,7 @@ macro_rules! group {
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!(stringify!($name), "({})"), hex_of(&self.to_compressed()))
+                write!(f, concat!(stringify!($name), "({})"), crate::codec::to_hex(&self.to_compressed()))
             }
         }
 
@@ -409,10 +409,6 @@ impl ZeroizeCoords for blst::blst_fp2 {
         }
     }
 }
-fn hex_of(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 group!(
     /// A point of G1 (projective coordinates).
     G1, G1Affine, blst_p1, blst_p1_affine, G1_BYTES,

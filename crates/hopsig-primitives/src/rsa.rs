@@ -49,13 +49,9 @@ impl std::fmt::Debug for RsaPublicKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RsaPublicKey")
             .field("modulus_bits", &self.modulus_bits())
-            .field("fingerprint", &hex_prefix(&self.fingerprint))
+            .field("fingerprint", &crate::codec::to_hex(&self.fingerprint[..8]))
             .finish()
     }
-}
-
-fn hex_prefix(bytes: &[u8]) -> String {
-    bytes.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 fn check_public_parts(

@@ -19,6 +19,7 @@
 use blst::min_pk::{AggregateSignature, PublicKey, SecretKey, Signature};
 use blst::BLST_ERROR;
 use hopsig_primitives::armor::{KeyFile, KeyKind};
+use hopsig_primitives::codec::to_hex;
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::rsa::pem_block;
 use zeroize::Zeroizing;
@@ -67,7 +68,7 @@ pub struct BglsVerifyingKey {
 
 impl std::fmt::Debug for BglsVerifyingKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "BglsVerifyingKey({})", hex(&self.pk.compress()))
+        write!(f, "BglsVerifyingKey({})", to_hex(&self.pk.compress()))
     }
 }
 
@@ -77,10 +78,6 @@ impl std::fmt::Debug for BglsVerifyingKey {
 pub struct BglsAggregate {
     sig: Signature,
     n: usize,
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl BglsSigningKey {

@@ -13,6 +13,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
+use hopsig_primitives::codec::to_hex;
+
 use super::W_LEN;
 use crate::Error;
 
@@ -43,12 +45,8 @@ impl WJournal for MemoryJournal {
 fn reused(w: &[u8; W_LEN]) -> Error {
     Error::State(format!(
         "this key already signed under w = {}; signing again would let anyone forge its signatures",
-        hex(w)
+        to_hex(w)
     ))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A journal kept in a text file, one w per line in lowercase hex, appended and synced
@@ -122,7 +120,7 @@ impl WJournal for FileJournal {
             return Err(reused(w));
         }
         let io = |e: std::io::Error| Error::State(format!("{}: {e}", self.path.display()));
-        writeln!(self.file, "{}", hex(w)).map_err(io)?;
+        writeln!(self.file, "{}", to_hex(w)).map_err(io)?;
         self.file.sync_data().map_err(io)?;
         self.seen.0.insert(*w);
         Ok(())

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use hopsig_primitives::armor::{KeyFile, KeyKind};
+use hopsig_primitives::codec::to_hex;
 use hopsig_primitives::hash::sha256;
 use hopsig_primitives::pairing::{
     pairing_product_is_one, G1Table, G2Affine, Scalar, G1, G1_BYTES, G2, G2_BYTES, SCALAR_BYTES,
@@ -31,7 +32,11 @@ pub struct PublicParams {
 
 impl fmt::Debug for PublicParams {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PublicParams(fingerprint {})", hex(&self.fingerprint()))
+        write!(
+            f,
+            "PublicParams(fingerprint {})",
+            to_hex(&self.fingerprint())
+        )
     }
 }
 
@@ -39,10 +44,6 @@ impl PartialEq for PublicParams {
     fn eq(&self, other: &Self) -> bool {
         self.to_bytes() == other.to_bytes()
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl PublicParams {
