@@ -101,6 +101,11 @@ pub(crate) fn x_mod_n<C: Curve>(
     Ok(r)
 }
 
+/// k·G for a secret scalar, through the generator's constant-time comb.
+pub(crate) fn times_g<C: Curve>(k: &BigNum) -> Result<Affine<C>, Error> {
+    Ok(mul_base_ct(C::generator_comb(), &padded(k, order_bytes::<C>())?).to_affine())
+}
+
 pub(crate) fn padded(b: &BigNum, len: usize) -> Result<Zeroizing<Vec<u8>>, Error> {
     Ok(Zeroizing::new(b.to_vec_padded(len as i32)?))
 }
@@ -116,11 +121,7 @@ pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<V
             continue;
         }
         k.set_const_time();
-        let r = x_mod_n(
-            &mul_base_ct(C::generator_comb(), &padded(&k, order_bytes::<C>())?).to_affine(),
-            &n,
-            &mut ctx,
-        )?;
+        let r = x_mod_n(&times_g::<C>(&k)?, &n, &mut ctx)?;
         if r.num_bits() == 0 {
             continue;
         }
@@ -218,11 +219,7 @@ macro_rules! koblitz_ecdsa {
                     }
                 }
                 d.set_const_time();
-                let q = mul_base_ct(
-                    <$curve>::generator_comb(),
-                    &padded(&d, order_bytes::<$curve>())?,
-                )
-                .to_affine();
+                let q = times_g::<$curve>(&d)?;
                 Ok(KoblitzSecret { d, q })
             }
             fn public(sk: &Self::SecretKey) -> Result<Self::PublicKey, Error> {
@@ -258,11 +255,7 @@ macro_rules! koblitz_ecdsa {
                 if d.num_bits() == 0 || d >= n {
                     return Err(Error::Key("private scalar outside [1, n − 1]".into()));
                 }
-                let q = mul_base_ct(
-                    <$curve>::generator_comb(),
-                    &padded(&d, order_bytes::<$curve>())?,
-                )
-                .to_affine();
+                let q = times_g::<$curve>(&d)?;
                 Ok(KoblitzSecret { d, q })
             }
             fn public_to_pem(pk: &Self::PublicKey) -> String {

@@ -22,7 +22,7 @@ use hopsig_primitives::hash::mgf1_sha256;
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ecdsa::EcdsaSig;
 
-use crate::concat::koblitz::{digest_int, order, order_bytes, padded, x_mod_n, KoblitzSecret};
+use crate::concat::koblitz::{digest_int, order, times_g, x_mod_n, KoblitzSecret};
 use crate::Error;
 
 /// Domain-separation tag of H(ID).
@@ -92,13 +92,6 @@ fn random_scalar<C: Curve>() -> Result<BigNum, Error> {
             return Ok(k);
         }
     }
-}
-
-fn times_g<C: Curve>(k: &BigNum) -> Result<Affine<C>, Error> {
-    Ok(
-        hopsig_koblitz::curve::mul_base_ct(C::generator_comb(), &padded(k, order_bytes::<C>())?)
-            .to_affine(),
-    )
 }
 
 /// H(ID) as an m-bit integer.
