@@ -574,16 +574,7 @@ pub fn verify_counting(
             HopSig::Origin => dir.origin_key(hops[0].asn).ok_or_else(bad)?,
             HopSig::Rsa => hops[i - 1].key.rsa.as_ref().ok_or_else(bad)?,
         };
-        if key.modulus_bits() != params.rsa_bits {
-            return Err(bad());
-        }
-        let mut big = vec![0u8; params.k()];
-        unsplit(*bits.next().ok_or_else(bad)?, &x, &mut big);
-        let mut y = vec![0u8; params.k()];
-        key.apply(&big, &mut y).map_err(|_| bad())?;
-        if !in_d(&y) {
-            return Err(bad());
-        }
+        let mut y = rsa_unwind(params, key, &x, *bits.next().ok_or_else(bad)?)?;
         let h = full_domain(params, &route.attestation_bytes(i));
         if hops[i].sig == HopSig::Origin {
             return if y == h { Ok(work) } else { Err(bad()) };
@@ -592,6 +583,23 @@ pub fn verify_counting(
         x = y;
     }
     Err(bad())
+}
+
+/// One step back through an RSA-signed hop: `y = key⁺(x + b·2^(8k−1))`, which must lie
+/// in D, with the key of the suite's modulus size.
+fn rsa_unwind(params: &KcParams, key: &RsaPublicKey, x: &[u8], b: bool) -> Result<Vec<u8>, Error> {
+    let bad = || Error::InvalidSignature;
+    if key.modulus_bits() != params.rsa_bits {
+        return Err(bad());
+    }
+    let mut big = vec![0u8; params.k()];
+    unsplit(b, x, &mut big);
+    let mut y = vec![0u8; params.k()];
+    key.apply(&big, &mut y).map_err(|_| bad())?;
+    if !in_d(&y) {
+        return Err(bad());
+    }
+    Ok(y)
 }
 
 /// Unwinds and checks only the last KC-RSA hop of `route`: `y = t⁺(X)` in D, then
@@ -606,14 +614,12 @@ pub(crate) fn verify_last_rsa_hop(route: &SignedRoute) -> Result<(), Error> {
         .get(i.wrapping_sub(1))
         .and_then(|h| h.key.rsa.as_ref())
         .ok_or_else(bad)?;
-    let k = route.params.k();
-    let mut big = vec![0u8; k];
-    unsplit(*route.b.last().ok_or_else(bad)?, &route.x, &mut big);
-    let mut y = vec![0u8; k];
-    key.apply(&big, &mut y).map_err(|_| bad())?;
-    if !in_d(&y) {
-        return Err(bad());
-    }
+    let mut y = rsa_unwind(
+        &route.params,
+        key,
+        &route.x,
+        *route.b.last().ok_or_else(bad)?,
+    )?;
     xor_into(
         &mut y,
         &full_domain(&route.params, &route.attestation_bytes(i)),
