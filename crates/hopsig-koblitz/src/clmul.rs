@@ -30,6 +30,7 @@ pub(crate) fn mul(a: &[u64], b: &[u64], out: &mut [u64]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "pclmulqdq,sse2")]
+#[inline]
 unsafe fn mul_pclmul(a: &[u64], b: &[u64], out: &mut [u64]) {
     use std::arch::x86_64::{
         _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_srli_si128,
@@ -50,16 +51,25 @@ unsafe fn mul_pclmul(a: &[u64], b: &[u64], out: &mut [u64]) {
 /// unroll. Returns `None` when the processor lacks PCLMULQDQ.
 #[inline]
 pub(crate) fn mul_reduce<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> Option<[u64; 5]> {
-    #[cfg(target_arch = "x86_64")]
+    // Built for processors with PCLMULQDQ (the workspace's .cargo/config.toml on
+    // x86-64): no check, and the multiply inlines into its caller.
+    #[cfg(all(target_arch = "x86_64", target_feature = "pclmulqdq"))]
+    // SAFETY: the build targets processors with PCLMULQDQ.
+    return Some(unsafe { mul_reduce_pclmul::<F>(a, b) });
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
     if has_pclmul() {
         // SAFETY: PCLMULQDQ is present (checked just above).
         return Some(unsafe { mul_reduce_pclmul::<F>(a, b) });
     }
-    let _ = (a, b);
-    None
+    #[allow(unreachable_code)]
+    {
+        let _ = (a, b);
+        None
+    }
 }
 
 /// Cached [`available`].
+#[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
 #[inline]
 fn has_pclmul() -> bool {
     use std::sync::atomic::{AtomicU8, Ordering};
@@ -75,20 +85,80 @@ fn has_pclmul() -> bool {
     }
 }
 
+/// `a² mod f` in one call (N carry-less squarings of single words, then the
+/// reduction). Returns `None` when the processor lacks PCLMULQDQ.
+#[inline]
+pub(crate) fn square_reduce<F: crate::Field>(a: &[u64; 5]) -> Option<[u64; 5]> {
+    // Built for processors with PCLMULQDQ (the workspace's .cargo/config.toml on
+    // x86-64): no check, and the multiply inlines into its caller.
+    #[cfg(all(target_arch = "x86_64", target_feature = "pclmulqdq"))]
+    // SAFETY: the build targets processors with PCLMULQDQ.
+    return Some(unsafe { square_reduce_pclmul::<F>(a) });
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
+    if has_pclmul() {
+        // SAFETY: PCLMULQDQ is present (checked just above).
+        return Some(unsafe { square_reduce_pclmul::<F>(a) });
+    }
+    #[allow(unreachable_code)]
+    {
+        let _ = a;
+        None
+    }
+}
+
+/// The two 64-bit halves of a 128-bit register.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn halves(v: std::arch::x86_64::__m128i) -> (u64, u64) {
+    use std::arch::x86_64::{_mm_cvtsi128_si64, _mm_unpackhi_epi64};
+    (
+        _mm_cvtsi128_si64(v) as u64,
+        _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64,
+    )
+}
+
+/// Schoolbook product with the partial products of each column i + j = k summed in a
+/// 128-bit register, so that only 2N − 1 sums leave the vector unit.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "pclmulqdq,sse2")]
+#[inline]
 unsafe fn mul_reduce_pclmul<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
     use std::arch::x86_64::{
-        _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_srli_si128,
+        _mm_clmulepi64_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_xor_si128,
     };
+    let mut va = [_mm_setzero_si128(); 5];
+    let mut vb = [_mm_setzero_si128(); 5];
+    for i in 0..F::N {
+        va[i] = _mm_set_epi64x(0, a[i] as i64);
+        vb[i] = _mm_set_epi64x(0, b[i] as i64);
+    }
+    let mut col = [_mm_setzero_si128(); 9];
+    for i in 0..F::N {
+        for j in 0..F::N {
+            col[i + j] = _mm_xor_si128(col[i + j], _mm_clmulepi64_si128(va[i], vb[j], 0x00));
+        }
+    }
+    let mut c = [0u64; 10];
+    for k in 0..2 * F::N - 1 {
+        let (lo, hi) = halves(col[k]);
+        c[k] ^= lo;
+        c[k + 1] ^= hi;
+    }
+    crate::field::reduce_words::<F>(&mut c)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "pclmulqdq,sse2")]
+#[inline]
+unsafe fn square_reduce_pclmul<F: crate::Field>(a: &[u64; 5]) -> [u64; 5] {
+    use std::arch::x86_64::{_mm_clmulepi64_si128, _mm_set_epi64x};
     let mut c = [0u64; 10];
     for i in 0..F::N {
-        let xa = _mm_set_epi64x(0, a[i] as i64);
-        for j in 0..F::N {
-            let p = _mm_clmulepi64_si128(xa, _mm_set_epi64x(0, b[j] as i64), 0x00);
-            c[i + j] ^= _mm_cvtsi128_si64(p) as u64;
-            c[i + j + 1] ^= _mm_cvtsi128_si64(_mm_srli_si128(p, 8)) as u64;
-        }
+        let v = _mm_set_epi64x(0, a[i] as i64);
+        let (lo, hi) = halves(_mm_clmulepi64_si128(v, v, 0x00));
+        c[2 * i] = lo;
+        c[2 * i + 1] = hi;
     }
     crate::field::reduce_words::<F>(&mut c)
 }

@@ -18,6 +18,9 @@ pub trait Field: Copy + Send + Sync + 'static {
     const TAPS: &'static [usize];
     /// Name, e.g. `GF(2^163)`.
     const NAME: &'static str;
+    /// Reduces a `2N`-word product modulo f into `N` words (word-wise folding with
+    /// the field's constant shifts, Guide to ECC §2.3.5).
+    fn reduce(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS];
     /// Bit i set iff Tr(x^i) = 1, so that Tr(a) = parity(a AND mask); and √x. Both
     /// computed once from the definitions.
     fn constants() -> &'static FieldConstants;
@@ -56,7 +59,7 @@ fn derive_constants<F: Field>() -> FieldConstants {
 }
 
 macro_rules! field {
-    ($(#[$doc:meta])* $name:ident, $m:expr, $n:expr, $taps:expr) => {
+    ($(#[$doc:meta])* $name:ident, $m:expr, $n:expr, $taps:expr, $reduce:path) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub struct $name;
@@ -65,6 +68,10 @@ macro_rules! field {
             const N: usize = $n;
             const TAPS: &'static [usize] = &$taps;
             const NAME: &'static str = concat!("GF(2^", stringify!($m), ")");
+            #[inline(always)]
+            fn reduce(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+                $reduce(c)
+            }
             fn constants() -> &'static FieldConstants {
                 static C: OnceLock<FieldConstants> = OnceLock::new();
                 C.get_or_init(derive_constants::<$name>)
@@ -75,19 +82,19 @@ macro_rules! field {
 
 field!(
     /// GF(2^163), f = x^163 + x^7 + x^6 + x^3 + 1 (K-163).
-    F163, 163, 3, [7, 6, 3]
+    F163, 163, 3, [7, 6, 3], reduce163
 );
 field!(
     /// GF(2^233), f = x^233 + x^74 + 1 (K-233).
-    F233, 233, 4, [74]
+    F233, 233, 4, [74], reduce233
 );
 field!(
     /// GF(2^5), f = x^5 + x^2 + 1: a tiny field for exhaustive curve tests.
-    F5, 5, 1, [2]
+    F5, 5, 1, [2], reduce5
 );
 field!(
     /// GF(2^283), f = x^283 + x^12 + x^7 + x^5 + 1 (K-283).
-    F283, 283, 5, [12, 7, 5]
+    F283, 283, 5, [12, 7, 5], reduce283
 );
 
 /// The multiplication backend.
@@ -158,49 +165,61 @@ fn top_mask<F: Field>() -> u64 {
     }
 }
 
-/// Adds the 64-bit word `t` into `c` at bit position `p`.
-#[inline(always)]
-fn add_at(c: &mut [u64], p: usize, t: u64) {
-    let (w, s) = (p / 64, p % 64);
-    c[w] ^= t << s;
-    if s != 0 {
-        c[w + 1] ^= t >> (64 - s);
-    }
-}
-
 /// Reduces the `2N`-word product `c` modulo f into `N` words.
 #[inline(always)]
 pub(crate) fn reduce_words<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
-    reduce::<F>(c)
+    F::reduce(c)
 }
 
+/// f = x^163 + x^7 + x^6 + x^3 + 1. Word i ≥ 3 holds x^(64i + j) = x^(64(i−3) + 29 + j)·x^163,
+/// so it folds into words i − 3 and i − 2 at bit offsets 29 + {0, 3, 6, 7}; then the
+/// bits at and above x^163 in word 2 fold into word 0.
 #[inline(always)]
-fn reduce<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
-    if F::M < 32 {
-        return reduce_tiny::<F>(c[0]);
-    }
-    let top = F::M / 64;
-    // Whole words above the word holding bit m: each folds to positions below it.
-    for i in (top + 1..2 * F::N).rev() {
+fn reduce163(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+    for i in (3..6).rev() {
         let t = c[i];
-        c[i] = 0;
-        let base = 64 * i - F::M;
-        add_at(c, base, t);
-        for &d in F::TAPS {
-            add_at(c, base + d, t);
-        }
+        c[i - 3] ^= (t << 29) ^ (t << 32) ^ (t << 35) ^ (t << 36);
+        c[i - 2] ^= (t >> 35) ^ (t >> 32) ^ (t >> 29) ^ (t >> 28);
     }
-    // The bits at and above m in the word holding bit m.
-    let r = F::M % 64;
-    let t = c[top] >> r;
-    c[top] &= top_mask::<F>();
+    let t = c[2] >> 35;
+    c[0] ^= t ^ (t << 3) ^ (t << 6) ^ (t << 7);
+    [c[0], c[1], c[2] & ((1 << 35) - 1), 0, 0]
+}
+
+/// f = x^233 + x^74 + 1. Word i ≥ 4 folds into word i − 4 at bit 23 and, for the x^74
+/// term, at bit 97 = 64 + 33; then the bits from x^233 up in word 3 fold into x^0 and
+/// x^74 (word 1, bit 10).
+#[inline(always)]
+fn reduce233(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+    for i in (4..8).rev() {
+        let t = c[i];
+        c[i - 4] ^= t << 23;
+        c[i - 3] ^= (t >> 41) ^ (t << 33);
+        c[i - 2] ^= t >> 31;
+    }
+    let t = c[3] >> 41;
     c[0] ^= t;
-    for &d in F::TAPS {
-        add_at(c, d, t);
+    c[1] ^= t << 10;
+    [c[0], c[1], c[2], c[3] & ((1 << 41) - 1), 0]
+}
+
+/// f = x^283 + x^12 + x^7 + x^5 + 1. Word i ≥ 5 folds into words i − 5 and i − 4 at bit
+/// offsets 37 + {0, 5, 7, 12}; then the bits from x^283 up in word 4 fold into word 0.
+#[inline(always)]
+fn reduce283(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+    for i in (5..10).rev() {
+        let t = c[i];
+        c[i - 5] ^= (t << 37) ^ (t << 42) ^ (t << 44) ^ (t << 49);
+        c[i - 4] ^= (t >> 27) ^ (t >> 22) ^ (t >> 20) ^ (t >> 15);
     }
-    let mut out = [0u64; MAX_WORDS];
-    out[..F::N].copy_from_slice(&c[..F::N]);
-    out
+    let t = c[4] >> 27;
+    c[0] ^= t ^ (t << 5) ^ (t << 7) ^ (t << 12);
+    [c[0], c[1], c[2], c[3], c[4] & ((1 << 27) - 1)]
+}
+
+/// f = x^5 + x^2 + 1 (the exhaustive-test field): bit at a time.
+fn reduce5(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
+    reduce_tiny::<F5>(c[0])
 }
 
 /// Collects the even-position bits of `x` into the low 32 bits (inverse of spreading).
@@ -330,7 +349,7 @@ impl<F: Field> Fe<F> {
             Backend::Portable => crate::portable::mul(a, b, &mut c[..2 * F::N]),
         }
         Fe {
-            w: reduce::<F>(&mut c),
+            w: F::reduce(&mut c),
             _f: PhantomData,
         }
     }
@@ -339,10 +358,13 @@ impl<F: Field> Fe<F> {
     #[must_use]
     #[inline]
     pub fn square(&self) -> Self {
+        if let Some(w) = crate::clmul::square_reduce::<F>(&self.w) {
+            return Fe { w, _f: PhantomData };
+        }
         let mut c = [0u64; 2 * MAX_WORDS];
         crate::portable::square(&self.w[..F::N], &mut c[..2 * F::N]);
         Fe {
-            w: reduce::<F>(&mut c),
+            w: F::reduce(&mut c),
             _f: PhantomData,
         }
     }
