@@ -8,6 +8,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::field::{Fe, Field, F163, F233, F283, F5};
+use crate::tau::{Tau, TauTable};
 
 /// A Koblitz curve over the field `F`.
 pub trait Curve: Copy + Send + Sync + 'static {
@@ -29,6 +30,11 @@ pub trait Curve: Copy + Send + Sync + 'static {
     fn generator_table() -> &'static OddTable<Self>;
     /// The generator's fixed-base comb for [`mul_base_ct`], built once.
     fn generator_comb() -> &'static Comb<Self>;
+    /// The curve's τ-adic constants (δ, rounding constants, digit sets), built once.
+    fn tau() -> &'static Tau;
+    /// The generator's width-[`FIXED_WIDTH`](crate::tau::FIXED_WIDTH) table for
+    /// [`multi_mul_tau_vartime`](crate::tau::multi_mul_tau_vartime), built once.
+    fn generator_tau_table() -> &'static TauTable<Self>;
 }
 
 macro_rules! curve {
@@ -51,6 +57,14 @@ macro_rules! curve {
             fn generator_comb() -> &'static Comb<Self> {
                 static T: std::sync::OnceLock<Comb<$name>> = std::sync::OnceLock::new();
                 T.get_or_init(|| Comb::new(&Affine::generator()))
+            }
+            fn tau() -> &'static Tau {
+                static T: std::sync::OnceLock<Tau> = std::sync::OnceLock::new();
+                T.get_or_init(crate::tau::tau_for::<$name>)
+            }
+            fn generator_tau_table() -> &'static TauTable<Self> {
+                static T: std::sync::OnceLock<TauTable<$name>> = std::sync::OnceLock::new();
+                T.get_or_init(|| TauTable::new(&Affine::generator(), crate::tau::FIXED_WIDTH))
             }
         }
     };
@@ -86,6 +100,11 @@ curve!(
     /// A tiny Koblitz curve over GF(2^5), a = 1: 22 = 2 · 11 points (exhaustive tests).
     Tiny1, F5, true, "00", "00", "0b", 2
 );
+
+/// The order n of the base point, big-endian.
+pub(crate) fn order_bytes<C: Curve>() -> Vec<u8> {
+    unhex(C::ORDER)
+}
 
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -533,6 +552,17 @@ impl<C: Curve> Point<C> {
     #[must_use]
     pub fn add_vartime(&self, q: &Self) -> Self {
         self.add_affine_vartime(&q.to_affine())
+    }
+
+    /// v·P for a small signed integer (variable time).
+    #[must_use]
+    pub fn mul_small_vartime(&self, v: i64) -> Self {
+        let p = self.mul_vartime(&v.unsigned_abs().to_be_bytes());
+        if v < 0 {
+            p.neg()
+        } else {
+            p
+        }
     }
 
     /// k·P for a big-endian scalar by left-to-right double-and-add: variable time,

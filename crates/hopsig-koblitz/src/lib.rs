@@ -21,6 +21,8 @@ mod clmul;
 pub mod curve;
 mod field;
 mod portable;
+pub mod tau;
+mod zint;
 
 pub use field::{Backend, Fe, Field, FieldConstants, F163, F233, F283, F5};
 

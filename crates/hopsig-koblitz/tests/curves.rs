@@ -285,3 +285,101 @@ fn fast_subgroup_check_agrees_with_multiplication_by_n() {
     real::<K233>(30);
     real::<K283>(36);
 }
+
+/// τ-adic multiplication on the tiny curves: every point of the order-11 subgroup,
+/// every window width, every scalar below 2^9 (many times the order), one and two
+/// terms, against repeated addition.
+fn tau_exhaustive<C: Curve<F = F5>>() {
+    use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, MAX_WIDTH};
+    let subgroup: Vec<Affine<C>> = all_points::<C>()
+        .into_iter()
+        .filter(|p| repeated(p, 11).is_infinity())
+        .collect();
+    assert_eq!(subgroup.len(), 11);
+    for w in 2..=MAX_WIDTH {
+        let tables: Vec<TauTable<C>> = subgroup.iter().map(|p| TauTable::new(p, w)).collect();
+        for (p, t) in subgroup.iter().zip(&tables) {
+            for k in 0..512usize {
+                let kb = (k as u16).to_be_bytes();
+                assert_eq!(
+                    multi_mul_tau_vartime(&[(&kb, t)]).to_affine(),
+                    repeated(p, k % 11),
+                    "{} w = {w} k = {k} P = {p:?}",
+                    C::NAME
+                );
+            }
+        }
+        // Two terms, mixed widths: the first table at w, the second at 2.
+        let (p, q) = (subgroup[3], subgroup[7]);
+        let (tp, tq) = (TauTable::new(&p, w), TauTable::new(&q, 2));
+        for k in 0..64usize {
+            let (a, b) = ([k as u8], ((5 * k + 3) as u16).to_be_bytes());
+            let want = repeated(&p, k % 11).add_vartime(&repeated(&q, (5 * k + 3) % 11));
+            assert_eq!(
+                multi_mul_tau_vartime(&[(&a, &tp), (&b, &tq)]).to_affine(),
+                want
+            );
+        }
+    }
+}
+
+#[test]
+fn tau_adic_multiplication_tiny_curves_exhaustive() {
+    tau_exhaustive::<Tiny0>();
+    tau_exhaustive::<Tiny1>();
+}
+
+/// τ-adic multi-scalar multiplication against the binary interleaved wNAF on the NIST
+/// curves: one, two and three terms, the cached generator table and fresh tables of
+/// several widths, random and edge scalars.
+fn tau_vs_binary<C: Curve>() {
+    use hopsig_koblitz::curve::{multi_mul_tables_vartime, OddTable};
+    use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable};
+    let g = Affine::<C>::generator();
+    let n: Vec<u8> = (0..C::ORDER.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&C::ORDER[i..i + 2], 16).unwrap())
+        .collect();
+    let q = mul_ct(&g, &[0x5a; 16]).to_affine();
+    let r = mul_ct(&g, &[0xc3; 16]).to_affine();
+    let (oq, or) = (OddTable::new(&q), OddTable::new(&r));
+    let minus = |d: u8| {
+        let mut v = n.clone();
+        let last = v.len() - 1;
+        v[last] -= d;
+        v
+    };
+    let mut scalars = vec![vec![0u8], vec![1], minus(1), minus(2)];
+    for _ in 0..24 {
+        let mut k = vec![0u8; n.len()];
+        openssl::rand::rand_bytes(&mut k).unwrap();
+        k[0] &= n[0] >> 1;
+        scalars.push(k);
+    }
+    for w in [3, 4, 5, 6] {
+        let (tq, tr) = (TauTable::new(&q, w), TauTable::new(&r, w));
+        for (i, a) in scalars.iter().enumerate() {
+            let b = &scalars[(i * 7 + 3) % scalars.len()];
+            let c = &scalars[(i * 5 + 1) % scalars.len()];
+            let want = multi_mul_tables_vartime(&[(a, C::generator_table()), (b, &oq), (c, &or)]);
+            let got = multi_mul_tau_vartime(&[(a, C::generator_tau_table()), (b, &tq), (c, &tr)]);
+            assert_eq!(got.to_affine(), want.to_affine(), "{} w = {w}", C::NAME);
+            let one = multi_mul_tau_vartime(&[(a, &tq)]);
+            assert_eq!(one.to_affine(), Point::from(q).mul_vartime(a).to_affine());
+        }
+    }
+    // A scalar too long for the fixed-point quotient takes the binary path, still exact.
+    let long = [0xffu8; 48];
+    let tq = TauTable::new(&q, 5);
+    assert_eq!(
+        multi_mul_tau_vartime(&[(&long, &tq)]).to_affine(),
+        Point::from(q).mul_vartime(&long).to_affine()
+    );
+}
+
+#[test]
+fn tau_adic_multiplication_matches_binary_on_nist_curves() {
+    tau_vs_binary::<K163>();
+    tau_vs_binary::<K233>();
+    tau_vs_binary::<K283>();
+}

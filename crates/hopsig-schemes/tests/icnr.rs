@@ -2,13 +2,14 @@
 //! extraction, fused extraction + ECDSA verification, and rejections.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use hopsig_koblitz::curve::{Curve, OddTable, K163, K233, K283};
+use hopsig_koblitz::curve::{Curve, K163, K233, K283};
+use hopsig_koblitz::tau::{TauTable, POINT_WIDTH};
 use hopsig_schemes::concat::koblitz::verify_der;
 use hopsig_schemes::pla::icnr::{self, ImplicitCert, Ttp};
 
 fn round_trip<C: Curve>() {
     let ttp = Ttp::<C>::setup().unwrap();
-    let ttp_table = OddTable::new(ttp.public());
+    let ttp_table = TauTable::new(ttp.public(), POINT_WIDTH);
     let id = b"alice@pla.example";
     let blind = icnr::blind::<C>().unwrap();
     let issued = ttp.issue(id, blind.request()).unwrap();
@@ -29,7 +30,14 @@ fn round_trip<C: Curve>() {
     // or message.
     assert!(!icnr::verify_fused(b"mallory@pla.example", &cert, &ttp_table, msg, &sig).unwrap());
     let other = Ttp::<C>::setup().unwrap();
-    assert!(!icnr::verify_fused(id, &cert, &OddTable::new(other.public()), msg, &sig).unwrap());
+    assert!(!icnr::verify_fused(
+        id,
+        &cert,
+        &TauTable::new(other.public(), POINT_WIDTH),
+        msg,
+        &sig
+    )
+    .unwrap());
     for at in [0usize, 5, cert.r.len() - 1] {
         let mut r = cert.clone();
         r.r[at] ^= 0x01;

@@ -86,7 +86,8 @@ fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
     )?;
     // Implicit certificates: one TTP, one user, one signed packet.
     let ttp = icnr::Ttp::<C>::setup().map_err(fail)?;
-    let ttp_table = hopsig_koblitz_curve::OddTable::new(ttp.public());
+    let ttp_table =
+        hopsig_koblitz_curve::TauTable::new(ttp.public(), hopsig_koblitz_curve::FIXED_WIDTH);
     let blind = icnr::blind::<C>().map_err(fail)?;
     let issued = ttp.issue(b"alice", blind.request()).map_err(fail)?;
     let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public()).map_err(fail)?;

@@ -11,9 +11,8 @@
 
 use std::marker::PhantomData;
 
-use hopsig_koblitz::curve::{
-    mul_base_ct, multi_mul_tables_vartime, Affine, Curve, OddTable, K163, K233, K283,
-};
+use hopsig_koblitz::curve::{mul_base_ct, Affine, Curve, K163, K233, K283};
+use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::hash::sha256;
 use openssl::bn::{BigNum, BigNumContext};
@@ -160,8 +159,8 @@ pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> Result<boo
     u1.mod_mul(&e, &w, &n, &mut ctx)?;
     u2.mod_mul(r, &w, &n, &mut ctx)?;
     let (u1, u2) = (u1.to_vec(), u2.to_vec());
-    let q_table = OddTable::new(q);
-    let x = multi_mul_tables_vartime(&[(&u1, C::generator_table()), (&u2, &q_table)]);
+    let q_table = TauTable::new(q, POINT_WIDTH);
+    let x = multi_mul_tau_vartime(&[(&u1, C::generator_tau_table()), (&u2, &q_table)]);
     if x.is_infinity() {
         return Ok(false);
     }

@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 
-use hopsig_koblitz::curve::{Affine, Curve, OddTable};
+use hopsig_koblitz::curve::{Affine, Curve};
+use hopsig_koblitz::tau::{TauTable, FIXED_WIDTH};
 use hopsig_koblitz::Fe;
 use hopsig_primitives::codec::{DecodeError, Reader};
 use openssl::bn::BigNum;
@@ -187,7 +188,7 @@ impl PlaHeader {
 
 /// The TTPs a router trusts, by id, with their keys' tables kept.
 pub struct TtpDirectory<C: Curve> {
-    keys: HashMap<u16, (Affine<C>, OddTable<C>)>,
+    keys: HashMap<u16, (Affine<C>, TauTable<C>)>,
 }
 
 impl<C: Curve> std::fmt::Debug for TtpDirectory<C> {
@@ -207,7 +208,8 @@ impl<C: Curve> Default for TtpDirectory<C> {
 impl<C: Curve> TtpDirectory<C> {
     /// Trusts `key` as TTP `id`.
     pub fn insert(&mut self, id: u16, key: Affine<C>) {
-        self.keys.insert(id, (key, OddTable::new(&key)));
+        self.keys
+            .insert(id, (key, TauTable::new(&key, FIXED_WIDTH)));
     }
 }
 

@@ -16,7 +16,8 @@
 //! certificates on her identity. This is Girault's Trust Level 3, which the paper
 //! states the scheme reaches.
 
-use hopsig_koblitz::curve::{multi_mul_tables_vartime, Affine, Curve, OddTable};
+use hopsig_koblitz::curve::{Affine, Curve};
+use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
 use hopsig_koblitz::Fe;
 use hopsig_primitives::hash::mgf1_sha256;
 use openssl::bn::{BigNum, BigNumContext};
@@ -294,9 +295,9 @@ pub fn extract<C: Curve>(
     let mut neg_r = BigNum::new()?;
     neg_r.checked_sub(&n, &r)?;
     let one = [1u8];
-    let w = multi_mul_tables_vartime(&[
-        (&one, &OddTable::new(&d)),
-        (&neg_r.to_vec(), &OddTable::new(ttp)),
+    let w = multi_mul_tau_vartime(&[
+        (&one, &TauTable::new(&d, POINT_WIDTH)),
+        (&neg_r.to_vec(), &TauTable::new(ttp, POINT_WIDTH)),
     ])
     .to_affine();
     if w.is_infinity() {
@@ -316,7 +317,7 @@ pub fn extract<C: Curve>(
 pub fn verify_fused<C: Curve>(
     id: &[u8],
     cert: &ImplicitCert,
-    ttp: &OddTable<C>,
+    ttp: &TauTable<C>,
     msg: &[u8],
     sig: &[u8],
 ) -> Result<bool, Error> {
@@ -342,9 +343,9 @@ pub fn verify_fused<C: Curve>(
     vr.mod_mul(&v, &r_a, &n, &mut ctx)?;
     let mut w3 = BigNum::new()?;
     w3.mod_sub(&n, &vr, &n, &mut ctx)?;
-    let x = multi_mul_tables_vartime(&[
-        (&u.to_vec(), C::generator_table()),
-        (&v.to_vec(), &OddTable::new(&d)),
+    let x = multi_mul_tau_vartime(&[
+        (&u.to_vec(), C::generator_tau_table()),
+        (&v.to_vec(), &TauTable::new(&d, POINT_WIDTH)),
         (&w3.to_vec(), ttp),
     ]);
     if x.is_infinity() {
