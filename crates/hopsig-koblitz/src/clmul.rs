@@ -55,7 +55,7 @@ pub(crate) fn mul_reduce<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> Option<
     // x86-64): no check, and the multiply inlines into its caller.
     #[cfg(all(target_arch = "x86_64", target_feature = "pclmulqdq"))]
     // SAFETY: the build targets processors with PCLMULQDQ.
-    return Some(unsafe { mul_reduce_pclmul::<F>(a, b) });
+    return Some(unsafe { mul_reduce_body::<F>(a, b) });
     #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
     if has_pclmul() {
         // SAFETY: PCLMULQDQ is present (checked just above).
@@ -93,7 +93,7 @@ pub(crate) fn square_reduce<F: crate::Field>(a: &[u64; 5]) -> Option<[u64; 5]> {
     // x86-64): no check, and the multiply inlines into its caller.
     #[cfg(all(target_arch = "x86_64", target_feature = "pclmulqdq"))]
     // SAFETY: the build targets processors with PCLMULQDQ.
-    return Some(unsafe { square_reduce_pclmul::<F>(a) });
+    return Some(unsafe { square_reduce_body::<F>(a) });
     #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
     if has_pclmul() {
         // SAFETY: PCLMULQDQ is present (checked just above).
@@ -108,8 +108,7 @@ pub(crate) fn square_reduce<F: crate::Field>(a: &[u64; 5]) -> Option<[u64; 5]> {
 
 /// The two 64-bit halves of a 128-bit register.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-#[inline]
+#[inline(always)]
 unsafe fn halves(v: std::arch::x86_64::__m128i) -> (u64, u64) {
     use std::arch::x86_64::{_mm_cvtsi128_si64, _mm_unpackhi_epi64};
     (
@@ -118,12 +117,27 @@ unsafe fn halves(v: std::arch::x86_64::__m128i) -> (u64, u64) {
     )
 }
 
-/// Schoolbook product with the partial products of each column i + j = k summed in a
-/// 128-bit register, so that only 2N − 1 sums leave the vector unit.
-#[cfg(target_arch = "x86_64")]
+/// [`mul_reduce_body`] compiled with PCLMULQDQ enabled, for run-time dispatch.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
 #[target_feature(enable = "pclmulqdq,sse2")]
-#[inline]
 unsafe fn mul_reduce_pclmul<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
+    mul_reduce_body::<F>(a, b)
+}
+
+/// [`square_reduce_body`] compiled with PCLMULQDQ enabled, for run-time dispatch.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
+#[target_feature(enable = "pclmulqdq,sse2")]
+unsafe fn square_reduce_pclmul<F: crate::Field>(a: &[u64; 5]) -> [u64; 5] {
+    square_reduce_body::<F>(a)
+}
+
+/// Schoolbook product with the partial products of each column i + j = k summed in a
+/// 128-bit register, so that only 2N − 1 sums leave the vector unit. Always inlined:
+/// into the callers when the build enables PCLMULQDQ, else into the
+/// `target_feature` wrapper above. Callers must ensure the processor has PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn mul_reduce_body<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
     use std::arch::x86_64::{
         _mm_clmulepi64_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_xor_si128,
     };
@@ -148,10 +162,10 @@ unsafe fn mul_reduce_pclmul<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> [u64
     crate::field::reduce_words::<F>(&mut c)
 }
 
+/// N single-word carry-less squarings, then the reduction (see [`mul_reduce_body`]).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "pclmulqdq,sse2")]
-#[inline]
-unsafe fn square_reduce_pclmul<F: crate::Field>(a: &[u64; 5]) -> [u64; 5] {
+#[inline(always)]
+unsafe fn square_reduce_body<F: crate::Field>(a: &[u64; 5]) -> [u64; 5] {
     use std::arch::x86_64::{_mm_clmulepi64_si128, _mm_set_epi64x};
     let mut c = [0u64; 10];
     for i in 0..F::N {

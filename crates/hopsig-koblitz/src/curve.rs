@@ -466,6 +466,12 @@ impl<C: Curve> Point<C> {
         }
     }
 
+    /// Whether P ≠ ∞ has affine x-coordinate `x`, checked as X = x·Z without the
+    /// inversion that [`Point::to_affine`] costs (for ECDSA's final comparison).
+    pub fn has_x(&self, x: &Fe<C::F>) -> bool {
+        !self.is_infinity() && self.x == x.mul(&self.z)
+    }
+
     /// τ(P) = (X², Y², Z²).
     #[must_use]
     pub fn frobenius(&self) -> Self {

@@ -40,6 +40,80 @@ pub struct Row2 {
     pub fused_us: f64,
     /// `fused_us / plain_verify_us` (target ≤ 1.3; the paper: 1.36).
     pub fused_over_verify: f64,
+    /// u1·G + u2·Q by the binary method of 003 Fig. 2 (interleaved width-5 NAF with
+    /// doublings; Q's table built each time, G's cached), µs.
+    pub msm2_binary_us: f64,
+    /// The same sum by interleaved τNAF (Q's width-4 table built each time), µs.
+    pub msm2_tau_us: f64,
+    /// u·G + v·D + w·W_T (extraction + verification) by the binary method, D's table
+    /// built each time, G's and W_T's cached, µs.
+    pub msm3_binary_us: f64,
+    /// The same three-term sum by interleaved τNAF, µs.
+    pub msm3_tau_us: f64,
+}
+
+/// The multi-scalar multiplications at the core of verification, binary (Fig. 2) and
+/// τ-adic, on the same public scalars and points: (2-term binary, 2-term τ, 3-term
+/// binary, 3-term τ) in µs.
+fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Failure> {
+    use hopsig_koblitz::curve::{mul_ct, multi_mul_tables_vartime, Affine, OddTable};
+    use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, FIXED_WIDTH, POINT_WIDTH};
+    let g = Affine::<C>::generator();
+    let scalar = |seed: u8| -> Vec<u8> {
+        let len = C::ORDER.len() / 2;
+        // Below n: the order's top byte halved, then pseudo-random bytes.
+        let top = u8::from_str_radix(&C::ORDER[..2], 16).unwrap_or(1) >> 1;
+        (0..len)
+            .map(|i| {
+                if i == 0 {
+                    top
+                } else {
+                    (i as u8).wrapping_mul(151) ^ seed
+                }
+            })
+            .collect()
+    };
+    let (u1, u2, u3) = (scalar(0x3c), scalar(0xa5), scalar(0x5f));
+    let q = mul_ct(&g, &scalar(0x11)).to_affine();
+    let d = mul_ct(&g, &scalar(0x22)).to_affine();
+    let wt = mul_ct(&g, &scalar(0x33)).to_affine();
+    let (wt_binary, wt_tau) = (OddTable::new(&wt), TauTable::new(&wt, FIXED_WIDTH));
+    let (gb, gt) = (C::generator_table(), C::generator_tau_table());
+    let (b2, t2) = paired(
+        budget,
+        &mut || {
+            let x = multi_mul_tables_vartime(&[(&u1, gb), (&u2, &OddTable::new(&q))]);
+            std::hint::black_box(x);
+            Ok(())
+        },
+        &mut || {
+            let x = multi_mul_tau_vartime(&[(&u1, gt), (&u2, &TauTable::new(&q, POINT_WIDTH))]);
+            std::hint::black_box(x);
+            Ok(())
+        },
+    )?;
+    let (b3, t3) = paired(
+        budget,
+        &mut || {
+            let x = multi_mul_tables_vartime(&[
+                (&u1, gb),
+                (&u2, &OddTable::new(&d)),
+                (&u3, &wt_binary),
+            ]);
+            std::hint::black_box(x);
+            Ok(())
+        },
+        &mut || {
+            let x = multi_mul_tau_vartime(&[
+                (&u1, gt),
+                (&u2, &TauTable::new(&d, POINT_WIDTH)),
+                (&u3, &wt_tau),
+            ]);
+            std::hint::black_box(x);
+            Ok(())
+        },
+    )?;
+    Ok([b2, t2, b3, t3])
 }
 
 /// The measurement.
@@ -111,7 +185,12 @@ fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
         },
         &mut || valid(verify_der(&w, &msg, &ic_sig)),
     )?;
+    let [msm2_binary_us, msm2_tau_us, msm3_binary_us, msm3_tau_us] = msm::<C>(budget)?;
     Ok(Row2 {
+        msm2_binary_us,
+        msm2_tau_us,
+        msm3_binary_us,
+        msm3_tau_us,
         extract_us,
         plain_verify_us,
         fused_us,
@@ -177,6 +256,23 @@ impl Table2 {
                 r.extract_us,
                 r.fused_us,
                 r.fused_over_verify
+            ));
+        }
+        out.push_str(&format!(
+            "\nMulti-scalar multiplication at the core of verification, µs (same scalars and points):\n\
+             {:<6} {:>17} {:>11} {:>8} {:>17} {:>11} {:>8}\n",
+            "curve", "2-term binary", "2-term τ", "gain", "3-term binary", "3-term τ", "gain"
+        ));
+        for r in &self.rows {
+            out.push_str(&format!(
+                "{:<6} {:>17.1} {:>11.1} {:>7.2}× {:>17.1} {:>11.1} {:>7.2}×\n",
+                r.curve,
+                r.msm2_binary_us,
+                r.msm2_tau_us,
+                r.msm2_binary_us / r.msm2_tau_us,
+                r.msm3_binary_us,
+                r.msm3_tau_us,
+                r.msm3_binary_us / r.msm3_tau_us
             ));
         }
         out

@@ -11,8 +11,9 @@
 
 use std::marker::PhantomData;
 
-use hopsig_koblitz::curve::{mul_base_ct, Affine, Curve, K163, K233, K283};
+use hopsig_koblitz::curve::{mul_base_ct, Affine, Curve, Point, K163, K233, K283};
 use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
+use hopsig_koblitz::{Fe, Field};
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::hash::sha256;
 use openssl::bn::{BigNum, BigNumContext};
@@ -161,10 +162,30 @@ pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> Result<boo
     let (u1, u2) = (u1.to_vec(), u2.to_vec());
     let q_table = TauTable::new(q, POINT_WIDTH);
     let x = multi_mul_tau_vartime(&[(&u1, C::generator_tau_table()), (&u2, &q_table)]);
-    if x.is_infinity() {
-        return Ok(false);
+    x_is_r_mod_n(&x, r, &n)
+}
+
+/// ECDSA's final check (SEC 1 §4.1.4 steps 5–7) on a projective R: R ≠ ∞ and
+/// x(R) mod n = r. x(R) is a field element below 2^m, so x(R) ≡ r (mod n) means
+/// x(R) = r + j·n for one of the few j with r + j·n < 2^m (j ≤ h); each candidate
+/// is compared as X = (r + j·n)·Z, sparing the inversion of Z.
+pub(crate) fn x_is_r_mod_n<C: Curve>(
+    x: &Point<C>,
+    r: &openssl::bn::BigNumRef,
+    n: &BigNum,
+) -> Result<bool, Error> {
+    let mut candidate = r.to_owned()?;
+    let len = Fe::<C::F>::BYTES;
+    while candidate.num_bits() <= <C::F as Field>::M as i32 {
+        let Some(fe) = Fe::<C::F>::from_be_bytes(&candidate.to_vec_padded(len as i32)?) else {
+            break;
+        };
+        if x.has_x(&fe) {
+            return Ok(true);
+        }
+        candidate = &candidate + n;
     }
-    Ok(x_mod_n(&x.to_affine(), &n, &mut ctx)? == r.to_owned()?)
+    Ok(false)
 }
 
 /// The OpenSSL group of a curve (for key files).

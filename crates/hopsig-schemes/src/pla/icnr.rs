@@ -23,7 +23,7 @@ use hopsig_primitives::hash::mgf1_sha256;
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ecdsa::EcdsaSig;
 
-use crate::concat::koblitz::{digest_int, order, times_g, x_mod_n, KoblitzSecret};
+use crate::concat::koblitz::{digest_int, order, times_g, x_is_r_mod_n, KoblitzSecret};
 use crate::Error;
 
 /// Domain-separation tag of H(ID).
@@ -348,8 +348,5 @@ pub fn verify_fused<C: Curve>(
         (&v.to_vec(), &TauTable::new(&d, POINT_WIDTH)),
         (&w3.to_vec(), ttp),
     ]);
-    if x.is_infinity() {
-        return Ok(false);
-    }
-    Ok(x_mod_n(&x.to_affine(), &n, &mut ctx)? == c.to_owned()?)
+    x_is_r_mod_n(&x, c, &n)
 }
