@@ -142,9 +142,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run a benchmark suite (table1, table5).
+    /// Run a benchmark suite (table1, table2, table3, table5, fig4).
     Bench {
-        /// Suite name: table1 or table5.
+        /// Suite name: table1, table2, table3, table5 or fig4.
         suite: String,
         /// Fewer n values and shorter measurements.
         #[arg(long)]

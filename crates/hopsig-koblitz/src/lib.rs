@@ -14,7 +14,9 @@
 //! word-wise reduction folds back. All arithmetic here is constant time in the values
 //! (no secret-dependent branches or table indices) except where named `vartime`.
 //!
-//! [`curve`] builds the NIST Koblitz curves K-163, K-233 and K-283 on these fields.
+//! [`curve`] builds the NIST Koblitz curves K-163, K-233 and K-283 on these fields;
+//! [`tau`] multiplies their points through τ-adic expansions (Frobenius maps instead
+//! of doublings) for public scalars.
 //! The crate knows nothing about signatures and could be published alone.
 
 mod clmul;

@@ -1,5 +1,5 @@
 //! ECDSA with SHA-256 on the NIST Koblitz curves K-163, K-233, K-283 (003 Fig. 1),
-//! on hopsig's own binary-field and τ-free curve arithmetic (`hopsig-koblitz`), with
+//! on hopsig's own binary-field and Koblitz-curve arithmetic (`hopsig-koblitz`), with
 //! keys and signatures in the standard formats (PKCS #8 / SubjectPublicKeyInfo, DER
 //! `ECDSA-Sig-Value`) so that OpenSSL verifies what hopsig signs and the reverse.
 //!
@@ -7,7 +7,8 @@
 //! full-table scans; `hopsig_koblitz::curve::mul_base_ct`); k is drawn from
 //! OpenSSL's CSPRNG (`BN_priv_rand_range`), and the modular arithmetic on k and d uses
 //! OpenSSL's constant-time bignum paths. Verification (public inputs) computes
-//! u1·G + u2·Q by interleaved width-5 NAF (variable time).
+//! u1·G + u2·Q by interleaved τ-adic expansions (`hopsig_koblitz::tau`, variable
+//! time) and compares x without inverting Z (`x_is_r_mod_n`).
 
 use std::marker::PhantomData;
 
