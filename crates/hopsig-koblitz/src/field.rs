@@ -358,9 +358,21 @@ impl<F: Field> Fe<F> {
     #[must_use]
     #[inline]
     pub fn square(&self) -> Self {
-        if let Some(w) = crate::clmul::square_reduce::<F>(&self.w) {
-            return Fe { w, _f: PhantomData };
+        match crate::clmul::square_reduce::<F>(&self.w) {
+            Some(w) => Fe { w, _f: PhantomData },
+            None => self.square_with(Backend::Portable),
         }
+    }
+
+    /// `self²` with a chosen backend (both are tested against a reference).
+    #[must_use]
+    pub fn square_with(&self, backend: Backend) -> Self {
+        if backend == Backend::Clmul {
+            if let Some(w) = crate::clmul::square_reduce::<F>(&self.w) {
+                return Fe { w, _f: PhantomData };
+            }
+        }
+        // Portable: spread the bits (a zero after each), then reduce.
         let mut c = [0u64; 2 * MAX_WORDS];
         crate::portable::square(&self.w[..F::N], &mut c[..2 * F::N]);
         Fe {
@@ -494,6 +506,9 @@ mod tests {
             );
         }
         assert_eq!(Poly::from_words(x.square().words()), rx.mul(&rx).rem(&f));
+        for backend in [Backend::Portable, Backend::Clmul] {
+            assert_eq!(x.square_with(backend), x.square(), "{backend:?} square");
+        }
         assert_eq!(x.add(&y), fe::<F>(&rx.add(&ry).words(F::N)));
         if !x.is_zero() {
             assert_eq!(x.mul(&x.invert()), Fe::ONE);
