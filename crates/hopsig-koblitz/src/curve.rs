@@ -102,7 +102,7 @@ curve!(
 );
 
 /// The order n of the base point, big-endian.
-pub(crate) fn order_bytes<C: Curve>() -> Vec<u8> {
+pub fn order_bytes<C: Curve>() -> Vec<u8> {
     unhex(C::ORDER)
 }
 
@@ -558,17 +558,6 @@ impl<C: Curve> Point<C> {
     #[must_use]
     pub fn add_vartime(&self, q: &Self) -> Self {
         self.add_affine_vartime(&q.to_affine())
-    }
-
-    /// v·P for a small signed integer (variable time).
-    #[must_use]
-    pub fn mul_small_vartime(&self, v: i64) -> Self {
-        let p = self.mul_vartime(&v.unsigned_abs().to_be_bytes());
-        if v < 0 {
-            p.neg()
-        } else {
-            p
-        }
     }
 
     /// k·P for a big-endian scalar by left-to-right double-and-add: variable time,

@@ -358,13 +358,11 @@ impl<F: Field> Fe<F> {
     #[must_use]
     #[inline]
     pub fn square(&self) -> Self {
-        match crate::clmul::square_reduce::<F>(&self.w) {
-            Some(w) => Fe { w, _f: PhantomData },
-            None => self.square_with(Backend::Portable),
-        }
+        self.square_with(Backend::Clmul)
     }
 
-    /// `self²` with a chosen backend (both are tested against a reference).
+    /// `self²` with a chosen backend (both are tested against a reference); `Clmul`
+    /// falls back to the portable code on a processor without PCLMULQDQ.
     #[must_use]
     pub fn square_with(&self, backend: Backend) -> Self {
         if backend == Backend::Clmul {

@@ -74,6 +74,9 @@ struct Digits {
     t_w: u64,
     /// α_u = β_u + γ_u·τ for u = 1, 3, …, 2^(w−1) − 1.
     alphas: Vec<(i64, i64)>,
+    /// The plain τNAF (digits 0, ±1) of each α_u, from which [`TauTable::new`]
+    /// evaluates α_u·P; filled in by [`Tau::new`].
+    units: Vec<Vec<i8>>,
 }
 
 /// Solinas's rounding in Z[τ] (Guide Alg. 3.62): given λ = λ0 + λ1·τ as nearest
@@ -148,7 +151,11 @@ impl Digits {
                 (u - q0 * a + 2 * q1 * b, -(q0 * b + q1 * a + mu * q1 * b))
             })
             .collect();
-        Digits { t_w, alphas }
+        Digits {
+            t_w,
+            alphas,
+            units: Vec::new(),
+        }
     }
 }
 
@@ -181,7 +188,7 @@ impl Tau {
         };
         let (c0, c1) = (round_div(&s0), round_div(&s1));
         let widths = (2..=MAX_WIDTH).map(|w| Digits::new(mu, w)).collect();
-        Tau {
+        let mut tau = Tau {
             m,
             mu,
             d0,
@@ -191,7 +198,26 @@ impl Tau {
             c1,
             shift,
             widths,
+        };
+        // The α_u are short (norm < 2^w), so their width-2 expansions always exist
+        // and have a few digits; the tests evaluate each back to α_u.
+        let units: Vec<Vec<Vec<i8>>> = tau
+            .widths
+            .iter()
+            .map(|d| {
+                d.alphas
+                    .iter()
+                    .map(|&(b, g)| {
+                        tau.tnaf(&Wide::from_i64(b), &Wide::from_i64(g), 2)
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
+            .collect();
+        for (d, u) in tau.widths.iter_mut().zip(units) {
+            d.units = u;
         }
+        tau
     }
 
     /// N(δ) = d0² + μ·d0·d1 + 2·d1², which must equal n (checked by the tests).
@@ -279,8 +305,8 @@ impl Tau {
 }
 
 /// α_u·P for the odd u < 2^(w−1) of a public point P of order n (affine), for the
-/// width-w τNAF of [`multi_mul_tau_vartime`]. Each α_u·P = β_u·P + γ_u·τ(P) is
-/// evaluated from the plain τNAF of α_u in projective coordinates, then all are made
+/// width-w τNAF of [`multi_mul_tau_vartime`]. Each α_u·P is evaluated from α_u's
+/// plain τNAF (precomputed in [`Tau`]) in projective coordinates, then all are made
 /// affine with one inversion.
 pub struct TauTable<C: Curve> {
     w: u32,
@@ -311,23 +337,12 @@ impl<C: Curve> TauTable<C> {
     /// The table of width `w` (2 ≤ w ≤ [`MAX_WIDTH`]; others are clamped) for `p`.
     pub fn new(p: &Affine<C>, w: u32) -> Self {
         let w = w.clamp(2, MAX_WIDTH);
-        let tau = C::tau();
-        let proj: Vec<Point<C>> = tau
+        let proj: Vec<Point<C>> = C::tau()
             .digits(w)
-            .map(|d| d.alphas.as_slice())
+            .map(|d| d.units.as_slice())
             .unwrap_or_default()
             .iter()
-            .map(|&(beta, gamma)| {
-                let unit = tau.tnaf(&Wide::from_i64(beta), &Wide::from_i64(gamma), 2);
-                match unit {
-                    Some(digits) => eval_unit_digits(&digits, p),
-                    // Unreachable for the small α_u; the binary method is exact.
-                    None => {
-                        let pb = Point::from(*p).mul_small_vartime(beta);
-                        pb.add_vartime(&Point::from(p.frobenius()).mul_small_vartime(gamma))
-                    }
-                }
-            })
+            .map(|digits| eval_unit_digits(digits, p))
             .collect();
         TauTable {
             w,
@@ -416,6 +431,14 @@ mod tests {
                 assert_eq!((beta + gamma * t - u).rem_euclid(modulus), 0, "w = {w}");
                 let norm = beta * beta + tau.mu * beta * gamma + 2 * gamma * gamma;
                 assert!(norm < modulus, "N(α_{u}) = {norm} for w = {w}");
+                // Its precomputed unit expansion (digits 0, ±1) evaluates back to α_u.
+                let unit = &d.units[i];
+                assert!(unit.iter().all(|x| x.abs() <= 1) && (u == 1 || unit.len() > 1));
+                assert_eq!(
+                    horner(tau, unit, |x| (i64::from(x), 0)),
+                    (Wide::from_i64(beta), Wide::from_i64(gamma)),
+                    "unit expansion of α_{u}, w = {w}"
+                );
             }
         }
     }
@@ -427,6 +450,20 @@ mod tests {
         check_constants::<K283>();
         check_constants::<Tiny0>();
         check_constants::<Tiny1>();
+    }
+
+    /// Σ d_i·τ^i·α(d_i) in Z[τ] by Horner (acc ← acc·τ + digit, with
+    /// (x + yτ)·τ = −2y + (x + μy)τ), where α(d) is the digit's value.
+    fn horner(tau: &Tau, digits: &[i8], alpha: impl Fn(i8) -> (i64, i64)) -> (Wide, Wide) {
+        let (mut a0, mut a1) = (Wide::ZERO, Wide::ZERO);
+        for &d in digits.iter().rev() {
+            (a0, a1) = (a1.mul_i64(-2), a0.add(&a1.mul_i64(tau.mu)));
+            if d != 0 {
+                let (b, g) = alpha(d);
+                (a0, a1) = (a0.add_i64(b), a1.add_i64(g));
+            }
+        }
+        (a0, a1)
     }
 
     /// x mod n in [0, n).
@@ -472,23 +509,20 @@ mod tests {
                 C::NAME,
                 digits.len()
             );
-            // Horner in Z[τ]: acc ← acc·τ + digit, with (x + yτ)·τ = −2y + (x + μy)τ.
-            let alphas = &tau.digits(w).unwrap().alphas;
-            let (mut a0, mut a1) = (Wide::ZERO, Wide::ZERO);
-            for (i, &d) in digits.iter().enumerate().rev() {
-                (a0, a1) = (a1.mul_i64(-2), a0.add(&a1.mul_i64(tau.mu)));
-                if d != 0 {
-                    assert!(d % 2 != 0 && i64::from(d).abs() < 1 << (w - 1));
-                    // Width-w NAF shape: the next w − 1 digits are zero.
-                    for z in digits.iter().skip(i + 1).take(w as usize - 1) {
-                        assert_eq!(*z, 0, "w = {w}");
-                    }
-                    let (b, g) = alphas[(d.unsigned_abs() as usize - 1) / 2];
-                    let sign = i64::from(d.signum());
-                    (a0, a1) = (a0.add_i64(sign * b), a1.add_i64(sign * g));
+            for (i, &d) in digits.iter().enumerate().filter(|(_, &d)| d != 0) {
+                assert!(d % 2 != 0 && i64::from(d).abs() < 1 << (w - 1));
+                // Width-w NAF shape: the next w − 1 digits are zero.
+                for z in digits.iter().skip(i + 1).take(w as usize - 1) {
+                    assert_eq!(*z, 0, "w = {w}");
                 }
             }
-            assert_eq!((a0, a1), (r0, r1), "{} w = {w}", C::NAME);
+            let alphas = &tau.digits(w).unwrap().alphas;
+            let value = horner(tau, &digits, |d| {
+                let (b, g) = alphas[(d.unsigned_abs() as usize - 1) / 2];
+                let sign = i64::from(d.signum());
+                (sign * b, sign * g)
+            });
+            assert_eq!(value, (r0, r1), "{} w = {w}", C::NAME);
         }
     }
 

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use hopsig_koblitz::curve::{
-    mul_ct, Affine, Curve, Point, PointError, Tiny0, Tiny1, K163, K233, K283,
+    mul_ct, order_bytes, Affine, Curve, Point, PointError, Tiny0, Tiny1, K163, K233, K283,
 };
 use hopsig_koblitz::{Fe, F5};
 
@@ -185,13 +185,10 @@ fn multi_scalar_multiplication_matches_separate_products() {
 #[test]
 fn constant_time_comb_matches_the_ladder() {
     use hopsig_koblitz::curve::{mul_base_ct, Comb};
-    fn check<C: Curve>(order_hex: &str) {
+    fn check<C: Curve>() {
         let g = Affine::<C>::generator();
         let comb = C::generator_comb();
-        let n: Vec<u8> = (0..order_hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&order_hex[i..i + 2], 16).unwrap())
-            .collect();
+        let n = order_bytes::<C>();
         let minus = |d: u8| {
             let mut v = n.clone();
             let last = v.len() - 1;
@@ -215,9 +212,9 @@ fn constant_time_comb_matches_the_ladder() {
         }
         let _ = Comb::<C>::new(&g);
     }
-    check::<K163>(K163::ORDER);
-    check::<K233>(K233::ORDER);
-    check::<K283>(K283::ORDER);
+    check::<K163>();
+    check::<K233>();
+    check::<K283>();
     // (No tiny-curve run here: the comb's windows reach 15·16^i·B, which on an
     // order-11 subgroup are often ∞ — the exceptional case the comb rules out by
     // needing n > 2^8.)
@@ -336,10 +333,7 @@ fn tau_vs_binary<C: Curve>() {
     use hopsig_koblitz::curve::{multi_mul_tables_vartime, OddTable};
     use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable};
     let g = Affine::<C>::generator();
-    let n: Vec<u8> = (0..C::ORDER.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&C::ORDER[i..i + 2], 16).unwrap())
-        .collect();
+    let n = order_bytes::<C>();
     let q = mul_ct(&g, &[0x5a; 16]).to_affine();
     let r = mul_ct(&g, &[0xc3; 16]).to_affine();
     let (oq, or) = (OddTable::new(&q), OddTable::new(&r));

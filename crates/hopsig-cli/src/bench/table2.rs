@@ -56,13 +56,14 @@ pub struct Row2 {
 /// τ-adic, on the same public scalars and points: (2-term binary, 2-term τ, 3-term
 /// binary, 3-term τ) in µs.
 fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Failure> {
-    use hopsig_koblitz::curve::{mul_ct, multi_mul_tables_vartime, Affine, OddTable};
+    use hopsig_koblitz::curve::{mul_ct, multi_mul_tables_vartime, order_bytes, Affine, OddTable};
     use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, FIXED_WIDTH, POINT_WIDTH};
     let g = Affine::<C>::generator();
+    let n = order_bytes::<C>();
     let scalar = |seed: u8| -> Vec<u8> {
-        let len = C::ORDER.len() / 2;
+        let len = n.len();
         // Below n: the order's top byte halved, then pseudo-random bytes.
-        let top = u8::from_str_radix(&C::ORDER[..2], 16).unwrap_or(1) >> 1;
+        let top = n[0] >> 1;
         (0..len)
             .map(|i| {
                 if i == 0 {
