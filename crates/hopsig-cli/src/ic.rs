@@ -7,7 +7,7 @@ use std::path::Path;
 use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
 use hopsig_schemes::pla::files;
 use hopsig_schemes::pla::icnr::{self, Ttp};
-use hopsig_schemes::pla::koblitz::{Curve, TauTable, FIXED_WIDTH, K163, K233, K283};
+use hopsig_schemes::pla::koblitz::{Curve, TauTable, K163, K233, K283, POINT_WIDTH};
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
 use hopsig_schemes::wire::Header;
 
@@ -172,8 +172,7 @@ fn run_on<
                 return Err(input(agg, format!("not a single {} signature", B::ID)));
             }
             let sig = &bytes[hopsig_schemes::wire::HEADER_LEN..];
-            let ok = icnr::verify_fused(&id, &c, &TauTable::new(&w_t, FIXED_WIDTH), &m, sig)
-                .map_err(fail)?;
+            let ok = icnr::verify_fused(&id, &c, &TauTable::new(&w_t, POINT_WIDTH), &m, sig);
             if !ok {
                 return Err(Failure::Invalid(format!(
                     "{} does not verify for {:?} under {}",

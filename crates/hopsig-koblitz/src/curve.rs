@@ -35,6 +35,8 @@ pub trait Curve: Copy + Send + Sync + 'static {
     /// The generator's width-[`FIXED_WIDTH`](crate::tau::FIXED_WIDTH) table for
     /// [`multi_mul_tau_vartime`](crate::tau::multi_mul_tau_vartime), built once.
     fn generator_tau_table() -> &'static TauTable<Self>;
+    /// The constants of arithmetic modulo n, built once.
+    fn scalar_modulus() -> &'static crate::scalar::Modulus;
 }
 
 macro_rules! curve {
@@ -65,6 +67,10 @@ macro_rules! curve {
             fn generator_tau_table() -> &'static TauTable<Self> {
                 static T: std::sync::OnceLock<TauTable<$name>> = std::sync::OnceLock::new();
                 T.get_or_init(|| TauTable::new(&Affine::generator(), crate::tau::FIXED_WIDTH))
+            }
+            fn scalar_modulus() -> &'static crate::scalar::Modulus {
+                static T: std::sync::OnceLock<crate::scalar::Modulus> = std::sync::OnceLock::new();
+                T.get_or_init(crate::scalar::modulus_for::<$name>)
             }
         }
     };
@@ -268,7 +274,7 @@ impl<C: Curve> Affine<C> {
             }
             return Self::INFINITY;
         }
-        let lambda = self.y.add(&q.y).mul(&self.x.add(&q.x).invert());
+        let lambda = self.y.add(&q.y).mul(&self.x.add(&q.x).invert_vartime());
         let x3 = lambda
             .square()
             .add(&lambda)
@@ -290,7 +296,7 @@ impl<C: Curve> Affine<C> {
         if self.infinity || self.x.is_zero() {
             return Self::INFINITY;
         }
-        let lambda = self.x.add(&self.y.mul(&self.x.invert()));
+        let lambda = self.x.add(&self.y.mul(&self.x.invert_vartime()));
         let x3 = lambda.square().add(&lambda).add(&a_coef::<C>());
         let y3 = self.x.square().add(&lambda.mul(&x3)).add(&x3);
         Affine {
@@ -320,6 +326,31 @@ impl<C: Curve> Affine<C> {
         out
     }
 
+    /// The point with x-coordinate `x` whose compression bit (SEC 1 §2.3.4: the lowest
+    /// bit of y/x, 0 for x = 0) is `y_bit`: y = x·z with z² + z = x + a + 1/x²
+    /// (SEC 1 §2.3.4 step 2.4.3), solved by the half-trace since m is odd. Encodings are
+    /// public: the inversion is [`Fe::invert_vartime`].
+    ///
+    /// # Errors
+    /// [`PointError::NotOnCurve`] if no point has this x.
+    pub fn decompress(x: Fe<C::F>, y_bit: bool) -> Result<Self, PointError> {
+        let y = if x.is_zero() {
+            // y² = b = 1.
+            Fe::ONE
+        } else {
+            let beta = x.add(&a_coef::<C>()).add(&x.square().invert_vartime());
+            if beta.trace() {
+                return Err(PointError::NotOnCurve);
+            }
+            let mut z = beta.half_trace();
+            if z.bit(0) != y_bit {
+                z = z.add(&Fe::ONE);
+            }
+            x.mul(&z)
+        };
+        Affine::new(x, y).ok_or(PointError::NotOnCurve)
+    }
+
     /// SEC 1 §2.3.4 decoding of `02`/`03`/`04` encodings, checking the curve equation
     /// (decompression solves z² + z = x + a + x⁻² with the half-trace, m odd). Infinity
     /// and subgroup membership are the caller's to check ([`Affine::check_subgroup`]).
@@ -332,21 +363,7 @@ impl<C: Curve> Affine<C> {
         match tag {
             0x02 | 0x03 if rest.len() == len => {
                 let x = Fe::from_be_bytes(rest).ok_or(PointError::Encoding)?;
-                let y = if x.is_zero() {
-                    // y² = b = 1.
-                    Fe::ONE
-                } else {
-                    let beta = x.add(&a_coef::<C>()).add(&x.square().invert());
-                    if beta.trace() {
-                        return Err(PointError::NotOnCurve);
-                    }
-                    let mut z = beta.half_trace();
-                    if z.bit(0) != (tag == 0x03) {
-                        z = z.add(&Fe::ONE);
-                    }
-                    x.mul(&z)
-                };
-                Affine::new(x, y).ok_or(PointError::NotOnCurve)
+                Self::decompress(x, tag == 0x03)
             }
             0x04 if rest.len() == 2 * len => {
                 let x = Fe::from_be_bytes(&rest[..len]).ok_or(PointError::Encoding)?;
@@ -728,7 +745,7 @@ impl<C: Curve> OddTable<C> {
             let next = proj[proj.len() - 1].add_affine_vartime(&two_p);
             proj.push(next);
         }
-        OddTable(batch_to_affine(&proj))
+        OddTable(batch_to_affine_vartime(&proj))
     }
 
     fn get(&self, digit: i8) -> Affine<C> {
@@ -742,7 +759,7 @@ impl<C: Curve> OddTable<C> {
 }
 
 /// Affine forms of many points with one inversion (points at infinity stay so).
-pub fn batch_to_affine<C: Curve>(points: &[Point<C>]) -> Vec<Affine<C>> {
+pub fn batch_to_affine_vartime<C: Curve>(points: &[Point<C>]) -> Vec<Affine<C>> {
     // prefix[i] = Z_0 · … · Z_{i−1}, skipping zero Z.
     let mut prefix = Vec::with_capacity(points.len());
     let mut acc = Fe::<C::F>::ONE;
@@ -752,7 +769,7 @@ pub fn batch_to_affine<C: Curve>(points: &[Point<C>]) -> Vec<Affine<C>> {
             acc = acc.mul(&p.z);
         }
     }
-    let mut inv = acc.invert();
+    let mut inv = acc.invert_vartime();
     let mut out = vec![Affine::INFINITY; points.len()];
     for (i, p) in points.iter().enumerate().rev() {
         if p.is_infinity() {

@@ -33,6 +33,89 @@ pub struct FieldConstants {
     sqrt_x: [u64; MAX_WORDS],
     /// H(x^i) for i < m: the half-trace is linear, H(a) = Σ a_i·H(x^i).
     half_trace_basis: Vec<[u64; MAX_WORDS]>,
+    /// a ↦ a^(2^k) tabulated for the long steps k of the Itoh–Tsujii chain
+    /// ([`Fe::invert_vartime`]).
+    multi_square: Vec<(usize, WindowTable)>,
+}
+
+/// The Itoh–Tsujii chain for GF(2^m), one step per bit of m − 1 below the top: from
+/// a^(2^k − 1), k squarings and a multiplication give a^(2^2k − 1); where the bit is
+/// set, one more squaring and a multiplication by a give a^(2^(2k+1) − 1). Returns
+/// (k, bit) per step.
+fn itoh_tsujii_steps(m: usize) -> Vec<(usize, bool)> {
+    let e = m - 1;
+    let bits = usize::BITS - e.leading_zeros();
+    let mut k = 1;
+    let mut steps = Vec::new();
+    for i in (0..bits - 1).rev() {
+        let bit = (e >> i) & 1 == 1;
+        steps.push((k, bit));
+        k = 2 * k + usize::from(bit);
+    }
+    debug_assert_eq!(k, e);
+    steps
+}
+
+/// Squaring runs at least this long use a [`WindowTable`] in `invert_vartime`: one
+/// evaluation costs about as much as 4 squarings.
+const MULTI_SQUARE_MIN: usize = 8;
+
+/// A GF(2)-linear map on field elements tabulated on 4-bit windows of its input: the
+/// image of a is the XOR of one entry per window, ⌈m/4⌉ lookups ("multi-squaring"
+/// for a ↦ a^(2^k): Bos, Kaihara, Kleinjung, Lenstra, Montgomery, "PlayStation 3
+/// computing breaks 2^60 barrier", and Aranha, López, Hankerson, LATINCRYPT 2010,
+/// §4). The lookups are indexed by the input, so only `_vartime` code uses it.
+#[derive(Debug)]
+struct WindowTable(Vec<[u64; MAX_WORDS]>);
+
+impl WindowTable {
+    /// From the images of the basis x^0, …, x^(m−1).
+    fn from_basis(basis: &[[u64; MAX_WORDS]]) -> Self {
+        let mut table = Vec::with_capacity(basis.len().div_ceil(4) * 16);
+        for chunk in basis.chunks(4) {
+            for v in 0..16usize {
+                let mut acc = [0u64; MAX_WORDS];
+                for (j, image) in chunk.iter().enumerate() {
+                    if (v >> j) & 1 == 1 {
+                        for (a, b) in acc.iter_mut().zip(image) {
+                            *a ^= b;
+                        }
+                    }
+                }
+                table.push(acc);
+            }
+        }
+        WindowTable(table)
+    }
+
+    #[inline]
+    fn apply<F: Field>(&self, a: &Fe<F>) -> Fe<F> {
+        let mut w = [0u64; MAX_WORDS];
+        for (i, entries) in self.0.chunks_exact(16).enumerate() {
+            let window = (a.w[i / 16] >> (4 * (i % 16))) & 15;
+            let image = &entries[window as usize];
+            for (acc, b) in w[..F::N].iter_mut().zip(image) {
+                *acc ^= b;
+            }
+        }
+        Fe { w, _f: PhantomData }
+    }
+}
+
+/// The table of a ↦ a^(2^k): the basis images are powers of x^(2^k).
+fn multi_square_table<F: Field>(k: usize) -> WindowTable {
+    let mut w = [0u64; MAX_WORDS];
+    w[0] = 2;
+    let c = Fe::<F> { w, _f: PhantomData }.square_times(k);
+    let mut image = Fe::<F>::ONE;
+    let basis: Vec<_> = (0..F::M)
+        .map(|_| {
+            let b = image.w;
+            image = image.mul(&c);
+            b
+        })
+        .collect();
+    WindowTable::from_basis(&basis)
 }
 
 fn derive_constants<F: Field>() -> FieldConstants {
@@ -51,10 +134,17 @@ fn derive_constants<F: Field>() -> FieldConstants {
         w: [2, 0, 0, 0, 0],
         _f: PhantomData,
     };
+    let mut multi_square: Vec<(usize, WindowTable)> = Vec::new();
+    for (k, _) in itoh_tsujii_steps(F::M) {
+        if k >= MULTI_SQUARE_MIN && multi_square.iter().all(|(j, _)| *j != k) {
+            multi_square.push((k, multi_square_table::<F>(k)));
+        }
+    }
     FieldConstants {
         trace_mask,
         sqrt_x: x.square_times(F::M - 1).w,
         half_trace_basis,
+        multi_square,
     }
 }
 
@@ -355,22 +445,31 @@ impl<F: Field> Fe<F> {
     }
 
     /// `self²`.
+    ///
+    /// Always inlined: the Frobenius map and the inversion chains are runs of
+    /// squarings, and a call per squaring costs about as much as the squaring.
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn square(&self) -> Self {
-        self.square_with(Backend::Clmul)
+        match crate::clmul::square_reduce::<F>(&self.w) {
+            Some(w) => Fe { w, _f: PhantomData },
+            None => self.square_portable(),
+        }
     }
 
     /// `self²` with a chosen backend (both are tested against a reference); `Clmul`
     /// falls back to the portable code on a processor without PCLMULQDQ.
     #[must_use]
     pub fn square_with(&self, backend: Backend) -> Self {
-        if backend == Backend::Clmul {
-            if let Some(w) = crate::clmul::square_reduce::<F>(&self.w) {
-                return Fe { w, _f: PhantomData };
-            }
+        match backend {
+            Backend::Clmul => self.square(),
+            Backend::Portable => self.square_portable(),
         }
-        // Portable: spread the bits (a zero after each), then reduce.
+    }
+
+    /// Portable squaring: spread the bits (a zero after each), then reduce.
+    #[inline(never)]
+    fn square_portable(&self) -> Self {
         let mut c = [0u64; 2 * MAX_WORDS];
         crate::portable::square(&self.w[..F::N], &mut c[..2 * F::N]);
         Fe {
@@ -385,22 +484,33 @@ impl<F: Field> Fe<F> {
         (0..k).fold(*self, |a, _| a.square())
     }
 
-    /// `self⁻¹` (0 maps to 0), by Itoh–Tsujii: `a⁻¹ = (a^(2^(m−1) − 1))²`, building
-    /// `a^(2^k − 1)` along the bits of m − 1. The work depends only on m.
+    /// `self⁻¹` (0 maps to 0), by Itoh–Tsujii (Guide to ECC Alg. 2.50 setting):
+    /// `a⁻¹ = (a^(2^(m−1) − 1))²`, building `a^(2^k − 1)` along the bits of m − 1. The
+    /// work depends only on m.
     #[must_use]
     pub fn invert(&self) -> Self {
-        let e = F::M - 1;
-        let bits = usize::BITS - e.leading_zeros();
-        let (mut b, mut k) = (*self, 1usize);
-        for i in (0..bits - 1).rev() {
-            b = b.square_times(k).mul(&b);
-            k *= 2;
-            if (e >> i) & 1 == 1 {
+        self.itoh_tsujii(|b, k| b.square_times(k))
+    }
+
+    /// `self⁻¹` for public values: the same chain with its long squaring runs done by
+    /// multi-squaring tables, whose lookups are indexed by the value (cache timing).
+    #[must_use]
+    pub fn invert_vartime(&self) -> Self {
+        let tables = &F::constants().multi_square;
+        self.itoh_tsujii(|b, k| match tables.iter().find(|(j, _)| *j == k) {
+            Some((_, table)) => table.apply(b),
+            None => b.square_times(k),
+        })
+    }
+
+    fn itoh_tsujii(&self, pow2k: impl Fn(&Self, usize) -> Self) -> Self {
+        let mut b = *self;
+        for (k, bit) in itoh_tsujii_steps(F::M) {
+            b = pow2k(&b, k).mul(&b);
+            if bit {
                 b = b.square().mul(self);
-                k += 1;
             }
         }
-        debug_assert_eq!(k, e);
         b.square()
     }
 
@@ -511,6 +621,10 @@ mod tests {
         if !x.is_zero() {
             assert_eq!(x.mul(&x.invert()), Fe::ONE);
         }
+        assert_eq!(x.invert_vartime(), x.invert());
+        for (k, table) in &F::constants().multi_square {
+            assert_eq!(table.apply(&x), x.square_times(*k), "a^(2^{k})");
+        }
         assert_eq!(x.sqrt().square(), x);
         // Trace against its definition in the reference arithmetic.
         let mut t = rx.clone();
@@ -564,6 +678,21 @@ mod tests {
         check_all::<F283>(&all_ones, &[0, 0, 0, 0, 1 << 26]);
         assert_eq!(Fe::<F163>::ZERO.invert(), Fe::ZERO);
         assert_eq!(Fe::<F233>::ONE.invert(), Fe::ONE);
+        assert_eq!(Fe::<F283>::ZERO.invert_vartime(), Fe::ZERO);
+        // The chains end at m − 1 and the long runs have tables.
+        assert_eq!(
+            itoh_tsujii_steps(163),
+            [
+                (1, false),
+                (2, true),
+                (5, false),
+                (10, false),
+                (20, false),
+                (40, true),
+                (81, false)
+            ]
+        );
+        assert_eq!(F163::constants().multi_square.len(), 4);
         // Degree ≥ m is not an element; wrong lengths are refused.
         assert!(Fe::<F163>::from_words(&[0, 0, 1 << 35]).is_none());
         assert!(Fe::<F163>::from_be_bytes(&[0x08; 21]).is_none());

@@ -16,13 +16,14 @@
 //!
 //! [`curve`] builds the NIST Koblitz curves K-163, K-233 and K-283 on these fields;
 //! [`tau`] multiplies their points through τ-adic expansions (Frobenius maps instead
-//! of doublings) for public scalars.
+//! of doublings) for public scalars; [`scalar`] computes modulo their order n.
 //! The crate knows nothing about signatures and could be published alone.
 
 mod clmul;
 pub mod curve;
 mod field;
 mod portable;
+pub mod scalar;
 pub mod tau;
 mod zint;
 

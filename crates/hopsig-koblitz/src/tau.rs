@@ -25,7 +25,7 @@
 //! 2^−32-accurate quotient only affects which of two nearly equidistant lattice points
 //! is chosen. Everything here is variable time: it is for public scalars only.
 
-use crate::curve::{batch_to_affine, Affine, Curve, Point};
+use crate::curve::{batch_to_affine_vartime, Affine, Curve, Point};
 use crate::field::Field;
 use crate::zint::Int;
 
@@ -39,14 +39,16 @@ const EXTRA: usize = 32;
 /// Fraction bits kept for the rounding decisions.
 const FRAC: u32 = 32;
 /// Widest τNAF window with precomputed digit constants.
-pub const MAX_WIDTH: u32 = 8;
+pub const MAX_WIDTH: u32 = 12;
 /// Window width for a point's one-off table (a public key, a certificate point): at
 /// w = 4 the 3 extra points cost less than the additions they save; w = 3 and w = 5
 /// measured slower on all three NIST curves (docs/BENCHMARKS.md).
 pub const POINT_WIDTH: u32 = 4;
 /// Window width for a long-lived point whose table is built once and kept (the
-/// generator, a TTP's key): 2^(w−2) = 64 points, one nonzero digit per w + 1 = 9
-/// positions on average.
+/// generator, a TTP's key): 2^(w−2) = 1024 affine points (about 90 KB, 1–2 ms to
+/// build), one nonzero digit per w + 1 = 13 positions on average. On K-163 a
+/// verification took 17.7 µs at w = 8, 17.2 at w = 12 and 16.7 at w = 14, whose
+/// 360 KB tables no longer fit a core's L2 next to each other.
 pub const FIXED_WIDTH: u32 = MAX_WIDTH;
 
 /// The τ-adic constants of one curve, derived once from m, a and n.
@@ -76,7 +78,7 @@ struct Digits {
     alphas: Vec<(i64, i64)>,
     /// The plain τNAF (digits 0, ±1) of each α_u, from which [`TauTable::new`]
     /// evaluates α_u·P; filled in by [`Tau::new`].
-    units: Vec<Vec<i8>>,
+    units: Vec<Vec<i16>>,
 }
 
 /// Solinas's rounding in Z[τ] (Guide Alg. 3.62): given λ = λ0 + λ1·τ as nearest
@@ -201,7 +203,7 @@ impl Tau {
         };
         // The α_u are short (norm < 2^w), so their width-2 expansions always exist
         // and have a few digits; the tests evaluate each back to α_u.
-        let units: Vec<Vec<Vec<i8>>> = tau
+        let units: Vec<Vec<Vec<i16>>> = tau
             .widths
             .iter()
             .map(|d| {
@@ -259,7 +261,7 @@ impl Tau {
     /// The width-w τNAF of ρ = r0 + r1·τ (Guide Alg. 3.69), least significant digit
     /// first: digit d ≠ 0 stands for sign(d)·α_|d|. `None` if w is out of range or the
     /// coefficients do not fit (not reachable from [`Tau::partmod`]'s output).
-    fn tnaf(&self, r0: &Wide, r1: &Wide, w: u32) -> Option<Vec<i8>> {
+    fn tnaf(&self, r0: &Wide, r1: &Wide, w: u32) -> Option<Vec<i16>> {
         let digits = self.digits(w)?;
         let (mut r0, mut r1): (Narrow, Narrow) = (r0.resize()?, r1.resize()?);
         let mask = (1u64 << w) - 1;
@@ -285,7 +287,7 @@ impl Tau {
                     r0 = r0.add_i64(beta);
                     r1 = r1.add_i64(gamma);
                 }
-                out.push(u as i8);
+                out.push(u as i16);
             } else {
                 out.push(0);
             }
@@ -298,7 +300,7 @@ impl Tau {
     }
 
     /// The width-w τNAF of k partmod δ, for a big-endian scalar.
-    fn recode(&self, k: &[u8], w: u32) -> Option<Vec<i8>> {
+    fn recode(&self, k: &[u8], w: u32) -> Option<Vec<i16>> {
         let (r0, r1) = self.partmod(&Wide::from_be_bytes(k)?)?;
         self.tnaf(&r0, &r1, w)
     }
@@ -321,7 +323,7 @@ impl<C: Curve> std::fmt::Debug for TauTable<C> {
 }
 
 /// Horner evaluation of a τ-adic expansion with digits in {0, ±1}: Σ d_i·τ^i(P).
-fn eval_unit_digits<C: Curve>(digits: &[i8], p: &Affine<C>) -> Point<C> {
+fn eval_unit_digits<C: Curve>(digits: &[i16], p: &Affine<C>) -> Point<C> {
     let neg = p.neg();
     digits.iter().rev().fold(Point::INFINITY, |acc, &d| {
         let acc = acc.frobenius();
@@ -347,7 +349,7 @@ impl<C: Curve> TauTable<C> {
         TauTable {
             w,
             base: *p,
-            points: batch_to_affine(&proj),
+            points: batch_to_affine_vartime(&proj),
         }
     }
 
@@ -356,7 +358,7 @@ impl<C: Curve> TauTable<C> {
         self.w
     }
 
-    fn get(&self, digit: i8) -> Affine<C> {
+    fn get(&self, digit: i16) -> Affine<C> {
         let p = self.points[usize::from(digit.unsigned_abs()) / 2];
         if digit < 0 {
             p.neg()
@@ -454,7 +456,7 @@ mod tests {
 
     /// Σ d_i·τ^i·α(d_i) in Z[τ] by Horner (acc ← acc·τ + digit, with
     /// (x + yτ)·τ = −2y + (x + μy)τ), where α(d) is the digit's value.
-    fn horner(tau: &Tau, digits: &[i8], alpha: impl Fn(i8) -> (i64, i64)) -> (Wide, Wide) {
+    fn horner(tau: &Tau, digits: &[i16], alpha: impl Fn(i16) -> (i64, i64)) -> (Wide, Wide) {
         let (mut a0, mut a1) = (Wide::ZERO, Wide::ZERO);
         for &d in digits.iter().rev() {
             (a0, a1) = (a1.mul_i64(-2), a0.add(&a1.mul_i64(tau.mu)));

@@ -169,10 +169,12 @@ fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
     let ic_sig = key.sign(&msg).map_err(fail)?;
     let cert = issued.cert.clone();
     let w = *key.public_point();
-    let valid = |ok: Result<bool, hopsig_schemes::Error>| match ok {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(hopsig_schemes::Error::InvalidSignature),
-        Err(e) => Err(e),
+    let valid = |ok: bool| {
+        if ok {
+            Ok(())
+        } else {
+            Err(hopsig_schemes::Error::InvalidSignature)
+        }
     };
     let extract_us = single(budget, &mut || {
         icnr::extract(b"alice", &cert, ttp.public()).map(drop)

@@ -6,13 +6,15 @@
 //! Signing computes k·G with the constant-time fixed-base comb (signed odd digits,
 //! full-table scans; `hopsig_koblitz::curve::mul_base_ct`); k is drawn from
 //! OpenSSL's CSPRNG (`BN_priv_rand_range`), and the modular arithmetic on k and d uses
-//! OpenSSL's constant-time bignum paths. Verification (public inputs) computes
-//! u1·G + u2·Q by interleaved τ-adic expansions (`hopsig_koblitz::tau`, variable
-//! time) and compares x without inverting Z (`x_is_r_mod_n`).
+//! OpenSSL's constant-time bignum paths. Verification (public inputs only) does its
+//! arithmetic modulo n with `hopsig_koblitz::scalar` (variable-time safegcd inversion),
+//! computes u1·G + u2·Q by interleaved τ-adic expansions (`hopsig_koblitz::tau`,
+//! variable time) and compares x without inverting Z (`x_is_r_mod_n`).
 
 use std::marker::PhantomData;
 
 use hopsig_koblitz::curve::{mul_base_ct, Affine, Curve, Point, K163, K233, K283};
+use hopsig_koblitz::scalar::Scalar;
 use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
 use hopsig_koblitz::{Fe, Field};
 use hopsig_primitives::codec::{DecodeError, Reader};
@@ -70,24 +72,18 @@ impl<C: Curve> KoblitzPublic<C> {
 }
 
 pub(crate) fn order<C: Curve>() -> Result<BigNum, Error> {
-    Ok(BigNum::from_hex_str(C::ORDER)?)
+    Ok(BigNum::from_slice(
+        &hopsig_koblitz::curve::order_bytes::<C>(),
+    )?)
 }
 
 pub(crate) fn order_bytes<C: Curve>() -> usize {
     C::ORDER.len() / 2
 }
 
-/// e: the leftmost bitlen(n) bits of SHA-256(msg) (SEC 1 §4.1.3 step 5).
-pub(crate) fn digest_int(msg: &[u8], n: &BigNum) -> Result<BigNum, Error> {
-    let h = BigNum::from_slice(&sha256(&[msg]))?;
-    let nbits = n.num_bits();
-    if nbits < 256 {
-        let mut e = BigNum::new()?;
-        e.rshift(&h, 256 - nbits)?;
-        Ok(e)
-    } else {
-        Ok(h)
-    }
+/// e: the leftmost bitlen(n) bits of SHA-256(msg), mod n (SEC 1 §4.1.3 step 5).
+pub(crate) fn digest<C: Curve>(msg: &[u8]) -> Scalar<C> {
+    Scalar::from_hash(&sha256(&[msg]))
 }
 
 /// x(P) as an integer mod n.
@@ -114,7 +110,7 @@ pub(crate) fn padded(b: &BigNum, len: usize) -> Result<Zeroizing<Vec<u8>>, Error
 pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Error> {
     let n = order::<C>()?;
     let mut ctx = BigNumContext::new_secure()?;
-    let e = digest_int(msg, &n)?;
+    let e = BigNum::from_slice(&digest::<C>(msg).to_be_bytes())?;
     loop {
         let mut k = BigNum::new_secure()?;
         n.rand_range(&mut k)?;
@@ -142,51 +138,38 @@ pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<V
     }
 }
 
-/// ECDSA verification (SEC 1 §4.1.4) of a DER signature.
-pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> Result<bool, Error> {
-    let n = order::<C>()?;
-    let mut ctx = BigNumContext::new()?;
-    let Ok(sig) = EcdsaSig::from_der(sig) else {
-        return Ok(false);
+/// ECDSA verification (SEC 1 §4.1.4) of a DER signature; false for any signature
+/// that does not decode or lies outside [1, n − 1].
+#[must_use]
+pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> bool {
+    let Some((r, s)) = signature_scalars::<C>(sig) else {
+        return false;
     };
-    let (r, s) = (sig.r(), sig.s());
-    let in_range = |x: &openssl::bn::BigNumRef| x.num_bits() > 0 && x < &*n;
-    if !in_range(r) || !in_range(s) {
-        return Ok(false);
-    }
-    let e = digest_int(msg, &n)?;
-    let mut w = BigNum::new()?;
-    w.mod_inverse(s, &n, &mut ctx)?;
-    let (mut u1, mut u2) = (BigNum::new()?, BigNum::new()?);
-    u1.mod_mul(&e, &w, &n, &mut ctx)?;
-    u2.mod_mul(r, &w, &n, &mut ctx)?;
-    let (u1, u2) = (u1.to_vec(), u2.to_vec());
+    let w = s.invert_vartime();
+    let (u1, u2) = (digest::<C>(msg).mul(&w), r.mul(&w));
     let q_table = TauTable::new(q, POINT_WIDTH);
-    let x = multi_mul_tau_vartime(&[(&u1, C::generator_tau_table()), (&u2, &q_table)]);
-    x_is_r_mod_n(&x, r, &n)
+    let x = multi_mul_tau_vartime(&[
+        (&u1.to_be_bytes(), C::generator_tau_table()),
+        (&u2.to_be_bytes(), &q_table),
+    ]);
+    x_is_r_mod_n(&x, &r)
+}
+
+/// (r, s) of a DER `ECDSA-Sig-Value`, if both lie in [1, n − 1] (SEC 1 §4.1.4 step 1).
+pub(crate) fn signature_scalars<C: Curve>(sig: &[u8]) -> Option<(Scalar<C>, Scalar<C>)> {
+    let sig = EcdsaSig::from_der(sig).ok()?;
+    let r = Scalar::from_be_bytes(&sig.r().to_vec())?;
+    let s = Scalar::from_be_bytes(&sig.s().to_vec())?;
+    (!r.is_zero() && !s.is_zero()).then_some((r, s))
 }
 
 /// ECDSA's final check (SEC 1 §4.1.4 steps 5–7) on a projective R: R ≠ ∞ and
 /// x(R) mod n = r. x(R) is a field element below 2^m, so x(R) ≡ r (mod n) means
 /// x(R) = r + j·n for one of the few j with r + j·n < 2^m (j ≤ h); each candidate
 /// is compared as X = (r + j·n)·Z, sparing the inversion of Z.
-pub(crate) fn x_is_r_mod_n<C: Curve>(
-    x: &Point<C>,
-    r: &openssl::bn::BigNumRef,
-    n: &BigNum,
-) -> Result<bool, Error> {
-    let mut candidate = r.to_owned()?;
-    let len = Fe::<C::F>::BYTES;
-    while candidate.num_bits() <= <C::F as Field>::M as i32 {
-        let Some(fe) = Fe::<C::F>::from_be_bytes(&candidate.to_vec_padded(len as i32)?) else {
-            break;
-        };
-        if x.has_x(&fe) {
-            return Ok(true);
-        }
-        candidate = &candidate + n;
-    }
-    Ok(false)
+pub(crate) fn x_is_r_mod_n<C: Curve>(x: &Point<C>, r: &Scalar<C>) -> bool {
+    r.lifts_below(<C::F as Field>::M as u32, Fe::<C::F>::BYTES)
+        .any(|c| Fe::<C::F>::from_be_bytes(&c).is_some_and(|fe| x.has_x(&fe)))
 }
 
 /// The OpenSSL group of a curve (for key files).
@@ -250,7 +233,7 @@ macro_rules! koblitz_ecdsa {
                 sign_impl(sk, msg)
             }
             fn verify(pk: &Self::PublicKey, msg: &[u8], sig: &[u8]) -> bool {
-                verify_der(&pk.q, msg, sig).unwrap_or(false)
+                verify_der(&pk.q, msg, sig)
             }
             fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
                 // SEQUENCE of two INTEGERs of at most bytes(n) + 1 bytes each.

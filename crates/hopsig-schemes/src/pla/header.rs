@@ -247,15 +247,15 @@ pub fn check_packet<C: Curve>(
     let sig = der::<C>(&h.signature).ok_or_else(bad)?;
     let msg = h.message::<C>(payload);
     let ok = match &h.key {
-        KeyMaterial::Implicit(cert) => icnr::verify_fused(src, cert, ttp_table, &msg, &sig)?,
+        KeyMaterial::Implicit(cert) => icnr::verify_fused(src, cert, ttp_table, &msg, &sig),
         KeyMaterial::Certificate { key, ttp_sig } => {
             let q = Affine::<C>::from_sec1(key).map_err(|_| bad())?;
             if q.is_infinity() || !q.in_subgroup_fast() {
                 return Err(bad());
             }
             let cert_sig = der::<C>(ttp_sig).ok_or_else(bad)?;
-            verify_der(ttp_key, &[TAG_CERT, key.as_slice()].concat(), &cert_sig)?
-                && verify_der(&q, &msg, &sig)?
+            verify_der(ttp_key, &[TAG_CERT, key.as_slice()].concat(), &cert_sig)
+                && verify_der(&q, &msg, &sig)
         }
     };
     if ok {

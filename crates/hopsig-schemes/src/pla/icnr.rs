@@ -17,13 +17,15 @@
 //! states the scheme reaches.
 
 use hopsig_koblitz::curve::{Affine, Curve};
+use hopsig_koblitz::scalar::Scalar;
 use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
 use hopsig_koblitz::Fe;
 use hopsig_primitives::hash::mgf1_sha256;
 use openssl::bn::{BigNum, BigNumContext};
-use openssl::ecdsa::EcdsaSig;
 
-use crate::concat::koblitz::{digest_int, order, times_g, x_is_r_mod_n, KoblitzSecret};
+use crate::concat::koblitz::{
+    digest, order, signature_scalars, times_g, x_is_r_mod_n, KoblitzSecret,
+};
 use crate::Error;
 
 /// Domain-separation tag of H(ID).
@@ -95,30 +97,33 @@ fn random_scalar<C: Curve>() -> Result<BigNum, Error> {
     }
 }
 
-/// H(ID) as an m-bit integer.
-fn h_id<C: Curve>(id: &[u8]) -> Result<BigNum, Error> {
+/// H(ID): the first m bits of MGF1-SHA-256(tag ‖ ID), as SEC 1 field bytes.
+fn h_id<C: Curve>(id: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; Fe::<C::F>::BYTES];
     mgf1_sha256(&[TAG_ID, id], &mut out);
-    let mut h = BigNum::from_slice(&out)?;
-    h.mask_bits(<C::F as hopsig_koblitz::Field>::M as i32)?;
-    Ok(h)
+    out[0] &= top_byte_mask::<C>();
+    out
 }
 
-/// (a ± b) mod 2^m.
-fn mod_2m<C: Curve>(a: &BigNum, b: &BigNum, add: bool) -> Result<BigNum, Error> {
-    let m = <C::F as hopsig_koblitz::Field>::M as i32;
-    let mut two_m = BigNum::new()?;
-    two_m.set_bit(m)?;
-    let mut t = BigNum::new()?;
-    if add {
-        t.checked_add(a, b)?;
-    } else {
-        let mut sum = BigNum::new()?;
-        sum.checked_add(a, &two_m)?;
-        t.checked_sub(&sum, b)?;
+/// The bits of the first SEC 1 field byte that lie below 2^m.
+fn top_byte_mask<C: Curve>() -> u8 {
+    let spare = 8 * Fe::<C::F>::BYTES - <C::F as hopsig_koblitz::Field>::M;
+    0xff >> spare
+}
+
+/// (a ± b) mod 2^m on big-endian SEC 1 field bytes (both of that length).
+fn mod_2m<C: Curve>(a: &[u8], b: &[u8], add: bool) -> Vec<u8> {
+    let mut out = vec![0u8; a.len()];
+    let mut carry = 0i16;
+    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b).rev() {
+        let t = i16::from(x) + carry + if add { i16::from(y) } else { -i16::from(y) };
+        *o = t.rem_euclid(256) as u8;
+        carry = t.div_euclid(256);
     }
-    t.mask_bits(m)?;
-    Ok(t)
+    if let Some(first) = out.first_mut() {
+        *first &= top_byte_mask::<C>();
+    }
+    out
 }
 
 impl<C: Curve> Ttp<C> {
@@ -176,17 +181,16 @@ impl<C: Curve> Ttp<C> {
                 continue;
             }
             let enc = p.to_sec1(true);
-            let r_bar = BigNum::from_slice(&enc[1..])?;
-            let r = mod_2m::<C>(&r_bar, &h_id::<C>(id)?, true)?;
+            let r = mod_2m::<C>(&enc[1..], &h_id::<C>(id), true);
             let mut r_mod_n = BigNum::new()?;
-            r_mod_n.nnmod(&r, &n, &mut ctx)?;
+            r_mod_n.nnmod(&*BigNum::from_slice(&r)?, &n, &mut ctx)?;
             let mut rs = BigNum::new_secure()?;
             rs.mod_mul(&r_mod_n, &self.s, &n, &mut ctx)?;
             let mut s_bar = BigNum::new_secure()?;
             s_bar.mod_sub(&k_t, &rs, &n, &mut ctx)?;
             return Ok(Issued {
                 cert: ImplicitCert {
-                    r: r.to_vec_padded(Fe::<C::F>::BYTES as i32)?,
+                    r,
                     b: enc[0] & 1 == 1,
                 },
                 s_bar,
@@ -257,47 +261,36 @@ pub fn finalkey<C: Curve>(
     Ok(KoblitzSecret::from_parts(s, q))
 }
 
-/// D = DECOMPRESS(r_A − H(ID), b_A), checked to be a point of the subgroup.
-fn decompress_d<C: Curve>(id: &[u8], cert: &ImplicitCert) -> Result<(Affine<C>, BigNum), Error> {
-    let bad = || Error::Key("implicit certificate does not decode to a subgroup point".into());
-    if cert.r.len() != Fe::<C::F>::BYTES {
-        return Err(bad());
+/// D = DECOMPRESS(r_A − H(ID), b_A), checked to be a point of the subgroup, and
+/// r_A mod n.
+fn decompress_d<C: Curve>(id: &[u8], cert: &ImplicitCert) -> Option<(Affine<C>, Scalar<C>)> {
+    // r_A is an m-bit integer in SEC 1 field bytes.
+    if cert.r.len() != Fe::<C::F>::BYTES || cert.r[0] & !top_byte_mask::<C>() != 0 {
+        return None;
     }
-    let r = BigNum::from_slice(&cert.r)?;
-    if r.num_bits() > <C::F as hopsig_koblitz::Field>::M as i32 {
-        return Err(bad());
-    }
-    let r_bar = mod_2m::<C>(&r, &h_id::<C>(id)?, false)?;
-    let mut enc = vec![0x02 | u8::from(cert.b)];
-    enc.extend_from_slice(&r_bar.to_vec_padded(Fe::<C::F>::BYTES as i32)?);
-    let d = Affine::<C>::from_sec1(&enc).map_err(|_| bad())?;
+    let r_bar = mod_2m::<C>(&cert.r, &h_id::<C>(id), false);
+    let d = Affine::<C>::decompress(Fe::from_be_bytes(&r_bar)?, cert.b).ok()?;
     if !d.in_subgroup_fast() {
-        return Err(bad());
+        return None;
     }
-    let n = order::<C>()?;
-    let mut ctx = BigNumContext::new()?;
-    let mut r_mod_n = BigNum::new()?;
-    r_mod_n.nnmod(&r, &n, &mut ctx)?;
-    Ok((d, r_mod_n))
+    Some((d, Scalar::reduce_be_bytes(&cert.r)?))
 }
 
 /// ICNR_extract (eq. 7): W_A = D − r_A·W_T.
 ///
 /// # Errors
-/// [`Error::Key`] if the certificate does not decode or W_A is ∞.
+/// [`Error::Key`] if the certificate does not decode to a subgroup point or W_A is ∞.
 pub fn extract<C: Curve>(
     id: &[u8],
     cert: &ImplicitCert,
     ttp: &Affine<C>,
 ) -> Result<Affine<C>, Error> {
-    let (d, r) = decompress_d::<C>(id, cert)?;
-    let n = order::<C>()?;
-    let mut neg_r = BigNum::new()?;
-    neg_r.checked_sub(&n, &r)?;
-    let one = [1u8];
+    let (d, r) = decompress_d::<C>(id, cert).ok_or_else(|| {
+        Error::Key("implicit certificate does not decode to a subgroup point".into())
+    })?;
     let w = multi_mul_tau_vartime(&[
-        (&one, &TauTable::new(&d, POINT_WIDTH)),
-        (&neg_r.to_vec(), &TauTable::new(ttp, POINT_WIDTH)),
+        (&[1], &TauTable::new(&d, POINT_WIDTH)),
+        (&r.neg().to_be_bytes(), &TauTable::new(ttp, POINT_WIDTH)),
     ])
     .to_affine();
     if w.is_infinity() {
@@ -310,43 +303,28 @@ pub fn extract<C: Curve>(
 
 /// ICNR_do_verify (eq. 9): verifies the ECDSA signature `sig` (DER) on `msg` by the
 /// holder of `cert` for `id`, extracting the key inside one three-term multi-scalar
-/// multiplication u·G + v·D − v·r_A·W_T.
-///
-/// # Errors
-/// Backend failures; a certificate that does not decode is reported as `Ok(false)`.
+/// multiplication u·G + v·D − v·r_A·W_T. False for a certificate that does not decode
+/// to a subgroup point and for a signature that does not verify.
+#[must_use]
 pub fn verify_fused<C: Curve>(
     id: &[u8],
     cert: &ImplicitCert,
     ttp: &TauTable<C>,
     msg: &[u8],
     sig: &[u8],
-) -> Result<bool, Error> {
-    let Ok((d, r_a)) = decompress_d::<C>(id, cert) else {
-        return Ok(false);
+) -> bool {
+    let Some((d, r_a)) = decompress_d::<C>(id, cert) else {
+        return false;
     };
-    let n = order::<C>()?;
-    let mut ctx = BigNumContext::new()?;
-    let Ok(sig) = EcdsaSig::from_der(sig) else {
-        return Ok(false);
+    let Some((c, s)) = signature_scalars::<C>(sig) else {
+        return false;
     };
-    let (c, s) = (sig.r(), sig.s());
-    let in_range = |x: &openssl::bn::BigNumRef| x.num_bits() > 0 && x < &*n;
-    if !in_range(c) || !in_range(s) {
-        return Ok(false);
-    }
-    let e = digest_int(msg, &n)?;
-    let mut t = BigNum::new()?;
-    t.mod_inverse(s, &n, &mut ctx)?;
-    let (mut u, mut v, mut vr) = (BigNum::new()?, BigNum::new()?, BigNum::new()?);
-    u.mod_mul(&e, &t, &n, &mut ctx)?;
-    v.mod_mul(c, &t, &n, &mut ctx)?;
-    vr.mod_mul(&v, &r_a, &n, &mut ctx)?;
-    let mut w3 = BigNum::new()?;
-    w3.mod_sub(&n, &vr, &n, &mut ctx)?;
+    let t = s.invert_vartime();
+    let (u, v) = (digest::<C>(msg).mul(&t), c.mul(&t));
     let x = multi_mul_tau_vartime(&[
-        (&u.to_vec(), C::generator_tau_table()),
-        (&v.to_vec(), &TauTable::new(&d, POINT_WIDTH)),
-        (&w3.to_vec(), ttp),
+        (&u.to_be_bytes(), C::generator_tau_table()),
+        (&v.to_be_bytes(), &TauTable::new(&d, POINT_WIDTH)),
+        (&v.neg().mul(&r_a).to_be_bytes(), ttp),
     ]);
-    x_is_r_mod_n(&x, c, &n)
+    x_is_r_mod_n(&x, &c)
 }
