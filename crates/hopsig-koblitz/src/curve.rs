@@ -329,7 +329,7 @@ impl<C: Curve> Affine<C> {
     /// The point with x-coordinate `x` whose compression bit (SEC 1 §2.3.4: the lowest
     /// bit of y/x, 0 for x = 0) is `y_bit`: y = x·z with z² + z = x + a + 1/x²
     /// (SEC 1 §2.3.4 step 2.4.3), solved by the half-trace since m is odd. Encodings are
-    /// public: the inversion is [`Fe::invert_vartime`].
+    /// public: the inversion and the half-trace are the `_vartime` ones.
     ///
     /// # Errors
     /// [`PointError::NotOnCurve`] if no point has this x.
@@ -342,7 +342,7 @@ impl<C: Curve> Affine<C> {
             if beta.trace() {
                 return Err(PointError::NotOnCurve);
             }
-            let mut z = beta.half_trace();
+            let mut z = beta.half_trace_vartime();
             if z.bit(0) != y_bit {
                 z = z.add(&Fe::ONE);
             }
@@ -378,7 +378,8 @@ impl<C: Curve> Affine<C> {
     /// multiplication: P ∈ 2E iff Tr(x) = Tr(a); for cofactor 2 that is the subgroup.
     /// For cofactor 4 (cyclic 2-part, E[2] = {∞, (0, 1)}) a half Q = (u, ·) of P,
     /// u = √(y + (λ + 1)·x) with λ² + λ = x + a, must lie in 2E as well. Infinity
-    /// counts as in the subgroup; callers reject it separately.
+    /// counts as in the subgroup; callers reject it separately. For public points (the
+    /// half-trace is table-driven).
     pub fn in_subgroup_fast(&self) -> bool {
         if self.infinity {
             return true;
@@ -390,7 +391,7 @@ impl<C: Curve> Affine<C> {
         match C::COFACTOR {
             2 => true,
             4 => {
-                let lambda = self.x.add(&a_coef::<C>()).half_trace();
+                let lambda = self.x.add(&a_coef::<C>()).half_trace_vartime();
                 let u = self.y.add(&lambda.add(&Fe::ONE).mul(&self.x)).sqrt();
                 u.trace() == tr_a
             }

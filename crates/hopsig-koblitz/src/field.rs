@@ -31,8 +31,8 @@ pub trait Field: Copy + Send + Sync + 'static {
 pub struct FieldConstants {
     trace_mask: [u64; MAX_WORDS],
     sqrt_x: [u64; MAX_WORDS],
-    /// H(x^i) for i < m: the half-trace is linear, H(a) = Σ a_i·H(x^i).
-    half_trace_basis: Vec<[u64; MAX_WORDS]>,
+    /// The half-trace, which is linear: H(a) = Σ a_i·H(x^i), tabulated on windows.
+    half_trace: WindowTable,
     /// a ↦ a^(2^k) tabulated for the long steps k of the Itoh–Tsujii chain
     /// ([`Fe::invert_vartime`]).
     multi_square: Vec<(usize, WindowTable)>,
@@ -143,7 +143,7 @@ fn derive_constants<F: Field>() -> FieldConstants {
     FieldConstants {
         trace_mask,
         sqrt_x: x.square_times(F::M - 1).w,
-        half_trace_basis,
+        half_trace: WindowTable::from_basis(&half_trace_basis),
         multi_square,
     }
 }
@@ -562,18 +562,12 @@ impl<F: Field> Fe<F> {
     }
 
     /// The half-trace `Σ_{i ≤ (m−1)/2} self^(2^(2i))` (m odd): when `Tr(self) = 0`,
-    /// `z = H(self)` solves `z² + z = self` (used for point decompression). Computed
-    /// from the precomputed images of the basis, every one read (constant time).
+    /// `z = H(self)` solves `z² + z = self` (point decompression, subgroup checks).
+    /// Evaluated from a table of the images of 4-bit windows, indexed by the value:
+    /// for public values.
     #[must_use]
-    pub fn half_trace(&self) -> Self {
-        let mut w = [0u64; MAX_WORDS];
-        for (i, basis) in F::constants().half_trace_basis.iter().enumerate() {
-            let mask = 0u64.wrapping_sub((self.w[i / 64] >> (i % 64)) & 1);
-            for (acc, b) in w.iter_mut().zip(basis) {
-                *acc ^= b & mask;
-            }
-        }
-        Fe { w, _f: PhantomData }
+    pub fn half_trace_vartime(&self) -> Self {
+        F::constants().half_trace.apply(self)
     }
 
     /// The half-trace from its definition; derives the basis images.
@@ -636,9 +630,9 @@ mod tests {
         assert_eq!(x.trace(), acc == Poly::from_words(&[1]));
         assert_eq!(x.trace(), x.trace_slow());
         assert_eq!(x.sqrt(), x.square_times(F::M - 1));
-        assert_eq!(x.half_trace(), x.half_trace_slow());
+        assert_eq!(x.half_trace_vartime(), x.half_trace_slow());
         if !x.trace() {
-            let z = x.half_trace();
+            let z = x.half_trace_vartime();
             assert_eq!(z.square().add(&z), x);
         }
         let bytes = x.to_be_bytes();

@@ -34,6 +34,71 @@ type Wide = Int<8>;
 /// Limbs for ρ's coefficients during recoding (about m/2 + 3 bits: 145 for K-283).
 type Narrow = Int<3>;
 
+/// Coefficients of at most this many bits go through the τNAF loop as `i128`: one step
+/// at most adds a 16-bit α and takes r1 + r0/2, so they stay below 2^127.
+const I128_BITS: usize = 120;
+
+/// The integer operations of one τNAF step, for [`Narrow`] and `i128`.
+trait Coef: Copy {
+    fn is_odd(&self) -> bool;
+    /// The value mod 2^64.
+    fn low(&self) -> u64;
+    fn add_i64(&self, v: i64) -> Self;
+    /// self/2 for even self.
+    fn half(&self) -> Self;
+    fn add(&self, o: &Self) -> Self;
+    fn sub(&self, o: &Self) -> Self;
+    fn neg(&self) -> Self;
+}
+
+impl Coef for Narrow {
+    fn is_odd(&self) -> bool {
+        Int::is_odd(self)
+    }
+    fn low(&self) -> u64 {
+        Int::low(self)
+    }
+    fn add_i64(&self, v: i64) -> Self {
+        Int::add_i64(self, v)
+    }
+    fn half(&self) -> Self {
+        self.sar(1)
+    }
+    fn add(&self, o: &Self) -> Self {
+        Int::add(self, o)
+    }
+    fn sub(&self, o: &Self) -> Self {
+        Int::sub(self, o)
+    }
+    fn neg(&self) -> Self {
+        Int::neg(self)
+    }
+}
+
+impl Coef for i128 {
+    fn is_odd(&self) -> bool {
+        self & 1 == 1
+    }
+    fn low(&self) -> u64 {
+        *self as u64
+    }
+    fn add_i64(&self, v: i64) -> Self {
+        self + i128::from(v)
+    }
+    fn half(&self) -> Self {
+        self >> 1
+    }
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn neg(&self) -> Self {
+        -self
+    }
+}
+
 /// Fraction bits of the fixed-point quotient beyond m.
 const EXTRA: usize = 32;
 /// Fraction bits kept for the rounding decisions.
@@ -261,42 +326,57 @@ impl Tau {
     /// The width-w τNAF of ρ = r0 + r1·τ (Guide Alg. 3.69), least significant digit
     /// first: digit d ≠ 0 stands for sign(d)·α_|d|. `None` if w is out of range or the
     /// coefficients do not fit (not reachable from [`Tau::partmod`]'s output).
+    ///
+    /// Each step halves N(ρ), so the coefficients shrink by about √2 per step: the
+    /// loop runs on three-limb integers only while a coefficient has more than
+    /// [`I128_BITS`] bits (K-283's first few dozen steps), then on `i128`.
     fn tnaf(&self, r0: &Wide, r1: &Wide, w: u32) -> Option<Vec<i16>> {
         let digits = self.digits(w)?;
         let (mut r0, mut r1): (Narrow, Narrow) = (r0.resize()?, r1.resize()?);
-        let mask = (1u64 << w) - 1;
-        let half = 1i64 << (w - 1);
         let mut out = Vec::with_capacity(self.m + 8);
-        while !(r0.is_zero() && r1.is_zero()) {
-            // Each step divides by τ (norm / 2); the bound only guards against a bug.
-            if out.len() > 2 * self.m + 64 {
-                return None;
-            }
-            if r0.is_odd() {
-                // u = (r0 + r1·t_w) mods 2^w: ρ's residue modulo τ^w.
-                let mut u =
-                    (r0.low().wrapping_add(r1.low().wrapping_mul(digits.t_w)) & mask) as i64;
-                if u >= half {
-                    u -= 1 << w;
-                }
-                let (beta, gamma) = digits.alphas[(u.unsigned_abs() as usize - 1) / 2];
-                if u > 0 {
-                    r0 = r0.add_i64(-beta);
-                    r1 = r1.add_i64(-gamma);
-                } else {
-                    r0 = r0.add_i64(beta);
-                    r1 = r1.add_i64(gamma);
-                }
-                out.push(u as i16);
-            } else {
-                out.push(0);
-            }
-            // ρ ← ρ/τ = (r1 + μ·r0/2) − (r0/2)·τ, r0 being even now.
-            let h = r0.sar(1);
-            r0 = if self.mu == 1 { r1.add(&h) } else { r1.sub(&h) };
-            r1 = h.neg();
+        while r0.bits() > I128_BITS || r1.bits() > I128_BITS {
+            self.tnaf_step(&mut r0, &mut r1, digits, w, &mut out)?;
+        }
+        let (mut a, mut b) = (r0.to_i128()?, r1.to_i128()?);
+        while a != 0 || b != 0 {
+            self.tnaf_step(&mut a, &mut b, digits, w, &mut out)?;
         }
         Some(out)
+    }
+
+    /// One digit of [`Tau::tnaf`]: emits ρ's digit and sets ρ ← (ρ − digit)/τ.
+    fn tnaf_step<T: Coef>(
+        &self,
+        r0: &mut T,
+        r1: &mut T,
+        digits: &Digits,
+        w: u32,
+        out: &mut Vec<i16>,
+    ) -> Option<()> {
+        // Each step divides by τ (norm / 2); the bound only guards against a bug.
+        if out.len() > 2 * self.m + 64 {
+            return None;
+        }
+        if r0.is_odd() {
+            // u = (r0 + r1·t_w) mods 2^w: ρ's residue modulo τ^w.
+            let mask = (1u64 << w) - 1;
+            let mut u = (r0.low().wrapping_add(r1.low().wrapping_mul(digits.t_w)) & mask) as i64;
+            if u >= 1 << (w - 1) {
+                u -= 1 << w;
+            }
+            let (beta, gamma) = digits.alphas[(u.unsigned_abs() as usize - 1) / 2];
+            let sign = if u > 0 { -1 } else { 1 };
+            *r0 = r0.add_i64(sign * beta);
+            *r1 = r1.add_i64(sign * gamma);
+            out.push(u as i16);
+        } else {
+            out.push(0);
+        }
+        // ρ ← ρ/τ = (r1 + μ·r0/2) − (r0/2)·τ, r0 being even now.
+        let h = r0.half();
+        *r0 = if self.mu == 1 { r1.add(&h) } else { r1.sub(&h) };
+        *r1 = h.neg();
+        Some(())
     }
 
     /// The width-w τNAF of k partmod δ, for a big-endian scalar.

@@ -34,6 +34,7 @@ impl<const L: usize> Int<L> {
         self.0[L - 1] >> 63 == 1
     }
 
+    #[cfg(test)]
     pub(crate) fn is_zero(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
@@ -127,6 +128,24 @@ impl<const L: usize> Int<L> {
     pub(crate) fn to_i64(self) -> Option<i64> {
         let v = self.0[0] as i64;
         (Self::from_i64(v) == self).then_some(v)
+    }
+
+    /// The value as an `i128`, if it fits.
+    pub(crate) fn to_i128(self) -> Option<i128> {
+        let fill = if self.is_negative() { u64::MAX } else { 0 };
+        let hi = self.0.get(1).copied().unwrap_or(fill);
+        let v = (u128::from(self.0[0]) | (u128::from(hi) << 64)) as i128;
+        let back = Self::from_i128(v);
+        (back == self).then_some(v)
+    }
+
+    fn from_i128(v: i128) -> Self {
+        let mut w = [if v < 0 { u64::MAX } else { 0 }; L];
+        w[0] = v as u64;
+        if L > 1 {
+            w[1] = (v >> 64) as u64;
+        }
+        Int(w)
     }
 
     /// The same value in `M` limbs, if it fits.
@@ -226,6 +245,12 @@ mod tests {
             prop_assert_eq!(i(a).resize::<1>().map(|x| x.0[0] as i64), i64::try_from(a).ok());
             let wide = i(a).resize::<4>().unwrap();
             prop_assert_eq!(wide.resize::<2>().unwrap(), i(a));
+            prop_assert_eq!(wide.to_i128(), Some(a));
+            prop_assert_eq!(i(a).to_i128(), Some(a));
+            prop_assert_eq!(Int::<1>::from_i64(small).to_i128(), Some(i128::from(small)));
+            // Above i128: a·2^64 in three limbs fits only when a·2^64 does.
+            let big = Int::<3>([0, a as u64, (a >> 64) as u64]);
+            prop_assert_eq!(big.to_i128(), a.checked_mul(1 << 64).filter(|_| i64::try_from(a).is_ok()));
             if a >= 0 && b > 0 {
                 prop_assert_eq!(v(i(a).div_floor(&i(b))), a / b);
             }
