@@ -139,6 +139,9 @@ pub struct Table2 {
 /// of one signature (the fused/plain ratio moved by ±0.02 from one key to another).
 const MESSAGES: usize = 32;
 
+/// A DER signature or the reason there is none.
+type Signed = Result<Vec<u8>, hopsig_schemes::Error>;
+
 /// `MESSAGES` distinct 100-byte messages.
 fn messages() -> Vec<Vec<u8>> {
     (0..MESSAGES).map(|i| vec![i as u8; 100]).collect()
@@ -170,7 +173,7 @@ fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
     let sk = B::generate().map_err(fail)?;
     let pk = B::public(&sk).map_err(fail)?;
     let theirs = OpensslSignature::ec_sha256(nid, "openssl").map_err(fail)?;
-    let sign_all = |sign: &dyn Fn(&[u8]) -> Result<Vec<u8>, hopsig_schemes::Error>| {
+    let sign_all = |sign: &dyn Fn(&[u8]) -> Signed| {
         msgs.iter().map(|m| sign(m)).collect::<Result<Vec<_>, _>>()
     };
     let sigs = sign_all(&|m| B::sign(&sk, m)).map_err(fail)?;
