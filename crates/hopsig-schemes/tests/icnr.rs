@@ -106,3 +106,73 @@ fn extracted_keys_work_with_openssl() {
     let mut v = openssl::sign::Verifier::new(openssl::hash::MessageDigest::sha256(), &pk).unwrap();
     assert!(v.verify_oneshot(&sig, b"m").unwrap());
 }
+
+/// A DER `ECDSA-Sig-Value` with these integers.
+fn der(r: &[u8], s: &[u8]) -> Vec<u8> {
+    let r = openssl::bn::BigNum::from_slice(r).unwrap();
+    let s = openssl::bn::BigNum::from_slice(s).unwrap();
+    openssl::ecdsa::EcdsaSig::from_private_components(r, s)
+        .unwrap()
+        .to_der()
+        .unwrap()
+}
+
+#[test]
+fn out_of_range_signature_values_are_rejected() {
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let table = TauTable::new(ttp.public(), POINT_WIDTH);
+    let blind = icnr::blind::<K163>().unwrap();
+    let issued = ttp.issue(b"alice", blind.request()).unwrap();
+    let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public()).unwrap();
+    let w = *key.public_point();
+    let n = hopsig_koblitz::curve::order_bytes::<K163>();
+    let sig = openssl::ecdsa::EcdsaSig::from_der(&key.sign(b"m").unwrap()).unwrap();
+    let (r, s) = (sig.r().to_vec(), sig.s().to_vec());
+    // r or s equal to 0 or n, or r + n (same value mod n), never verify.
+    let mut r_plus_n = openssl::bn::BigNum::from_slice(&r).unwrap();
+    r_plus_n
+        .checked_add(
+            &openssl::bn::BigNum::from_slice(&r).unwrap(),
+            &openssl::bn::BigNum::from_slice(&n).unwrap(),
+        )
+        .unwrap();
+    for bad in [
+        der(&[0], &s),
+        der(&r, &[0]),
+        der(&n, &s),
+        der(&r, &n),
+        der(&r_plus_n.to_vec(), &s),
+    ] {
+        assert!(!verify_der(&w, b"m", &bad));
+        assert!(!icnr::verify_fused(
+            b"alice",
+            &issued.cert,
+            &table,
+            b"m",
+            &bad
+        ));
+    }
+    assert!(verify_der(&w, b"m", &der(&r, &s)));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Arbitrary certificate and signature bytes give `false`, never a panic.
+    #[test]
+    fn arbitrary_certificates_and_signatures_are_rejected(
+        r in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+        b in proptest::prelude::any::<bool>(),
+        sig in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80),
+        sr in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..30),
+        ss in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..30),
+    ) {
+        let ttp = hopsig_koblitz::curve::Affine::<K163>::generator();
+        let table = TauTable::new(&ttp, POINT_WIDTH);
+        let cert = ImplicitCert { r, b };
+        proptest::prop_assert!(!icnr::verify_fused(b"id", &cert, &table, b"m", &sig));
+        proptest::prop_assert!(!icnr::verify_fused(b"id", &cert, &table, b"m", &der(&sr, &ss)));
+        proptest::prop_assert!(!verify_der(&ttp, b"m", &sig));
+        proptest::prop_assert!(!verify_der(&ttp, b"m", &der(&sr, &ss)));
+    }
+}
