@@ -33,9 +33,20 @@ pub struct FieldConstants {
     sqrt_x: [u64; MAX_WORDS],
     /// The half-trace, which is linear: H(a) = Σ a_i·H(x^i), tabulated on windows.
     half_trace: WindowTable,
-    /// a ↦ a^(2^k) tabulated for the long steps k of the Itoh–Tsujii chain
-    /// ([`Fe::invert_vartime`]).
-    multi_square: Vec<(usize, WindowTable)>,
+    /// The Itoh–Tsujii chain of the inversions, with a ↦ a^(2^k) tabulated for its
+    /// long steps ([`Fe::invert_vartime`]).
+    inversion: Vec<ChainStep>,
+}
+
+/// One step of the Itoh–Tsujii chain (see [`itoh_tsujii_steps`]).
+#[derive(Debug)]
+struct ChainStep {
+    /// Squarings from a^(2^k − 1) to a^(2^2k − 1).
+    k: usize,
+    /// Whether one more squaring and a multiplication by a follow.
+    then_one: bool,
+    /// a ↦ a^(2^k) as a [`WindowTable`] when k ≥ [`MULTI_SQUARE_MIN`].
+    table: Option<WindowTable>,
 }
 
 /// The Itoh–Tsujii chain for GF(2^m), one step per bit of m − 1 below the top: from
@@ -134,17 +145,20 @@ fn derive_constants<F: Field>() -> FieldConstants {
         w: [2, 0, 0, 0, 0],
         _f: PhantomData,
     };
-    let mut multi_square: Vec<(usize, WindowTable)> = Vec::new();
-    for (k, _) in itoh_tsujii_steps(F::M) {
-        if k >= MULTI_SQUARE_MIN && multi_square.iter().all(|(j, _)| *j != k) {
-            multi_square.push((k, multi_square_table::<F>(k)));
-        }
-    }
+    // k grows along the chain, so every table is distinct.
+    let inversion = itoh_tsujii_steps(F::M)
+        .into_iter()
+        .map(|(k, then_one)| ChainStep {
+            k,
+            then_one,
+            table: (k >= MULTI_SQUARE_MIN).then(|| multi_square_table::<F>(k)),
+        })
+        .collect();
     FieldConstants {
         trace_mask,
         sqrt_x: x.square_times(F::M - 1).w,
         half_trace: WindowTable::from_basis(&half_trace_basis),
-        multi_square,
+        inversion,
     }
 }
 
@@ -489,25 +503,25 @@ impl<F: Field> Fe<F> {
     /// work depends only on m.
     #[must_use]
     pub fn invert(&self) -> Self {
-        self.itoh_tsujii(|b, k| b.square_times(k))
+        self.itoh_tsujii(|b, step| b.square_times(step.k))
     }
 
     /// `self⁻¹` for public values: the same chain with its long squaring runs done by
     /// multi-squaring tables, whose lookups are indexed by the value (cache timing).
     #[must_use]
     pub fn invert_vartime(&self) -> Self {
-        let tables = &F::constants().multi_square;
-        self.itoh_tsujii(|b, k| match tables.iter().find(|(j, _)| *j == k) {
-            Some((_, table)) => table.apply(b),
-            None => b.square_times(k),
+        self.itoh_tsujii(|b, step| match &step.table {
+            Some(table) => table.apply(b),
+            None => b.square_times(step.k),
         })
     }
 
-    fn itoh_tsujii(&self, pow2k: impl Fn(&Self, usize) -> Self) -> Self {
+    /// The chain (computed once per field), with `pow2k` raising to 2^k.
+    fn itoh_tsujii(&self, pow2k: impl Fn(&Self, &ChainStep) -> Self) -> Self {
         let mut b = *self;
-        for (k, bit) in itoh_tsujii_steps(F::M) {
-            b = pow2k(&b, k).mul(&b);
-            if bit {
+        for step in &F::constants().inversion {
+            b = pow2k(&b, step).mul(&b);
+            if step.then_one {
                 b = b.square().mul(self);
             }
         }
@@ -616,8 +630,10 @@ mod tests {
             assert_eq!(x.mul(&x.invert()), Fe::ONE);
         }
         assert_eq!(x.invert_vartime(), x.invert());
-        for (k, table) in &F::constants().multi_square {
-            assert_eq!(table.apply(&x), x.square_times(*k), "a^(2^{k})");
+        for step in &F::constants().inversion {
+            if let Some(table) = &step.table {
+                assert_eq!(table.apply(&x), x.square_times(step.k), "a^(2^{})", step.k);
+            }
         }
         assert_eq!(x.sqrt().square(), x);
         // Trace against its definition in the reference arithmetic.
@@ -686,7 +702,11 @@ mod tests {
                 (81, false)
             ]
         );
-        assert_eq!(F163::constants().multi_square.len(), 4);
+        let tabulated = F163::constants()
+            .inversion
+            .iter()
+            .filter(|s| s.table.is_some());
+        assert_eq!(tabulated.map(|s| s.k).collect::<Vec<_>>(), [10, 20, 40, 81]);
         // Degree ≥ m is not an element; wrong lengths are refused.
         assert!(Fe::<F163>::from_words(&[0, 0, 1 << 35]).is_none());
         assert!(Fe::<F163>::from_be_bytes(&[0x08; 21]).is_none());

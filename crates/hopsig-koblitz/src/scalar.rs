@@ -82,12 +82,6 @@ impl Modulus {
         m
     }
 
-    /// bitlen(n).
-    #[must_use]
-    pub fn bits(&self) -> u32 {
-        self.bits
-    }
-
     /// a·b·R⁻¹ mod n for a < R and b < n (CIOS), branch-free.
     fn mont_mul(&self, a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
         let l = self.len;
@@ -159,12 +153,6 @@ impl<C: Curve> Scalar<C> {
         Scalar { w, _c: PhantomData }
     }
 
-    /// Zero.
-    pub const ZERO: Self = Scalar {
-        w: [0; WORDS],
-        _c: PhantomData,
-    };
-
     /// The integer with these big-endian bytes, if it is below n (leading zero bytes
     /// are allowed).
     #[must_use]
@@ -208,11 +196,7 @@ impl<C: Curve> Scalar<C> {
     /// Big-endian, ⌈bitlen(n)/8⌉ bytes.
     #[must_use]
     pub fn to_be_bytes(&self) -> Vec<u8> {
-        let len = Self::modulus().bits.div_ceil(8) as usize;
-        (0..len)
-            .rev()
-            .map(|i| (self.w[i / 8] >> (8 * (i % 8))) as u8)
-            .collect()
+        be_bytes(&self.w, Self::modulus().bits.div_ceil(8) as usize)
     }
 
     /// Whether this is 0.
@@ -263,12 +247,7 @@ impl<C: Curve> Scalar<C> {
             }
             let mut sum = cur;
             next = (!add_in_place(&mut sum, &n)).then_some(sum);
-            Some(
-                (0..bytes)
-                    .rev()
-                    .map(|i| cur.get(i / 8).map_or(0, |w| (w >> (8 * (i % 8))) as u8))
-                    .collect(),
-            )
+            Some(be_bytes(&cur, bytes))
         })
     }
 }
@@ -285,6 +264,15 @@ fn words_from_be(bytes: &[u8]) -> Option<[u64; WORDS]> {
         w[i / 8] |= u64::from(b) << (8 * (i % 8));
     }
     Some(w)
+}
+
+/// Little-endian words as `len` big-endian bytes (truncated, or zero-padded past 320
+/// bits).
+fn be_bytes(w: &[u64; WORDS], len: usize) -> Vec<u8> {
+    (0..len)
+        .rev()
+        .map(|i| w.get(i / 8).map_or(0, |x| (x >> (8 * (i % 8))) as u8))
+        .collect()
 }
 
 /// a < b.
