@@ -67,13 +67,15 @@ fn secret_block<C: Curve>(label: &str, k: &BigNum) -> Result<Zeroizing<String>, 
     )))
 }
 
-/// The TTP's secret and public files.
-///
-/// # Errors
-/// Backend failures.
-pub fn ttp_files<C: Curve>(ttp: &Ttp<C>) -> Result<(Zeroizing<String>, String), Error> {
-    let public = pem_block(TTP_PUBLIC, &ttp.public().to_sec1(true));
-    let secret = secret_block::<C>(TTP_SECRET, ttp.secret())?;
+/// A secret file (the scalar, then the point) and the public file (the point alone).
+fn key_pair_files<C: Curve>(
+    secret_label: &str,
+    k: &BigNum,
+    public_label: &str,
+    point: &Affine<C>,
+) -> Result<(Zeroizing<String>, String), Error> {
+    let public = pem_block(public_label, &point.to_sec1(true));
+    let secret = secret_block::<C>(secret_label, k)?;
     Ok((
         KeyFile::render(
             &scheme_id::<C>(),
@@ -82,6 +84,14 @@ pub fn ttp_files<C: Curve>(ttp: &Ttp<C>) -> Result<(Zeroizing<String>, String), 
         ),
         KeyFile::render(&scheme_id::<C>(), KeyKind::Public, &[&public]).to_string(),
     ))
+}
+
+/// The TTP's secret and public files.
+///
+/// # Errors
+/// Backend failures.
+pub fn ttp_files<C: Curve>(ttp: &Ttp<C>) -> Result<(Zeroizing<String>, String), Error> {
+    key_pair_files::<C>(TTP_SECRET, ttp.secret(), TTP_PUBLIC, ttp.public())
 }
 
 /// Reads a TTP secret file (checks W_T = s_T·G).
@@ -110,16 +120,7 @@ pub fn ttp_public_from_file<C: Curve>(file: &KeyFile) -> Result<Affine<C>, Error
 /// # Errors
 /// Backend failures.
 pub fn blind_files<C: Curve>(b: &Blind<C>) -> Result<(Zeroizing<String>, String), Error> {
-    let request = pem_block(REQUEST, &b.request().to_sec1(true));
-    let secret = secret_block::<C>(BLIND, b.secret())?;
-    Ok((
-        KeyFile::render(
-            &scheme_id::<C>(),
-            KeyKind::Secret,
-            &[secret.as_str(), &request],
-        ),
-        KeyFile::render(&scheme_id::<C>(), KeyKind::Public, &[&request]).to_string(),
-    ))
+    key_pair_files::<C>(BLIND, b.secret(), REQUEST, b.request())
 }
 
 /// Reads a blind file.
