@@ -13,6 +13,9 @@
 //!   multi-pairing products, and a variable-time fixed-base table for public points;
 //! * [`rsa`] — the RSA trapdoor permutation `π(x) = x^e mod N` and its inverse through
 //!   OpenSSL's raw (unpadded) RSA with CRT and blinding;
+//! * [`valgrind`] — memcheck client requests that mark secrets undefined and public
+//!   results defined, for the constant-time test (no-ops unless the `valgrind` feature
+//!   is on);
 //! * [`armor`] — hopsig's text key files: standard PEM blocks (which OpenSSL reads)
 //!   preceded by `name: value` header lines that say which scheme a key belongs to.
 
@@ -22,3 +25,4 @@ pub mod hash;
 pub mod hors;
 pub mod pairing;
 pub mod rsa;
+pub mod valgrind;
