@@ -3,20 +3,34 @@
 
 #![allow(unsafe_code)]
 
-/// Whether this processor has PCLMULQDQ (and SSE2, always present on x86-64).
+/// Whether this processor has PCLMULQDQ (and SSE2, always present on x86-64): the
+/// crate's one CPU-feature check. True at compile time when the build targets
+/// processors with it (the workspace's .cargo/config.toml on x86-64); otherwise
+/// detected on first use and cached.
+#[inline]
 pub(crate) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "pclmulqdq"))]
+    return true;
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
     {
-        std::arch::is_x86_feature_detected!("pclmulqdq")
+        use std::sync::atomic::{AtomicU8, Ordering};
+        static STATE: AtomicU8 = AtomicU8::new(0);
+        match STATE.load(Ordering::Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let yes = std::arch::is_x86_feature_detected!("pclmulqdq");
+                STATE.store(if yes { 1 } else { 2 }, Ordering::Relaxed);
+                yes
+            }
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    false
 }
 
-/// Schoolbook product of two `n`-word polynomials into `out[..2n]`. Callers must have
-/// checked [`available`]; otherwise this falls back to the portable code.
+/// Schoolbook product of two `n`-word polynomials into `out[..2n]` with PCLMULQDQ, or
+/// with the portable code on a processor without it.
 pub(crate) fn mul(a: &[u64], b: &[u64], out: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if available() {
@@ -57,7 +71,7 @@ pub(crate) fn mul_reduce<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> Option<
     // SAFETY: the build targets processors with PCLMULQDQ.
     return Some(unsafe { mul_reduce_body::<F>(a, b) });
     #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
-    if has_pclmul() {
+    if available() {
         // SAFETY: PCLMULQDQ is present (checked just above).
         return Some(unsafe { mul_reduce_pclmul::<F>(a, b) });
     }
@@ -65,23 +79,6 @@ pub(crate) fn mul_reduce<F: crate::Field>(a: &[u64; 5], b: &[u64; 5]) -> Option<
     {
         let _ = (a, b);
         None
-    }
-}
-
-/// Cached [`available`].
-#[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
-#[inline]
-fn has_pclmul() -> bool {
-    use std::sync::atomic::{AtomicU8, Ordering};
-    static STATE: AtomicU8 = AtomicU8::new(0);
-    match STATE.load(Ordering::Relaxed) {
-        1 => true,
-        2 => false,
-        _ => {
-            let yes = available();
-            STATE.store(if yes { 1 } else { 2 }, Ordering::Relaxed);
-            yes
-        }
     }
 }
 
@@ -95,7 +92,7 @@ pub(crate) fn square_reduce<F: crate::Field>(a: &[u64; 5]) -> Option<[u64; 5]> {
     // SAFETY: the build targets processors with PCLMULQDQ.
     return Some(unsafe { square_reduce_body::<F>(a) });
     #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
-    if has_pclmul() {
+    if available() {
         // SAFETY: PCLMULQDQ is present (checked just above).
         return Some(unsafe { square_reduce_pclmul::<F>(a) });
     }

@@ -1,13 +1,23 @@
 //! Koblitz curves E_a: y² + xy = x³ + a·x² + 1 over GF(2^m) (FIPS 186-4 App. D.1.3),
 //! in affine and López–Dahab projective coordinates (x = X/Z, y = Y/Z²; 003 §III-B),
-//! with the Frobenius map τ(x, y) = (x², y²), SEC 1 point encodings, a constant-time
-//! Montgomery ladder for secret scalars and a variable-time double-and-add for public
-//! ones.
+//! with the Frobenius map τ(x, y) = (x², y²) and SEC 1 point encodings.
+//!
+//! As in curve25519-dalek, everything here is constant time in its inputs unless its
+//! name says `vartime`: [`mul_base`] (the fixed-base comb for secret scalars: ECDSA
+//! k·G, key generation d·G, the ICNR secrets), [`mul`] (a Montgomery ladder),
+//! [`Point::add_affine`], [`Point::to_affine`] select with `subtle::Choice` masks and
+//! read whole tables; the `_vartime` functions (verification, precomputation from
+//! public points, the τ-adic code in [`crate::tau`]) branch on their inputs and are for
+//! public values only.
 
 use std::fmt;
 use std::marker::PhantomData;
 
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroizing;
+
 use crate::field::{Fe, Field, F163, F233, F283, F5};
+use crate::scalar::{SecretScalar, WORDS};
 use crate::tau::{Tau, TauTable};
 
 /// A Koblitz curve over the field `F`.
@@ -28,7 +38,7 @@ pub trait Curve: Copy + Send + Sync + 'static {
     const COFACTOR: u32;
     /// The generator's table of odd multiples for [`multi_mul_vartime`], built once.
     fn generator_table() -> &'static OddTable<Self>;
-    /// The generator's fixed-base comb for [`mul_base_ct`], built once.
+    /// The generator's fixed-base comb for [`mul_base`], built once.
     fn generator_comb() -> &'static Comb<Self>;
     /// The curve's τ-adic constants (δ, rounding constants, digit sets), built once.
     fn tau() -> &'static Tau;
@@ -441,6 +451,17 @@ impl<C: Curve> PartialEq for Point<C> {
     }
 }
 
+impl<C: Curve> ConditionallySelectable for Point<C> {
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        Point {
+            x: Fe::conditional_select(&a.x, &b.x, choice),
+            y: Fe::conditional_select(&a.y, &b.y, choice),
+            z: Fe::conditional_select(&a.z, &b.z, choice),
+            _c: PhantomData,
+        }
+    }
+}
+
 impl<C: Curve> From<Affine<C>> for Point<C> {
     fn from(p: Affine<C>) -> Self {
         if p.infinity {
@@ -465,21 +486,29 @@ impl<C: Curve> Point<C> {
         _c: PhantomData,
     };
 
-    /// Whether this is infinity.
+    /// Whether this is infinity (a `bool` to branch on: for public points).
     pub fn is_infinity(&self) -> bool {
         self.z.is_zero()
     }
 
-    /// Affine coordinates (one inversion).
-    pub fn to_affine(&self) -> Affine<C> {
-        if self.is_infinity() {
-            return Affine::INFINITY;
+    /// (X, Y, 1) for an affine point (x, y) other than infinity.
+    fn from_xy(x: Fe<C::F>, y: Fe<C::F>) -> Self {
+        Point {
+            x,
+            y,
+            z: Fe::ONE,
+            _c: PhantomData,
         }
+    }
+
+    /// Affine coordinates, in constant time: one inversion (Itoh–Tsujii, which maps 0
+    /// to 0, so infinity comes out as (0, 0) with its flag set from a mask).
+    pub fn to_affine(&self) -> Affine<C> {
         let zi = self.z.invert();
         Affine {
             x: self.x.mul(&zi),
             y: self.y.mul(&zi.square()),
-            infinity: false,
+            infinity: self.z.ct_eq(&Fe::ZERO).into(),
             _c: PhantomData,
         }
     }
@@ -532,26 +561,15 @@ impl<C: Curve> Point<C> {
         }
     }
 
-    /// P + Q for affine Q (mixed López–Dahab addition, Guide to ECC Alg. 3.25),
-    /// falling back to doubling or infinity in the exceptional cases (variable time).
-    #[must_use]
-    pub fn add_affine_vartime(&self, q: &Affine<C>) -> Self {
-        if q.infinity {
-            return *self;
-        }
-        if self.is_infinity() {
-            return Point::from(*q);
-        }
+    /// The formulas of Guide to ECC Alg. 3.25 (mixed López–Dahab + affine addition,
+    /// b = 1) without its exceptional cases: P + Q when P ≠ ∞, Q ≠ ∞ and P ≠ ±Q. Also
+    /// returns whether A = y_Q·Z² + Y and B = x_Q·Z + X are 0, which tell the
+    /// exceptional cases apart (B = 0: P = ±Q; then A = 0: P = Q).
+    #[inline(always)]
+    fn add_affine_formulas(&self, q: &Affine<C>) -> (Self, Choice, Choice) {
         let z1s = self.z.square();
         let a = q.y.mul(&z1s).add(&self.y);
         let b = q.x.mul(&self.z).add(&self.x);
-        if b.is_zero() {
-            return if a.is_zero() {
-                Point::from(*q).double()
-            } else {
-                Self::INFINITY
-            };
-        }
         let c = self.z.mul(&b);
         let mut cz = c;
         if C::A {
@@ -564,12 +582,56 @@ impl<C: Curve> Point<C> {
         let f = x3.add(&q.x.mul(&z3));
         let g = q.x.add(&q.y).mul(&z3.square());
         let y3 = e.add(&z3).mul(&f).add(&g);
-        Point {
+        let sum = Point {
             x: x3,
             y: y3,
             z: z3,
             _c: PhantomData,
+        };
+        (sum, a.ct_eq(&Fe::ZERO), b.ct_eq(&Fe::ZERO))
+    }
+
+    /// P + Q for affine Q, complete and in constant time: Guide to ECC Alg. 3.25 with
+    /// its exceptional cases (Q = ∞: P; P = ∞: Q; P = Q: 2Q; P = −Q: ∞, which the
+    /// formulas already give as Z = C² = 0) taken by masked selects instead of
+    /// branches, so 2Q is computed every time.
+    #[must_use]
+    pub fn add_affine(&self, q: &Affine<C>) -> Self {
+        let (sum, a_zero, b_zero) = self.add_affine_formulas(q);
+        let p_inf = self.z.ct_eq(&Fe::ZERO);
+        let q_inf = Choice::from(u8::from(q.infinity));
+        let q_proj = Point::from_xy(q.x, q.y);
+        let mut r = Point::conditional_select(&sum, &q_proj.double(), a_zero & b_zero & !p_inf);
+        r.conditional_assign(&q_proj, p_inf);
+        r.conditional_assign(self, q_inf);
+        r
+    }
+
+    /// P + Q for affine Q (Guide to ECC Alg. 3.25), branching to doubling or infinity
+    /// in the exceptional cases: variable time, for public points.
+    #[must_use]
+    pub fn add_affine_vartime(&self, q: &Affine<C>) -> Self {
+        if q.infinity {
+            return *self;
         }
+        if self.is_infinity() {
+            return Point::from(*q);
+        }
+        let (sum, a_zero, b_zero) = self.add_affine_formulas(q);
+        if bool::from(b_zero) {
+            return if bool::from(a_zero) {
+                Point::from(*q).double()
+            } else {
+                Self::INFINITY
+            };
+        }
+        sum
+    }
+
+    /// −P if `choice`, else P, in constant time: −(X, Y, Z) = (X, XZ + Y, Z).
+    fn conditional_negate(&mut self, choice: Choice) {
+        let neg_y = self.x.mul(&self.z).add(&self.y);
+        self.y.conditional_assign(&neg_y, choice);
     }
 
     /// P + Q for projective Q (via Q's affine form; variable time).
@@ -596,21 +658,22 @@ impl<C: Curve> Point<C> {
     }
 }
 
-/// k·P in constant time for a secret big-endian scalar: the López–Dahab x-only
-/// Montgomery ladder over all `8·k.len()` bits with conditional swaps, then recovery of
-/// y (Guide to ECC Alg. 3.40). `P` must be a public affine point other than infinity
-/// with x ≠ 0.
-pub fn mul_ct<C: Curve>(p: &Affine<C>, k: &[u8]) -> Point<C> {
+/// k·P in constant time for a secret big-endian scalar of any length: the López–Dahab
+/// x-only Montgomery ladder over all `8·k.len()` bits with masked swaps, then recovery
+/// of y (Guide to ECC Alg. 3.40). `P` must be a public affine point other than infinity
+/// with x ≠ 0. (Signing uses the faster [`mul_base`]; this serves as its independent
+/// reference in the tests.)
+pub fn mul<C: Curve>(p: &Affine<C>, k: &[u8]) -> Point<C> {
     let x = p.x;
     // R0 = ∞ = (1 : 0), R1 = P = (x : 1); the ladder keeps R1 − R0 = P.
     let (mut x1, mut z1) = (Fe::ONE, Fe::ZERO);
     let (mut x2, mut z2) = (x, Fe::ONE);
-    let mut swapped = false;
+    let mut swapped = Choice::from(0);
     for byte in k {
         for i in (0..8).rev() {
-            let bit = (byte >> i) & 1 == 1;
-            cswap(&mut x1, &mut x2, bit ^ swapped);
-            cswap(&mut z1, &mut z2, bit ^ swapped);
+            let bit = Choice::from((byte >> i) & 1);
+            Fe::conditional_swap(&mut x1, &mut x2, bit ^ swapped);
+            Fe::conditional_swap(&mut z1, &mut z2, bit ^ swapped);
             swapped = bit;
             // R1 = R0 + R1 (difference P): Z = (X1Z2 + X2Z1)², X = xZ + X1Z2·X2Z1.
             let t1 = x1.mul(&z2);
@@ -624,21 +687,15 @@ pub fn mul_ct<C: Curve>(p: &Affine<C>, k: &[u8]) -> Point<C> {
             x1 = x1s.square().add(&z1s.square());
         }
     }
-    cswap(&mut x1, &mut x2, swapped);
-    cswap(&mut z1, &mut z2, swapped);
+    Fe::conditional_swap(&mut x1, &mut x2, swapped);
+    Fe::conditional_swap(&mut z1, &mut z2, swapped);
     recover_y(p, x1, z1, x2, z2)
-}
-
-fn cswap<F: Field>(a: &mut Fe<F>, b: &mut Fe<F>, swap: bool) {
-    let (na, nb) = (Fe::select(a, b, swap), Fe::select(b, a, swap));
-    *a = na;
-    *b = nb;
 }
 
 /// y-recovery after the ladder (Guide to ECC Alg. 3.40, Mxy): with x1 = X1/Z1 the
 /// x of R0 = kP and x2 = X2/Z2 that of R0 + P,
-/// `y1 = (x1 + x)·((x1 + x)(x2 + x) + x² + y)/x + y`. Branches only in the cases
-/// k ≡ 0 and k ≡ −1 mod the point's order.
+/// `y1 = (x1 + x)·((x1 + x)(x2 + x) + x² + y)/x + y`. The cases k ≡ 0 (Z1 = 0: ∞) and
+/// k ≡ −1 (Z2 = 0: −P) mod the point's order are selected by mask.
 fn recover_y<C: Curve>(
     p: &Affine<C>,
     x1: Fe<C::F>,
@@ -646,12 +703,6 @@ fn recover_y<C: Curve>(
     x2: Fe<C::F>,
     z2: Fe<C::F>,
 ) -> Point<C> {
-    if z1.is_zero() {
-        return Point::INFINITY;
-    }
-    if z2.is_zero() {
-        return Point::from(p.neg());
-    }
     let (x, y) = (p.x, p.y);
     let x1n = x1.mul(&z1.invert());
     let x2n = x2.mul(&z2.invert());
@@ -660,12 +711,10 @@ fn recover_y<C: Curve>(
         .mul(&u.mul(&x2n.add(&x)).add(&x.square()).add(&y))
         .mul(&x.invert())
         .add(&y);
-    Point::from(Affine {
-        x: x1n,
-        y: y1,
-        infinity: false,
-        _c: PhantomData,
-    })
+    let mut r = Point::from_xy(x1n, y1);
+    r.conditional_assign(&Point::from_xy(x, x.add(&y)), z2.ct_eq(&Fe::ZERO));
+    r.conditional_assign(&Point::INFINITY, z1.ct_eq(&Fe::ZERO));
+    r
 }
 
 /// Width-w NAF of a big-endian scalar, least significant digit first: digits are 0 or
@@ -819,11 +868,12 @@ pub fn multi_mul_tables_vartime<C: Curve>(terms: &[(&[u8], &OddTable<C>)]) -> Po
     acc
 }
 
-/// A fixed-base table for constant-time multiplication of a public base B: for each
-/// 4-bit window i, the odd multiples (2j + 1)·16^i·B, j < 8.
+/// A fixed-base table for constant-time multiplication of a public base B of prime
+/// order n > 2^8: for each 4-bit window i, the odd multiples (2j + 1)·16^i·B, j < 8.
 pub struct Comb<C: Curve> {
     windows: Vec<OddTable<C>>,
-    order: Vec<u64>,
+    /// The first window whose addition may meet an exceptional case (see [`mul_base`]).
+    first_exceptional: usize,
 }
 
 impl<C: Curve> fmt::Debug for Comb<C> {
@@ -832,25 +882,11 @@ impl<C: Curve> fmt::Debug for Comb<C> {
     }
 }
 
-/// Little-endian 64-bit limbs of a big-endian byte string (at most 40 bytes used).
-fn limbs(be: &[u8]) -> [u64; 6] {
-    let mut out = [0u64; 6];
-    for (i, &b) in be.iter().rev().enumerate().take(48) {
-        out[i / 8] |= u64::from(b) << (8 * (i % 8));
-    }
-    out
-}
-
 impl<C: Curve> Comb<C> {
-    /// The comb of `base`: enough windows for any scalar below the group order. Meant
-    /// for the NIST curves: every table entry d·16^i·B and every partial sum must be a
-    /// point other than ∞, which holds when the order n exceeds 2^8 and B has order n.
+    /// The comb of `base`, which must have the curve's prime order n (n > 2^8): enough
+    /// windows for any scalar below n.
     pub fn new(base: &Affine<C>) -> Self {
-        let order = limbs(&unhex(C::ORDER));
-        let bits = order
-            .iter()
-            .rposition(|&w| w != 0)
-            .map_or(0, |i| 64 * (i + 1) - order[i].leading_zeros() as usize);
+        let bits = C::scalar_modulus().bits() as usize;
         let count = bits.div_ceil(4) + 1;
         let mut windows = Vec::with_capacity(count);
         let mut b = *base;
@@ -860,18 +896,19 @@ impl<C: Curve> Comb<C> {
         }
         Comb {
             windows,
-            order: order.to_vec(),
+            // 16^(i+1) ≤ 2^(bits−1) ≤ n for every earlier window.
+            first_exceptional: (bits - 1) / 4,
         }
     }
 }
 
-/// Constant-time selection of `table[index]` (every entry is read).
-fn ct_lookup<C: Curve>(table: &OddTable<C>, index: u64) -> Affine<C> {
+/// `table[index]`, reading every entry and keeping the one whose index matches by mask.
+fn lookup<C: Curve>(table: &OddTable<C>, index: u64) -> Affine<C> {
     let (mut x, mut y) = (Fe::ZERO, Fe::ZERO);
     for (j, p) in table.0.iter().enumerate() {
-        let hit = j as u64 == index;
-        x = Fe::select(&x, &p.x, hit);
-        y = Fe::select(&y, &p.y, hit);
+        let hit = (j as u64).ct_eq(&index);
+        x.conditional_assign(&p.x, hit);
+        y.conditional_assign(&p.y, hit);
     }
     Affine {
         x,
@@ -881,56 +918,65 @@ fn ct_lookup<C: Curve>(table: &OddTable<C>, index: u64) -> Affine<C> {
     }
 }
 
-/// `k·B` for a secret big-endian scalar 1 ≤ k < n with the comb of B, in constant
-/// time: k is made odd (k or n − k, selected by mask), recoded into signed odd 4-bit
-/// digits (every digit nonzero: d = (k mod 32) − 16, k ← 2⌊k/32⌋ + 1), each window's
-/// point is read with a full-table scan and negated by mask, and the sum is negated
-/// back by mask. The mixed additions have exceptional cases only when the running sum
-/// equals ± the added point, which a secret uniformly random k hits with negligible
-/// probability.
-pub fn mul_base_ct<C: Curve>(comb: &Comb<C>, k: &[u8]) -> Point<C> {
-    let mut kl = limbs(k);
-    // n − k.
-    let mut nk = [0u64; 6];
+/// `k·B` for a secret scalar k with the comb of B, in constant time. K = k or n − k,
+/// whichever is odd (selected by mask; k = 0 gives K = n), is recoded into signed odd
+/// 4-bit digits, every one nonzero: d = (K mod 32) − 16, K ← 2⌊K/32⌋ + 1, so that
+/// K = Σ d_i·16^i with |d_i| ≤ 15, the last digit taking what remains. Each window's
+/// point d_i·16^i·B is read with a full-table scan and negated by mask, the points are
+/// summed, and the sum is negated back by mask if n − k was used.
+///
+/// The running sum S_i = Σ_{j<i} d_j·16^j is odd with |S_i| < 16^i, so S_i and
+/// S_i ± d_i·16^i are nonzero integers below 16^(i+1) in absolute value: while
+/// 16^(i+1) ≤ n, none is ≡ 0 (mod n) and the plain mixed-addition formulas are exact.
+/// The last windows, where an exceptional case can occur for some k, use the complete
+/// [`Point::add_affine`].
+pub fn mul_base<C: Curve>(comb: &Comb<C>, k: &SecretScalar<C>) -> Point<C> {
+    let n = C::scalar_modulus().words();
+    let mut kl = Zeroizing::new(*k.words());
+    // n − k, and K = n − k if k is even.
+    let mut nk = Zeroizing::new([0u64; WORDS]);
     let mut borrow = 0u64;
-    for i in 0..6 {
-        let (d1, b1) = comb.order[i].overflowing_sub(kl[i]);
+    for i in 0..WORDS {
+        let (d1, b1) = n[i].overflowing_sub(kl[i]);
         let (d2, b2) = d1.overflowing_sub(borrow);
         nk[i] = d2;
         borrow = u64::from(b1 | b2);
     }
-    let even = 0u64.wrapping_sub(1 ^ (kl[0] & 1));
-    for (k, m) in kl.iter_mut().zip(&nk) {
-        *k = (*k & !even) | (m & even);
+    let even = Choice::from(1 ^ (kl[0] & 1) as u8);
+    for (k, m) in kl.iter_mut().zip(nk.iter()) {
+        k.conditional_assign(m, even);
     }
     let mut acc = Point::INFINITY;
     let last = comb.windows.len() - 1;
     for (i, table) in comb.windows.iter().enumerate() {
-        // Digit: (k mod 32) − 16 for all but the last window, which takes the rest.
-        let low = (kl[0] & 31) as i64;
-        let d = if i == last { low } else { low - 16 };
+        // Digit: (K mod 32) − 16 for all but the last window, which takes the rest.
+        let low = kl[0] & 31;
+        let d = if i == last { low } else { low.wrapping_sub(16) };
         if i != last {
-            // k ← 2⌊k/32⌋ + 1.
-            for w in 0..6 {
-                let next = if w + 1 < 6 { kl[w + 1] } else { 0 };
+            // K ← 2⌊K/32⌋ + 1.
+            for w in 0..WORDS {
+                let next = if w + 1 < WORDS { kl[w + 1] } else { 0 };
                 kl[w] = (kl[w] >> 5) | (next << 59);
             }
-            for w in (0..6).rev() {
+            for w in (0..WORDS).rev() {
                 let carry = if w > 0 { kl[w - 1] >> 63 } else { 0 };
                 kl[w] = (kl[w] << 1) | carry;
             }
             kl[0] |= 1;
         }
-        let mag = ((d ^ (d >> 63)) - (d >> 63)) as u64; // |d|, odd
-        let mut p = ct_lookup(table, (mag.wrapping_sub(1)) / 2);
-        p.y = Fe::select(&p.y, &p.x.add(&p.y), d < 0);
+        let negative = Choice::from((d >> 63) as u8);
+        let magnitude = u64::conditional_select(&d, &d.wrapping_neg(), negative); // odd
+        let mut p = lookup(table, magnitude >> 1);
+        let neg_y = p.x.add(&p.y);
+        p.y.conditional_assign(&neg_y, negative);
         acc = if i == 0 {
-            Point::from(p)
+            Point::from_xy(p.x, p.y)
+        } else if i < comb.first_exceptional {
+            acc.add_affine_formulas(&p).0
         } else {
-            acc.add_affine_vartime(&p)
+            acc.add_affine(&p)
         };
     }
-    // Negate back if n − k was used: −(X, Y, Z) = (X, XZ + Y, Z).
-    acc.y = Fe::select(&acc.y, &acc.x.mul(&acc.z).add(&acc.y), even != 0);
+    acc.conditional_negate(even);
     acc
 }

@@ -4,6 +4,8 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
 /// Most words an element of these fields needs (m = 283: 5 words).
 const MAX_WORDS: usize = 5;
 
@@ -211,16 +213,15 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The fastest backend this processor supports (detected once).
+    /// The fastest backend this processor supports: [`Backend::Clmul`] when it has
+    /// PCLMULQDQ (detected once, in `clmul::available`, the crate's only CPU-feature
+    /// check).
     pub fn detect() -> Backend {
-        static B: OnceLock<Backend> = OnceLock::new();
-        *B.get_or_init(|| {
-            if crate::clmul::available() {
-                Backend::Clmul
-            } else {
-                Backend::Portable
-            }
-        })
+        if crate::clmul::available() {
+            Backend::Clmul
+        } else {
+            Backend::Portable
+        }
     }
 }
 
@@ -231,14 +232,28 @@ pub struct Fe<F: Field> {
     _f: PhantomData<F>,
 }
 
+impl<F: Field> ConstantTimeEq for Fe<F> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.w.ct_eq(&other.w)
+    }
+}
+
+impl<F: Field> ConditionallySelectable for Fe<F> {
+    /// `b` if `choice`, else `a`, through masks (no branch on `choice`).
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        let mut w = [0u64; MAX_WORDS];
+        for ((o, x), y) in w.iter_mut().zip(&a.w).zip(&b.w) {
+            *o = u64::conditional_select(x, y, choice);
+        }
+        Fe { w, _f: PhantomData }
+    }
+}
+
 impl<F: Field> PartialEq for Fe<F> {
-    /// Constant-time comparison.
+    /// For public values; secret code uses [`ConstantTimeEq::ct_eq`] and keeps the
+    /// [`Choice`].
     fn eq(&self, other: &Self) -> bool {
-        self.w
-            .iter()
-            .zip(&other.w)
-            .fold(0u64, |acc, (a, b)| acc | (a ^ b))
-            == 0
+        self.ct_eq(other).into()
     }
 }
 impl<F: Field> Eq for Fe<F> {}
@@ -401,23 +416,13 @@ impl<F: Field> Fe<F> {
         Self::from_words(&w[..F::N])
     }
 
-    /// `b` if `pick_b`, else `a`, without a branch on `pick_b`.
-    #[must_use]
-    pub fn select(a: &Self, b: &Self, pick_b: bool) -> Self {
-        let mask = 0u64.wrapping_sub(u64::from(pick_b));
-        let mut w = a.w;
-        for (x, y) in w.iter_mut().zip(&b.w) {
-            *x ^= (*x ^ y) & mask;
-        }
-        Fe { w, _f: PhantomData }
-    }
-
     /// Coefficient of x^i (0 for i ≥ m).
     pub fn bit(&self, i: usize) -> bool {
         i < F::M && (self.w[i / 64] >> (i % 64)) & 1 == 1
     }
 
-    /// Whether this is 0 (constant time).
+    /// Whether this is 0, as a `bool` for public values (secret code uses
+    /// `ct_eq(&Fe::ZERO)`).
     pub fn is_zero(&self) -> bool {
         *self == Self::ZERO
     }
@@ -476,7 +481,10 @@ impl<F: Field> Fe<F> {
     #[must_use]
     pub fn square_with(&self, backend: Backend) -> Self {
         match backend {
-            Backend::Clmul => self.square(),
+            Backend::Clmul => match crate::clmul::square_reduce::<F>(&self.w) {
+                Some(w) => Fe { w, _f: PhantomData },
+                None => self.square_portable(),
+            },
             Backend::Portable => self.square_portable(),
         }
     }
@@ -621,9 +629,14 @@ mod tests {
                 "{backend:?}"
             );
         }
-        assert_eq!(Poly::from_words(x.square().words()), rx.mul(&rx).rem(&f));
+        let square = rx.mul(&rx).rem(&f);
+        assert_eq!(Poly::from_words(x.square().words()), square);
         for backend in [Backend::Portable, Backend::Clmul] {
-            assert_eq!(x.square_with(backend), x.square(), "{backend:?} square");
+            assert_eq!(
+                Poly::from_words(x.square_with(backend).words()),
+                square,
+                "{backend:?} square"
+            );
         }
         assert_eq!(x.add(&y), fe::<F>(&rx.add(&ry).words(F::N)));
         if !x.is_zero() {

@@ -1,9 +1,14 @@
-//! Integers modulo the group order n, sized for these curves (n < 2^320), for the
-//! scalar arithmetic of signature verification and implicit-certificate extraction:
-//! u₁ = e·s⁻¹, u₂ = r·s⁻¹, −u₂·r_A (SEC 1 §4.1.4 step 4; 003 eq. 9).
+//! Integers modulo the group order n, sized for these curves (n < 2^320).
 //!
-//! Every value handled here is public (signature, digest, certificate), so the
-//! inversion is variable time and named so. Multiplication is Montgomery's (CIOS:
+//! [`Scalar`] holds public values, for the scalar arithmetic of signature verification
+//! and implicit-certificate extraction: u₁ = e·s⁻¹, u₂ = r·s⁻¹, −u₂·r_A (SEC 1 §4.1.4
+//! step 4; 003 eq. 9). [`SecretScalar`] holds secrets (the ECDSA key d and nonce k,
+//! the ICNR values k_A, k_T, s_T, s̄_A, s_A) and computes on them in constant time:
+//! no branch and no memory address depends on the value, it zeroizes on drop and its
+//! `Debug` prints nothing of it.
+//!
+//! Public values may use the variable-time inversion, named so. Multiplication is
+//! Montgomery's (CIOS:
 //! Koç, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication
 //! algorithms", IEEE Micro 1996) and has no data-dependent branch. Inversion is
 //! Bernstein–Yang's safegcd ("Fast constant-time gcd computation and modular
@@ -12,14 +17,23 @@
 //! §2 divsteps, §3–5 batching and the transition matrix, §6–7 updating d and e modulo
 //! n, §8 variable-time divsteps with `eta = −delta`, §9 shrinking f and g.
 //!
-//! Signing keeps its secret-scalar arithmetic in OpenSSL's constant-time bignum code.
+//! Secret scalars are added and subtracted with one masked correction by n (Guide to
+//! ECC Alg. 2.7, 2.8, the comparison replaced by the borrow of a full-width
+//! subtraction), multiplied by Montgomery's method, inverted by Fermat's little theorem,
+//! a⁻¹ = a^(n−2) for prime n, with left-to-right 4-bit windows over the public exponent
+//! (Handbook of Applied Cryptography Alg. 14.82), and reduced from up to
+//! 64·⌈bitlen(n)/64⌉ bits (the x-coordinate of k·G, below 2^m) by two Montgomery
+//! multiplications.
 
 use std::marker::PhantomData;
+
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::curve::{order_bytes, Curve};
 
 /// Words of the largest supported order (n < 2^320).
-const WORDS: usize = 5;
+pub(crate) const WORDS: usize = 5;
 /// Signed 62-bit limbs for safegcd: 5 × 62 = 310 bits hold values in (−2n, n).
 const LIMBS62: usize = 5;
 const M62: u64 = u64::MAX >> 2;
@@ -82,6 +96,29 @@ impl Modulus {
         m
     }
 
+    /// n, little-endian words.
+    pub(crate) fn words(&self) -> &[u64; WORDS] {
+        &self.n
+    }
+
+    /// bitlen(n).
+    pub(crate) fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// w mod n for w < R: w·R²·R⁻¹ = w·R, then w·R·1·R⁻¹ = w (mod n), both by
+    /// [`Modulus::mont_mul`], which takes any a < R. Branch-free.
+    fn reduce(&self, w: &[u64; WORDS]) -> [u64; WORDS] {
+        let mut one = [0u64; WORDS];
+        one[0] = 1;
+        self.mont_mul(&self.mont_mul(w, &self.r2), &one)
+    }
+
+    /// a·b mod n for a, b < n: a·b·R⁻¹, then ·R²·R⁻¹. Branch-free.
+    fn mul(&self, a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
+        self.mont_mul(&self.mont_mul(a, b), &self.r2)
+    }
+
     /// a·b·R⁻¹ mod n for a < R and b < n (CIOS), branch-free.
     fn mont_mul(&self, a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
         let l = self.len;
@@ -117,11 +154,13 @@ impl Modulus {
             d[j] = x;
             borrow = u64::from(b1 | b2);
         }
-        let keep_t = (t[l] < borrow) as u64; // t < n: the subtraction borrowed out
-        let mask = keep_t.wrapping_neg();
+        // Keep t iff t < n: the carry word t[l] (0 or 1) is 0 and the subtraction
+        // borrowed out. A mask through `Choice`, so the compiler emits no branch or
+        // conditional move.
+        let keep_t = Choice::from((borrow & !t[l] & 1) as u8);
         let mut out = [0u64; WORDS];
         for j in 0..l {
-            out[j] = (t[j] & mask) | (d[j] & !mask);
+            out[j] = u64::conditional_select(&d[j], &t[j], keep_t);
         }
         out
     }
@@ -170,11 +209,7 @@ impl<C: Curve> Scalar<C> {
         if w[md.len..].iter().any(|&x| x != 0) {
             return None;
         }
-        // w·R²·R⁻¹ = w·R, then ·1·R⁻¹ = w (mod n); mont_mul takes any a < R.
-        let wr = md.mont_mul(&w, &md.r2);
-        let mut one = [0u64; WORDS];
-        one[0] = 1;
-        Some(Self::from_words(md.mont_mul(&wr, &one)))
+        Some(Self::from_words(md.reduce(&w)))
     }
 
     /// e of ECDSA (SEC 1 §4.1.3 step 5, §4.1.4 step 3): the leftmost bitlen(n) bits of
@@ -208,8 +243,7 @@ impl<C: Curve> Scalar<C> {
     /// self·other mod n.
     #[must_use]
     pub fn mul(&self, other: &Self) -> Self {
-        let md = Self::modulus();
-        Self::from_words(md.mont_mul(&md.mont_mul(&self.w, &other.w), &md.r2))
+        Self::from_words(Self::modulus().mul(&self.w, &other.w))
     }
 
     /// −self mod n.
@@ -252,18 +286,228 @@ impl<C: Curve> Scalar<C> {
     }
 }
 
-/// Little-endian words of a big-endian integer, if it fits in 320 bits.
+/// Random bytes [`SecretScalar::from_candidate`] takes: 40, of which it uses the first
+/// 8·⌈bitlen(n)/64⌉.
+pub const CANDIDATE_BYTES: usize = 8 * WORDS;
+
+/// A secret integer modulo the order n of curve `C`, always in [0, n), with constant-time
+/// arithmetic (see the module documentation). Zeroized on drop; `Debug` prints no digit.
+pub struct SecretScalar<C: Curve> {
+    w: [u64; WORDS],
+    _c: PhantomData<C>,
+}
+
+impl<C: Curve> Zeroize for SecretScalar<C> {
+    fn zeroize(&mut self) {
+        self.w.zeroize();
+    }
+}
+
+impl<C: Curve> Drop for SecretScalar<C> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<C: Curve> ZeroizeOnDrop for SecretScalar<C> {}
+
+impl<C: Curve> Clone for SecretScalar<C> {
+    fn clone(&self) -> Self {
+        Self::from_words(self.w)
+    }
+}
+
+impl<C: Curve> std::fmt::Debug for SecretScalar<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SecretScalar<{}>(..)", C::NAME)
+    }
+}
+
+impl<C: Curve> From<&Scalar<C>> for SecretScalar<C> {
+    /// A public value as an operand of secret arithmetic.
+    fn from(s: &Scalar<C>) -> Self {
+        Self::from_words(s.w)
+    }
+}
+
+impl<C: Curve> SecretScalar<C> {
+    fn modulus() -> &'static Modulus {
+        C::scalar_modulus()
+    }
+
+    fn from_words(w: [u64; WORDS]) -> Self {
+        SecretScalar { w, _c: PhantomData }
+    }
+
+    /// The little-endian words (for the fixed-base comb's recoding).
+    pub(crate) fn words(&self) -> &[u64; WORDS] {
+        &self.w
+    }
+
+    /// The integer with these big-endian bytes and whether it is below n; out of range
+    /// (or longer than 40 bytes) it is 0. The length is public; the value is not: every
+    /// byte is read and the range check is the borrow of a subtraction. As
+    /// libsecp256k1's `scalar_set_b32`, the verdict comes as a [`Choice`] beside the
+    /// value rather than a `subtle::CtOption`, whose extraction branches on it: the
+    /// caller decides when the verdict is public (a key file is valid or not).
+    #[must_use]
+    pub fn from_be_bytes(bytes: &[u8]) -> (Self, Choice) {
+        let w = Zeroizing::new(load_be(bytes).unwrap_or([0; WORDS]));
+        let fits = Choice::from(u8::from(bytes.len() <= 8 * WORDS));
+        let (_, below_n) = sub_borrow(&w, &Self::modulus().n);
+        Self::masked(&w, fits & below_n)
+    }
+
+    /// (w, ok) if ok, else (0, ok).
+    fn masked(w: &[u64; WORDS], ok: Choice) -> (Self, Choice) {
+        let mut out = [0u64; WORDS];
+        for (o, x) in out.iter_mut().zip(w) {
+            *o = u64::conditional_select(&0, x, ok);
+        }
+        (Self::from_words(out), ok)
+    }
+
+    /// A candidate for a uniform scalar in [1, n − 1] from [`CANDIDATE_BYTES`] random
+    /// bytes, and whether it is accepted: the first 8·⌈bitlen(n)/64⌉ bytes, big-endian,
+    /// with the bits at and above bitlen(n) cleared, accepted iff 1 ≤ c ≤ n − 1
+    /// (rejection sampling, as FIPS 186-4 App. B.4.2 "testing candidates" does with
+    /// c ≤ n − 2 and d = c + 1: the same uniform distribution). At least half of all
+    /// candidates are accepted for these curves. A rejected candidate is 0.
+    #[must_use]
+    pub fn from_candidate(random: &[u8; CANDIDATE_BYTES]) -> (Self, Choice) {
+        let md = Self::modulus();
+        let mut w = Zeroizing::new(load_be(&random[..8 * md.len]).unwrap_or([0; WORDS]));
+        let (word, bit) = ((md.bits / 64) as usize, md.bits % 64);
+        if word < WORDS {
+            w[word] &= (1u64 << bit) - 1;
+            for x in &mut w[word + 1..] {
+                *x = 0;
+            }
+        }
+        let (_, below_n) = sub_borrow(&w, &md.n);
+        let nonzero = !w.ct_eq(&[0; WORDS]);
+        Self::masked(&w, below_n & nonzero)
+    }
+
+    /// The integer x mod n for a big-endian x of at most 8·⌈bitlen(n)/64⌉ bytes (an
+    /// x-coordinate of m bits is one): `None` for a longer input (its length is public).
+    #[must_use]
+    pub fn reduce_be_bytes(bytes: &[u8]) -> Option<Self> {
+        let md = Self::modulus();
+        if bytes.len() > 8 * md.len {
+            return None;
+        }
+        let w = Zeroizing::new(load_be(bytes)?);
+        Some(Self::from_words(md.reduce(&w)))
+    }
+
+    /// Big-endian, ⌈bitlen(n)/8⌉ bytes, in a buffer that zeroizes on drop.
+    #[must_use]
+    pub fn to_be_bytes(&self) -> Zeroizing<Vec<u8>> {
+        Zeroizing::new(be_bytes(&self.w, Self::modulus().bits.div_ceil(8) as usize))
+    }
+
+    /// Whether this is 0.
+    #[must_use]
+    pub fn is_zero(&self) -> Choice {
+        self.w.ct_eq(&[0; WORDS])
+    }
+
+    /// self + other mod n: the sum, minus n unless that borrows (the sum of two values
+    /// below n < 2^320 has no carry out of 2^320 for these moduli, n < 2^(64·WORDS − 1)).
+    #[must_use]
+    pub fn add(&self, other: &Self) -> Self {
+        let mut sum = self.w;
+        let carry = add_in_place(&mut sum, &other.w);
+        let (diff, borrow) = sub_borrow(&sum, &Self::modulus().n);
+        // Keep the sum iff it is below n: no carry out and the subtraction borrowed.
+        let keep = borrow & !Choice::from(u8::from(carry));
+        let mut w = [0u64; WORDS];
+        for ((o, d), s) in w.iter_mut().zip(&diff).zip(&sum) {
+            *o = u64::conditional_select(d, s, keep);
+        }
+        sum.zeroize();
+        Self::from_words(w)
+    }
+
+    /// self − other mod n: the difference, plus n if it borrowed.
+    #[must_use]
+    pub fn sub(&self, other: &Self) -> Self {
+        let (mut diff, borrow) = sub_borrow(&self.w, &other.w);
+        let mut n = Self::modulus().n;
+        for x in &mut n {
+            *x = u64::conditional_select(&0, x, borrow);
+        }
+        add_in_place(&mut diff, &n);
+        Self::from_words(diff)
+    }
+
+    /// self·other mod n.
+    #[must_use]
+    pub fn mul(&self, other: &Self) -> Self {
+        Self::from_words(Self::modulus().mul(&self.w, &other.w))
+    }
+
+    /// self⁻¹ mod n = self^(n−2) (Fermat; 0 maps to 0): left-to-right 4-bit windows over
+    /// the public exponent n − 2 (HAC Alg. 14.82) in Montgomery form. The table of
+    /// self^0..self^15 is indexed by the exponent's digits, which are public.
+    #[must_use]
+    pub fn invert(&self) -> Self {
+        let md = Self::modulus();
+        let mut exp = md.n;
+        let mut two = [0u64; WORDS];
+        two[0] = 2;
+        sub_in_place(&mut exp, &two);
+        let mut one = [0u64; WORDS];
+        one[0] = 1;
+        // table[i] = self^i·R mod n.
+        let mut table = Zeroizing::new([[0u64; WORDS]; 16]);
+        table[0] = md.mont_mul(&one, &md.r2);
+        table[1] = md.mont_mul(&self.w, &md.r2);
+        for i in 2..16 {
+            table[i] = md.mont_mul(&table[i - 1], &table[1]);
+        }
+        let digits = (md.bits as usize).div_ceil(4);
+        let digit = |i: usize| ((exp[i / 16] >> (4 * (i % 16))) & 15) as usize;
+        let mut acc = Zeroizing::new(table[digit(digits - 1)]);
+        for i in (0..digits - 1).rev() {
+            for _ in 0..4 {
+                *acc = md.mont_mul(&acc, &acc);
+            }
+            let d = digit(i);
+            if d != 0 {
+                *acc = md.mont_mul(&acc, &table[d]);
+            }
+        }
+        Self::from_words(md.mont_mul(&acc, &one))
+    }
+}
+
+/// Little-endian words of a public big-endian integer, if it fits in 320 bits (leading
+/// zero bytes are skipped, which depends on the value).
 fn words_from_be(bytes: &[u8]) -> Option<[u64; WORDS]> {
     let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
-    let digits = &bytes[start..];
-    if digits.len() > 8 * WORDS {
+    load_be(&bytes[start..])
+}
+
+/// Little-endian words of a big-endian byte string of at most 40 bytes, reading every
+/// byte whatever its value (only the length decides anything).
+fn load_be(bytes: &[u8]) -> Option<[u64; WORDS]> {
+    if bytes.len() > 8 * WORDS {
         return None;
     }
     let mut w = [0u64; WORDS];
-    for (i, &b) in digits.iter().rev().enumerate() {
+    for (i, &b) in bytes.iter().rev().enumerate() {
         w[i / 8] |= u64::from(b) << (8 * (i % 8));
     }
     Some(w)
+}
+
+/// a − b mod 2^320 and the borrow out, branch-free.
+fn sub_borrow(a: &[u64; WORDS], b: &[u64; WORDS]) -> ([u64; WORDS], Choice) {
+    let mut out = *a;
+    let borrow = sub_in_place(&mut out, b);
+    (out, Choice::from(u8::from(borrow)))
 }
 
 /// Little-endian words as `len` big-endian bytes (truncated, or zero-padded past 320
@@ -275,7 +519,7 @@ fn be_bytes(w: &[u64; WORDS], len: usize) -> Vec<u8> {
         .collect()
 }
 
-/// a < b.
+/// a < b, for public values.
 fn less(a: &[u64; WORDS], b: &[u64; WORDS]) -> bool {
     for i in (0..WORDS).rev() {
         if a[i] != b[i] {
@@ -285,8 +529,8 @@ fn less(a: &[u64; WORDS], b: &[u64; WORDS]) -> bool {
     false
 }
 
-/// a −= b (mod 2^320).
-fn sub_in_place(a: &mut [u64; WORDS], b: &[u64; WORDS]) {
+/// a −= b (mod 2^320); returns the borrow out (branch-free).
+fn sub_in_place(a: &mut [u64; WORDS], b: &[u64; WORDS]) -> bool {
     let mut borrow = false;
     for (x, &y) in a.iter_mut().zip(b) {
         let (d, b1) = x.overflowing_sub(y);
@@ -294,9 +538,10 @@ fn sub_in_place(a: &mut [u64; WORDS], b: &[u64; WORDS]) {
         *x = d;
         borrow = b1 | b2;
     }
+    borrow
 }
 
-/// a += b; returns the carry out of 2^320.
+/// a += b; returns the carry out of 2^320 (branch-free).
 fn add_in_place(a: &mut [u64; WORDS], b: &[u64; WORDS]) -> bool {
     let mut carry = false;
     for (x, &y) in a.iter_mut().zip(b) {

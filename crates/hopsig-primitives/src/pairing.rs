@@ -87,15 +87,16 @@ impl fmt::Debug for Scalar {
 }
 
 impl Scalar {
-    /// A uniformly random nonzero scalar: 48 bytes from OpenSSL's CSPRNG reduced modulo
-    /// r (bias below 2^-128), drawn again in the negligible case that it is zero.
+    /// A uniformly random nonzero scalar: 48 bytes from OpenSSL's private DRBG
+    /// (`RAND_priv_bytes`, for secrets) reduced modulo r (bias below 2^-128), drawn
+    /// again in the negligible case that it is zero.
     ///
     /// # Errors
     /// [`ScalarError::Rng`] if the random number generator fails.
     pub fn random() -> Result<Self, ScalarError> {
         let mut wide = Zeroizing::new([0u8; HASH_TO_SCALAR_LEN]);
         loop {
-            openssl::rand::rand_bytes(wide.as_mut()).map_err(|_| ScalarError::Rng)?;
+            openssl::rand::rand_priv_bytes(wide.as_mut()).map_err(|_| ScalarError::Rng)?;
             let s = Self::reduce(wide.as_ref());
             if !s.is_zero() {
                 return Ok(s);

@@ -25,6 +25,7 @@ pub mod broken;
 pub mod concat;
 mod error;
 pub mod floors;
+pub mod hazmat;
 pub mod ibas;
 pub mod kcx;
 mod keyblock;

@@ -56,7 +56,7 @@ pub struct Row2 {
 /// τ-adic, on the same public scalars and points: (2-term binary, 2-term τ, 3-term
 /// binary, 3-term τ) in µs.
 fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Failure> {
-    use hopsig_koblitz::curve::{mul_ct, multi_mul_tables_vartime, order_bytes, Affine, OddTable};
+    use hopsig_koblitz::curve::{mul, multi_mul_tables_vartime, order_bytes, Affine, OddTable};
     use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, FIXED_WIDTH, POINT_WIDTH};
     let g = Affine::<C>::generator();
     let n = order_bytes::<C>();
@@ -75,9 +75,9 @@ fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Fail
             .collect()
     };
     let (u1, u2, u3) = (scalar(0x3c), scalar(0xa5), scalar(0x5f));
-    let q = mul_ct(&g, &scalar(0x11)).to_affine();
-    let d = mul_ct(&g, &scalar(0x22)).to_affine();
-    let wt = mul_ct(&g, &scalar(0x33)).to_affine();
+    let q = mul(&g, &scalar(0x11)).to_affine();
+    let d = mul(&g, &scalar(0x22)).to_affine();
+    let wt = mul(&g, &scalar(0x33)).to_affine();
     let (wt_binary, wt_tau) = (OddTable::new(&wt), TauTable::new(&wt, FIXED_WIDTH));
     let (gb, gt) = (C::generator_table(), C::generator_tau_table());
     let (b2, t2) = paired(

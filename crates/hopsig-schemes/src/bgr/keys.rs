@@ -85,7 +85,7 @@ impl BgrSigningKey {
         let seed = match params.randomness() {
             Randomness::InputDependent => {
                 let mut s = Zeroizing::new([0u8; SEED_LEN]);
-                openssl::rand::rand_bytes(s.as_mut())?;
+                openssl::rand::rand_priv_bytes(s.as_mut())?;
                 Some(*s)
             }
             Randomness::Random { .. } => None,

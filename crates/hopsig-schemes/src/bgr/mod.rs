@@ -24,6 +24,7 @@ use hopsig_primitives::armor::KeyFile;
 use crate::wire::MAX_SIGNERS;
 use crate::{Error, SequentialAggregate};
 use hopsig_primitives::rsa::{RsaPublicKey, RsaSecretKey};
+use hopsig_primitives::valgrind::declassify;
 use oracles::{g, h, in_d, prf, split, unsplit, xor_into};
 
 /// ℓ_h / 8: H is SHA-256.
@@ -106,7 +107,11 @@ impl SequentialAggregate for Bgr {
         // Line 1: r_i.
         let mut r = vec![0u8; self.params.r_len()];
         match (&key.seed, self.params.randomness()) {
-            (Some(seed), Randomness::InputDependent) => prf(seed.as_ref(), k, msg, prev, &mut r),
+            (Some(seed), Randomness::InputDependent) => {
+                prf(seed.as_ref(), k, msg, prev, &mut r);
+                // r is derived from the secret seed but goes into the aggregate.
+                declassify(r.as_mut_slice());
+            }
             (None, Randomness::Random { .. }) => openssl::rand::rand_bytes(&mut r)?,
             _ => {
                 return Err(Error::Key(

@@ -22,6 +22,7 @@ use hopsig_primitives::armor::{KeyFile, KeyKind};
 use hopsig_primitives::codec::to_hex;
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::rsa::pem_block;
+use hopsig_primitives::valgrind::declassify;
 use zeroize::Zeroizing;
 
 use crate::keyblock::{expect_blocks, fixed};
@@ -103,7 +104,15 @@ impl BglsSigningKey {
 
     /// `CoreSign(SK, msg)`: the 96-byte signature on `msg` alone.
     pub fn sign_one(&self, msg: &[u8]) -> [u8; SIGNATURE_BYTES] {
-        self.sk.sign(msg, DST, &[]).compress()
+        self.core_sign(msg).compress()
+    }
+
+    /// `CoreSign(SK, msg)` (blst, constant time in SK); the signature is public from
+    /// here on (declassified for the constant-time test before blst compresses it).
+    fn core_sign(&self, msg: &[u8]) -> Signature {
+        let mut sig = self.sk.sign(msg, DST, &[]);
+        declassify(&mut sig);
+        sig
     }
 }
 
@@ -278,7 +287,7 @@ impl SequentialAggregate for Bgls {
     }
     fn generate(&self) -> Result<BglsSigningKey, Error> {
         let mut ikm = Zeroizing::new([0u8; 32]);
-        openssl::rand::rand_bytes(ikm.as_mut())?;
+        openssl::rand::rand_priv_bytes(ikm.as_mut())?;
         Bgls::key_from_ikm(ikm.as_ref())
     }
     fn sign(
@@ -287,7 +296,7 @@ impl SequentialAggregate for Bgls {
         msg: &[u8],
         so_far: Option<&BglsAggregate>,
     ) -> Result<BglsAggregate, Error> {
-        let own = key.sk.sign(msg, DST, &[]);
+        let own = key.core_sign(msg);
         match so_far {
             None => Ok(BglsAggregate { sig: own, n: 1 }),
             Some(prev) if prev.n >= MAX_SIGNERS => Err(Error::Limit(format!(

@@ -3,22 +3,28 @@
 //! keys and signatures in the standard formats (PKCS #8 / SubjectPublicKeyInfo, DER
 //! `ECDSA-Sig-Value`) so that OpenSSL verifies what hopsig signs and the reverse.
 //!
-//! Signing computes k·G with the constant-time fixed-base comb (signed odd digits,
-//! full-table scans; `hopsig_koblitz::curve::mul_base_ct`); k is drawn from
-//! OpenSSL's CSPRNG (`BN_priv_rand_range`), and the modular arithmetic on k and d uses
-//! OpenSSL's constant-time bignum paths. Verification (public inputs only) does its
-//! arithmetic modulo n with `hopsig_koblitz::scalar` (variable-time safegcd inversion),
-//! computes u1·G + u2·Q by interleaved τ-adic expansions (`hopsig_koblitz::tau`,
-//! variable time) and compares x without inverting Z (`x_is_r_mod_n`).
+//! Signing (SEC 1 §4.1.3) is constant time in d and k: k is drawn from OpenSSL's
+//! private DRBG (`RAND_priv_bytes`, the generator behind `BN_priv_rand_range`) by
+//! rejection sampling into [1, n − 1]; R = k·G comes from the constant-time fixed-base
+//! comb (`hopsig_koblitz::curve::mul_base`); r = x(R) mod n and s = k⁻¹(e + r·d) mod n
+//! are computed with `hopsig_koblitz::scalar::SecretScalar` (no OpenSSL bignum touches
+//! d or k). r and s are declassified for the constant-time test only once both exist.
+//! OpenSSL still reads and writes the PKCS #8 key files.
+//!
+//! Verification (public inputs only) does its arithmetic modulo n with
+//! `hopsig_koblitz::scalar::Scalar` (variable-time safegcd inversion), computes
+//! u1·G + u2·Q by interleaved τ-adic expansions (`hopsig_koblitz::tau`, variable time)
+//! and compares x without inverting Z (`x_is_r_mod_n`).
 
 use std::marker::PhantomData;
 
-use hopsig_koblitz::curve::{mul_base_ct, Affine, Curve, Point, K163, K233, K283};
-use hopsig_koblitz::scalar::Scalar;
+use hopsig_koblitz::curve::{mul_base, Affine, Curve, Point, K163, K233, K283};
+use hopsig_koblitz::scalar::{Scalar, SecretScalar, CANDIDATE_BYTES};
 use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
 use hopsig_koblitz::{Fe, Field};
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::hash::sha256;
+use hopsig_primitives::valgrind::{declassify, public_bool};
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::{EcGroup, EcKey, EcPoint, PointConversionForm};
 use openssl::ecdsa::EcdsaSig;
@@ -31,10 +37,17 @@ use super::BaseSignature;
 use crate::wire::code;
 use crate::Error;
 
-/// A Koblitz-curve ECDSA secret key: d and Q = d·G.
+/// A Koblitz-curve ECDSA secret key: d (zeroized on drop) and Q = d·G. `Debug` shows Q
+/// only.
 pub struct KoblitzSecret<C: Curve> {
-    d: BigNum,
+    d: SecretScalar<C>,
     q: Affine<C>,
+}
+
+impl<C: Curve> std::fmt::Debug for KoblitzSecret<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KoblitzSecret(Q = {:?})", self.q)
+    }
 }
 
 /// A Koblitz-curve ECDSA public key Q (checked: on the curve, order n, not ∞).
@@ -44,10 +57,16 @@ pub struct KoblitzPublic<C: Curve> {
 }
 
 impl<C: Curve> KoblitzSecret<C> {
-    /// A key from a secret scalar d ∈ [1, n − 1] and its public point (callers have
-    /// checked Q = d·G).
-    pub(crate) fn from_parts(d: BigNum, q: Affine<C>) -> Self {
-        KoblitzSecret { d, q }
+    /// The key with secret scalar d and Q = d·G (SEC 1 §3.2.1 step 2).
+    ///
+    /// # Errors
+    /// [`Error::Key`] if d = 0.
+    pub fn from_scalar(d: SecretScalar<C>) -> Result<Self, Error> {
+        if public_bool(d.is_zero()) {
+            return Err(Error::Key("private scalar outside [1, n − 1]".into()));
+        }
+        let q = times_g(&d);
+        Ok(KoblitzSecret { d, q })
     }
 
     /// ECDSA signature (DER) on `msg`.
@@ -71,12 +90,6 @@ impl<C: Curve> KoblitzPublic<C> {
     }
 }
 
-pub(crate) fn order<C: Curve>() -> Result<BigNum, Error> {
-    Ok(BigNum::from_slice(
-        &hopsig_koblitz::curve::order_bytes::<C>(),
-    )?)
-}
-
 pub(crate) fn order_bytes<C: Curve>() -> usize {
     C::ORDER.len() / 2
 }
@@ -86,56 +99,86 @@ pub(crate) fn digest<C: Curve>(msg: &[u8]) -> Scalar<C> {
     Scalar::from_hash(&sha256(&[msg]))
 }
 
-/// x(P) as an integer mod n.
-pub(crate) fn x_mod_n<C: Curve>(
-    p: &Affine<C>,
-    n: &BigNum,
-    ctx: &mut BigNumContext,
-) -> Result<BigNum, Error> {
-    let x = BigNum::from_slice(&p.x().to_be_bytes())?;
-    let mut r = BigNum::new()?;
-    r.nnmod(&x, n, ctx)?;
-    Ok(r)
+/// A uniform secret scalar in [1, n − 1] (SEC 1 §3.2.1 step 1): candidates from
+/// OpenSSL's private DRBG (`RAND_priv_bytes`), rejection-sampled in constant time
+/// ([`SecretScalar::from_candidate`]). Whether a candidate was rejected is public: it
+/// says nothing about the one accepted.
+pub(crate) fn random_scalar<C: Curve>() -> Result<SecretScalar<C>, Error> {
+    let mut random = Zeroizing::new([0u8; CANDIDATE_BYTES]);
+    loop {
+        openssl::rand::rand_priv_bytes(random.as_mut())?;
+        let (k, accepted) = SecretScalar::from_candidate(&random);
+        if public_bool(accepted) {
+            return Ok(k);
+        }
+    }
 }
 
-/// k·G for a secret scalar, through the generator's constant-time comb.
-pub(crate) fn times_g<C: Curve>(k: &BigNum) -> Result<Affine<C>, Error> {
-    Ok(mul_base_ct(C::generator_comb(), &padded(k, order_bytes::<C>())?).to_affine())
+/// k·G for a secret scalar through the generator's constant-time comb, as an affine
+/// point declassified as public (a public key, a certificate request, ECDSA's R).
+pub(crate) fn times_g<C: Curve>(k: &SecretScalar<C>) -> Affine<C> {
+    public_point(&mul_base(C::generator_comb(), k))
 }
 
-pub(crate) fn padded(b: &BigNum, len: usize) -> Result<Zeroizing<Vec<u8>>, Error> {
-    Ok(Zeroizing::new(b.to_vec_padded(len as i32)?))
+/// The affine form of a secret-derived point that the protocol publishes,
+/// declassified for the constant-time test.
+pub(crate) fn public_point<C: Curve>(p: &Point<C>) -> Affine<C> {
+    let mut a = p.to_affine();
+    declassify(&mut a);
+    a
+}
+
+/// A secret scalar from exactly bytes(n) big-endian bytes, if it lies in [1, n − 1]
+/// (in [0, n − 1] with `allow_zero`). Whether it does is public (the file is valid or
+/// not).
+pub(crate) fn secret_scalar<C: Curve>(bytes: &[u8], allow_zero: bool) -> Option<SecretScalar<C>> {
+    if bytes.len() != order_bytes::<C>() {
+        return None;
+    }
+    let (k, below_n) = SecretScalar::from_be_bytes(bytes);
+    let ok = below_n & (subtle::Choice::from(u8::from(allow_zero)) | !k.is_zero());
+    public_bool(ok).then_some(k)
 }
 
 pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-    let n = order::<C>()?;
-    let mut ctx = BigNumContext::new_secure()?;
-    let e = BigNum::from_slice(&digest::<C>(msg).to_be_bytes())?;
     loop {
-        let mut k = BigNum::new_secure()?;
-        n.rand_range(&mut k)?;
-        if k.num_bits() == 0 {
-            continue;
+        let k = random_scalar::<C>()?;
+        if let Some(sig) = sign_with_nonce(sk, msg, &k) {
+            return Ok(sig);
         }
-        k.set_const_time();
-        let r = x_mod_n(&times_g::<C>(&k)?, &n, &mut ctx)?;
-        if r.num_bits() == 0 {
-            continue;
-        }
-        // s = k⁻¹ (e + r·d) mod n.
-        let mut rd = BigNum::new_secure()?;
-        rd.mod_mul(&r, &sk.d, &n, &mut ctx)?;
-        let mut sum = BigNum::new_secure()?;
-        sum.mod_add(&e, &rd, &n, &mut ctx)?;
-        let mut kinv = BigNum::new_secure()?;
-        kinv.mod_inverse(&k, &n, &mut ctx)?;
-        let mut s = BigNum::new()?;
-        s.mod_mul(&kinv, &sum, &n, &mut ctx)?;
-        if s.num_bits() == 0 {
-            continue;
-        }
-        return Ok(EcdsaSig::from_private_components(r, s)?.to_der()?);
     }
+}
+
+/// SEC 1 §4.1.3 steps 1–6 with the nonce k given: R = k·G, r = x(R) mod n, e from the
+/// message, s = k⁻¹(e + r·d) mod n, all in constant time; r and s are then public
+/// (declassified). `None` if r = 0 or s = 0 (step 3 and 6: draw another k).
+pub(crate) fn sign_with_nonce<C: Curve>(
+    sk: &KoblitzSecret<C>,
+    msg: &[u8],
+    k: &SecretScalar<C>,
+) -> Option<Vec<u8>> {
+    let big_r = mul_base(C::generator_comb(), k).to_affine();
+    // x(R) < 2^m is at most 8·⌈bitlen(n)/64⌉ bytes on these curves.
+    let r = SecretScalar::<C>::reduce_be_bytes(&Zeroizing::new(big_r.x().to_be_bytes()))?;
+    let e = SecretScalar::from(&digest::<C>(msg));
+    let s = k.invert().mul(&e.add(&r.mul(&sk.d)));
+    let (mut r, mut s) = (r.to_be_bytes(), s.to_be_bytes());
+    declassify(r.as_mut_slice());
+    declassify(s.as_mut_slice());
+    let (r, s) = (
+        Scalar::<C>::from_be_bytes(&r)?,
+        Scalar::<C>::from_be_bytes(&s)?,
+    );
+    if r.is_zero() || s.is_zero() {
+        return None;
+    }
+    let (r, s) = (
+        BigNum::from_slice(&r.to_be_bytes()).ok()?,
+        BigNum::from_slice(&s.to_be_bytes()).ok()?,
+    );
+    EcdsaSig::from_private_components(r, s)
+        .and_then(|sig| sig.to_der())
+        .ok()
 }
 
 /// ECDSA verification (SEC 1 §4.1.4) of a DER signature; false for any signature
@@ -214,17 +257,7 @@ macro_rules! koblitz_ecdsa {
             type PublicKey = KoblitzPublic<$curve>;
 
             fn generate() -> Result<Self::SecretKey, Error> {
-                let n = order::<$curve>()?;
-                let mut d = BigNum::new_secure()?;
-                loop {
-                    n.rand_range(&mut d)?;
-                    if d.num_bits() > 0 {
-                        break;
-                    }
-                }
-                d.set_const_time();
-                let q = times_g::<$curve>(&d)?;
-                Ok(KoblitzSecret { d, q })
+                KoblitzSecret::from_scalar(random_scalar::<$curve>()?)
             }
             fn public(sk: &Self::SecretKey) -> Result<Self::PublicKey, Error> {
                 Ok(KoblitzPublic { q: sk.q })
@@ -243,7 +276,11 @@ macro_rules! koblitz_ecdsa {
                 let g = group($nid)?;
                 let mut ctx = BigNumContext::new()?;
                 let point = EcPoint::from_bytes(&g, &sk.q.to_sec1(false), &mut ctx)?;
-                let key = EcKey::from_private_components(&g, &sk.d, &point)?;
+                // OpenSSL serialises the key: d goes into a secure-heap bignum, cleared
+                // when freed.
+                let mut d = BigNum::new_secure()?;
+                d.copy_from_slice(&sk.d.to_be_bytes())?;
+                let key = EcKey::from_private_components(&g, &d, &point)?;
                 let pem = Zeroizing::new(PKey::from_ec_key(key)?.private_key_to_pem_pkcs8()?);
                 Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
             }
@@ -252,15 +289,14 @@ macro_rules! koblitz_ecdsa {
                     .map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
                 let key = pkey.ec_key().map_err(|_| Error::Key("not an EC key".into()))?;
                 check_key_type(pkey.id(), key.group().curve_name(), $nid)?;
-                let mut d = BigNum::new_secure()?;
-                d.copy_from_slice(&key.private_key().to_vec())?;
-                d.set_const_time();
-                let n = order::<$curve>()?;
-                if d.num_bits() == 0 || d >= n {
-                    return Err(Error::Key("private scalar outside [1, n − 1]".into()));
-                }
-                let q = times_g::<$curve>(&d)?;
-                Ok(KoblitzSecret { d, q })
+                let bytes = Zeroizing::new(
+                    key.private_key()
+                        .to_vec_padded(order_bytes::<$curve>() as i32)
+                        .map_err(|_| Error::Key("private scalar outside [1, n − 1]".into()))?,
+                );
+                let d = secret_scalar::<$curve>(&bytes, false)
+                    .ok_or_else(|| Error::Key("private scalar outside [1, n − 1]".into()))?;
+                KoblitzSecret::from_scalar(d)
             }
             fn public_to_pem(pk: &Self::PublicKey) -> String {
                 openssl_public($nid, &pk.q)

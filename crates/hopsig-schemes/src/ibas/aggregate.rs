@@ -11,6 +11,7 @@
 
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::pairing::{G1Affine, G2Affine, PointError, G1, G1_BYTES, G2, G2_BYTES};
+use hopsig_primitives::valgrind::declassify;
 
 use super::W_LEN;
 use crate::wire::{code, Header};
@@ -67,13 +68,13 @@ impl IbasAggregate {
         })
     }
 
-    pub(super) fn new(w: [u8; W_LEN], s: &G1, t: &G2, n: usize) -> Self {
-        IbasAggregate {
-            w,
-            s: s.to_affine(),
-            t: t.to_affine(),
-            n,
-        }
+    /// The aggregate with these parts, which are public from here on (declassified for
+    /// the constant-time test once affine: the affine points are what the wire carries).
+    pub(crate) fn new(w: [u8; W_LEN], s: &G1, t: &G2, n: usize) -> Self {
+        let (mut s, mut t) = (s.to_affine(), t.to_affine());
+        declassify(&mut s);
+        declassify(&mut t);
+        IbasAggregate { w, s, t, n }
     }
 }
 

@@ -90,10 +90,31 @@ fn share(
     journal: &mut dyn WJournal,
 ) -> Result<(G1, G2), Error> {
     journal.claim(w)?;
-    let c = h3(msg, key.identity(), w);
     let r = Scalar::random().map_err(|e| Error::Key(e.to_string()))?;
-    let s = h2(w).mul(&r).add(&key.d0).add(&key.d1.mul(&c));
-    Ok((s, G2::generator().mul(&r)))
+    Ok(individual_signature(
+        &key.d0,
+        &key.d1,
+        key.identity(),
+        msg,
+        w,
+        &r,
+    ))
+}
+
+/// Individual Signing (004 §2.3) for a given r and user key (d_0, d_1):
+/// `S' = r P_w + d_0 + c d_1` with `c = H3(m, ID, w)`, `T' = r P`; blst's constant-time
+/// multiplications and additions.
+pub(crate) fn individual_signature(
+    d0: &G1,
+    d1: &G1,
+    identity: &str,
+    msg: &[u8],
+    w: &[u8; W_LEN],
+    r: &Scalar,
+) -> (G1, G2) {
+    let c = h3(msg, identity, w);
+    let s = h2(w).mul(r).add(d0).add(&d1.mul(&c));
+    (s, G2::generator().mul(r))
 }
 
 /// A fresh state string: 16 bytes from the OS CSPRNG via OpenSSL.

@@ -236,7 +236,7 @@ pub fn issue(params: &KcParams, kinds: Issue) -> Result<(AttestationPublic, Hand
     let mt = match kinds {
         Issue::Mt | Issue::Both => {
             let mut seed = Zeroizing::new([0u8; SEED_LEN]);
-            openssl::rand::rand_bytes(seed.as_mut())?;
+            openssl::rand::rand_priv_bytes(seed.as_mut())?;
             Some(seed)
         }
         Issue::Rsa => None,

@@ -3,14 +3,14 @@
 //! blocks listed in `docs/spec/pla.md`.
 
 use hopsig_koblitz::curve::{Affine, Curve};
+use hopsig_koblitz::scalar::SecretScalar;
 use hopsig_koblitz::Fe;
 use hopsig_primitives::armor::{KeyFile, KeyKind};
 use hopsig_primitives::rsa::pem_block;
-use openssl::bn::BigNum;
 use zeroize::Zeroizing;
 
 use super::icnr::{Blind, ImplicitCert, Issued, Ttp};
-use crate::concat::koblitz::{order, order_bytes, padded};
+use crate::concat::koblitz::secret_scalar;
 use crate::keyblock::expect_blocks;
 use crate::Error;
 
@@ -40,42 +40,52 @@ fn check<C: Curve>(file: &KeyFile, kind: KeyKind, blocks: &[&str]) -> Result<(),
     expect_blocks(file, blocks)
 }
 
-fn scalar<C: Curve>(file: &KeyFile, label: &str) -> Result<BigNum, Error> {
-    let bytes = &file.block(label)?.der;
-    let mut k = BigNum::new_secure()?;
-    k.copy_from_slice(bytes)?;
-    if bytes.len() != order_bytes::<C>() || k.num_bits() == 0 || k >= order::<C>()? {
-        return Err(Error::Key(format!("{label}: not a scalar in [1, n − 1]")));
-    }
-    k.set_const_time();
-    Ok(k)
+/// A secret scalar block: L = bytes(n) big-endian bytes in [1, n − 1] (in [0, n − 1]
+/// for the share s̄_A), read in constant time.
+fn scalar<C: Curve>(
+    file: &KeyFile,
+    label: &str,
+    allow_zero: bool,
+) -> Result<SecretScalar<C>, Error> {
+    secret_scalar::<C>(&file.block(label)?.der, allow_zero).ok_or_else(|| {
+        let range = if allow_zero {
+            "[0, n − 1]"
+        } else {
+            "[1, n − 1]"
+        };
+        Error::Key(format!("{label}: not a scalar in {range}"))
+    })
 }
 
+/// A point block: SEC 1 compressed (`02`/`03` ‖ x, docs/spec/pla.md), in the subgroup,
+/// not ∞.
 fn point<C: Curve>(file: &KeyFile, label: &str) -> Result<Affine<C>, Error> {
-    let p = Affine::<C>::from_sec1(&file.block(label)?.der)
-        .map_err(|e| Error::Key(format!("{label}: {e}")))?;
+    let bytes = &file.block(label)?.der;
+    if !matches!(bytes.first(), Some(0x02 | 0x03)) {
+        return Err(Error::Key(format!(
+            "{label}: not a SEC 1 compressed point (02 or 03 ‖ x)"
+        )));
+    }
+    let p = Affine::<C>::from_sec1(bytes).map_err(|e| Error::Key(format!("{label}: {e}")))?;
     if p.is_infinity() || !p.in_subgroup_fast() {
         return Err(Error::Key(format!("{label}: not a point of the subgroup")));
     }
     Ok(p)
 }
 
-fn secret_block<C: Curve>(label: &str, k: &BigNum) -> Result<Zeroizing<String>, Error> {
-    Ok(Zeroizing::new(pem_block(
-        label,
-        &padded(k, order_bytes::<C>())?,
-    )))
+fn secret_block<C: Curve>(label: &str, k: &SecretScalar<C>) -> Zeroizing<String> {
+    Zeroizing::new(pem_block(label, &k.to_be_bytes()))
 }
 
 /// A secret file (the scalar, then the point) and the public file (the point alone).
 fn key_pair_files<C: Curve>(
     secret_label: &str,
-    k: &BigNum,
+    k: &SecretScalar<C>,
     public_label: &str,
     point: &Affine<C>,
 ) -> Result<(Zeroizing<String>, String), Error> {
     let public = pem_block(public_label, &point.to_sec1(true));
-    let secret = secret_block::<C>(secret_label, k)?;
+    let secret = secret_block::<C>(secret_label, k);
     Ok((
         KeyFile::render(
             &scheme_id::<C>(),
@@ -101,7 +111,7 @@ pub fn ttp_files<C: Curve>(ttp: &Ttp<C>) -> Result<(Zeroizing<String>, String), 
 pub fn ttp_from_file<C: Curve>(file: &KeyFile) -> Result<Ttp<C>, Error> {
     check::<C>(file, KeyKind::Secret, &[TTP_SECRET, TTP_PUBLIC])?;
     Ttp::from_parts(
-        scalar::<C>(file, TTP_SECRET)?,
+        scalar::<C>(file, TTP_SECRET, false)?,
         &point::<C>(file, TTP_PUBLIC)?,
     )
 }
@@ -129,7 +139,10 @@ pub fn blind_files<C: Curve>(b: &Blind<C>) -> Result<(Zeroizing<String>, String)
 /// Malformed files or k_A·G ≠ request.
 pub fn blind_from_file<C: Curve>(file: &KeyFile) -> Result<Blind<C>, Error> {
     check::<C>(file, KeyKind::Secret, &[BLIND, REQUEST])?;
-    Blind::from_parts(scalar::<C>(file, BLIND)?, &point::<C>(file, REQUEST)?)
+    Blind::from_parts(
+        scalar::<C>(file, BLIND, false)?,
+        &point::<C>(file, REQUEST)?,
+    )
 }
 
 /// Reads a request file: k_A·G.
@@ -165,8 +178,8 @@ fn cert_from<C: Curve>(file: &KeyFile) -> Result<ImplicitCert, Error> {
 ///
 /// # Errors
 /// Backend failures.
-pub fn issued_file<C: Curve>(id: &[u8], issued: &Issued) -> Result<Zeroizing<String>, Error> {
-    let share = secret_block::<C>(SHARE, issued.share())?;
+pub fn issued_file<C: Curve>(id: &[u8], issued: &Issued<C>) -> Result<Zeroizing<String>, Error> {
+    let share = secret_block::<C>(SHARE, issued.share());
     Ok(KeyFile::render(
         &scheme_id::<C>(),
         KeyKind::Secret,
@@ -182,18 +195,10 @@ pub fn issued_file<C: Curve>(id: &[u8], issued: &Issued) -> Result<Zeroizing<Str
 ///
 /// # Errors
 /// Malformed files.
-pub fn issued_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, Issued), Error> {
+pub fn issued_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, Issued<C>), Error> {
     check::<C>(file, KeyKind::Secret, &[IDENTITY, CERT, SHARE])?;
     let id = file.block(IDENTITY)?.der.to_vec();
-    let share = {
-        let bytes = &file.block(SHARE)?.der;
-        let mut k = BigNum::new_secure()?;
-        k.copy_from_slice(bytes)?;
-        if bytes.len() != order_bytes::<C>() || k >= order::<C>()? {
-            return Err(Error::Key(format!("{SHARE}: not a scalar below n")));
-        }
-        k
-    };
+    let share = scalar::<C>(file, SHARE, true)?;
     Ok((id, Issued::from_parts(cert_from::<C>(file)?, share)))
 }
 

@@ -10,21 +10,29 @@
 //! of MGF1-SHA-256(`"HOPSIG-ICNR-V1" ‖ ID`), so that r̄_A = (r_A − H(ID_A)) mod 2^m is
 //! recovered exactly; r_A enters the scalar equations reduced mod n.
 //!
+//! **Constant time.** The secrets k_A, k_T, s_T, s̄_A and s_A are
+//! `hopsig_koblitz::scalar::SecretScalar`s: drawn from OpenSSL's private DRBG,
+//! multiplied onto G by the constant-time comb, combined with constant-time arithmetic
+//! modulo n (s̄_A = k_T − r_A·s_T, s_A = k_A + s̄_A), zeroized on drop. Points become
+//! public (and are declassified for the constant-time test) when the protocol sends
+//! them: the request k_A·G, P = k_A·G + k_T·G (from which the certificate is read), W_T,
+//! W_A.
+//!
 //! **Trust level.** Alice's private key s_A = k_A + s̄_A needs k_A, which the TTP never
 //! sees: the TTP cannot compute s_A. It can still issue a second certificate for
 //! ID_A with a key of its own. Alice can prove that by showing two different TTP
 //! certificates on her identity. This is Girault's Trust Level 3, which the paper
 //! states the scheme reaches.
 
-use hopsig_koblitz::curve::{Affine, Curve};
-use hopsig_koblitz::scalar::Scalar;
+use hopsig_koblitz::curve::{mul_base, Affine, Curve};
+use hopsig_koblitz::scalar::{Scalar, SecretScalar};
 use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
 use hopsig_koblitz::Fe;
 use hopsig_primitives::hash::mgf1_sha256;
-use openssl::bn::{BigNum, BigNumContext};
+use hopsig_primitives::valgrind::public_bool;
 
 use crate::concat::koblitz::{
-    digest, order, signature_scalars, times_g, x_is_r_mod_n, KoblitzSecret,
+    digest, public_point, random_scalar, signature_scalars, times_g, x_is_r_mod_n, KoblitzSecret,
 };
 use crate::Error;
 
@@ -41,29 +49,34 @@ pub struct ImplicitCert {
 }
 
 /// What the TTP returns to Alice: the certificate and her private share s̄_A
-/// (sent over the TTP's confidential channel).
-#[derive(Debug)]
-pub struct Issued {
+/// (sent over the TTP's confidential channel). `Debug` shows the certificate only.
+pub struct Issued<C: Curve> {
     /// (r_A, b_A).
     pub cert: ImplicitCert,
     /// s̄_A = k_T − r_A·s_T mod n.
-    s_bar: BigNum,
+    s_bar: SecretScalar<C>,
 }
 
-impl Issued {
+impl<C: Curve> std::fmt::Debug for Issued<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Issued({:?}, s̄_A: ..)", self.cert)
+    }
+}
+
+impl<C: Curve> Issued<C> {
     /// Rebuilds an answer from its parts.
-    pub fn from_parts(cert: ImplicitCert, s_bar: BigNum) -> Self {
+    pub fn from_parts(cert: ImplicitCert, s_bar: SecretScalar<C>) -> Self {
         Issued { cert, s_bar }
     }
 
-    pub(crate) fn share(&self) -> &BigNum {
+    pub(crate) fn share(&self) -> &SecretScalar<C> {
         &self.s_bar
     }
 }
 
 /// The TTP: domain private key s_T, public W_T = s_T·G.
 pub struct Ttp<C: Curve> {
-    s: BigNum,
+    s: SecretScalar<C>,
     public: Affine<C>,
 }
 
@@ -75,25 +88,13 @@ impl<C: Curve> std::fmt::Debug for Ttp<C> {
 
 /// Alice's blinded request: k_A stays with her, k_A·G goes to the TTP (ICNR_blind).
 pub struct Blind<C: Curve> {
-    k: BigNum,
+    k: SecretScalar<C>,
     request: Affine<C>,
 }
 
 impl<C: Curve> std::fmt::Debug for Blind<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Blind(request {:?})", self.request)
-    }
-}
-
-fn random_scalar<C: Curve>() -> Result<BigNum, Error> {
-    let n = order::<C>()?;
-    let mut k = BigNum::new_secure()?;
-    loop {
-        n.rand_range(&mut k)?;
-        if k.num_bits() > 0 {
-            k.set_const_time();
-            return Ok(k);
-        }
     }
 }
 
@@ -131,16 +132,29 @@ impl<C: Curve> Ttp<C> {
     ///
     /// # Errors
     /// [`Error::Key`] if they do not match.
-    pub fn from_parts(s: BigNum, public: &Affine<C>) -> Result<Self, Error> {
-        if times_g::<C>(&s)? != *public {
+    pub fn from_parts(s: SecretScalar<C>, public: &Affine<C>) -> Result<Self, Error> {
+        let ttp = Self::from_secret(s)?;
+        if ttp.public != *public {
             return Err(Error::Key(
                 "TTP public key does not match its secret".into(),
             ));
         }
-        Ok(Ttp { s, public: *public })
+        Ok(ttp)
     }
 
-    pub(crate) fn secret(&self) -> &BigNum {
+    /// The TTP with domain key s_T ∈ [1, n − 1] and W_T = s_T·G.
+    ///
+    /// # Errors
+    /// [`Error::Key`] if s_T = 0.
+    pub fn from_secret(s: SecretScalar<C>) -> Result<Self, Error> {
+        if public_bool(s.is_zero()) {
+            return Err(Error::Key("TTP secret outside [1, n − 1]".into()));
+        }
+        let public = times_g(&s);
+        Ok(Ttp { s, public })
+    }
+
+    pub(crate) fn secret(&self) -> &SecretScalar<C> {
         &self.s
     }
 
@@ -149,9 +163,7 @@ impl<C: Curve> Ttp<C> {
     /// # Errors
     /// Backend failures.
     pub fn setup() -> Result<Self, Error> {
-        let s = random_scalar::<C>()?;
-        let public = times_g::<C>(&s)?;
-        Ok(Ttp { s, public })
+        Self::from_secret(random_scalar::<C>()?)
     }
 
     /// W_T.
@@ -164,38 +176,45 @@ impl<C: Curve> Ttp<C> {
     ///
     /// # Errors
     /// [`Error::Key`] for an invalid request; backend failures.
-    pub fn issue(&self, id: &[u8], request: &Affine<C>) -> Result<Issued, Error> {
+    pub fn issue(&self, id: &[u8], request: &Affine<C>) -> Result<Issued<C>, Error> {
+        loop {
+            if let Some(issued) = self.issue_with_nonce(id, request, &random_scalar::<C>()?)? {
+                return Ok(issued);
+            }
+        }
+    }
+
+    /// ICNR_ttp with k_T given: P = request + k_T·G (complete constant-time addition,
+    /// then declassified: the certificate publishes it), r_A = (x(P) + H(ID)) mod 2^m,
+    /// b_A its compression bit, s̄_A = k_T − (r_A mod n)·s_T mod n in constant time.
+    /// `None` if P = ∞ (draw another k_T).
+    pub(crate) fn issue_with_nonce(
+        &self,
+        id: &[u8],
+        request: &Affine<C>,
+        k_t: &SecretScalar<C>,
+    ) -> Result<Option<Issued<C>>, Error> {
         if request.is_infinity() || !request.is_on_curve() || !request.in_subgroup_fast() {
             return Err(Error::Key(
                 "certificate request is not a point of the subgroup".into(),
             ));
         }
-        let n = order::<C>()?;
-        let mut ctx = BigNumContext::new_secure()?;
-        loop {
-            let k_t = random_scalar::<C>()?;
-            let p = hopsig_koblitz::curve::Point::from(*request)
-                .add_vartime(&hopsig_koblitz::curve::Point::from(times_g::<C>(&k_t)?))
-                .to_affine();
-            if p.is_infinity() {
-                continue;
-            }
-            let enc = p.to_sec1(true);
-            let r = mod_2m::<C>(&enc[1..], &h_id::<C>(id), true);
-            let mut r_mod_n = BigNum::new()?;
-            r_mod_n.nnmod(&*BigNum::from_slice(&r)?, &n, &mut ctx)?;
-            let mut rs = BigNum::new_secure()?;
-            rs.mod_mul(&r_mod_n, &self.s, &n, &mut ctx)?;
-            let mut s_bar = BigNum::new_secure()?;
-            s_bar.mod_sub(&k_t, &rs, &n, &mut ctx)?;
-            return Ok(Issued {
-                cert: ImplicitCert {
-                    r,
-                    b: enc[0] & 1 == 1,
-                },
-                s_bar,
-            });
+        let p = public_point(&mul_base(C::generator_comb(), k_t).add_affine(request));
+        if p.is_infinity() {
+            return Ok(None);
         }
+        let enc = p.to_sec1(true);
+        let r = mod_2m::<C>(&enc[1..], &h_id::<C>(id), true);
+        let r_mod_n = Scalar::<C>::reduce_be_bytes(&r)
+            .ok_or_else(|| Error::Key("r_A does not fit the scalar arithmetic".into()))?;
+        let s_bar = k_t.sub(&self.s.mul(&SecretScalar::from(&r_mod_n)));
+        Ok(Some(Issued {
+            cert: ImplicitCert {
+                r,
+                b: enc[0] & 1 == 1,
+            },
+            s_bar,
+        }))
     }
 }
 
@@ -204,9 +223,7 @@ impl<C: Curve> Ttp<C> {
 /// # Errors
 /// Backend failures.
 pub fn blind<C: Curve>() -> Result<Blind<C>, Error> {
-    let k = random_scalar::<C>()?;
-    let request = times_g::<C>(&k)?;
-    Ok(Blind { k, request })
+    Blind::from_secret(random_scalar::<C>()?)
 }
 
 impl<C: Curve> Blind<C> {
@@ -214,19 +231,29 @@ impl<C: Curve> Blind<C> {
     ///
     /// # Errors
     /// [`Error::Key`] if they do not match.
-    pub fn from_parts(k: BigNum, request: &Affine<C>) -> Result<Self, Error> {
-        if times_g::<C>(&k)? != *request {
+    pub fn from_parts(k: SecretScalar<C>, request: &Affine<C>) -> Result<Self, Error> {
+        let blind = Self::from_secret(k)?;
+        if blind.request != *request {
             return Err(Error::Key(
                 "request does not match the blinding secret".into(),
             ));
         }
-        Ok(Blind {
-            k,
-            request: *request,
-        })
+        Ok(blind)
     }
 
-    pub(crate) fn secret(&self) -> &BigNum {
+    /// The blind with k_A ∈ [1, n − 1] and its request k_A·G.
+    ///
+    /// # Errors
+    /// [`Error::Key`] if k_A = 0.
+    pub fn from_secret(k: SecretScalar<C>) -> Result<Self, Error> {
+        if public_bool(k.is_zero()) {
+            return Err(Error::Key("blinding secret outside [1, n − 1]".into()));
+        }
+        let request = times_g(&k);
+        Ok(Blind { k, request })
+    }
+
+    pub(crate) fn secret(&self) -> &SecretScalar<C> {
         &self.k
     }
 
@@ -243,22 +270,16 @@ impl<C: Curve> Blind<C> {
 /// [`Error::Key`] if s_A·G differs from the extracted key.
 pub fn finalkey<C: Curve>(
     blind: &Blind<C>,
-    issued: &Issued,
+    issued: &Issued<C>,
     id: &[u8],
     ttp: &Affine<C>,
 ) -> Result<KoblitzSecret<C>, Error> {
-    let n = order::<C>()?;
-    let mut ctx = BigNumContext::new_secure()?;
-    let mut s = BigNum::new_secure()?;
-    s.mod_add(&blind.k, &issued.s_bar, &n, &mut ctx)?;
-    s.set_const_time();
-    let q = times_g::<C>(&s)?;
-    if s.num_bits() == 0 || extract(id, &issued.cert, ttp)? != q {
-        return Err(Error::Key(
-            "the TTP's answer does not give a key for this certificate".into(),
-        ));
+    let wrong = || Error::Key("the TTP's answer does not give a key for this certificate".into());
+    let key = KoblitzSecret::from_scalar(blind.k.add(&issued.s_bar)).map_err(|_| wrong())?;
+    if extract(id, &issued.cert, ttp)? != *key.public_point() {
+        return Err(wrong());
     }
-    Ok(KoblitzSecret::from_parts(s, q))
+    Ok(key)
 }
 
 /// D = DECOMPRESS(r_A − H(ID), b_A), checked to be a point of the subgroup, and
