@@ -119,9 +119,22 @@ impl Modulus {
         self.mont_mul(&self.mont_mul(a, b), &self.r2)
     }
 
-    /// a·b·R⁻¹ mod n for a < R and b < n (CIOS), branch-free.
+    /// a·b·R⁻¹ mod n for a < R and b < n (CIOS), branch-free. Dispatched on the word
+    /// count (public), so that each curve's loops have a fixed length and unroll.
+    #[inline]
     fn mont_mul(&self, a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
-        let l = self.len;
+        match self.len {
+            1 => self.mont_mul_words::<1>(a, b),
+            2 => self.mont_mul_words::<2>(a, b),
+            3 => self.mont_mul_words::<3>(a, b),
+            4 => self.mont_mul_words::<4>(a, b),
+            _ => self.mont_mul_words::<WORDS>(a, b),
+        }
+    }
+
+    /// [`Modulus::mont_mul`] for a modulus of `L` = `self.len` words.
+    fn mont_mul_words<const L: usize>(&self, a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
+        let l = L;
         let mut t = [0u64; WORDS + 2];
         for &bi in &b[..l] {
             let mut c = 0u64;

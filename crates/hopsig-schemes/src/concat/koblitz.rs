@@ -341,3 +341,55 @@ koblitz_ecdsa!(
     EcdsaK283, K283, Nid::SECT283K1, "ecdsa-k283", code::ECDSA_K283,
     "n independent ECDSA K-283 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
 );
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn der(r: &[u8], s: &[u8]) -> Vec<u8> {
+        let (r, s) = (
+            BigNum::from_slice(r).unwrap(),
+            BigNum::from_slice(s).unwrap(),
+        );
+        EcdsaSig::from_private_components(r, s)
+            .unwrap()
+            .to_der()
+            .unwrap()
+    }
+
+    /// SEC 1 §4.1.4 step 1 on its own: r and s must lie in [1, n − 1]. The final
+    /// comparison does not stand in for the check on r: it accepts r = 0 whenever
+    /// x(R) ≡ 0 (mod n), and K-163 (x(R) = n) and K-233 (x(R) = 2n) have such points in
+    /// the subgroup. Reaching one takes its discrete logarithm, so no signature with
+    /// r = 0 is at hand: the check is tested where it sits.
+    fn range_check<C: Curve>(points_with_x_zero_mod_n: usize) {
+        let n = hopsig_koblitz::curve::order_bytes::<C>();
+        assert!(signature_scalars::<C>(&der(&[0], &[1])).is_none(), "r = 0");
+        assert!(signature_scalars::<C>(&der(&[1], &[0])).is_none(), "s = 0");
+        assert!(signature_scalars::<C>(&der(&n, &[1])).is_none(), "r = n");
+        assert!(signature_scalars::<C>(&der(&[1], &n)).is_none(), "s = n");
+        assert!(signature_scalars::<C>(&der(&[1], &[1])).is_some());
+        let zero = Scalar::<C>::from_be_bytes(&[0]).unwrap();
+        let mut found = 0;
+        for x in zero.lifts_below(<C::F as Field>::M as u32, Fe::<C::F>::BYTES) {
+            let x = Fe::<C::F>::from_be_bytes(&x).unwrap();
+            for bit in [false, true] {
+                if let Ok(p) = Affine::<C>::decompress(x, bit) {
+                    if p.in_subgroup_fast() {
+                        assert!(x_is_r_mod_n(&Point::from(p), &zero));
+                        found += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(found, points_with_x_zero_mod_n, "{}", C::NAME);
+    }
+
+    #[test]
+    fn signature_values_outside_1_to_n_minus_1_are_refused() {
+        range_check::<K163>(2);
+        range_check::<K233>(2);
+        range_check::<K283>(0);
+    }
+}
