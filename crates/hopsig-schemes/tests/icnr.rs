@@ -176,3 +176,57 @@ proptest::proptest! {
         proptest::prop_assert!(!verify_der(&ttp, b"m", &der(&sr, &ss)));
     }
 }
+
+/// docs/spec/pla.md: points in `hopsig ic` files are SEC 1 compressed. The same point
+/// uncompressed (`04 ‖ x ‖ y`) is refused in every public point block, and the files
+/// hopsig writes read back.
+#[test]
+fn ic_files_refuse_uncompressed_points() {
+    use hopsig_schemes::pla::files;
+    use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
+    use hopsig_schemes::primitives::rsa::pem_block;
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let blind = icnr::blind::<K163>().unwrap();
+    let (ttp_secret, ttp_public) = files::ttp_files(&ttp).unwrap();
+    let (_, request) = files::blind_files(&blind).unwrap();
+    let parse = |text: &str| KeyFile::parse(text.as_bytes()).unwrap();
+    assert_eq!(
+        files::ttp_public_from_file::<K163>(&parse(&ttp_public)).unwrap(),
+        *ttp.public()
+    );
+    assert!(files::ttp_from_file::<K163>(&parse(&ttp_secret)).is_ok());
+    assert_eq!(
+        files::request_from_file::<K163>(&parse(&request)).unwrap(),
+        *blind.request()
+    );
+    let uncompressed = |label: &str, point: &hopsig_koblitz::curve::Affine<K163>| {
+        let block = pem_block(label, &point.to_sec1(false));
+        parse(&KeyFile::render(&files::scheme_id::<K163>(), KeyKind::Public, &[&block]))
+    };
+    let e = files::ttp_public_from_file::<K163>(&uncompressed("HOPSIG ICNR TTP PUBLIC", ttp.public()))
+        .unwrap_err();
+    assert!(e.to_string().contains("compressed"), "{e}");
+    let e = files::request_from_file::<K163>(&uncompressed("HOPSIG ICNR REQUEST", blind.request()))
+        .unwrap_err();
+    assert!(e.to_string().contains("compressed"), "{e}");
+}
+
+/// Secret-bearing ICNR values print no secret: `Issued` shows the certificate only.
+#[test]
+fn issued_debug_prints_no_share() {
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let blind = icnr::blind::<K163>().unwrap();
+    let issued = ttp.issue(b"alice", blind.request()).unwrap();
+    let shown = format!("{issued:?}");
+    let share = hopsig_schemes::pla::files::issued_file::<K163>(b"alice", &issued).unwrap();
+    let file = hopsig_schemes::primitives::armor::KeyFile::parse(share.as_bytes()).unwrap();
+    let s_bar = &file.block("HOPSIG ICNR SHARE").unwrap().der;
+    // Neither in hex, nor in decimal (OpenSSL's BIGNUM Debug), nor as bytes.
+    let value = openssl::bn::BigNum::from_slice(s_bar).unwrap();
+    let hex = value.to_hex_str().unwrap().to_lowercase();
+    let dec = value.to_dec_str().unwrap().to_string();
+    assert!(!shown.to_lowercase().contains(&hex), "{shown}");
+    assert!(!shown.contains(&dec), "{shown}");
+    assert!(!shown.contains(&format!("{:?}", s_bar.as_slice())), "{shown}");
+    assert!(shown.contains("Issued"), "{shown}");
+}
