@@ -64,7 +64,7 @@ fn ecdsa<C: Curve>() -> Outcome {
     section(&format!("{}: key generation d·G", C::NAME));
     let key = hopsig_schemes::concat::koblitz::KoblitzSecret::from_scalar(secret::<C>(0x5a))?;
     section(&format!("{}: ECDSA sign with nonce k", C::NAME));
-    let sig = hazmat::ecdsa_sign_with_nonce(&key, b"message", &secret::<C>(0xc3))
+    let sig = hazmat::ecdsa_sign_with_nonce(&key, b"message", &secret::<C>(0xc3))?
         .ok_or_else(|| failed("r or s is 0"))?;
     if !verify_der(key.public_point(), b"message", &sig) {
         return Err(failed("ECDSA signature does not verify"));
@@ -74,7 +74,7 @@ fn ecdsa<C: Curve>() -> Outcome {
     classify(&mut random);
     let (k, accepted) = SecretScalar::<C>::from_candidate(&random);
     if public_bool(accepted) {
-        hazmat::ecdsa_sign_with_nonce(&key, b"message", &k);
+        hazmat::ecdsa_sign_with_nonce(&key, b"message", &k)?;
     }
     Ok(())
 }
@@ -90,7 +90,7 @@ fn icnr<C: Curve>() -> Outcome {
         .ok_or_else(|| failed("P = ∞"))?;
     section(&format!("{}: ICNR_finalkey", C::NAME));
     let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public())?;
-    let sig = hazmat::ecdsa_sign_with_nonce(&key, b"packet", &secret::<C>(0x44))
+    let sig = hazmat::ecdsa_sign_with_nonce(&key, b"packet", &secret::<C>(0x44))?
         .ok_or_else(|| failed("r or s is 0"))?;
     if !verify_der(key.public_point(), b"packet", &sig) {
         return Err(failed("ICNR key's signature does not verify"));

@@ -15,12 +15,15 @@ use crate::pla::icnr::{Issued, Ttp};
 use crate::Error;
 
 /// ECDSA signing (SEC 1 §4.1.3) of `msg` with the nonce `k`: the DER signature, or
-/// `None` when r or s is 0 (the caller must then draw another k).
+/// `Ok(None)` when r or s is 0 (the caller must then draw another k).
+///
+/// # Errors
+/// Backend failures (DER encoding).
 pub fn ecdsa_sign_with_nonce<C: Curve>(
     key: &KoblitzSecret<C>,
     msg: &[u8],
     k: &SecretScalar<C>,
-) -> Option<Vec<u8>> {
+) -> Result<Option<Vec<u8>>, Error> {
     crate::concat::koblitz::sign_with_nonce(key, msg, k)
 }
 

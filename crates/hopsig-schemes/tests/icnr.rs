@@ -201,10 +201,15 @@ fn ic_files_refuse_uncompressed_points() {
     );
     let uncompressed = |label: &str, point: &hopsig_koblitz::curve::Affine<K163>| {
         let block = pem_block(label, &point.to_sec1(false));
-        parse(&KeyFile::render(&files::scheme_id::<K163>(), KeyKind::Public, &[&block]))
+        parse(&KeyFile::render(
+            &files::scheme_id::<K163>(),
+            KeyKind::Public,
+            &[&block],
+        ))
     };
-    let e = files::ttp_public_from_file::<K163>(&uncompressed("HOPSIG ICNR TTP PUBLIC", ttp.public()))
-        .unwrap_err();
+    let e =
+        files::ttp_public_from_file::<K163>(&uncompressed("HOPSIG ICNR TTP PUBLIC", ttp.public()))
+            .unwrap_err();
     assert!(e.to_string().contains("compressed"), "{e}");
     let e = files::request_from_file::<K163>(&uncompressed("HOPSIG ICNR REQUEST", blind.request()))
         .unwrap_err();
@@ -227,6 +232,9 @@ fn issued_debug_prints_no_share() {
     let dec = value.to_dec_str().unwrap().to_string();
     assert!(!shown.to_lowercase().contains(&hex), "{shown}");
     assert!(!shown.contains(&dec), "{shown}");
-    assert!(!shown.contains(&format!("{:?}", s_bar.as_slice())), "{shown}");
+    assert!(
+        !shown.contains(&format!("{:?}", s_bar.as_slice())),
+        "{shown}"
+    );
     assert!(shown.contains("Issued"), "{shown}");
 }

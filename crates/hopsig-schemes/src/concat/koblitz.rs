@@ -143,7 +143,7 @@ pub(crate) fn secret_scalar<C: Curve>(bytes: &[u8], allow_zero: bool) -> Option<
 pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Error> {
     loop {
         let k = random_scalar::<C>()?;
-        if let Some(sig) = sign_with_nonce(sk, msg, &k) {
+        if let Some(sig) = sign_with_nonce(sk, msg, &k)? {
             return Ok(sig);
         }
     }
@@ -151,34 +151,27 @@ pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<V
 
 /// SEC 1 §4.1.3 steps 1–6 with the nonce k given: R = k·G, r = x(R) mod n, e from the
 /// message, s = k⁻¹(e + r·d) mod n, all in constant time; r and s are then public
-/// (declassified). `None` if r = 0 or s = 0 (step 3 and 6: draw another k).
+/// (declassified). `Ok(None)` if r = 0 or s = 0 (steps 3 and 6: draw another k).
 pub(crate) fn sign_with_nonce<C: Curve>(
     sk: &KoblitzSecret<C>,
     msg: &[u8],
     k: &SecretScalar<C>,
-) -> Option<Vec<u8>> {
+) -> Result<Option<Vec<u8>>, Error> {
     let big_r = mul_base(C::generator_comb(), k).to_affine();
-    // x(R) < 2^m is at most 8·⌈bitlen(n)/64⌉ bytes on these curves.
-    let r = SecretScalar::<C>::reduce_be_bytes(&Zeroizing::new(big_r.x().to_be_bytes()))?;
+    // x(R) < 2^m fits the 8·⌈bitlen(n)/64⌉ bytes the reduction takes on K-163, K-233 and
+    // K-283 (`tests::x_coordinates_fit_the_reduction`).
+    let r = SecretScalar::<C>::reduce_be_bytes(&Zeroizing::new(big_r.x().to_be_bytes()))
+        .ok_or_else(|| Error::Key(format!("{}: x(R) is wider than the scalars", C::NAME)))?;
     let e = SecretScalar::from(&digest::<C>(msg));
     let s = k.invert().mul(&e.add(&r.mul(&sk.d)));
     let (mut r, mut s) = (r.to_be_bytes(), s.to_be_bytes());
     declassify(r.as_mut_slice());
     declassify(s.as_mut_slice());
-    let (r, s) = (
-        Scalar::<C>::from_be_bytes(&r)?,
-        Scalar::<C>::from_be_bytes(&s)?,
-    );
-    if r.is_zero() || s.is_zero() {
-        return None;
+    if r.iter().all(|&b| b == 0) || s.iter().all(|&b| b == 0) {
+        return Ok(None);
     }
-    let (r, s) = (
-        BigNum::from_slice(&r.to_be_bytes()).ok()?,
-        BigNum::from_slice(&s.to_be_bytes()).ok()?,
-    );
-    EcdsaSig::from_private_components(r, s)
-        .and_then(|sig| sig.to_der())
-        .ok()
+    let sig = EcdsaSig::from_private_components(BigNum::from_slice(&r)?, BigNum::from_slice(&s)?)?;
+    Ok(Some(sig.to_der()?))
 }
 
 /// ECDSA verification (SEC 1 §4.1.4) of a DER signature; false for any signature
@@ -384,6 +377,21 @@ mod tests {
             }
         }
         assert_eq!(found, points_with_x_zero_mod_n, "{}", C::NAME);
+    }
+
+    #[test]
+    fn x_coordinates_fit_the_reduction() {
+        fn fits<C: Curve>() {
+            let top = vec![0xff; Fe::<C::F>::BYTES];
+            assert!(
+                SecretScalar::<C>::reduce_be_bytes(&top).is_some(),
+                "{}",
+                C::NAME
+            );
+        }
+        fits::<K163>();
+        fits::<K233>();
+        fits::<K283>();
     }
 
     #[test]
