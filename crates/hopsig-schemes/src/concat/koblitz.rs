@@ -62,10 +62,7 @@ impl<C: Curve> KoblitzSecret<C> {
     /// # Errors
     /// [`Error::Key`] if d = 0.
     pub fn from_scalar(d: SecretScalar<C>) -> Result<Self, Error> {
-        if public_bool(d.is_zero()) {
-            return Err(Error::Key("private scalar outside [1, n − 1]".into()));
-        }
-        let q = times_g(&d);
+        let (d, q) = with_public_point(d, "private scalar")?;
         Ok(KoblitzSecret { d, q })
     }
 
@@ -118,6 +115,19 @@ pub(crate) fn random_scalar<C: Curve>() -> Result<SecretScalar<C>, Error> {
 /// point declassified as public (a public key, a certificate request, ECDSA's R).
 pub(crate) fn times_g<C: Curve>(k: &SecretScalar<C>) -> Affine<C> {
     public_point(&mul_base(C::generator_comb(), k))
+}
+
+/// A secret k ∈ [1, n − 1] with its public point k·G (SEC 1 §3.2.1 step 2); `what`
+/// names k in the error for k = 0.
+pub(crate) fn with_public_point<C: Curve>(
+    k: SecretScalar<C>,
+    what: &str,
+) -> Result<(SecretScalar<C>, Affine<C>), Error> {
+    if public_bool(k.is_zero()) {
+        return Err(Error::Key(format!("{what} outside [1, n − 1]")));
+    }
+    let p = times_g(&k);
+    Ok((k, p))
 }
 
 /// The affine form of a secret-derived point that the protocol publishes,

@@ -29,10 +29,10 @@ use hopsig_koblitz::scalar::{Scalar, SecretScalar};
 use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, POINT_WIDTH};
 use hopsig_koblitz::Fe;
 use hopsig_primitives::hash::mgf1_sha256;
-use hopsig_primitives::valgrind::public_bool;
 
 use crate::concat::koblitz::{
-    digest, public_point, random_scalar, signature_scalars, times_g, x_is_r_mod_n, KoblitzSecret,
+    digest, public_point, random_scalar, signature_scalars, with_public_point, x_is_r_mod_n,
+    KoblitzSecret,
 };
 use crate::Error;
 
@@ -147,10 +147,7 @@ impl<C: Curve> Ttp<C> {
     /// # Errors
     /// [`Error::Key`] if s_T = 0.
     pub fn from_secret(s: SecretScalar<C>) -> Result<Self, Error> {
-        if public_bool(s.is_zero()) {
-            return Err(Error::Key("TTP secret outside [1, n − 1]".into()));
-        }
-        let public = times_g(&s);
+        let (s, public) = with_public_point(s, "TTP secret")?;
         Ok(Ttp { s, public })
     }
 
@@ -246,10 +243,7 @@ impl<C: Curve> Blind<C> {
     /// # Errors
     /// [`Error::Key`] if k_A = 0.
     pub fn from_secret(k: SecretScalar<C>) -> Result<Self, Error> {
-        if public_bool(k.is_zero()) {
-            return Err(Error::Key("blinding secret outside [1, n − 1]".into()));
-        }
-        let request = times_g(&k);
+        let (k, request) = with_public_point(k, "blinding secret")?;
         Ok(Blind { k, request })
     }
 
