@@ -563,10 +563,10 @@ impl<C: Curve> Point<C> {
 
     /// The formulas of Guide to ECC Alg. 3.25 (mixed López–Dahab + affine addition,
     /// b = 1) without its exceptional cases: P + Q when P ≠ ∞, Q ≠ ∞ and P ≠ ±Q. Also
-    /// returns whether A = y_Q·Z² + Y and B = x_Q·Z + X are 0, which tell the
-    /// exceptional cases apart (B = 0: P = ±Q; then A = 0: P = Q).
+    /// returns A = y_Q·Z² + Y and B = x_Q·Z + X, which tell the exceptional cases apart
+    /// (B = 0: P = ±Q; then A = 0: P = Q).
     #[inline(always)]
-    fn add_affine_formulas(&self, q: &Affine<C>) -> (Self, Choice, Choice) {
+    fn add_affine_formulas(&self, q: &Affine<C>) -> (Self, Fe<C::F>, Fe<C::F>) {
         let z1s = self.z.square();
         let a = q.y.mul(&z1s).add(&self.y);
         let b = q.x.mul(&self.z).add(&self.x);
@@ -588,7 +588,7 @@ impl<C: Curve> Point<C> {
             z: z3,
             _c: PhantomData,
         };
-        (sum, a.ct_eq(&Fe::ZERO), b.ct_eq(&Fe::ZERO))
+        (sum, a, b)
     }
 
     /// P + Q for affine Q, complete and in constant time: Guide to ECC Alg. 3.25 with
@@ -597,7 +597,8 @@ impl<C: Curve> Point<C> {
     /// branches, so 2Q is computed every time.
     #[must_use]
     pub fn add_affine(&self, q: &Affine<C>) -> Self {
-        let (sum, a_zero, b_zero) = self.add_affine_formulas(q);
+        let (sum, a, b) = self.add_affine_formulas(q);
+        let (a_zero, b_zero) = (a.ct_eq(&Fe::ZERO), b.ct_eq(&Fe::ZERO));
         let p_inf = self.z.ct_eq(&Fe::ZERO);
         let q_inf = Choice::from(u8::from(q.infinity));
         let q_proj = Point::from_xy(q.x, q.y);
@@ -617,9 +618,9 @@ impl<C: Curve> Point<C> {
         if self.is_infinity() {
             return Point::from(*q);
         }
-        let (sum, a_zero, b_zero) = self.add_affine_formulas(q);
-        if bool::from(b_zero) {
-            return if bool::from(a_zero) {
+        let (sum, a, b) = self.add_affine_formulas(q);
+        if b.is_zero() {
+            return if a.is_zero() {
                 Point::from(*q).double()
             } else {
                 Self::INFINITY

@@ -250,10 +250,14 @@ impl<F: Field> ConditionallySelectable for Fe<F> {
 }
 
 impl<F: Field> PartialEq for Fe<F> {
-    /// For public values; secret code uses [`ConstantTimeEq::ct_eq`] and keeps the
-    /// [`Choice`].
+    /// For public values (no optimisation barrier, so the verifier's comparisons stay
+    /// cheap); secret code uses [`ConstantTimeEq::ct_eq`] and keeps the [`Choice`].
     fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
+        self.w
+            .iter()
+            .zip(&other.w)
+            .fold(0u64, |acc, (a, b)| acc | (a ^ b))
+            == 0
     }
 }
 impl<F: Field> Eq for Fe<F> {}
