@@ -561,15 +561,20 @@ impl<C: Curve> Point<C> {
         }
     }
 
-    /// The formulas of Guide to ECC Alg. 3.25 (mixed López–Dahab + affine addition,
-    /// b = 1) without its exceptional cases: P + Q when P ≠ ∞, Q ≠ ∞ and P ≠ ±Q. Also
-    /// returns A = y_Q·Z² + Y and B = x_Q·Z + X, which tell the exceptional cases apart
+    /// Steps 3–4 of Guide to ECC Alg. 3.25 (mixed López–Dahab + affine addition, b = 1):
+    /// (Z², A = y_Q·Z² + Y, B = x_Q·Z + X). A and B tell the exceptional cases apart
     /// (B = 0: P = ±Q; then A = 0: P = Q).
     #[inline(always)]
-    fn add_affine_formulas(&self, q: &Affine<C>) -> (Self, Fe<C::F>, Fe<C::F>) {
+    fn add_affine_ab(&self, q: &Affine<C>) -> [Fe<C::F>; 3] {
         let z1s = self.z.square();
         let a = q.y.mul(&z1s).add(&self.y);
         let b = q.x.mul(&self.z).add(&self.x);
+        [z1s, a, b]
+    }
+
+    /// The rest of Alg. 3.25 from (Z², A, B): P + Q when P ≠ ∞, Q ≠ ∞ and P ≠ ±Q.
+    #[inline(always)]
+    fn add_affine_rest(&self, q: &Affine<C>, [z1s, a, b]: [Fe<C::F>; 3]) -> Self {
         let c = self.z.mul(&b);
         let mut cz = c;
         if C::A {
@@ -582,13 +587,12 @@ impl<C: Curve> Point<C> {
         let f = x3.add(&q.x.mul(&z3));
         let g = q.x.add(&q.y).mul(&z3.square());
         let y3 = e.add(&z3).mul(&f).add(&g);
-        let sum = Point {
+        Point {
             x: x3,
             y: y3,
             z: z3,
             _c: PhantomData,
-        };
-        (sum, a, b)
+        }
     }
 
     /// P + Q for affine Q, complete and in constant time: Guide to ECC Alg. 3.25 with
@@ -597,8 +601,9 @@ impl<C: Curve> Point<C> {
     /// branches, so 2Q is computed every time.
     #[must_use]
     pub fn add_affine(&self, q: &Affine<C>) -> Self {
-        let (sum, a, b) = self.add_affine_formulas(q);
-        let (a_zero, b_zero) = (a.ct_eq(&Fe::ZERO), b.ct_eq(&Fe::ZERO));
+        let ab = self.add_affine_ab(q);
+        let (a_zero, b_zero) = (ab[1].ct_eq(&Fe::ZERO), ab[2].ct_eq(&Fe::ZERO));
+        let sum = self.add_affine_rest(q, ab);
         let p_inf = self.z.ct_eq(&Fe::ZERO);
         let q_inf = Choice::from(u8::from(q.infinity));
         let q_proj = Point::from_xy(q.x, q.y);
@@ -618,15 +623,15 @@ impl<C: Curve> Point<C> {
         if self.is_infinity() {
             return Point::from(*q);
         }
-        let (sum, a, b) = self.add_affine_formulas(q);
-        if b.is_zero() {
-            return if a.is_zero() {
+        let ab = self.add_affine_ab(q);
+        if ab[2].is_zero() {
+            return if ab[1].is_zero() {
                 Point::from(*q).double()
             } else {
                 Self::INFINITY
             };
         }
-        sum
+        self.add_affine_rest(q, ab)
     }
 
     /// −P if `choice`, else P, in constant time: −(X, Y, Z) = (X, XZ + Y, Z).
@@ -973,7 +978,7 @@ pub fn mul_base<C: Curve>(comb: &Comb<C>, k: &SecretScalar<C>) -> Point<C> {
         acc = if i == 0 {
             Point::from_xy(p.x, p.y)
         } else if i < comb.first_exceptional {
-            acc.add_affine_formulas(&p).0
+            acc.add_affine_rest(&p, acc.add_affine_ab(&p))
         } else {
             acc.add_affine(&p)
         };
