@@ -224,21 +224,33 @@ fn keys_and_aggregates_of_other_parameter_sets_are_refused() {
     let b = Bgr::new(BgrParams::RAND_RSA2048);
     assert!(matches!(
         b.sign(&a.keys[0], b"m", None),
-        Err(Error::Mismatch(_))
+        Err(Error::KeyForOtherScheme { expected, found })
+            if expected == "bgr-rand-rsa2048" && found == "bgr-rsa2048"
     ));
     assert!(matches!(
         b.aggregate_from_bytes(&a.agg.to_bytes()),
-        Err(Error::Mismatch(_))
+        Err(Error::AggregateForOtherScheme { expected, found })
+            if expected == "bgr-rand-rsa2048" && found == "bgr-rsa2048"
+    ));
+    // Another ℓ_r is another parameter set: named by its -rBITS id, never reinterpreted.
+    let r192 = Bgr::new(BgrParams::random(2048, 192).unwrap());
+    let other_r = Chain::new(BgrParams::RAND_RSA2048, 1);
+    assert!(matches!(
+        r192.aggregate_from_bytes(&other_r.agg.to_bytes()),
+        Err(Error::AggregateForOtherScheme { expected, found })
+            if expected == "bgr-rand-rsa2048-r192" && found == "bgr-rand-rsa2048"
     ));
     let c = Bgr::new(BgrParams::PRF_RSA3072);
     assert!(matches!(
         c.verify(&[(&a.pubs[0], b"m")], &a.agg),
-        Err(Error::Mismatch(_))
+        Err(Error::KeyForOtherScheme { expected, found })
+            if expected == "bgr-rsa3072" && found == "bgr-rsa2048"
     ));
 }
 
 #[test]
 fn key_files_round_trip_and_openssl_reads_them() {
+    use hopsig_schemes::primitives::armor::KeyKind;
     use hopsig_schemes::registry;
     for params in [BgrParams::PRF_RSA2048, BgrParams::RAND_RSA2048] {
         let key = bgr_key(params, 0);
@@ -253,11 +265,17 @@ fn key_files_round_trip_and_openssl_reads_them() {
         // A public file is not accepted where a secret key is needed, and vice versa.
         assert!(matches!(
             scheme.signing_key_from_file(pub_text.as_bytes()),
-            Err(Error::Mismatch(_))
+            Err(Error::WrongKeyKind {
+                expected: KeyKind::Secret,
+                found: KeyKind::Public
+            })
         ));
         assert!(matches!(
             scheme.verifying_key_from_file(text.as_bytes()),
-            Err(Error::Mismatch(_))
+            Err(Error::WrongKeyKind {
+                expected: KeyKind::Public,
+                found: KeyKind::Secret
+            })
         ));
     }
 }

@@ -153,7 +153,7 @@ fn decoder_rejects_bad_points_and_framing() {
     other[3] = 0x01;
     assert!(matches!(
         Bgls.aggregate_from_bytes(&other),
-        Err(Error::Mismatch(_))
+        Err(Error::AggregateForOtherScheme { found, .. }) if found == "rsa2048-concat"
     ));
 }
 

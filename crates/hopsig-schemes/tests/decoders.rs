@@ -3,8 +3,15 @@
 
 mod common;
 
-use hopsig_schemes::bgr::{Bgr, BgrParams};
+use hopsig_schemes::bgr::{Bgr, BgrAggregate, BgrParams};
+use hopsig_schemes::bls::BglsAggregate;
+use hopsig_schemes::concat::{ConcatAggregate, EcdsaK163, EcdsaP256, Rsa2048Pkcs1};
+use hopsig_schemes::ibas::IbasAggregate;
+use hopsig_schemes::kcx::SignedRoute;
+use hopsig_schemes::pla::header::PlaHeader;
+use hopsig_schemes::primitives::codec::Codec;
 use hopsig_schemes::registry;
+use hopsig_schemes::wire::Header;
 use hopsig_schemes::{Aggregate, Error, SequentialAggregate};
 use proptest::prelude::*;
 
@@ -58,7 +65,17 @@ fn check_all_decoders(bytes: &[u8]) {
     }
     let _ = registry::for_aggregate(bytes);
     let _ = registry::for_key_file(bytes);
-    let _ = hopsig_schemes::ibas::IbasAggregate::from_bytes(bytes);
+    // Every wire type's own decoder, directly.
+    let _ = Header::decode(bytes);
+    let _ = BgrAggregate::decode(bytes);
+    let _ = ConcatAggregate::<Rsa2048Pkcs1>::decode(bytes);
+    let _ = ConcatAggregate::<EcdsaP256>::decode(bytes);
+    let _ = ConcatAggregate::<EcdsaK163>::decode(bytes);
+    let _ = BglsAggregate::decode(bytes);
+    let _ = IbasAggregate::decode(bytes);
+    let _ = SignedRoute::decode(bytes);
+    let _ = PlaHeader::decode(bytes);
+    let _ = IbasAggregate::from_bytes(bytes);
     if let Ok(file) = hopsig_schemes::primitives::armor::KeyFile::parse(bytes) {
         let _ = hopsig_schemes::ibas::Pkg::from_key_file(&file);
         let _ = hopsig_schemes::ibas::UserKey::from_key_file(&file);
@@ -73,12 +90,8 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
         check_all_decoders(&bytes);
         // With a valid header in front, the body parsers are reached.
-        for code in [0x01u8, 0x02, 0x10, 0x11, 0x12, 0x13, 0x20, 0x21] {
-            let param = match code {
-                0x12 | 0x13 => 19,
-                0x21 => 16,
-                _ => 0,
-            };
+        for entry in &registry::ALL_SCHEMES {
+            let (code, param) = (u8::from(entry.code), entry.param.default_byte());
             let mut v = vec![b'H', b'S', 1, code, param, 0, 1];
             v.extend_from_slice(&bytes);
             check_all_decoders(&v);
@@ -95,7 +108,7 @@ proptest! {
         let scheme = Bgr::new(BgrParams::PRF_RSA2048);
         match scheme.aggregate_from_bytes(&m) {
             Ok(a) => prop_assert_eq!(a.to_bytes(), m),
-            Err(Error::Decode(_) | Error::Mismatch(_)) => {}
+            Err(Error::Decode(_) | Error::AggregateForOtherScheme { .. }) => {}
             Err(e) => prop_assert!(false, "unexpected error {e}"),
         }
     }
@@ -118,13 +131,13 @@ proptest! {
             m[p] = val;
             m.truncate(m.len() - cut.min(m.len()));
             let decoded = if good[3] == 0x21 {
-                hopsig_schemes::ibas::IbasAggregate::from_bytes(&m).map(|a| a.to_bytes())
+                IbasAggregate::from_bytes(&m).map(|a| a.to_bytes())
             } else {
                 hopsig_schemes::bls::Bgls.aggregate_from_bytes(&m).map(|a| a.to_bytes())
             };
             match decoded {
                 Ok(bytes) => prop_assert_eq!(bytes, m),
-                Err(Error::Decode(_) | Error::Mismatch(_)) => {}
+                Err(Error::Decode(_) | Error::AggregateForOtherScheme { .. }) => {}
                 Err(e) => prop_assert!(false, "unexpected error {e}"),
             }
         }

@@ -9,6 +9,7 @@ use serde::Serialize;
 use hopsig_schemes::bls::Bgls;
 use hopsig_schemes::floors::{BlstBgls, RawEcdsaP256, RawRsa};
 use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
+use hopsig_schemes::wire::SchemeCode;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine};
@@ -113,9 +114,12 @@ impl Table1 {
         let mut done = 0;
         let mut rows = Vec::new();
         for id in SCHEMES {
-            let scheme = registry::lookup(id).map_err(fail)?;
+            let entry = registry::by_id(id).map_err(fail)?;
+            let scheme = entry.scheme().map_err(fail)?;
             eprintln!("{id}: generating {max_n} keys ...");
-            let is_bls = id == hopsig_schemes::bls::ID;
+            // The floor each row divides by follows from the scheme's table entry.
+            let is_bls = entry.entry.code == SchemeCode::Bls12381Bgls;
+            let is_ec = entry.entry.code == SchemeCode::EcdsaP256Concat;
             let mut bls_secrets = Vec::new();
             let keys: Vec<Box<dyn DynSigningKey>> = if is_bls {
                 (0..max_n)
@@ -146,7 +150,6 @@ impl Table1 {
                     .map_err(fail)?;
                 aggs.push(Some(next));
             }
-            let is_ec = id.starts_with("ecdsa");
             for &n in &ns {
                 done += 1;
                 eprintln!("[{done}/{total}] {id} n={n}");

@@ -21,8 +21,8 @@ pub use params::{BgrParams, Randomness, ASSUMED_LOG2_SIGN_QUERIES, PRF_R_BITS, R
 
 use hopsig_primitives::armor::KeyFile;
 
-use crate::wire::MAX_SIGNERS;
-use crate::{Error, SequentialAggregate};
+use crate::wire::{decode_aggregate, PerSigner, Signers};
+use crate::{Aggregate, Error, SequentialAggregate};
 use hopsig_primitives::rsa::{RsaPublicKey, RsaSecretKey};
 use oracles::{g, h, in_d, prf, split, unsplit, xor_into};
 
@@ -48,11 +48,20 @@ impl Bgr {
 
     fn check_key_params(&self, key_params: BgrParams) -> Result<(), Error> {
         if key_params != self.params {
-            return Err(Error::Mismatch(format!(
-                "key is for {}, the scheme is {}",
-                key_params.id(),
-                self.params.id()
-            )));
+            return Err(Error::KeyForOtherScheme {
+                expected: self.params.id(),
+                found: key_params.id(),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_aggregate_params(&self, agg_params: BgrParams) -> Result<(), Error> {
+        if agg_params != self.params {
+            return Err(Error::AggregateForOtherScheme {
+                expected: self.params.id(),
+                found: agg_params.id(),
+            });
         }
         Ok(())
     }
@@ -65,19 +74,6 @@ impl SequentialAggregate for Bgr {
 
     fn id(&self) -> String {
         self.params.id()
-    }
-
-    fn description(&self) -> String {
-        let variant = match self.params.randomness() {
-            Randomness::InputDependent => "input-dependent r (PRF, §5)".to_string(),
-            Randomness::Random { bits } => format!("random r (§3), ℓ_r = {bits}"),
-        };
-        format!(
-            "BGR lazy sequential aggregate, RSA-{}, {variant}; {} + {}n bits",
-            self.params.modulus_bits(),
-            self.params.signature_bits(0),
-            8 * self.params.r_len() + 1
-        )
     }
 
     fn generate(&self) -> Result<BgrSigningKey, Error> {
@@ -94,12 +90,9 @@ impl SequentialAggregate for Bgr {
     ) -> Result<BgrAggregate, Error> {
         self.check_key_params(key.params)?;
         if let Some(prev) = so_far {
-            self.check_key_params(prev.params)?;
-            if prev.b.len() >= MAX_SIGNERS {
-                return Err(Error::Limit(format!(
-                    "aggregate already holds {MAX_SIGNERS} signers"
-                )));
-            }
+            self.check_aggregate_params(prev.params)?;
+            // A full aggregate is refused before the RSA operation, not after.
+            prev.b.signers().plus(Signers::ONE)?;
         }
         let k = self.params.k();
         let prev = so_far.map(|a| (&a.h, a.x.as_slice()));
@@ -117,16 +110,20 @@ impl SequentialAggregate for Bgr {
         // Lines 2-6.
         let (x, h_i, b_i) = sign_hop(&key.rsa, msg, &r, prev)?;
         // Line 7: x_i, h_i go on; r_i and b_i join those of the earlier signers.
-        let (mut rs, mut bs) =
-            so_far.map_or((Vec::new(), Vec::new()), |a| (a.r.clone(), a.b.clone()));
-        rs.extend_from_slice(&r);
-        bs.push(b_i);
+        let (r, b) = match so_far {
+            None => (r, PerSigner::first(b_i)),
+            Some(a) => {
+                let mut b = a.b.clone();
+                b.push(b_i)?;
+                ([a.r.as_slice(), &r].concat(), b)
+            }
+        };
         Ok(BgrAggregate {
             params: self.params,
             x,
             h: h_i,
-            r: rs,
-            b: bs,
+            r,
+            b,
         })
     }
 
@@ -140,15 +137,15 @@ impl SequentialAggregate for Bgr {
         for (pk, _) in signers {
             self.check_key_params(pk.params)?;
         }
-        self.check_key_params(agg.params)?;
-        let n = agg.b.len();
+        self.check_aggregate_params(agg.params)?;
+        let n = agg.signers();
         if n == 0 || n != signers.len() {
             return Err(Error::InvalidSignature);
         }
         let r_len = self.params.r_len();
         let chain = signers
             .iter()
-            .zip(agg.r.chunks_exact(r_len).zip(&agg.b))
+            .zip(agg.r.chunks_exact(r_len).zip(agg.b.as_slice()))
             .map(|((pk, msg), (r, b))| (&pk.rsa, *msg, r, *b));
         if verify_chain(chain, &agg.x, &agg.h) {
             Ok(())
@@ -158,7 +155,8 @@ impl SequentialAggregate for Bgr {
     }
 
     fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<BgrAggregate, Error> {
-        BgrAggregate::decode(self.params, bytes)
+        let (code, param) = self.params.code();
+        decode_aggregate(bytes, code, param)
     }
 
     fn signing_key_from_file(&self, file: &KeyFile) -> Result<BgrSigningKey, Error> {

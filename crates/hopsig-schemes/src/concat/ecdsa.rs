@@ -12,7 +12,7 @@ use openssl::pkey::{Id, PKey, Private, Public};
 use zeroize::Zeroizing;
 
 use super::BaseSignature;
-use crate::wire::code;
+use crate::wire::SchemeCode;
 use crate::Error;
 
 /// Longest DER ECDSA-Sig-Value for P-256: SEQUENCE(2 + 2 × (2 + 33)).
@@ -40,7 +40,7 @@ impl BaseSignature for EcdsaP256 {
     const ID: &'static str = "ecdsa-p256-concat";
     const DESCRIPTION: &'static str =
         "n independent ECDSA P-256 SHA-256 signatures (BGPsec, RFC 8208), DER; about 570n bits";
-    const CODE: u8 = code::ECDSA_P256_CONCAT;
+    const CODE: SchemeCode = SchemeCode::EcdsaP256Concat;
     type SecretKey = EcKey<Private>;
     type PublicKey = EcKey<Public>;
 

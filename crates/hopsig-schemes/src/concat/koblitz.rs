@@ -28,7 +28,7 @@ use zeroize::Zeroizing;
 
 use super::ecdsa::read_der_signature;
 use super::BaseSignature;
-use crate::wire::code;
+use crate::wire::SchemeCode;
 use crate::Error;
 
 /// A Koblitz-curve ECDSA secret key: d and Q = d·G.
@@ -209,7 +209,7 @@ macro_rules! koblitz_ecdsa {
         impl BaseSignature for $name {
             const ID: &'static str = $id;
             const DESCRIPTION: &'static str = $desc;
-            const CODE: u8 = $code;
+            const CODE: SchemeCode = $code;
             type SecretKey = KoblitzSecret<$curve>;
             type PublicKey = KoblitzPublic<$curve>;
 
@@ -292,16 +292,16 @@ macro_rules! koblitz_ecdsa {
 
 koblitz_ecdsa!(
     /// ECDSA K-163 SHA-256 (about 80-bit security; 003's curve).
-    EcdsaK163, K163, Nid::SECT163K1, "ecdsa-k163", code::ECDSA_K163,
+    EcdsaK163, K163, Nid::SECT163K1, "ecdsa-k163", SchemeCode::EcdsaK163,
     "n independent ECDSA K-163 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
 );
 koblitz_ecdsa!(
     /// ECDSA K-233 SHA-256 (about 112-bit security).
-    EcdsaK233, K233, Nid::SECT233K1, "ecdsa-k233", code::ECDSA_K233,
+    EcdsaK233, K233, Nid::SECT233K1, "ecdsa-k233", SchemeCode::EcdsaK233,
     "n independent ECDSA K-233 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
 );
 koblitz_ecdsa!(
     /// ECDSA K-283 SHA-256 (about 128-bit security).
-    EcdsaK283, K283, Nid::SECT283K1, "ecdsa-k283", code::ECDSA_K283,
+    EcdsaK283, K283, Nid::SECT283K1, "ecdsa-k283", SchemeCode::EcdsaK283,
     "n independent ECDSA K-283 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
 );
