@@ -204,6 +204,35 @@ fn malformed_inputs_exit_2_naming_the_file_without_panicking() {
     assert!(text(&o).contains("already exists"));
 }
 
+/// The CLI acts on the library's typed errors: an aggregate of another scheme is blamed
+/// on the aggregate file and named by its scheme, and IBAS, listed in the same scheme
+/// table, points to the PKG rather than being an "unknown scheme".
+#[test]
+fn typed_errors_decide_what_a_message_blames() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, msgs, agg) = chain(dir.path(), "ecdsa-p256-concat");
+    let key = p(dir.path(), "bgr");
+    let o = hopsig(&["keygen", "--scheme", "bgr-rsa2048", "--out", &key]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let out = p(dir.path(), "o");
+    let o = hopsig(&[
+        "sign", "--key", &key, "--msg", &msgs[0], "--agg", &agg, "--out", &out,
+    ]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!(
+            "{agg}: aggregate is for ecdsa-p256-concat, not bgr-rsa2048"
+        )),
+        "{}",
+        text(&o)
+    );
+    let o = hopsig(&["keygen", "--scheme", "ibas-bls12381", "--out", &out]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(text(&o).contains("identity-based"), "{}", text(&o));
+    assert!(text(&o).contains("hopsig pkg setup"), "{}", text(&o));
+    assert!(!Path::new(&out).exists());
+}
+
 #[test]
 fn schemes_lists_ids_as_json() {
     let o = hopsig(&["schemes", "--json"]);

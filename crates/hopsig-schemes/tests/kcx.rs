@@ -245,6 +245,31 @@ fn a_speaker_may_use_only_the_kind_it_was_issued() {
     assert!(invalid(&t, &c.dir));
 }
 
+/// RA_i's signed content carries one-byte lengths. A prefix or bit vector longer than
+/// 255 bytes used to be cast to `u8` and signed with the wrong length (ambiguous bytes);
+/// now nothing over the format's limits is signed at all.
+#[test]
+fn fields_over_the_format_limits_are_refused_before_signing() {
+    let params = KcParams::PAPER;
+    let key = hopsig_schemes::primitives::rsa::RsaSecretKey::generate(params.rsa_bits).unwrap();
+    let (public, _) = issue(&params, Issue::Rsa).unwrap();
+    let origin = |neighbours: &[u32], prefix: &[u8]| {
+        kcx::originate(params, &key, 1, neighbours, &[2], prefix, EXPIRES, &public)
+    };
+    assert!(origin(&[2], b"198.51.100.0/24").is_ok());
+    assert!(origin(&[2], &[b'p'; 64]).is_ok());
+    assert!(origin(&[2], &[b'p'; 65]).is_err());
+    assert!(origin(&[2], &[b'p'; 256]).is_err());
+    // A neighbour list of 2048 ASes needs a 256-byte V.
+    let many: Vec<u32> = (2..2050).collect();
+    assert!(origin(&many[..2040], b"p").is_ok());
+    assert!(origin(&many, b"p").is_err());
+    assert!(matches!(
+        origin(&many, b"p"),
+        Err(Error::Encode(e)) if e.to_string().contains("bit vector")
+    ));
+}
+
 #[test]
 fn decoder_names_the_field() {
     let c = chain(KcParams::PAPER, Variant::Hybrid, 3);
