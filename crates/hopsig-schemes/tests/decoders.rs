@@ -57,6 +57,70 @@ fn precise_errors_for_malformed_bgr_aggregates() {
     assert!(err(&good[..10]).contains("x_n"));
 }
 
+/// DER INTEGER of the big-endian `v` (minimal, a 0x00 in front of a set top bit).
+fn der_integer(v: &[u8]) -> Vec<u8> {
+    let start = v.iter().position(|&b| b != 0).unwrap_or(v.len());
+    let mut body = v[start..].to_vec();
+    if body.first().map_or(true, |&b| b & 0x80 != 0) {
+        body.insert(0, 0);
+    }
+    [vec![0x02, body.len() as u8], body].concat()
+}
+
+/// A one-signer aggregate of `code` holding the DER ECDSA-Sig-Value (r, s).
+fn ecdsa_aggregate(code: u8, r: &[u8], s: &[u8]) -> Vec<u8> {
+    let body = [der_integer(r), der_integer(s)].concat();
+    [
+        vec![b'H', b'S', 1, code, 0, 0, 1, 0x30, body.len() as u8],
+        body,
+    ]
+    .concat()
+}
+
+#[test]
+fn ecdsa_r_or_s_outside_1_to_n_minus_1_does_not_decode() {
+    use hopsig_koblitz::curve::{order_bytes, K163, K233, K283};
+    let p256 =
+        hex::decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551").unwrap();
+    for (id, n) in [
+        ("ecdsa-p256-concat", p256),
+        ("ecdsa-k163", order_bytes::<K163>()),
+        ("ecdsa-k233", order_bytes::<K233>()),
+        ("ecdsa-k283", order_bytes::<K283>()),
+    ] {
+        let scheme = registry::lookup(id).unwrap();
+        let code = scheme
+            .sign(scheme.generate().unwrap().as_ref(), b"m", None)
+            .unwrap()[3];
+        let mut n_minus_1 = n.clone();
+        *n_minus_1.last_mut().unwrap() -= 1;
+        let one = [1u8];
+        // In range, though not a signature: it decodes (and Ver says invalid).
+        for (r, s) in [(&one[..], &one[..]), (&n_minus_1, &n_minus_1)] {
+            let agg = ecdsa_aggregate(code, r, s);
+            scheme.inspect(&agg).unwrap();
+            let key = scheme.generate().unwrap().verifying_key();
+            assert!(matches!(
+                scheme.verify(&[key.as_ref()], &[b"m"], &agg),
+                Err(Error::InvalidSignature)
+            ));
+        }
+        // Zero or n: a value out of range, so the aggregate is malformed.
+        for (r, s) in [
+            (&[0u8][..], &one[..]),
+            (&one[..], &[0u8][..]),
+            (&n[..], &one[..]),
+            (&one[..], &n[..]),
+        ] {
+            let e = scheme.inspect(&ecdsa_aggregate(code, r, s)).unwrap_err();
+            assert!(
+                matches!(e, Error::Decode(_)) && e.to_string().contains("r or s"),
+                "{id}: {e}"
+            );
+        }
+    }
+}
+
 fn check_all_decoders(bytes: &[u8]) {
     for s in registry::schemes() {
         let _ = s.inspect(bytes);

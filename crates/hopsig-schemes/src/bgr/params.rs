@@ -139,6 +139,13 @@ impl BgrParams {
         }
     }
 
+    /// `P = code ‖ param`, the bytes that follow every hash label (`docs/spec/bgr.md`
+    /// §4), so that H, G and the PRF of one parameter set are independent of another's.
+    pub fn hash_domain(&self) -> [u8; 2] {
+        let (code, param) = self.code();
+        [u8::from(code), param]
+    }
+
     /// The parameters a header's code and parameter byte name, if any.
     pub fn from_code(code: SchemeCode, param: u8) -> Option<Self> {
         match (code, param) {

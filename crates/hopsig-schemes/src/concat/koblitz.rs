@@ -237,7 +237,11 @@ macro_rules! koblitz_ecdsa {
             }
             fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
                 // SEQUENCE of two INTEGERs of at most bytes(n) + 1 bytes each.
-                read_der_signature(r, 2 + 2 * (2 + order_bytes::<$curve>() + 1))
+                read_der_signature(
+                    r,
+                    2 + 2 * (2 + order_bytes::<$curve>() + 1),
+                    &hopsig_koblitz::curve::order_bytes::<$curve>(),
+                )
             }
             fn secret_to_pem(sk: &Self::SecretKey) -> Result<Zeroizing<String>, Error> {
                 let g = group($nid)?;

@@ -377,7 +377,8 @@ impl SignedRoute {
 
 fn full_domain(params: &KcParams, msg: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; params.k()];
-    g(&sha256(&[TAG_RA, msg]), &mut out);
+    // BGR's G without a parameter set (docs/spec/kcx.md keeps these bytes).
+    g(&[], &sha256(&[TAG_RA, msg]), &mut out);
     out
 }
 
