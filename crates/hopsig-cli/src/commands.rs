@@ -18,31 +18,36 @@ fn scheme(id: &str) -> Result<Box<dyn registry::Scheme>, Failure> {
     registry::lookup(id).map_err(|e| Failure::Input(e.to_string()))
 }
 
-const IBAS_DESCRIPTION: &str =
-    "Gentry-Ramzan identity-based aggregate on BLS12-381 (keys from `hopsig pkg`): 1280 bits for any n";
-
-/// `hopsig schemes`.
+/// `hopsig schemes`: the scheme table.
 pub fn schemes(json: bool) -> Outcome {
-    let list = registry::schemes();
+    let list = &registry::ALL_SCHEMES;
     if json {
         let rows: Vec<_> = list
             .iter()
-            .map(|s| serde_json::json!({ "id": s.id(), "description": s.description() }))
-            .chain([serde_json::json!({ "id": hopsig_schemes::ibas::ID, "description": IBAS_DESCRIPTION })])
+            .map(|e| serde_json::json!({ "id": e.id, "description": e.description }))
             .collect();
         println!("{}", serde_json::Value::Array(rows));
     } else {
-        let width = list
-            .iter()
-            .map(|s| s.id().len())
-            .chain([hopsig_schemes::ibas::ID.len()])
-            .max()
-            .unwrap_or(0);
-        for s in &list {
-            println!("{:width$}  {}", s.id(), s.description());
+        let width = list.iter().map(|e| e.id.len()).max().unwrap_or(0);
+        for e in list {
+            println!("{:width$}  {}", e.id, e.description);
         }
-        println!("{:width$}  {}", hopsig_schemes::ibas::ID, IBAS_DESCRIPTION);
-        println!("\nbgr-rand-rsa2048-rBITS / bgr-rand-rsa3072-rBITS select the basic scheme with ℓ_r = BITS (64..=256, multiple of 8).");
+        let mut aliases = Vec::new();
+        let mut range = None;
+        for e in list {
+            if let registry::Param::RandomR { bits, .. } = &e.param {
+                aliases.push(format!("{}-rBITS", e.id));
+                range = Some(bits);
+            }
+        }
+        if let Some(bits) = range {
+            println!(
+                "\n{} select the basic scheme with ℓ_r = BITS ({}..={}, multiple of 8).",
+                aliases.join(" / "),
+                bits.start(),
+                bits.end()
+            );
+        }
     }
     Ok(())
 }
@@ -103,7 +108,12 @@ pub fn sign(
             so_far.as_ref().map(|(_, b)| b.as_slice()),
         )
         .map_err(|e| match (&so_far, &e) {
-            (Some((p, _)), Error::Decode(_) | Error::Mismatch(_) | Error::Limit(_)) => input(p, e),
+            (
+                Some((p, _)),
+                Error::Decode(_)
+                | Error::AggregateForOtherScheme { .. }
+                | Error::TooManySigners { .. },
+            ) => input(p, e),
             _ => Failure::Input(format!("signing failed: {e}")),
         })?;
     write(out, &agg, false, true)?;
@@ -191,7 +201,7 @@ pub fn inspect(path: &Path, json: bool) -> Outcome {
         let blocks: Vec<&str> = file.blocks.iter().map(|b| b.label.as_str()).collect();
         serde_json::json!({ "file": "key", "scheme": s.id(), "kind": kind.as_str(), "blocks": blocks, "bytes": bytes.len() })
     } else if hopsig_schemes::wire::Header::peek(&bytes)
-        .is_ok_and(|h| h.code == hopsig_schemes::wire::code::IBAS_BLS12381)
+        .is_ok_and(|h| h.code == hopsig_schemes::wire::SchemeCode::IbasBls12381)
     {
         crate::ibas::inspect_aggregate(path, &bytes)?
     } else {

@@ -114,7 +114,7 @@ pub fn sign(
 pub fn verify(params_path: &Path, ids: &[String], msgs: &[PathBuf], agg_path: &Path) -> Outcome {
     if ids.len() != msgs.len() {
         return Err(Failure::Input(format!(
-            "{} --id but {} --msg: give one message per identity, in signing order",
+            "{} --id but {} --msg: give one message per identity, in the same order",
             ids.len(),
             msgs.len()
         )));

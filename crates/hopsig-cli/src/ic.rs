@@ -168,7 +168,7 @@ fn run_on<
             let m = read(msg, MAX_MESSAGE, "message")?;
             let bytes = read(agg, MAX_AGGREGATE, "signature")?;
             let header = Header::peek(&bytes).map_err(|e| input(agg, e))?;
-            if header.code != B::CODE || header.signers != 1 {
+            if header.code != B::CODE || header.signers.get() != 1 {
                 return Err(input(agg, format!("not a single {} signature", B::ID)));
             }
             let sig = &bytes[hopsig_schemes::wire::HEADER_LEN..];

@@ -21,11 +21,23 @@ pub fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
         ))
     })?;
     let params = match suite {
-        "paper" => KcParams::PAPER,
         "modern" => KcParams::MODERN,
+        "paper" => {
+            // The paper's parameters are offered to reproduce it, not to protect routes.
+            let p = KcParams::PAPER;
+            eprintln!(
+                "hopsig: warning: the paper suite (RSA-{}, HORS {}/{}) bounds a KC-MT forgery only by 2^{:.1} per attempt after Σ = {} signatures; use --suite modern to protect routes",
+                p.rsa_bits,
+                p.hors.leaves(),
+                p.hors.m,
+                p.hors.forgery_log2(),
+                p.hors.sigma
+            );
+            p
+        }
         other => {
             return Err(Failure::Input(format!(
-                "--suite must be paper or modern, not {other:?}"
+                "--suite must be modern or paper, not {other:?}"
             )))
         }
     };

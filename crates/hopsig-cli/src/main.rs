@@ -92,7 +92,9 @@ enum Command {
         journal: Option<PathBuf>,
     },
     /// Verify an aggregate against ordered (public key, message) pairs, first signer
-    /// first; for ibas-bls12381, (identity, message) pairs under a PKG's parameters.
+    /// first; for ibas-bls12381, (identity, message) pairs in any order under a PKG's
+    /// parameters. Exit 0 valid, 1 invalid (it decodes but fails verification), 2 input
+    /// that does not decode or bad usage.
     Verify {
         /// Scheme id.
         #[arg(long)]
@@ -100,7 +102,8 @@ enum Command {
         /// Public key file of signer i (repeat, in signing order).
         #[arg(long = "pub")]
         pubs: Vec<PathBuf>,
-        /// IBAS: identity of signer i (repeat, in signing order).
+        /// IBAS: identity of a signer (repeat, in any order: the aggregate is a sum;
+        /// each --id goes with the --msg at the same position).
         #[arg(long = "id")]
         ids: Vec<String>,
         /// IBAS: PKG folder whose params.pub holds the public parameters.
@@ -109,7 +112,7 @@ enum Command {
         /// IBAS: the public parameters file itself (instead of --pkg).
         #[arg(long)]
         params: Option<PathBuf>,
-        /// Message file of signer i (repeat, in signing order).
+        /// Message file of signer i (repeat, in the order of --pub, or of --id for IBAS).
         #[arg(long = "msg", required = true)]
         msgs: Vec<PathBuf>,
         /// Aggregate file.
@@ -248,8 +251,9 @@ enum KcxAction {
         /// Number of speakers on the path, origin included (1..=64).
         #[arg(long)]
         hops: usize,
-        /// paper (RSA-1024, HORS 512/3) or modern (RSA-2048, HORS 4096/16).
-        #[arg(long, default_value = "paper")]
+        /// modern (RSA-2048, HORS 4096/16: forgery bound 2^-64) or paper (RSA-1024,
+        /// HORS 512/3: bound 2^-11, to reproduce the paper only; warns on stderr).
+        #[arg(long, default_value = "modern")]
         suite: String,
         /// Print JSON.
         #[arg(long)]

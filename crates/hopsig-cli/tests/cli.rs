@@ -204,6 +204,123 @@ fn malformed_inputs_exit_2_naming_the_file_without_panicking() {
     assert!(text(&o).contains("already exists"));
 }
 
+/// The CLI acts on the library's typed errors: an aggregate of another scheme is blamed
+/// on the aggregate file and named by its scheme, and IBAS, listed in the same scheme
+/// table, points to the PKG rather than being an "unknown scheme".
+#[test]
+fn typed_errors_decide_what_a_message_blames() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, msgs, agg) = chain(dir.path(), "ecdsa-p256-concat");
+    let key = p(dir.path(), "bgr");
+    let o = hopsig(&["keygen", "--scheme", "bgr-rsa2048", "--out", &key]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let out = p(dir.path(), "o");
+    let o = hopsig(&[
+        "sign", "--key", &key, "--msg", &msgs[0], "--agg", &agg, "--out", &out,
+    ]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!(
+            "{agg}: aggregate is for ecdsa-p256-concat, not bgr-rsa2048"
+        )),
+        "{}",
+        text(&o)
+    );
+    let o = hopsig(&["keygen", "--scheme", "ibas-bls12381", "--out", &out]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(text(&o).contains("identity-based"), "{}", text(&o));
+    assert!(text(&o).contains("hopsig pkg setup"), "{}", text(&o));
+    assert!(!Path::new(&out).exists());
+}
+
+/// The repository root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// One exit-code rule for every verifier (README, docs/spec/aggregate.md): every BGR
+/// test vector gives 0 if `valid`, 1 if `invalid` (it decodes, Ver rejects it: a
+/// signer-count mismatch, X ≥ N, y ∉ D, ...) and 2 if `malformed` (it does not decode:
+/// header errors, x_n ∉ D, nonzero padding, trailing bytes, truncation). Aggregate
+/// files hold the raw bytes.
+#[test]
+fn bgr_vectors_exit_with_the_code_of_their_expected_outcome() {
+    use hopsig_schemes::bgr::{BgrParams, BgrVerifyingKey};
+    use hopsig_schemes::primitives::rsa::RsaPublicKey;
+    use hopsig_schemes::VerifyingKey;
+    let doc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("docs/spec/vectors/bgr.json")).unwrap(),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (n, c) in doc["cases"].as_array().unwrap().iter().enumerate() {
+        let id = c["scheme"].as_str().unwrap();
+        let params = BgrParams::from_id(id).unwrap();
+        let keys = doc["keys"][params.modulus_bits().to_string()]
+            .as_array()
+            .unwrap();
+        let mut args: Vec<String> = vec!["verify".into(), "--scheme".into(), id.into()];
+        for (i, s) in c["signers"].as_array().unwrap().iter().enumerate() {
+            let key = &keys[s["key"].as_u64().unwrap() as usize];
+            let der = hex::decode(key["spki_der"].as_str().unwrap()).unwrap();
+            let pk = BgrVerifyingKey::new(params, RsaPublicKey::from_spki_der(&der).unwrap());
+            let (pub_file, msg_file) = (
+                p(dir.path(), &format!("{n}.{i}.pub")),
+                p(dir.path(), &format!("{n}.{i}.msg")),
+            );
+            std::fs::write(&pub_file, pk.unwrap().to_key_file()).unwrap();
+            std::fs::write(
+                &msg_file,
+                hex::decode(s["message"].as_str().unwrap()).unwrap(),
+            )
+            .unwrap();
+            args.extend(["--pub".into(), pub_file, "--msg".into(), msg_file]);
+        }
+        let agg = p(dir.path(), &format!("{n}.agg"));
+        std::fs::write(&agg, hex::decode(c["aggregate"].as_str().unwrap()).unwrap()).unwrap();
+        args.extend(["--agg".into(), agg]);
+        let o = hopsig(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let want = match c["expected"].as_str().unwrap() {
+            "valid" => 0,
+            "invalid" => 1,
+            _ => 2,
+        };
+        assert_eq!(code(&o), want, "{id}: {}: {}", c["_comment"], text(&o));
+    }
+}
+
+/// ECDSA r or s outside [1, n − 1] is a value out of range: the aggregate does not
+/// decode (exit 2), where it used to reach the equation and exit 1.
+#[test]
+fn ecdsa_scalars_out_of_range_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (scheme, code_byte) in [("ecdsa-p256-concat", 0x02u8), ("ecdsa-k163", 0x03)] {
+        let key = p(d, scheme);
+        assert_eq!(
+            code(&hopsig(&["keygen", "--scheme", scheme, "--out", &key])),
+            0
+        );
+        let msg = p(d, "m");
+        std::fs::write(&msg, "m").unwrap();
+        // SEQUENCE { INTEGER 0, INTEGER 1 }, then { INTEGER 1, INTEGER 1 } (in range).
+        for (der, want) in [([0x02, 0x01, 0x00], 2), ([0x02, 0x01, 0x01], 1)] {
+            let agg = p(d, "agg");
+            let mut bytes = vec![b'H', b'S', 1, code_byte, 0, 0, 1, 0x30, 6];
+            bytes.extend_from_slice(&der);
+            bytes.extend_from_slice(&[0x02, 0x01, 0x01]);
+            std::fs::write(&agg, bytes).unwrap();
+            let o = verify(
+                scheme,
+                &[format!("{key}.pub")],
+                std::slice::from_ref(&msg),
+                &agg,
+            );
+            assert_eq!(code(&o), want, "{scheme}: {}", text(&o));
+        }
+    }
+}
+
 #[test]
 fn schemes_lists_ids_as_json() {
     let o = hopsig(&["schemes", "--json"]);
@@ -325,6 +442,13 @@ fn ibas_pkg_publisher_moderator_subscriber() {
         [&m1, &m2],
     ));
     assert!(text(&o).starts_with("valid: 2 signers"));
+    // IBAS pairs may come in any order (ibas.md: S and T are sums), as --help says.
+    ok(verify_ids(
+        ["/moderators/Government", "/friends/Alice"],
+        [&m2, &m1],
+    ));
+    let help = text(&hopsig(&["verify", "--help"]));
+    assert!(help.contains("in any order"), "{help}");
     let o = verify_ids(["/friends/Eve", "/moderators/Government"], [&m1, &m2]);
     assert_eq!(code(&o), 1, "{}", text(&o));
     let o = verify_ids(["/friends/Alice", "/moderators/Government"], [&m2, &m1]);
@@ -419,6 +543,30 @@ fn kcx_path_signs_and_verifies_every_variant() {
         assert_eq!(v["bytes_after_hop"].as_array().unwrap().len(), 5);
         assert_eq!(v["kinds"][0], "origin");
     }
+    // The modern suite is the default; the paper's only on request, with a warning.
+    let o = hopsig(&["kcx", "path", "--variant", "mt", "--hops", "2", "--json"]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["suite"], "modern");
+    assert!(o.stderr.is_empty(), "{}", text(&o));
+    let o = hopsig(&[
+        "kcx",
+        "path",
+        "--variant",
+        "mt",
+        "--hops",
+        "2",
+        "--suite",
+        "paper",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o));
+    let warning = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(warning.lines().count(), 1, "{warning}");
+    assert!(
+        warning.starts_with("hopsig: warning:") && warning.contains("2^-11.1"),
+        "{warning}"
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("paper suite"));
     let o = hopsig(&["kcx", "path", "--variant", "dsa", "--hops", "5"]);
     assert_eq!(code(&o), 2);
     let o = hopsig(&["kcx", "path", "--variant", "mt", "--hops", "65"]);

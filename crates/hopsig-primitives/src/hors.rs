@@ -248,7 +248,8 @@ pub fn verify(p: &HorsParams, root: &[u8], msg: &[u8], sig: &[u8]) -> Option<usi
         return None;
     }
     let idx = indices(p, root, msg);
-    let mut work = compressions(1 + 32 + root.len() + msg.len());
+    // The index hash SHA-256(0x03 ‖ root ‖ msg).
+    let mut work = compressions(1 + root.len() + msg.len());
     let mut cur: Vec<(usize, [u8; MAX_NODE])> = Vec::with_capacity(m);
     for (k, &j) in idx.iter().enumerate() {
         let mut l = [0u8; MAX_NODE];

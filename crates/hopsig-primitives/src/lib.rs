@@ -2,8 +2,10 @@
 //!
 //! This crate knows nothing about schemes. It offers:
 //!
-//! * [`codec`] — a bounds-checked byte reader and the precise [`codec::DecodeError`]
-//!   every wire decoder in hopsig returns;
+//! * [`codec`] — both halves of every wire format: the [`codec::Codec`] trait, a
+//!   bounds-checked [`codec::Reader`] with the precise [`codec::DecodeError`], a
+//!   [`codec::Writer`] whose length prefixes are checked ([`codec::EncodeError`]), and
+//!   [`code_points!`] for one-byte code-point enums;
 //! * [`hash`] — SHA-256 with domain separation, MGF1-SHA-256 (the full-domain hash of
 //!   PKCS #1, used for BGR's `G`) and HMAC-SHA-256 (BGR's PRF);
 //! * [`hors`] — HORS few-time signatures over a Merkle tree (KC-MT), with a signature

@@ -1,17 +1,21 @@
-use hopsig_primitives::armor::ArmorError;
-use hopsig_primitives::codec::DecodeError;
+use hopsig_primitives::armor::{ArmorError, KeyKind};
+use hopsig_primitives::codec::{DecodeError, EncodeError};
 use hopsig_primitives::rsa::RsaError;
 
 /// Errors of the scheme layer.
 ///
 /// Parsing errors are precise (which field, what is wrong); a failed verification is
 /// deliberately opaque ([`Error::InvalidSignature`]) and never says which internal check
-/// failed.
+/// failed. Where a caller acts on the kind of failure (which input to blame, whether
+/// the aggregate is full) the variant is typed and carries the data.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The bytes of an aggregate (or signature) are malformed.
     #[error("malformed aggregate: {0}")]
     Decode(#[from] DecodeError),
+    /// A value does not fit its wire format (a length or count over the limit).
+    #[error("cannot encode: {0}")]
+    Encode(#[from] EncodeError),
     /// A key file is malformed.
     #[error("malformed key file: {0}")]
     Armor(#[from] ArmorError),
@@ -21,15 +25,51 @@ pub enum Error {
     /// The aggregate does not verify against the given keys and messages.
     #[error("invalid signature")]
     InvalidSignature,
-    /// Inputs belong to different schemes or parameter sets.
-    #[error("{0}")]
-    Mismatch(String),
+    /// A key (or key file) belongs to another scheme or parameter set.
+    #[error("key is for scheme '{found}', not '{expected}'")]
+    KeyForOtherScheme {
+        /// The scheme the operation needs.
+        expected: String,
+        /// The scheme of the key.
+        found: String,
+    },
+    /// A public key where a secret one is needed, or the reverse.
+    #[error("this is a {} key file; a {} key is needed here", found.as_str(), expected.as_str())]
+    WrongKeyKind {
+        /// The kind the operation needs.
+        expected: KeyKind,
+        /// The kind of the file.
+        found: KeyKind,
+    },
+    /// An aggregate whose header names another scheme or parameter set.
+    #[error("aggregate is for {found}, not {expected}")]
+    AggregateForOtherScheme {
+        /// The scheme the operation needs.
+        expected: String,
+        /// What the header names: a scheme id, or its code and parameter byte.
+        found: String,
+    },
+    /// The aggregate already holds (or would hold) more signers than the format allows.
+    #[error("an aggregate holds at most {max} signers")]
+    TooManySigners {
+        /// The limit.
+        max: usize,
+    },
+    /// An aggregate of no signers was asked for.
+    #[error("an aggregate holds at least one signer")]
+    NoSigners,
     /// No scheme has this id.
     #[error("unknown scheme '{0}' (run `hopsig schemes` for the list)")]
     UnknownScheme(String),
-    /// A limit of the format was reached (e.g. too many signers).
+    /// The scheme is identity-based (IBAS): its keys come from a PKG and verifiers name
+    /// signers by identity, so it has no key pairs of its own (see [`crate::ibas`]).
+    #[error(
+        "{0} is identity-based: keys come from a PKG (`hopsig pkg setup`, `hopsig pkg extract`) and signers are named by identity"
+    )]
+    IdentityBased(String),
+    /// Inputs belong together but do not match (other cases than the typed ones above).
     #[error("{0}")]
-    Limit(String),
+    Mismatch(String),
     /// Signer state forbids the operation or cannot be kept (an IBAS state string w
     /// the key already signed under, or its journal file failing).
     #[error("signer state: {0}")]
@@ -45,5 +85,11 @@ impl From<RsaError> for Error {
             RsaError::Backend(stack) => Error::Backend(stack),
             other => Error::Key(other.to_string()),
         }
+    }
+}
+
+impl From<std::convert::Infallible> for Error {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
     }
 }

@@ -53,5 +53,5 @@ pub fn ibas_sign_with_randomness(
     r: &Scalar,
 ) -> IbasAggregate {
     let (s, t) = crate::ibas::individual_signature(d0, d1, identity, msg, w, r);
-    IbasAggregate::new(*w, &s, &t, 1)
+    IbasAggregate::new(*w, &s, &t, crate::wire::Signers::ONE)
 }

@@ -1,7 +1,8 @@
-//! Fixed-size binary blocks in key files, shared by the pairing-based schemes, whose
-//! keys are raw group elements and scalars rather than DER structures.
+//! Key-file checks shared by the schemes: the `scheme` and `kind` headers, and the
+//! fixed-size binary blocks of the pairing-based schemes, whose keys are raw group
+//! elements and scalars rather than DER structures.
 
-use hopsig_primitives::armor::KeyFile;
+use hopsig_primitives::armor::{KeyFile, KeyKind};
 use zeroize::Zeroizing;
 
 use crate::Error;
@@ -36,4 +37,24 @@ pub(crate) fn fixed<const N: usize>(
     }
     out.copy_from_slice(&block.der);
     Ok(out)
+}
+
+/// Checks a key file's `scheme` and `kind` headers.
+///
+/// # Errors
+/// [`Error::KeyForOtherScheme`]; [`Error::WrongKeyKind`].
+pub(crate) fn expect_header(file: &KeyFile, scheme: &str, kind: KeyKind) -> Result<(), Error> {
+    if file.scheme != scheme {
+        return Err(Error::KeyForOtherScheme {
+            expected: scheme.to_string(),
+            found: file.scheme.clone(),
+        });
+    }
+    if file.kind != kind {
+        return Err(Error::WrongKeyKind {
+            expected: kind,
+            found: file.kind,
+        });
+    }
+    Ok(())
 }

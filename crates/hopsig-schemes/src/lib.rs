@@ -5,7 +5,9 @@
 //! secret key, its own message and the aggregate so far (possibly empty, possibly
 //! invalid: lazy verification); and `Ver`, which takes the ordered list of
 //! (public key, message) pairs and the final aggregate. [`SequentialAggregate`] is that
-//! shape in Rust; [`registry`] makes every scheme reachable by its stable string id.
+//! shape in Rust; [`registry::ALL_SCHEMES`] lists every scheme once (id, header code,
+//! parameter, description, constructor), and [`registry`] finds it by id, aggregate
+//! header or key file.
 //!
 //! | id | what | module |
 //! |----|------|--------|

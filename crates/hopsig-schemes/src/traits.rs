@@ -1,4 +1,7 @@
+use std::convert::Infallible;
+
 use hopsig_primitives::armor::KeyFile;
+use hopsig_primitives::codec::{self, Codec};
 use zeroize::Zeroizing;
 
 use crate::Error;
@@ -27,12 +30,16 @@ pub trait VerifyingKey: Clone + Send + Sync + 'static {
     fn to_key_file(&self) -> String;
 }
 
-/// An aggregate signature on the messages of `signers()` signers.
-pub trait Aggregate: Send + Sync + 'static {
+/// An aggregate signature on the messages of `signers()` signers. Its wire form
+/// ([`Codec`]) is the 7-byte header of [`crate::wire`] and the scheme's body; every
+/// aggregate holds `1..=MAX_SIGNERS` signers by construction, so encoding cannot fail.
+pub trait Aggregate: Codec<EncodeError = Infallible> + Send + Sync + 'static {
     /// Number of signers whose signatures it holds (n).
     fn signers(&self) -> usize;
-    /// Wire encoding: the 7-byte header of [`crate::wire`] and the scheme's body.
-    fn to_bytes(&self) -> Vec<u8>;
+    /// The wire encoding.
+    fn to_bytes(&self) -> Vec<u8> {
+        codec::to_vec(self)
+    }
     /// Size of the signature content in bits, without hopsig's fixed header: the
     /// quantity the papers' tables report.
     fn signature_bits(&self) -> u64;
@@ -49,10 +56,9 @@ pub trait SequentialAggregate: Send + Sync + 'static {
     /// Aggregate type.
     type Aggregate: Aggregate;
 
-    /// Stable id, e.g. `bgr-rsa2048`.
+    /// Stable id, e.g. `bgr-rsa2048` (its entry in [`crate::registry::ALL_SCHEMES`]
+    /// says what the scheme is).
     fn id(&self) -> String;
-    /// One line saying what the scheme is.
-    fn description(&self) -> String;
 
     /// `KeyGen`: a fresh key pair from the operating system's CSPRNG (via OpenSSL).
     ///
@@ -65,8 +71,9 @@ pub trait SequentialAggregate: Send + Sync + 'static {
     /// signing it is safe for schemes that permit lazy verification.
     ///
     /// # Errors
-    /// [`Error::Mismatch`] if `so_far` belongs to another parameter set than `key`;
-    /// [`Error::Limit`] if the aggregate already holds the maximum number of signers.
+    /// [`Error::KeyForOtherScheme`] if `key` belongs to another parameter set,
+    /// [`Error::AggregateForOtherScheme`] if `so_far` does; [`Error::TooManySigners`] if
+    /// the aggregate already holds the maximum number of signers.
     fn sign(
         &self,
         key: &Self::SigningKey,
@@ -79,7 +86,7 @@ pub trait SequentialAggregate: Send + Sync + 'static {
     ///
     /// # Errors
     /// [`Error::InvalidSignature`] if it does not verify (including a count mismatch);
-    /// [`Error::Mismatch`] if a key belongs to another parameter set.
+    /// [`Error::KeyForOtherScheme`] if a key belongs to another parameter set.
     fn verify(
         &self,
         signers: &[(&Self::VerifyingKey, &[u8])],
@@ -89,8 +96,8 @@ pub trait SequentialAggregate: Send + Sync + 'static {
     /// Decodes an aggregate of this scheme.
     ///
     /// # Errors
-    /// [`Error::Decode`] naming the malformed field; [`Error::Mismatch`] if the header
-    /// names another scheme.
+    /// [`Error::Decode`] naming the malformed field; [`Error::AggregateForOtherScheme`]
+    /// if the header names another scheme or parameter set.
     fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<Self::Aggregate, Error>;
 
     /// Reads a secret key from a parsed key file of this scheme.
@@ -113,6 +120,7 @@ pub trait FreeAggregate: SequentialAggregate {
     /// concatenated in the order given (verify with the pairs in that order).
     ///
     /// # Errors
-    /// [`Error::Limit`] if `parts` is empty or the total exceeds the format's limit.
+    /// [`Error::NoSigners`] if `parts` is empty; [`Error::TooManySigners`] if the total
+    /// exceeds the format's limit.
     fn aggregate(&self, parts: &[&Self::Aggregate]) -> Result<Self::Aggregate, Error>;
 }

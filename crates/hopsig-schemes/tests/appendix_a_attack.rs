@@ -94,10 +94,13 @@ fn attack_fails_against_bgr_both_variants() {
         let probe = scheme.sign(&victim, M2, Some(&first)).unwrap();
         let r_guess = probe.r(2).unwrap().to_vec();
         let k = params.k();
-        let fp = pv.rsa().fingerprint();
+        let (p, fp) = (params.hash_domain(), pv.rsa().fingerprint());
         let mut h_hat = *first.h();
-        xor_into(&mut h_hat, &bgr_h(fp, k, M2, &r_guess, Some(first.x())));
-        xor_into(&mut h_hat, &bgr_h(fp, k, FORGED, &r_guess, Some(first.x())));
+        xor_into(&mut h_hat, &bgr_h(&p, fp, k, M2, &r_guess, Some(first.x())));
+        xor_into(
+            &mut h_hat,
+            &bgr_h(&p, fp, k, FORGED, &r_guess, Some(first.x())),
+        );
         let malformed = BgrAggregate::from_parts(
             params,
             first.x().to_vec(),

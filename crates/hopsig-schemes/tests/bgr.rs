@@ -201,6 +201,24 @@ fn x_at_or_above_the_modulus_is_rejected() {
 }
 
 #[test]
+fn y_outside_d_is_rejected() {
+    // Ver's "reject if y_i ∉ D" (App. F) is the only check this aggregate fails.
+    for params in [BgrParams::PRF_RSA2048, BgrParams::RAND_RSA3072] {
+        let scheme = Bgr::new(params);
+        let (k1, k2) = (bgr_key(params, 0), bgr_key(params, 1));
+        let (m1, agg) = common::y_outside_d(params, &k1, &k2, b"m2");
+        let (pk1, pk2) = (k1.verifying_key(), k2.verifying_key());
+        assert!(
+            invalid(scheme.verify(&[(&pk1, &m1), (&pk2, b"m2")], &agg)),
+            "{}",
+            params.id()
+        );
+        // Its encoding decodes: y_2 is no part of it, only Ver can see it.
+        assert_eq!(scheme.aggregate_from_bytes(&agg.to_bytes()).unwrap(), agg);
+    }
+}
+
+#[test]
 fn lazy_signing_of_an_invalid_aggregate_keeps_it_invalid_and_is_allowed() {
     let chain = Chain::new(BgrParams::PRF_RSA2048, 3);
     let mut bytes = chain.agg.to_bytes();
@@ -224,21 +242,87 @@ fn keys_and_aggregates_of_other_parameter_sets_are_refused() {
     let b = Bgr::new(BgrParams::RAND_RSA2048);
     assert!(matches!(
         b.sign(&a.keys[0], b"m", None),
-        Err(Error::Mismatch(_))
+        Err(Error::KeyForOtherScheme { expected, found })
+            if expected == "bgr-rand-rsa2048" && found == "bgr-rsa2048"
     ));
     assert!(matches!(
         b.aggregate_from_bytes(&a.agg.to_bytes()),
-        Err(Error::Mismatch(_))
+        Err(Error::AggregateForOtherScheme { expected, found })
+            if expected == "bgr-rand-rsa2048" && found == "bgr-rsa2048"
+    ));
+    // Another ℓ_r is another parameter set: named by its -rBITS id, never reinterpreted.
+    let r192 = Bgr::new(BgrParams::random(2048, 192).unwrap());
+    let other_r = Chain::new(BgrParams::RAND_RSA2048, 1);
+    assert!(matches!(
+        r192.aggregate_from_bytes(&other_r.agg.to_bytes()),
+        Err(Error::AggregateForOtherScheme { expected, found })
+            if expected == "bgr-rand-rsa2048-r192" && found == "bgr-rand-rsa2048"
     ));
     let c = Bgr::new(BgrParams::PRF_RSA3072);
     assert!(matches!(
         c.verify(&[(&a.pubs[0], b"m")], &a.agg),
-        Err(Error::Mismatch(_))
+        Err(Error::KeyForOtherScheme { expected, found })
+            if expected == "bgr-rsa3072" && found == "bgr-rsa2048"
     ));
 }
 
 #[test]
+fn a_relabelled_aggregate_is_no_signature_of_another_parameter_set() {
+    // bgr-rsaN (PRF, ℓ_r = 128) and bgr-rand-rsaN-r128 encode r_i with the same length,
+    // so a header relabelled from code/param 0x10/0 to 0x12/16 decodes. Every hash is
+    // bound to the parameter set (bgr.md §4), so it must not verify there.
+    for (prf, code) in [
+        (BgrParams::PRF_RSA2048, 0x12),
+        (BgrParams::PRF_RSA3072, 0x13),
+    ] {
+        let chain = Chain::new(prf, 3);
+        let r128 = BgrParams::random(prf.modulus_bits(), 128).unwrap();
+        let other = Bgr::new(r128);
+        let mut bytes = chain.agg.to_bytes();
+        (bytes[3], bytes[4]) = (code, 16);
+        let relabelled = other.aggregate_from_bytes(&bytes).unwrap();
+        let pubs: Vec<BgrVerifyingKey> = chain
+            .pubs
+            .iter()
+            .map(|pk| BgrVerifyingKey::new(r128, pk.rsa().clone()).unwrap())
+            .collect();
+        let pairs: Vec<_> = pubs
+            .iter()
+            .zip(&chain.msgs)
+            .map(|(pk, m)| (pk, m.as_slice()))
+            .collect();
+        assert!(invalid(other.verify(&pairs, &relabelled)), "{}", r128.id());
+        // The same keys and messages do verify an aggregate made for r128.
+        // Chain::new used the pool's RSA keys 0..3; bgr_key gives the same ones.
+        let keys: Vec<_> = (0..3).map(|i| bgr_key(r128, i)).collect();
+        let mut agg = None;
+        for (k, m) in keys.iter().zip(&chain.msgs) {
+            agg = Some(other.sign(k, m, agg.as_ref()).unwrap());
+        }
+        other.verify(&pairs, &agg.unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn a_given_r_needs_the_random_variant_and_its_length() {
+    use hopsig_schemes::bgr::hazmat::danger_sign_with_r;
+    let prf = BgrParams::PRF_RSA2048;
+    let e = danger_sign_with_r(&Bgr::new(prf), &bgr_key(prf, 0), b"m", &[7; 16], None);
+    assert!(matches!(e, Err(Error::Key(_))));
+    let rand = BgrParams::RAND_RSA2048;
+    let (scheme, key) = (Bgr::new(rand), bgr_key(rand, 0));
+    let e = danger_sign_with_r(&scheme, &key, b"m", &[7; 16], None);
+    assert!(matches!(e, Err(Error::Key(_))));
+    let agg = danger_sign_with_r(&scheme, &key, b"m", &[7; 19], None).unwrap();
+    assert_eq!(agg.r(1), Some(&[7u8; 19][..]));
+    scheme
+        .verify(&[(&key.verifying_key(), b"m")], &agg)
+        .unwrap();
+}
+
+#[test]
 fn key_files_round_trip_and_openssl_reads_them() {
+    use hopsig_schemes::primitives::armor::KeyKind;
     use hopsig_schemes::registry;
     for params in [BgrParams::PRF_RSA2048, BgrParams::RAND_RSA2048] {
         let key = bgr_key(params, 0);
@@ -253,11 +337,17 @@ fn key_files_round_trip_and_openssl_reads_them() {
         // A public file is not accepted where a secret key is needed, and vice versa.
         assert!(matches!(
             scheme.signing_key_from_file(pub_text.as_bytes()),
-            Err(Error::Mismatch(_))
+            Err(Error::WrongKeyKind {
+                expected: KeyKind::Secret,
+                found: KeyKind::Public
+            })
         ));
         assert!(matches!(
             scheme.verifying_key_from_file(text.as_bytes()),
-            Err(Error::Mismatch(_))
+            Err(Error::WrongKeyKind {
+                expected: KeyKind::Public,
+                found: KeyKind::Secret
+            })
         ));
     }
 }

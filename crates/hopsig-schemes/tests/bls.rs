@@ -153,7 +153,7 @@ fn decoder_rejects_bad_points_and_framing() {
     other[3] = 0x01;
     assert!(matches!(
         Bgls.aggregate_from_bytes(&other),
-        Err(Error::Mismatch(_))
+        Err(Error::AggregateForOtherScheme { found, .. }) if found == "rsa2048-concat"
     ));
 }
 
@@ -172,8 +172,18 @@ fn public_keys_must_pass_key_validate() {
         outside |= e.contains("subgroup");
     }
     assert!(outside);
-    // Secret keys: zero and r are out of range.
+    // Secret keys: zero and r (and anything above) are out of range; r − 1 is not.
+    let r: [u8; 32] =
+        hex::decode("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001")
+            .unwrap()
+            .try_into()
+            .unwrap();
+    let mut r_minus_1 = r;
+    r_minus_1[31] -= 1;
     assert!(BglsSigningKey::from_bytes(&[0; 32]).is_err());
+    assert!(BglsSigningKey::from_bytes(&r).is_err());
+    assert!(BglsSigningKey::from_bytes(&[0xff; 32]).is_err());
+    assert!(BglsSigningKey::from_bytes(&r_minus_1).is_ok());
     assert!(Bgls::key_from_ikm(&[1; 31]).is_err());
 }
 

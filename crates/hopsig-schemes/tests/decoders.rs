@@ -3,8 +3,15 @@
 
 mod common;
 
-use hopsig_schemes::bgr::{Bgr, BgrParams};
+use hopsig_schemes::bgr::{Bgr, BgrAggregate, BgrParams};
+use hopsig_schemes::bls::BglsAggregate;
+use hopsig_schemes::concat::{ConcatAggregate, EcdsaK163, EcdsaP256, Rsa2048Pkcs1};
+use hopsig_schemes::ibas::IbasAggregate;
+use hopsig_schemes::kcx::SignedRoute;
+use hopsig_schemes::pla::header::PlaHeader;
+use hopsig_schemes::primitives::codec::Codec;
 use hopsig_schemes::registry;
+use hopsig_schemes::wire::Header;
 use hopsig_schemes::{Aggregate, Error, SequentialAggregate};
 use proptest::prelude::*;
 
@@ -50,6 +57,70 @@ fn precise_errors_for_malformed_bgr_aggregates() {
     assert!(err(&good[..10]).contains("x_n"));
 }
 
+/// DER INTEGER of the big-endian `v` (minimal, a 0x00 in front of a set top bit).
+fn der_integer(v: &[u8]) -> Vec<u8> {
+    let start = v.iter().position(|&b| b != 0).unwrap_or(v.len());
+    let mut body = v[start..].to_vec();
+    if body.first().map_or(true, |&b| b & 0x80 != 0) {
+        body.insert(0, 0);
+    }
+    [vec![0x02, body.len() as u8], body].concat()
+}
+
+/// A one-signer aggregate of `code` holding the DER ECDSA-Sig-Value (r, s).
+fn ecdsa_aggregate(code: u8, r: &[u8], s: &[u8]) -> Vec<u8> {
+    let body = [der_integer(r), der_integer(s)].concat();
+    [
+        vec![b'H', b'S', 1, code, 0, 0, 1, 0x30, body.len() as u8],
+        body,
+    ]
+    .concat()
+}
+
+#[test]
+fn ecdsa_r_or_s_outside_1_to_n_minus_1_does_not_decode() {
+    use hopsig_koblitz::curve::{order_bytes, K163, K233, K283};
+    let p256 =
+        hex::decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551").unwrap();
+    for (id, n) in [
+        ("ecdsa-p256-concat", p256),
+        ("ecdsa-k163", order_bytes::<K163>()),
+        ("ecdsa-k233", order_bytes::<K233>()),
+        ("ecdsa-k283", order_bytes::<K283>()),
+    ] {
+        let scheme = registry::lookup(id).unwrap();
+        let code = scheme
+            .sign(scheme.generate().unwrap().as_ref(), b"m", None)
+            .unwrap()[3];
+        let mut n_minus_1 = n.clone();
+        *n_minus_1.last_mut().unwrap() -= 1;
+        let one = [1u8];
+        // In range, though not a signature: it decodes (and Ver says invalid).
+        for (r, s) in [(&one[..], &one[..]), (&n_minus_1, &n_minus_1)] {
+            let agg = ecdsa_aggregate(code, r, s);
+            scheme.inspect(&agg).unwrap();
+            let key = scheme.generate().unwrap().verifying_key();
+            assert!(matches!(
+                scheme.verify(&[key.as_ref()], &[b"m"], &agg),
+                Err(Error::InvalidSignature)
+            ));
+        }
+        // Zero or n: a value out of range, so the aggregate is malformed.
+        for (r, s) in [
+            (&[0u8][..], &one[..]),
+            (&one[..], &[0u8][..]),
+            (&n[..], &one[..]),
+            (&one[..], &n[..]),
+        ] {
+            let e = scheme.inspect(&ecdsa_aggregate(code, r, s)).unwrap_err();
+            assert!(
+                matches!(e, Error::Decode(_)) && e.to_string().contains("r or s"),
+                "{id}: {e}"
+            );
+        }
+    }
+}
+
 fn check_all_decoders(bytes: &[u8]) {
     for s in registry::schemes() {
         let _ = s.inspect(bytes);
@@ -58,7 +129,17 @@ fn check_all_decoders(bytes: &[u8]) {
     }
     let _ = registry::for_aggregate(bytes);
     let _ = registry::for_key_file(bytes);
-    let _ = hopsig_schemes::ibas::IbasAggregate::from_bytes(bytes);
+    // Every wire type's own decoder, directly.
+    let _ = Header::decode(bytes);
+    let _ = BgrAggregate::decode(bytes);
+    let _ = ConcatAggregate::<Rsa2048Pkcs1>::decode(bytes);
+    let _ = ConcatAggregate::<EcdsaP256>::decode(bytes);
+    let _ = ConcatAggregate::<EcdsaK163>::decode(bytes);
+    let _ = BglsAggregate::decode(bytes);
+    let _ = IbasAggregate::decode(bytes);
+    let _ = SignedRoute::decode(bytes);
+    let _ = PlaHeader::decode(bytes);
+    let _ = IbasAggregate::from_bytes(bytes);
     if let Ok(file) = hopsig_schemes::primitives::armor::KeyFile::parse(bytes) {
         let _ = hopsig_schemes::ibas::Pkg::from_key_file(&file);
         let _ = hopsig_schemes::ibas::UserKey::from_key_file(&file);
@@ -73,12 +154,8 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..700)) {
         check_all_decoders(&bytes);
         // With a valid header in front, the body parsers are reached.
-        for code in [0x01u8, 0x02, 0x10, 0x11, 0x12, 0x13, 0x20, 0x21] {
-            let param = match code {
-                0x12 | 0x13 => 19,
-                0x21 => 16,
-                _ => 0,
-            };
+        for entry in &registry::ALL_SCHEMES {
+            let (code, param) = (u8::from(entry.code), entry.param.default_byte());
             let mut v = vec![b'H', b'S', 1, code, param, 0, 1];
             v.extend_from_slice(&bytes);
             check_all_decoders(&v);
@@ -95,7 +172,7 @@ proptest! {
         let scheme = Bgr::new(BgrParams::PRF_RSA2048);
         match scheme.aggregate_from_bytes(&m) {
             Ok(a) => prop_assert_eq!(a.to_bytes(), m),
-            Err(Error::Decode(_) | Error::Mismatch(_)) => {}
+            Err(Error::Decode(_) | Error::AggregateForOtherScheme { .. }) => {}
             Err(e) => prop_assert!(false, "unexpected error {e}"),
         }
     }
@@ -118,13 +195,13 @@ proptest! {
             m[p] = val;
             m.truncate(m.len() - cut.min(m.len()));
             let decoded = if good[3] == 0x21 {
-                hopsig_schemes::ibas::IbasAggregate::from_bytes(&m).map(|a| a.to_bytes())
+                IbasAggregate::from_bytes(&m).map(|a| a.to_bytes())
             } else {
                 hopsig_schemes::bls::Bgls.aggregate_from_bytes(&m).map(|a| a.to_bytes())
             };
             match decoded {
                 Ok(bytes) => prop_assert_eq!(bytes, m),
-                Err(Error::Decode(_) | Error::Mismatch(_)) => {}
+                Err(Error::Decode(_) | Error::AggregateForOtherScheme { .. }) => {}
                 Err(e) => prop_assert!(false, "unexpected error {e}"),
             }
         }

@@ -274,7 +274,8 @@ fn decoder_rejects_tampered_and_invalid_points() {
     other[3] = 0x20;
     assert!(matches!(
         IbasAggregate::from_bytes(&other),
-        Err(Error::Mismatch(_))
+        Err(Error::AggregateForOtherScheme { expected, found })
+            if expected == "ibas-bls12381" && found == "scheme code 0x20 with parameter 16"
     ));
 }
 

@@ -74,8 +74,9 @@ fn modern_parameters_work_too() {
 fn rejects_changed_removed_inserted_and_truncated_hops() {
     for v in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
         let c = chain(KcParams::PAPER, v, 6);
-        // A changed AS that the PKI knows, with the right neighbours: only the
-        // signatures can catch it.
+        // These changes are caught by the neighbour-list and V checks already;
+        // `signatures_alone_reject_structurally_sound_changes` makes the same changes
+        // consistently, so that only the signatures can catch them.
         let mut changed = c.route.clone();
         changed.hops[3].asn = 64_666;
         let mut dir = c_dir(&c);
@@ -99,6 +100,225 @@ fn rejects_changed_removed_inserted_and_truncated_hops() {
         let mut origin_swapped = c.route.clone();
         origin_swapped.prefix = b"203.0.113.0/24".to_vec();
         assert!(invalid(&origin_swapped, &c.dir), "{v:?} other prefix");
+    }
+}
+
+/// The neighbour list of speaker `i` of `ases` (origin first), as `sim` lays them out:
+/// predecessor, one bystander, successor (`receiver` after the last speaker).
+fn neighbours_of(ases: &[u32], i: usize, receiver: u32) -> Vec<u32> {
+    let next = ases.get(i + 1).copied().unwrap_or(receiver);
+    let mut list = vec![64_000 + i as u32, next];
+    if i > 0 {
+        list.insert(0, ases[i - 1]);
+    }
+    list
+}
+
+/// What a verifier trusts for a path over `ases`: the origin's key and every list.
+fn directory_of(
+    origin: &hopsig_schemes::primitives::rsa::RsaPublicKey,
+    ases: &[u32],
+    receiver: u32,
+) -> StaticDirectory {
+    let mut d = StaticDirectory::default();
+    d.set_key(ases[0], origin.clone());
+    for i in 0..ases.len() {
+        d.set_neighbours(ases[i], neighbours_of(ases, i, receiver));
+    }
+    d.set_neighbours(receiver, vec![*ases.last().unwrap()]);
+    d
+}
+
+/// The route over `ases` signed honestly hop by hop, hop i ≥ 1 with `kinds[i − 1]` and
+/// the key its predecessor issued (`issued` kinds, fresh at every hop).
+fn honest_route(
+    params: KcParams,
+    issued: Issue,
+    kinds: &[Primary],
+    origin: &hopsig_schemes::primitives::rsa::RsaSecretKey,
+    ases: &[u32],
+    receiver: u32,
+) -> SignedRoute {
+    let next = |i: usize| ases.get(i + 1).copied().unwrap_or(receiver);
+    let (public, mut handover) = issue(&params, issued).unwrap();
+    let mut route = kcx::originate(
+        params,
+        origin,
+        ases[0],
+        &neighbours_of(ases, 0, receiver),
+        &[next(0)],
+        b"198.51.100.0/24",
+        EXPIRES,
+        &public,
+    )
+    .unwrap();
+    for i in 1..ases.len() {
+        let mut received = ReceivedKey::new(params, handover);
+        let (public, h) = issue(&params, issued).unwrap();
+        route = forward(
+            &route,
+            &mut received,
+            kinds[i - 1],
+            ases[i],
+            &neighbours_of(ases, i, receiver),
+            &[next(i)],
+            EXPIRES,
+            &public,
+        )
+        .unwrap();
+        handover = h;
+    }
+    route
+}
+
+/// Everything the structural checks of verification (kcx.md "Verification" steps 1
+/// and 2) and the key-size check read: the prefix; each hop's AS, V, expiry, kind and
+/// which attestation keys of which size it offers; x's length and top bit; the number of
+/// SPLIT bits. No signature, aggregate or key value.
+#[allow(clippy::type_complexity)]
+fn structure(
+    r: &SignedRoute,
+) -> (
+    Vec<u8>,
+    Vec<(u32, Vec<u8>, u64, u8, Option<u32>, bool)>,
+    usize,
+    bool,
+    usize,
+) {
+    let hops = r
+        .hops
+        .iter()
+        .map(|h| {
+            let kind = match h.sig {
+                HopSig::Origin => 0,
+                HopSig::Rsa => 1,
+                HopSig::Mt(_) => 2,
+            };
+            let rsa_bits = h.key.rsa.as_ref().map(|k| k.modulus_bits());
+            (
+                h.asn,
+                h.v.clone(),
+                h.expires,
+                kind,
+                rsa_bits,
+                h.key.mt.is_some(),
+            )
+        })
+        .collect();
+    (
+        r.prefix.clone(),
+        hops,
+        r.x.len(),
+        r.x[0] & 0x80 == 0,
+        r.b.len(),
+    )
+}
+
+/// Index into `b` of hop `i`'s SPLIT bit (hops of kind 0 and 1 carry one, in order).
+fn bit_index(r: &SignedRoute, i: usize) -> usize {
+    r.hops[..i]
+        .iter()
+        .filter(|h| !matches!(h.sig, HopSig::Mt(_)))
+        .count()
+}
+
+/// The KC-x test's promise: a changed, removed, inserted or truncated hop, or a hop
+/// signed with a key its predecessor did not issue, each made *consistently* — every
+/// neighbour list and V agrees with the path — is caught by the signatures alone. Each
+/// tampered route is checked to have the same structure as an honest route over the
+/// same path (which verifies under the same directory), so only a signature or the
+/// aggregate can reject it.
+#[test]
+fn signatures_alone_reject_structurally_sound_changes() {
+    let params = KcParams::PAPER;
+    let origin = hopsig_schemes::primitives::rsa::RsaSecretKey::generate(params.rsa_bits).unwrap();
+    let ases: Vec<u32> = (0..6).map(asn).collect();
+    for v in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
+        let (issued, kind): (Issue, fn(usize) -> Primary) = match v {
+            Variant::Rsa => (Issue::Rsa, |_: usize| Primary::Rsa),
+            Variant::Mt => (Issue::Mt, |_: usize| Primary::Mt),
+            Variant::Hybrid => (Issue::Both, |i: usize| {
+                if i % 2 == 1 {
+                    Primary::Rsa
+                } else {
+                    Primary::Mt
+                }
+            }),
+        };
+        let kinds: Vec<Primary> = (1..8).map(kind).collect();
+        let route = honest_route(params, issued, &kinds, &origin, &ases, RECEIVER);
+        let only_signatures_fail = |what: &str,
+                                    tampered: &SignedRoute,
+                                    path: &[u32],
+                                    path_kinds: &[Primary],
+                                    receiver: u32| {
+            let control = honest_route(params, issued, path_kinds, &origin, path, receiver);
+            let dir = directory_of(origin.public(), path, receiver);
+            verify(&control, &dir, Some(receiver), NOW).unwrap();
+            assert_eq!(structure(tampered), structure(&control), "{v:?} {what}");
+            assert!(
+                matches!(
+                    verify(tampered, &dir, Some(receiver), NOW),
+                    Err(Error::InvalidSignature)
+                ),
+                "{v:?} {what}"
+            );
+        };
+
+        // AS3 replaced by AS64666, which the PKI lists as AS2's successor.
+        let mut path = ases.clone();
+        path[3] = 64_666;
+        let mut changed = route.clone();
+        changed.hops[3].asn = 64_666;
+        only_signatures_fail("changed AS", &changed, &path, &kinds, RECEIVER);
+
+        // AS3 removed; the PKI lists AS4 as AS2's successor.
+        let path = [&ases[..3], &ases[4..]].concat();
+        let mut removed = route.clone();
+        if !matches!(removed.hops[3].sig, HopSig::Mt(_)) {
+            removed.b.remove(bit_index(&route, 3));
+        }
+        removed.hops.remove(3);
+        let removed_kinds = [&kinds[..2], &kinds[3..]].concat();
+        only_signatures_fail("removed hop", &removed, &path, &removed_kinds, RECEIVER);
+
+        // AS64777 inserted after AS2 with an RA it signed itself, not with AS2's key.
+        let path = [&ases[..3], &[64_777], &ases[3..]].concat();
+        let inserted_kinds = [&kinds[..2], &[kinds[2]], &kinds[2..]].concat();
+        let stranger = honest_route(params, issued, &inserted_kinds, &origin, &path, RECEIVER);
+        let mut inserted = route.clone();
+        if !matches!(stranger.hops[3].sig, HopSig::Mt(_)) {
+            inserted.b.insert(bit_index(&route, 3), false);
+        }
+        inserted.hops.insert(3, stranger.hops[3].clone());
+        only_signatures_fail("inserted hop", &inserted, &path, &inserted_kinds, RECEIVER);
+
+        // The last hop (AS5) signed with a key AS4 never issued.
+        let prefix = honest_route(params, issued, &kinds, &origin, &ases[..5], ases[5]);
+        let (public, _) = issue(&params, issued).unwrap();
+        let (_, foreign) = issue(&params, issued).unwrap();
+        let wrong_key = forward(
+            &prefix,
+            &mut ReceivedKey::new(params, foreign),
+            kinds[4],
+            ases[5],
+            &neighbours_of(&ases, 5, RECEIVER),
+            &[RECEIVER],
+            EXPIRES,
+            &public,
+        )
+        .unwrap();
+        only_signatures_fail("wrong attestation key", &wrong_key, &ases, &kinds, RECEIVER);
+
+        // Truncated for AS5's successor by dropping the last RSA hop without unwinding
+        // x. (Dropping a last KC-MT hop leaves exactly the route AS4 sent AS5, which is
+        // valid for AS5: only the receiver check stops it, as tested above.)
+        if !matches!(route.hops[5].sig, HopSig::Mt(_)) {
+            let mut truncated = route.clone();
+            truncated.hops.pop();
+            truncated.b.pop();
+            only_signatures_fail("truncated", &truncated, &ases[..5], &kinds, ases[5]);
+        }
     }
 }
 
@@ -243,6 +463,31 @@ fn a_speaker_may_use_only_the_kind_it_was_issued() {
     let mut t = c.route.clone();
     t.hops[1].sig = HopSig::Mt(vec![0; 16]);
     assert!(invalid(&t, &c.dir));
+}
+
+/// RA_i's signed content carries one-byte lengths. A prefix or bit vector longer than
+/// 255 bytes used to be cast to `u8` and signed with the wrong length (ambiguous bytes);
+/// now nothing over the format's limits is signed at all.
+#[test]
+fn fields_over_the_format_limits_are_refused_before_signing() {
+    let params = KcParams::PAPER;
+    let key = hopsig_schemes::primitives::rsa::RsaSecretKey::generate(params.rsa_bits).unwrap();
+    let (public, _) = issue(&params, Issue::Rsa).unwrap();
+    let origin = |neighbours: &[u32], prefix: &[u8]| {
+        kcx::originate(params, &key, 1, neighbours, &[2], prefix, EXPIRES, &public)
+    };
+    assert!(origin(&[2], b"198.51.100.0/24").is_ok());
+    assert!(origin(&[2], &[b'p'; 64]).is_ok());
+    assert!(origin(&[2], &[b'p'; 65]).is_err());
+    assert!(origin(&[2], &[b'p'; 256]).is_err());
+    // A neighbour list of 2048 ASes needs a 256-byte V.
+    let many: Vec<u32> = (2..2050).collect();
+    assert!(origin(&many[..2040], b"p").is_ok());
+    assert!(origin(&many, b"p").is_err());
+    assert!(matches!(
+        origin(&many, b"p"),
+        Err(Error::Encode(e)) if e.to_string().contains("bit vector")
+    ));
 }
 
 #[test]

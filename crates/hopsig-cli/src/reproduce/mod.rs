@@ -171,7 +171,7 @@ fn side_by_side2(t: &Table2) -> String {
         s,
         "\nTable I (per-packet cryptographic bits, K-163): certificate-based PKI 816, implicit certificates 490. \
          hopsig's PLA header carries the same fields (`PlaHeader::table1_bits` gives 816 / 490; byte-aligned on the wire, 119 / 77 bytes). \
-         Security: K-163 ≈ 80-bit (as the paper), K-233 ≈ 112-bit, K-283 ≈ 128-bit."
+         Security (constants, not measured): K-163 ≈ 80-bit (as the paper), K-233 ≈ 112-bit, K-283 ≈ 128-bit."
     );
     s
 }
@@ -266,7 +266,7 @@ fn side_by_side3(t: &Table3) -> String {
 
 fn side_by_side5(t: &Table5) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "| paper row | paper security | publisher ms: paper | measured | moderator ms: paper | measured | subscriber ms: paper | measured | measured as (security) |");
+    let _ = writeln!(s, "| paper row | paper security (constant) | publisher ms: paper | measured | moderator ms: paper | measured | subscriber ms: paper | measured | measured as (security, constant) |");
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
     for p in &PAPER5 {
         let Some(r) = t.rows.iter().find(|r| r.scheme == p.measured) else {
@@ -274,7 +274,7 @@ fn side_by_side5(t: &Table5) -> String {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.3} | {} | {:.3} | {} | {:.3} | {} ({}-bit) |",
+            "| {} | {} | {} | {:.3} | {} | {:.3} | {} | {:.3} | {} ({}-bit, constant) |",
             p.name,
             p.security,
             p.ms[0],
@@ -292,7 +292,7 @@ fn side_by_side5(t: &Table5) -> String {
 
 fn side_by_side(t: &Table1) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "| scheme | security | n | size bits: paper | measured | sign ms: paper | measured | verify ms: paper | measured |");
+    let _ = writeln!(s, "| scheme | security (constant) | n | size bits: paper | measured | sign ms: paper | measured | verify ms: paper | measured |");
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
     for col in &PAPER {
         for (i, n) in [4.5, 7.0].into_iter().enumerate() {
@@ -347,9 +347,10 @@ fn report(t: &Table1, t2: &Table2, t3: &Table3, t5: &Table5, quick: bool) -> Str
     let mut s = format!(
         "# hopsig reproduction report\n\nCommand: `{cmd}`  \nMachine: {} ({} logical CPUs, {}), {}\n\n\
          ## BGR Table 1: paper beside measured\n\nPaper figures quoted from {SOURCE}.\n\
-         Measured sizes count signature content (hopsig's 7-byte aggregate header excluded); \
+         {} BGR's SPLIT bits count padded to a whole byte; \
          ECDSA signatures are DER as RFC 8208 requires (the paper counted raw 512-bit r‖s).\n\n",
-        t.machine.cpu, t.machine.logical_cpus, t.machine.os, t.machine.openssl
+        t.machine.cpu, t.machine.logical_cpus, t.machine.os, t.machine.openssl,
+        crate::bench::table1_notes()
     );
     s += &side_by_side(t);
     let _ = write!(
@@ -387,13 +388,11 @@ fn report(t: &Table1, t2: &Table2, t3: &Table3, t5: &Table5, quick: bool) -> Str
         s,
         "\n## KC-x Tables I and III: paper beside measured\n\nPaper figures quoted from {SOURCE3}. \
          Sign and verify are one hop; KC-MT's sign is eq. 4's S1/Σ + (1 − 1/Σ)·S2. C = L·verify + sign \
-         (eq. 1, eq. 5). SPV is not implemented: its row is the paper's only. Today's L is the \
-         mean number of distinct ASes per announced path in a RIPE RIS update file. Floors in the \
-         same run: SHA-256 compression {:.3} µs; KC-MT (512, 3) one-hop verify = {} compressions × \
-         {:.2}.\n\n{}\n```text\n{}```\n",
+         (eq. 1, eq. 5), L = 3.7 being the paper's constant. SPV is not implemented: its row is \
+         the paper's only. Today's L is the mean number of distinct ASes per announced path in a \
+         RIPE RIS update file. Floors in the same run: SHA-256 compression {:.3} µs (alone); {}.\n\n{}\n```text\n{}```\n",
         t3.sha256_compression_us,
-        t3.kcmt_verify_compressions,
-        t3.kcmt_verify_over_floor,
+        t3.kcmt_equation(),
         side_by_side3(t3),
         t3.render()
     );

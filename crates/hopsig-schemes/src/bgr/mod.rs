@@ -11,6 +11,7 @@
 //! hash inputs and test vectors: `docs/spec/bgr.md`.
 
 mod aggregate;
+pub mod hazmat;
 mod keys;
 pub mod oracles;
 mod params;
@@ -21,8 +22,8 @@ pub use params::{BgrParams, Randomness, ASSUMED_LOG2_SIGN_QUERIES, PRF_R_BITS, R
 
 use hopsig_primitives::armor::KeyFile;
 
-use crate::wire::MAX_SIGNERS;
-use crate::{Error, SequentialAggregate};
+use crate::wire::{decode_aggregate, PerSigner, Signers};
+use crate::{Aggregate, Error, SequentialAggregate};
 use hopsig_primitives::rsa::{RsaPublicKey, RsaSecretKey};
 use hopsig_primitives::valgrind::declassify;
 use oracles::{g, h, in_d, prf, split, unsplit, xor_into};
@@ -49,13 +50,83 @@ impl Bgr {
 
     fn check_key_params(&self, key_params: BgrParams) -> Result<(), Error> {
         if key_params != self.params {
-            return Err(Error::Mismatch(format!(
-                "key is for {}, the scheme is {}",
-                key_params.id(),
-                self.params.id()
-            )));
+            return Err(Error::KeyForOtherScheme {
+                expected: self.params.id(),
+                found: key_params.id(),
+            });
         }
         Ok(())
+    }
+
+    fn check_aggregate_params(&self, agg_params: BgrParams) -> Result<(), Error> {
+        if agg_params != self.params {
+            return Err(Error::AggregateForOtherScheme {
+                expected: self.params.id(),
+                found: agg_params.id(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Sign (§3 lines 1–7): `r_i` from the PRF or the CSPRNG as the parameter set says,
+    /// or `given_r` (random-r variant only, from [`hazmat`]).
+    fn sign_with(
+        &self,
+        key: &BgrSigningKey,
+        msg: &[u8],
+        so_far: Option<&BgrAggregate>,
+        given_r: Option<&[u8]>,
+    ) -> Result<BgrAggregate, Error> {
+        self.check_key_params(key.params)?;
+        if let Some(prev) = so_far {
+            self.check_aggregate_params(prev.params)?;
+            // A full aggregate is refused before the RSA operation, not after.
+            prev.b.signers().plus(Signers::ONE)?;
+        }
+        let k = self.params.k();
+        let p = self.params.hash_domain();
+        let prev = so_far.map(|a| (&a.h, a.x.as_slice()));
+        // Line 1: r_i.
+        let mut r = vec![0u8; self.params.r_len()];
+        match (given_r, &key.seed, self.params.randomness()) {
+            (Some(given), None, Randomness::Random { .. }) if given.len() == r.len() => {
+                r.copy_from_slice(given);
+            }
+            (Some(_), _, _) => {
+                return Err(Error::Key(
+                    "a given r_i needs the random-r variant and exactly ℓ_r/8 bytes".into(),
+                ))
+            }
+            (None, Some(seed), Randomness::InputDependent) => {
+                prf(&p, seed.as_ref(), k, msg, prev, &mut r);
+                // r is derived from the secret seed but goes into the aggregate.
+                declassify(r.as_mut_slice());
+            }
+            (None, None, Randomness::Random { .. }) => openssl::rand::rand_bytes(&mut r)?,
+            _ => {
+                return Err(Error::Key(
+                    "key does not match its randomness variant".into(),
+                ))
+            }
+        }
+        // Lines 2-6.
+        let (x, h_i, b_i) = sign_hop(&p, &key.rsa, msg, &r, prev)?;
+        // Line 7: x_i, h_i go on; r_i and b_i join those of the earlier signers.
+        let (r, b) = match so_far {
+            None => (r, PerSigner::first(b_i)),
+            Some(a) => {
+                let mut b = a.b.clone();
+                b.push(b_i)?;
+                ([a.r.as_slice(), &r].concat(), b)
+            }
+        };
+        Ok(BgrAggregate {
+            params: self.params,
+            x,
+            h: h_i,
+            r,
+            b,
+        })
     }
 }
 
@@ -66,19 +137,6 @@ impl SequentialAggregate for Bgr {
 
     fn id(&self) -> String {
         self.params.id()
-    }
-
-    fn description(&self) -> String {
-        let variant = match self.params.randomness() {
-            Randomness::InputDependent => "input-dependent r (PRF, §5)".to_string(),
-            Randomness::Random { bits } => format!("random r (§3), ℓ_r = {bits}"),
-        };
-        format!(
-            "BGR lazy sequential aggregate, RSA-{}, {variant}; {} + {}n bits",
-            self.params.modulus_bits(),
-            self.params.signature_bits(0),
-            8 * self.params.r_len() + 1
-        )
     }
 
     fn generate(&self) -> Result<BgrSigningKey, Error> {
@@ -93,46 +151,7 @@ impl SequentialAggregate for Bgr {
         msg: &[u8],
         so_far: Option<&BgrAggregate>,
     ) -> Result<BgrAggregate, Error> {
-        self.check_key_params(key.params)?;
-        if let Some(prev) = so_far {
-            self.check_key_params(prev.params)?;
-            if prev.b.len() >= MAX_SIGNERS {
-                return Err(Error::Limit(format!(
-                    "aggregate already holds {MAX_SIGNERS} signers"
-                )));
-            }
-        }
-        let k = self.params.k();
-        let prev = so_far.map(|a| (&a.h, a.x.as_slice()));
-        // Line 1: r_i.
-        let mut r = vec![0u8; self.params.r_len()];
-        match (&key.seed, self.params.randomness()) {
-            (Some(seed), Randomness::InputDependent) => {
-                prf(seed.as_ref(), k, msg, prev, &mut r);
-                // r is derived from the secret seed but goes into the aggregate.
-                declassify(r.as_mut_slice());
-            }
-            (None, Randomness::Random { .. }) => openssl::rand::rand_bytes(&mut r)?,
-            _ => {
-                return Err(Error::Key(
-                    "key does not match its randomness variant".into(),
-                ))
-            }
-        }
-        // Lines 2-6.
-        let (x, h_i, b_i) = sign_hop(&key.rsa, msg, &r, prev)?;
-        // Line 7: x_i, h_i go on; r_i and b_i join those of the earlier signers.
-        let (mut rs, mut bs) =
-            so_far.map_or((Vec::new(), Vec::new()), |a| (a.r.clone(), a.b.clone()));
-        rs.extend_from_slice(&r);
-        bs.push(b_i);
-        Ok(BgrAggregate {
-            params: self.params,
-            x,
-            h: h_i,
-            r: rs,
-            b: bs,
-        })
+        self.sign_with(key, msg, so_far, None)
     }
 
     /// Ver, lines 1–10 (§3), with line 2 replaced by `X_i ← SPLIT⁻¹(b_i, x_i);
@@ -145,17 +164,17 @@ impl SequentialAggregate for Bgr {
         for (pk, _) in signers {
             self.check_key_params(pk.params)?;
         }
-        self.check_key_params(agg.params)?;
-        let n = agg.b.len();
+        self.check_aggregate_params(agg.params)?;
+        let n = agg.signers();
         if n == 0 || n != signers.len() {
             return Err(Error::InvalidSignature);
         }
         let r_len = self.params.r_len();
         let chain = signers
             .iter()
-            .zip(agg.r.chunks_exact(r_len).zip(&agg.b))
+            .zip(agg.r.chunks_exact(r_len).zip(agg.b.as_slice()))
             .map(|((pk, msg), (r, b))| (&pk.rsa, *msg, r, *b));
-        if verify_chain(chain, &agg.x, &agg.h) {
+        if verify_chain(&self.params.hash_domain(), chain, &agg.x, &agg.h) {
             Ok(())
         } else {
             Err(Error::InvalidSignature)
@@ -163,7 +182,8 @@ impl SequentialAggregate for Bgr {
     }
 
     fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<BgrAggregate, Error> {
-        BgrAggregate::decode(self.params, bytes)
+        let (code, param) = self.params.code();
+        decode_aggregate(bytes, code, param)
     }
 
     fn signing_key_from_file(&self, file: &KeyFile) -> Result<BgrSigningKey, Error> {
@@ -176,9 +196,11 @@ impl SequentialAggregate for Bgr {
 }
 
 /// Lines 2–6 of Sign (§3) with SPLIT (App. F), for a given `r_i`: returns
-/// `(x_i, h_i, b_i)`. `prev` is `(h_{i-1}, x_{i-1})`, `None` for the first signer.
-/// Shared with the Neven demonstration scheme, which is this hop with an empty `r`.
+/// `(x_i, h_i, b_i)`. `p` is the parameter set's `code ‖ param` that every hash is
+/// bound to; `prev` is `(h_{i-1}, x_{i-1})`, `None` for the first signer. Shared with
+/// the Neven demonstration scheme, which is this hop with an empty `r`.
 pub(crate) fn sign_hop(
+    p: &[u8],
     sk: &RsaSecretKey,
     msg: &[u8],
     r: &[u8],
@@ -191,13 +213,20 @@ pub(crate) fn sign_hop(
         ));
     }
     // Line 2: η_i = H(π_i, m_i, r_i, x_{i-1}).
-    let eta = h(sk.public().fingerprint(), k, msg, r, prev.map(|(_, x)| x));
+    let eta = h(
+        p,
+        sk.public().fingerprint(),
+        k,
+        msg,
+        r,
+        prev.map(|(_, x)| x),
+    );
     // Line 3: h_i = h_{i-1} ⊕ η_i (ε ⊕ η = η).
     let mut h_i = prev.map_or([0u8; H_LEN], |(h, _)| *h);
     xor_into(&mut h_i, &eta);
     // Lines 4-5: y_i = G(h_i) ⊕ x_{i-1}; both lie in D, so y_i ∈ D ⊂ Z_N.
     let mut y = vec![0u8; k];
-    g(&h_i, &mut y);
+    g(p, &h_i, &mut y);
     if let Some((_, x_prev)) = prev {
         xor_into(&mut y, x_prev);
     }
@@ -209,8 +238,9 @@ pub(crate) fn sign_hop(
 }
 
 /// Ver (§3 lines 1–10) with SPLIT⁻¹ (App. F) over `(π_i, m_i, r_i, b_i)` for
-/// `i = 1..n` in order, and the final `(x_n, h_n)`. Rejects `X_i ≥ N_i` and `y_i ∉ D`.
-pub(crate) fn verify_chain<'a, I>(signers: I, x_n: &[u8], h_n: &[u8; H_LEN]) -> bool
+/// `i = 1..n` in order, and the final `(x_n, h_n)`, with every hash bound to `p`.
+/// Rejects `X_i ≥ N_i` and `y_i ∉ D`.
+pub(crate) fn verify_chain<'a, I>(p: &[u8], signers: I, x_n: &[u8], h_n: &[u8; H_LEN]) -> bool
 where
     I: DoubleEndedIterator<Item = (&'a RsaPublicKey, &'a [u8], &'a [u8], bool)> + ExactSizeIterator,
 {
@@ -234,13 +264,13 @@ where
         }
         if i == 0 {
             // Line 7: h_1 = H(π_1, m_1, r_1, ε) and π_1(x_1) = G(h_1).
-            g(&h_i, &mut x);
-            return h(pk.fingerprint(), k, msg, r, None) == h_i && y == x;
+            g(p, &h_i, &mut x);
+            return h(p, pk.fingerprint(), k, msg, r, None) == h_i && y == x;
         }
         // Lines 3-6: x_{i-1} = G(h_i) ⊕ y_i; h_{i-1} = h_i ⊕ H(π_i, m_i, r_i, x_{i-1}).
-        g(&h_i, &mut x);
+        g(p, &h_i, &mut x);
         xor_into(&mut x, &y);
-        let eta = h(pk.fingerprint(), k, msg, r, Some(&x));
+        let eta = h(p, pk.fingerprint(), k, msg, r, Some(&x));
         xor_into(&mut h_i, &eta);
     }
     false

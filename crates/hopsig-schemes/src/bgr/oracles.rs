@@ -1,28 +1,37 @@
 //! The random oracles H and G, the PRF, and SPLIT, exactly as `docs/spec/bgr.md` §4
 //! writes them byte by byte.
+//!
+//! Every hash is bound to its parameter set: its domain tag is an ASCII label followed
+//! by `P = code ‖ param`, the two header bytes that name the parameter set
+//! (`docs/spec/aggregate.md`), so that an aggregate of one parameter set is no
+//! signature of another (a `bgr-rsa2048` aggregate relabelled `bgr-rand-rsa2048-r128`,
+//! whose r has the same length, must not verify). KC-x and the App. A demonstrations
+//! reuse G with an empty `P`.
 
 use hopsig_primitives::hash::{hmac_sha256, mgf1_sha256, sha256};
 
 use super::H_LEN;
 
-/// Domain-separation tag of H.
-pub const TAG_H: &[u8] = b"HOPSIG-BGR-V1-H";
-/// Domain-separation tag of G.
-pub const TAG_G: &[u8] = b"HOPSIG-BGR-V1-G";
-/// Domain-separation tag of the PRF.
-pub const TAG_PRF: &[u8] = b"HOPSIG-BGR-V1-PRF";
+/// Label of H's domain tag (`TAG_H = LABEL_H ‖ P`).
+pub const LABEL_H: &[u8] = b"HOPSIG-BGR-V1-H";
+/// Label of G's domain tag (`TAG_G = LABEL_G ‖ P`).
+pub const LABEL_G: &[u8] = b"HOPSIG-BGR-V1-G";
+/// Label of the PRF's domain tag (`TAG_PRF = LABEL_PRF ‖ P`).
+pub const LABEL_PRF: &[u8] = b"HOPSIG-BGR-V1-PRF";
 
 fn k_bytes(k: usize) -> [u8; 2] {
     u16::try_from(k).unwrap_or(u16::MAX).to_be_bytes()
 }
 
 /// `η = H(π, m, r, x)` (Sign line 2, Ver line 5 and 7). `π` enters as the SHA-256
-/// fingerprint of the public key (BGR §6); `x = None` is ε (the first signer).
+/// fingerprint of the public key (BGR §6); `x = None` is ε (the first signer); `p` is
+/// the parameter set's `code ‖ param` ([`super::BgrParams::hash_domain`]).
 ///
-/// `SHA-256(TAG_H ‖ fp ‖ len(r) ‖ r ‖ k ‖ present(x) ‖ x ‖ m)`: every field before `m`
-/// has a length fixed by the parameters or stated in the input, so the encoding is
-/// unambiguous.
+/// `SHA-256(LABEL_H ‖ p ‖ fp ‖ len(r) ‖ r ‖ k ‖ present(x) ‖ x ‖ m)`: every field
+/// before `m` has a length fixed by the parameters or stated in the input, so the
+/// encoding is unambiguous.
 pub fn h(
+    p: &[u8],
     fingerprint: &[u8; 32],
     k: usize,
     msg: &[u8],
@@ -35,25 +44,34 @@ pub fn h(
         Some(x) => (&[1], x),
         None => (&[0], &[]),
     };
-    sha256(&[TAG_H, fingerprint, &r_len, r, &k, present, x, msg])
+    sha256(&[LABEL_H, p, fingerprint, &r_len, r, &k, present, x, msg])
 }
 
-/// `g = G(h) ∈ D` (Sign line 4, Ver line 3): MGF1-SHA-256 of `TAG_G ‖ k ‖ h` to `k`
-/// bytes, top bit cleared, so that `g < 2^(ℓ_π − 1)` (App. F: G outputs elements of D).
-pub fn g(h: &[u8; H_LEN], out: &mut [u8]) {
-    mgf1_sha256(&[TAG_G, &k_bytes(out.len()), h], out);
+/// `g = G(h) ∈ D` (Sign line 4, Ver line 3): MGF1-SHA-256 of `LABEL_G ‖ p ‖ k ‖ h` to
+/// `k` bytes, top bit cleared, so that `g < 2^(ℓ_π − 1)` (App. F: G outputs elements
+/// of D). `p` is the parameter set's `code ‖ param`, empty for KC-x (`docs/spec/kcx.md`)
+/// and the App. A demonstrations.
+pub fn g(p: &[u8], h: &[u8; H_LEN], out: &mut [u8]) {
+    mgf1_sha256(&[LABEL_G, p, &k_bytes(out.len()), h], out);
     if let Some(first) = out.first_mut() {
         *first &= 0x7f;
     }
 }
 
 /// `r = PRF_seed(m, h, x)` (§5.1): HMAC-SHA-256 keyed with the 32-byte seed over
-/// `TAG_PRF ‖ k ‖ present ‖ h_{i-1} ‖ x_{i-1} ‖ m`, truncated to `out.len()` bytes.
-pub fn prf(seed: &[u8], k: usize, msg: &[u8], prev: Option<(&[u8; H_LEN], &[u8])>, out: &mut [u8]) {
+/// `LABEL_PRF ‖ p ‖ k ‖ present ‖ h_{i-1} ‖ x_{i-1} ‖ m`, truncated to `out.len()` bytes.
+pub fn prf(
+    p: &[u8],
+    seed: &[u8],
+    k: usize,
+    msg: &[u8],
+    prev: Option<(&[u8; H_LEN], &[u8])>,
+    out: &mut [u8],
+) {
     let k = k_bytes(k);
     let mac = match prev {
-        Some((h, x)) => hmac_sha256(seed, &[TAG_PRF, &k, &[1], h, x, msg]),
-        None => hmac_sha256(seed, &[TAG_PRF, &k, &[0], msg]),
+        Some((h, x)) => hmac_sha256(seed, &[LABEL_PRF, p, &k, &[1], h, x, msg]),
+        None => hmac_sha256(seed, &[LABEL_PRF, p, &k, &[0], msg]),
     };
     let n = out.len().min(mac.len());
     out[..n].copy_from_slice(&mac[..n]);
@@ -114,8 +132,8 @@ mod tests {
     fn g_lands_in_d_and_depends_on_every_input() {
         let mut a = [0u8; 256];
         let mut b = [0u8; 256];
-        g(&[1; 32], &mut a);
-        g(&[2; 32], &mut b);
+        g(&[0x10, 0], &[1; 32], &mut a);
+        g(&[0x10, 0], &[2; 32], &mut b);
         assert!(in_d(&a) && in_d(&b));
         assert_ne!(a, b);
     }
@@ -123,10 +141,31 @@ mod tests {
     #[test]
     fn h_separates_first_signer_from_empty_x() {
         let fp = [7u8; 32];
+        let p = [0x10, 0];
         assert_ne!(
-            h(&fp, 256, b"m", b"r", None),
-            h(&fp, 256, b"m", b"r", Some(&[]))
+            h(&p, &fp, 256, b"m", b"r", None),
+            h(&p, &fp, 256, b"m", b"r", Some(&[]))
         );
-        assert_ne!(h(&fp, 256, b"m", b"r", None), h(&fp, 256, b"rm", b"", None));
+        assert_ne!(
+            h(&p, &fp, 256, b"m", b"r", None),
+            h(&p, &fp, 256, b"rm", b"", None)
+        );
+    }
+
+    #[test]
+    fn every_oracle_depends_on_the_parameter_set() {
+        let (fp, prf_rsa2048, rand_r128) = ([7u8; 32], [0x10, 0], [0x12, 16]);
+        assert_ne!(
+            h(&prf_rsa2048, &fp, 256, b"m", &[1; 16], None),
+            h(&rand_r128, &fp, 256, b"m", &[1; 16], None)
+        );
+        let (mut a, mut b) = ([0u8; 256], [0u8; 256]);
+        g(&prf_rsa2048, &[1; 32], &mut a);
+        g(&rand_r128, &[1; 32], &mut b);
+        assert_ne!(a, b);
+        let (mut a, mut b) = ([0u8; 16], [0u8; 16]);
+        prf(&prf_rsa2048, &[9; 32], 256, b"m", None, &mut a);
+        prf(&rand_r128, &[9; 32], 256, b"m", None, &mut b);
+        assert_ne!(a, b);
     }
 }

@@ -1,6 +1,7 @@
 //! BGR parameter sets and their ids.
 
-use crate::wire::{code, HEADER_LEN};
+use crate::registry;
+use crate::wire::{SchemeCode, HEADER_LEN};
 use crate::Error;
 
 /// How a signer draws its per-signature string `r_i`.
@@ -113,80 +114,45 @@ impl BgrParams {
         }
     }
 
-    fn default_for_modulus(&self) -> BgrParams {
-        match (self.modulus_bits, self.randomness) {
-            (2048, Randomness::Random { .. }) => Self::RAND_RSA2048,
-            (_, Randomness::Random { .. }) => Self::RAND_RSA3072,
-            _ => *self,
-        }
-    }
-
     /// The stable id: `bgr-rsa2048`, `bgr-rand-rsa3072`, or `bgr-rand-rsa2048-r192` for
-    /// a non-default ℓ_r.
+    /// a non-default ℓ_r (the scheme table's id for [`BgrParams::code`]).
     pub fn id(&self) -> String {
-        match self.randomness {
-            Randomness::InputDependent => format!("bgr-rsa{}", self.modulus_bits),
-            Randomness::Random { .. } if *self == self.default_for_modulus() => {
-                format!("bgr-rand-rsa{}", self.modulus_bits)
-            }
-            Randomness::Random { bits } => format!("bgr-rand-rsa{}-r{bits}", self.modulus_bits),
-        }
+        let (code, param) = self.code();
+        registry::describe(code, param)
     }
 
     /// Parses an id produced by [`BgrParams::id`] (an explicit `-rBITS` equal to the
-    /// default is accepted too).
+    /// default is accepted too), through the scheme table.
     pub fn from_id(id: &str) -> Option<Self> {
-        let (rand, rest) = match id.strip_prefix("bgr-rand-rsa") {
-            Some(rest) => (true, rest),
-            None => (false, id.strip_prefix("bgr-rsa")?),
-        };
-        let (bits_text, r_text) = match rest.split_once("-r") {
-            Some((b, r)) if rand => (b, Some(r)),
-            Some(_) => return None,
-            None => (rest, None),
-        };
-        let modulus_bits: u32 = match bits_text {
-            "2048" => 2048,
-            "3072" => 3072,
-            _ => return None,
-        };
-        if !rand {
-            return Some(BgrParams {
-                modulus_bits,
-                randomness: Randomness::InputDependent,
-            });
-        }
-        let default = BgrParams {
-            modulus_bits,
-            randomness: Randomness::Random { bits: 0 },
-        }
-        .default_for_modulus();
-        match r_text {
-            None => Some(default),
-            Some(r) if r.chars().all(|c| c.is_ascii_digit()) && !r.starts_with('0') => {
-                Self::random(modulus_bits, r.parse().ok()?).ok()
-            }
-            Some(_) => None,
-        }
+        let s = registry::by_id(id).ok()?;
+        Self::from_code(s.entry.code, s.param)
     }
 
     /// Header code and parameter byte (`docs/spec/aggregate.md`).
-    pub fn code(&self) -> (u8, u8) {
+    pub fn code(&self) -> (SchemeCode, u8) {
+        // ℓ_r ≤ 256 (RANDOM_R_BITS), so ℓ_r / 8 fits the byte.
         match (self.modulus_bits, self.randomness) {
-            (2048, Randomness::InputDependent) => (code::BGR_RSA2048, 0),
-            (_, Randomness::InputDependent) => (code::BGR_RSA3072, 0),
-            (2048, Randomness::Random { bits }) => (code::BGR_RAND_RSA2048, (bits / 8) as u8),
-            (_, Randomness::Random { bits }) => (code::BGR_RAND_RSA3072, (bits / 8) as u8),
+            (2048, Randomness::InputDependent) => (SchemeCode::BgrRsa2048, 0),
+            (_, Randomness::InputDependent) => (SchemeCode::BgrRsa3072, 0),
+            (2048, Randomness::Random { bits }) => (SchemeCode::BgrRandRsa2048, (bits / 8) as u8),
+            (_, Randomness::Random { bits }) => (SchemeCode::BgrRandRsa3072, (bits / 8) as u8),
         }
     }
 
+    /// `P = code ‖ param`, the bytes that follow every hash label (`docs/spec/bgr.md`
+    /// §4), so that H, G and the PRF of one parameter set are independent of another's.
+    pub fn hash_domain(&self) -> [u8; 2] {
+        let (code, param) = self.code();
+        [u8::from(code), param]
+    }
+
     /// The parameters a header's code and parameter byte name, if any.
-    pub fn from_code(code: u8, param: u8) -> Option<Self> {
+    pub fn from_code(code: SchemeCode, param: u8) -> Option<Self> {
         match (code, param) {
-            (code::BGR_RSA2048, 0) => Some(Self::PRF_RSA2048),
-            (code::BGR_RSA3072, 0) => Some(Self::PRF_RSA3072),
-            (code::BGR_RAND_RSA2048, p) => Self::random(2048, u16::from(p) * 8).ok(),
-            (code::BGR_RAND_RSA3072, p) => Self::random(3072, u16::from(p) * 8).ok(),
+            (SchemeCode::BgrRsa2048, 0) => Some(Self::PRF_RSA2048),
+            (SchemeCode::BgrRsa3072, 0) => Some(Self::PRF_RSA3072),
+            (SchemeCode::BgrRandRsa2048, p) => Self::random(2048, u16::from(p) * 8).ok(),
+            (SchemeCode::BgrRandRsa3072, p) => Self::random(3072, u16::from(p) * 8).ok(),
             _ => None,
         }
     }

@@ -16,18 +16,19 @@
 //! the aggregate so far: nothing is verified while signing (lazy by nature). The
 //! arithmetic, hashing and pairings are blst's own (`blst::min_pk`).
 
+use std::convert::Infallible;
+
 use blst::min_pk::{AggregateSignature, PublicKey, SecretKey, Signature};
 use blst::BLST_ERROR;
 use hopsig_primitives::armor::{KeyFile, KeyKind};
-use hopsig_primitives::codec::to_hex;
-use hopsig_primitives::codec::{DecodeError, Reader};
+use hopsig_primitives::codec::{to_hex, Codec, DecodeError, Reader, Writer};
 use hopsig_primitives::rsa::pem_block;
 use hopsig_primitives::valgrind::declassify;
 use zeroize::Zeroizing;
 
 use crate::keyblock::{expect_blocks, fixed};
 use crate::traits::{Aggregate, FreeAggregate, SequentialAggregate, SigningKey, VerifyingKey};
-use crate::wire::{code, Header, MAX_SIGNERS};
+use crate::wire::{decode_aggregate, not_this_scheme, Header, SchemeCode, Signers};
 use crate::Error;
 
 /// The ciphersuite id of the basic scheme with G1 public keys, used as the
@@ -75,10 +76,19 @@ impl std::fmt::Debug for BglsVerifyingKey {
 
 /// A BGLS aggregate of `n` signatures: one G2 point, checked to be in G2 and not the
 /// identity when decoded.
+///
+/// ```text
+/// +---------------------------------------------+
+/// | header (7): code 0x20, param 0, n           |  docs/spec/aggregate.md
+/// +---------------------------------------------+
+/// | σ (96): compressed G2 point, the IETF BLS   |  docs/spec/bls.md
+/// |         (aggregate) signature               |
+/// +---------------------------------------------+
+/// ```
 #[derive(Clone, Debug)]
 pub struct BglsAggregate {
     sig: Signature,
-    n: usize,
+    n: Signers,
 }
 
 impl BglsSigningKey {
@@ -148,13 +158,10 @@ impl BglsAggregate {
     /// as [`Bgls::aggregate_from_bytes`] does.
     ///
     /// # Errors
-    /// [`Error::Decode`] for a bad point; [`Error::Limit`] for `n` outside 1..=4096.
+    /// [`Error::Decode`] for a bad point; [`Error::NoSigners`] /
+    /// [`Error::TooManySigners`] for `n` outside 1..=4096.
     pub fn from_signature_bytes(bytes: &[u8; SIGNATURE_BYTES], n: usize) -> Result<Self, Error> {
-        if n == 0 || n > MAX_SIGNERS {
-            return Err(Error::Limit(format!(
-                "n = {n} is outside 1..={MAX_SIGNERS}"
-            )));
-        }
+        let n = Signers::new(n)?;
         Ok(BglsAggregate {
             sig: decode_signature(bytes)?,
             n,
@@ -245,20 +252,36 @@ impl VerifyingKey for BglsVerifyingKey {
     }
 }
 
-impl Aggregate for BglsAggregate {
-    fn signers(&self) -> usize {
-        self.n
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(7 + SIGNATURE_BYTES);
+impl Codec for BglsAggregate {
+    const NAME: &'static str = "aggregate";
+    type EncodeError = Infallible;
+
+    fn encode(&self, w: &mut Writer) -> Result<(), Infallible> {
         Header {
-            code: code::BLS12381_BGLS,
+            code: SchemeCode::Bls12381Bgls,
             param: 0,
             signers: self.n,
         }
-        .write(&mut out);
-        out.extend_from_slice(&self.sig.compress());
-        out
+        .encode(w)?;
+        w.bytes(&self.sig.compress());
+        Ok(())
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let header = Header::read(r)?;
+        if (header.code, header.param) != (SchemeCode::Bls12381Bgls, 0) {
+            return Err(not_this_scheme("not a BGLS aggregate"));
+        }
+        Ok(BglsAggregate {
+            sig: decode_signature(&r.array("BLS signature")?)?,
+            n: header.signers,
+        })
+    }
+}
+
+impl Aggregate for BglsAggregate {
+    fn signers(&self) -> usize {
+        self.n.get()
     }
     fn signature_bits(&self) -> u64 {
         8 * SIGNATURE_BYTES as u64
@@ -281,10 +304,6 @@ impl SequentialAggregate for Bgls {
     fn id(&self) -> String {
         ID.to_string()
     }
-    fn description(&self) -> String {
-        "BGLS aggregate (IETF BLS draft-05 basic scheme, BLS12-381, G1 keys): 768 bits for any n"
-            .to_string()
-    }
     fn generate(&self) -> Result<BglsSigningKey, Error> {
         let mut ikm = Zeroizing::new([0u8; 32]);
         openssl::rand::rand_priv_bytes(ikm.as_mut())?;
@@ -298,13 +317,13 @@ impl SequentialAggregate for Bgls {
     ) -> Result<BglsAggregate, Error> {
         let own = key.core_sign(msg);
         match so_far {
-            None => Ok(BglsAggregate { sig: own, n: 1 }),
-            Some(prev) if prev.n >= MAX_SIGNERS => Err(Error::Limit(format!(
-                "aggregate already holds {MAX_SIGNERS} signers"
-            ))),
+            None => Ok(BglsAggregate {
+                sig: own,
+                n: Signers::ONE,
+            }),
             Some(prev) => Ok(BglsAggregate {
+                n: prev.n.plus(Signers::ONE)?,
                 sig: add(&prev.sig, &own)?,
-                n: prev.n + 1,
             }),
         }
     }
@@ -313,7 +332,7 @@ impl SequentialAggregate for Bgls {
         signers: &[(&BglsVerifyingKey, &[u8])],
         agg: &BglsAggregate,
     ) -> Result<(), Error> {
-        if signers.is_empty() || signers.len() != agg.n {
+        if signers.is_empty() || signers.len() != agg.n.get() {
             return Err(Error::InvalidSignature);
         }
         // §3.1.1 AggregateVerify step 1: all messages distinct (a sort, not n² compares).
@@ -332,20 +351,7 @@ impl SequentialAggregate for Bgls {
         }
     }
     fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<BglsAggregate, Error> {
-        let mut r = Reader::new(bytes);
-        let header = Header::read(&mut r)?;
-        if (header.code, header.param) != (code::BLS12381_BGLS, 0) {
-            return Err(Error::Mismatch(format!(
-                "aggregate header names scheme code 0x{:02x}/{}, not {ID}",
-                header.code, header.param
-            )));
-        }
-        let sig = decode_signature(&r.array("BLS signature")?)?;
-        r.finish("aggregate")?;
-        Ok(BglsAggregate {
-            sig,
-            n: header.signers,
-        })
+        decode_aggregate(bytes, SchemeCode::Bls12381Bgls, 0)
     }
     fn signing_key_from_file(&self, file: &KeyFile) -> Result<BglsSigningKey, Error> {
         expect_blocks(file, &[SECRET_LABEL])?;
@@ -359,17 +365,10 @@ impl SequentialAggregate for Bgls {
 
 impl FreeAggregate for Bgls {
     fn aggregate(&self, parts: &[&BglsAggregate]) -> Result<BglsAggregate, Error> {
-        let (first, rest) = parts
-            .split_first()
-            .ok_or_else(|| Error::Limit("nothing to aggregate".into()))?;
-        let n: usize = parts.iter().map(|a| a.n).sum();
-        if n > MAX_SIGNERS {
-            return Err(Error::Limit(format!(
-                "{n} signers exceed the limit of {MAX_SIGNERS}"
-            )));
-        }
-        let mut sig = first.sig;
+        let (first, rest) = parts.split_first().ok_or(Error::NoSigners)?;
+        let (mut sig, mut n) = (first.sig, first.n);
         for p in rest {
+            n = n.plus(p.n)?;
             sig = add(&sig, &p.sig)?;
         }
         Ok(BglsAggregate { sig, n })

@@ -31,7 +31,7 @@ pub fn full_domain_hash(signers: &[(&RsaPublicKey, &[u8])], k: usize) -> Vec<u8>
     }
     let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     let mut out = vec![0u8; k];
-    g(&sha256(&refs), &mut out);
+    g(&[], &sha256(&refs), &mut out);
     out
 }
 

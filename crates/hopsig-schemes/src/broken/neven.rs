@@ -26,7 +26,7 @@ pub struct NevenAggregate {
 
 /// `H(π, m, x)`: public, so an adversary can compute it too.
 pub fn eta(pk: &RsaPublicKey, msg: &[u8], x_prev: Option<&[u8]>) -> [u8; H_LEN] {
-    h(pk.fingerprint(), pk.len(), msg, &[], x_prev)
+    h(&[], pk.fingerprint(), pk.len(), msg, &[], x_prev)
 }
 
 /// The signer of Neven's scheme *without* verifying `so_far` first (the lazy signer).
@@ -38,7 +38,7 @@ pub fn sign(
     msg: &[u8],
     so_far: Option<&NevenAggregate>,
 ) -> Result<NevenAggregate, Error> {
-    let (x, h, b) = sign_hop(sk, msg, &[], so_far.map(|a| (&a.h, a.x.as_slice())))?;
+    let (x, h, b) = sign_hop(&[], sk, msg, &[], so_far.map(|a| (&a.h, a.x.as_slice())))?;
     let mut bits = so_far.map_or_else(Vec::new, |a| a.b.clone());
     bits.push(b);
     Ok(NevenAggregate { x, h, b: bits })
@@ -53,5 +53,5 @@ pub fn verify(signers: &[(&RsaPublicKey, &[u8])], agg: &NevenAggregate) -> bool 
         .iter()
         .zip(&agg.b)
         .map(|((pk, m), b)| (*pk, *m, &[][..], *b));
-    verify_chain(chain, &agg.x, &agg.h)
+    verify_chain(&[], chain, &agg.x, &agg.h)
 }

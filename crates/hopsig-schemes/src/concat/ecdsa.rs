@@ -12,11 +12,17 @@ use openssl::pkey::{Id, PKey, Private, Public};
 use zeroize::Zeroizing;
 
 use super::BaseSignature;
-use crate::wire::code;
+use crate::wire::SchemeCode;
 use crate::Error;
 
 /// Longest DER ECDSA-Sig-Value for P-256: SEQUENCE(2 + 2 × (2 + 33)).
 const MAX_DER_LEN: usize = 72;
+
+/// n, the order of the P-256 base point (FIPS 186-5 / SP 800-186 §3.2.1.3).
+const P256_ORDER: [u8; 32] = [
+    0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51,
+];
 
 /// ECDSA P-256 SHA-256.
 pub struct EcdsaP256;
@@ -40,7 +46,7 @@ impl BaseSignature for EcdsaP256 {
     const ID: &'static str = "ecdsa-p256-concat";
     const DESCRIPTION: &'static str =
         "n independent ECDSA P-256 SHA-256 signatures (BGPsec, RFC 8208), DER; about 570n bits";
-    const CODE: u8 = code::ECDSA_P256_CONCAT;
+    const CODE: SchemeCode = SchemeCode::EcdsaP256Concat;
     type SecretKey = EcKey<Private>;
     type PublicKey = EcKey<Public>;
 
@@ -60,7 +66,7 @@ impl BaseSignature for EcdsaP256 {
             .unwrap_or(false)
     }
     fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
-        read_der_signature(r, MAX_DER_LEN)
+        read_der_signature(r, MAX_DER_LEN, &P256_ORDER)
     }
     fn secret_to_pem(sk: &EcKey<Private>) -> Result<Zeroizing<String>, Error> {
         let pem = Zeroizing::new(PKey::from_ec_key(sk.clone())?.private_key_to_pem_pkcs8()?);
@@ -96,11 +102,24 @@ impl BaseSignature for EcdsaP256 {
     }
 }
 
+/// True if the minimal big-endian `v` lies in [1, n − 1] for the big-endian `order` n.
+fn in_scalar_range(v: &[u8], order: &[u8]) -> bool {
+    let strip = |b: &[u8]| b.iter().position(|&x| x != 0).map_or(0, |i| b.len() - i);
+    let (v, n) = (
+        &v[v.len() - strip(v)..],
+        &order[order.len() - strip(order)..],
+    );
+    !v.is_empty() && (v.len(), v) < (n.len(), n)
+}
+
 /// Reads one canonical DER `ECDSA-Sig-Value` of at most `max_len` bytes (short-form
-/// length), checking that OpenSSL's re-encoding gives the same bytes.
+/// length), checking that OpenSSL's re-encoding gives the same bytes and that r and s
+/// lie in [1, n − 1] for the curve order `order` (SEC 1 §4.1.4 step 1: a value out of
+/// range is a malformed signature, not one that fails its equation).
 pub(super) fn read_der_signature(
     r: &mut Reader<'_>,
     max_len: usize,
+    order: &[u8],
 ) -> Result<Vec<u8>, DecodeError> {
     let mut probe = r.clone();
     if probe.u8("ECDSA signature tag")? != 0x30 {
@@ -117,11 +136,20 @@ pub(super) fn read_der_signature(
         });
     }
     let der = r.take(len + 2, "ECDSA signature")?;
-    let canonical = EcdsaSig::from_der(der).and_then(|s| s.to_der()).ok();
+    let sig = EcdsaSig::from_der(der).ok();
+    let canonical = sig.as_ref().and_then(|s| s.to_der().ok());
     if canonical.as_deref() != Some(der) {
         return Err(DecodeError::Invalid {
             field: "ECDSA signature",
             reason: "not a canonical DER ECDSA-Sig-Value",
+        });
+    }
+    if !sig.is_some_and(|s| {
+        in_scalar_range(&s.r().to_vec(), order) && in_scalar_range(&s.s().to_vec(), order)
+    }) {
+        return Err(DecodeError::Invalid {
+            field: "ECDSA signature",
+            reason: "r or s is not in [1, n - 1]",
         });
     }
     Ok(der.to_vec())

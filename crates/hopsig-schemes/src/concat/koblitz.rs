@@ -34,7 +34,7 @@ use zeroize::Zeroizing;
 
 use super::ecdsa::read_der_signature;
 use super::BaseSignature;
-use crate::wire::code;
+use crate::wire::SchemeCode;
 use crate::Error;
 
 /// A Koblitz-curve ECDSA secret key: d (zeroized on drop) and Q = d·G. `Debug` shows Q
@@ -255,7 +255,7 @@ macro_rules! koblitz_ecdsa {
         impl BaseSignature for $name {
             const ID: &'static str = $id;
             const DESCRIPTION: &'static str = $desc;
-            const CODE: u8 = $code;
+            const CODE: SchemeCode = $code;
             type SecretKey = KoblitzSecret<$curve>;
             type PublicKey = KoblitzPublic<$curve>;
 
@@ -273,7 +273,11 @@ macro_rules! koblitz_ecdsa {
             }
             fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
                 // SEQUENCE of two INTEGERs of at most bytes(n) + 1 bytes each.
-                read_der_signature(r, 2 + 2 * (2 + order_bytes::<$curve>() + 1))
+                read_der_signature(
+                    r,
+                    2 + 2 * (2 + order_bytes::<$curve>() + 1),
+                    &hopsig_koblitz::curve::order_bytes::<$curve>(),
+                )
             }
             fn secret_to_pem(sk: &Self::SecretKey) -> Result<Zeroizing<String>, Error> {
                 let g = group($nid)?;
@@ -331,17 +335,17 @@ macro_rules! koblitz_ecdsa {
 
 koblitz_ecdsa!(
     /// ECDSA K-163 SHA-256 (about 80-bit security; 003's curve).
-    EcdsaK163, K163, Nid::SECT163K1, "ecdsa-k163", code::ECDSA_K163,
+    EcdsaK163, K163, Nid::SECT163K1, "ecdsa-k163", SchemeCode::EcdsaK163,
     "n independent ECDSA K-163 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
 );
 koblitz_ecdsa!(
     /// ECDSA K-233 SHA-256 (about 112-bit security).
-    EcdsaK233, K233, Nid::SECT233K1, "ecdsa-k233", code::ECDSA_K233,
+    EcdsaK233, K233, Nid::SECT233K1, "ecdsa-k233", SchemeCode::EcdsaK233,
     "n independent ECDSA K-233 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
 );
 koblitz_ecdsa!(
     /// ECDSA K-283 SHA-256 (about 128-bit security).
-    EcdsaK283, K283, Nid::SECT283K1, "ecdsa-k283", code::ECDSA_K283,
+    EcdsaK283, K283, Nid::SECT283K1, "ecdsa-k283", SchemeCode::EcdsaK283,
     "n independent ECDSA K-283 SHA-256 signatures on hopsig's Koblitz arithmetic, DER; OpenSSL-compatible"
 );
 

@@ -10,13 +10,14 @@ pub use ecdsa::EcdsaP256;
 pub use koblitz::{EcdsaK163, EcdsaK233, EcdsaK283};
 pub use rsa::Rsa2048Pkcs1;
 
+use std::convert::Infallible;
 use std::marker::PhantomData;
 
 use hopsig_primitives::armor::{KeyFile, KeyKind};
-use hopsig_primitives::codec::{DecodeError, Reader};
+use hopsig_primitives::codec::{Codec, DecodeError, Reader, Writer};
 use zeroize::Zeroizing;
 
-use crate::wire::{Header, MAX_SIGNERS};
+use crate::wire::{decode_aggregate, not_this_scheme, Header, PerSigner, SchemeCode};
 use crate::{Aggregate, Error, SequentialAggregate, SigningKey, VerifyingKey};
 
 /// An ordinary signature scheme with standard (PKCS #8 / SPKI) keys.
@@ -26,7 +27,7 @@ pub trait BaseSignature: Send + Sync + 'static {
     /// One-line description.
     const DESCRIPTION: &'static str;
     /// Header scheme code.
-    const CODE: u8;
+    const CODE: SchemeCode;
     /// Secret key.
     type SecretKey: Send + Sync + 'static;
     /// Public key.
@@ -109,15 +110,57 @@ impl<B: BaseSignature> Clone for ConcatVerifyingKey<B> {
 }
 
 /// n concatenated signatures.
+///
+/// ```text
+/// +---------------------------------------------+
+/// | header (7): code B::CODE, param 0, n        |  docs/spec/aggregate.md
+/// +---------------------------------------------+
+/// | signature 1 ‖ … ‖ signature n               |  each self-delimiting:
+/// +---------------------------------------------+  256 bytes (RSA) or DER (ECDSA)
+/// ```
 pub struct ConcatAggregate<B: BaseSignature> {
-    sigs: Vec<Vec<u8>>,
+    sigs: PerSigner<Vec<u8>>,
     _base: PhantomData<fn() -> B>,
 }
 
 impl<B: BaseSignature> ConcatAggregate<B> {
     /// The i-th signature (1-based).
     pub fn signature(&self, i: usize) -> Option<&[u8]> {
-        self.sigs.get(i.checked_sub(1)?).map(Vec::as_slice)
+        self.sigs
+            .as_slice()
+            .get(i.checked_sub(1)?)
+            .map(Vec::as_slice)
+    }
+}
+
+impl<B: BaseSignature> Codec for ConcatAggregate<B> {
+    const NAME: &'static str = "aggregate";
+    type EncodeError = Infallible;
+
+    fn encode(&self, w: &mut Writer) -> Result<(), Infallible> {
+        Header {
+            code: B::CODE,
+            param: 0,
+            signers: self.sigs.signers(),
+        }
+        .encode(w)?;
+        for s in self.sigs.as_slice() {
+            w.bytes(s);
+        }
+        Ok(())
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let header = Header::read(r)?;
+        if (header.code, header.param) != (B::CODE, 0) {
+            return Err(not_this_scheme(
+                "not a concatenation of this signature scheme",
+            ));
+        }
+        Ok(ConcatAggregate {
+            sigs: PerSigner::read_each(r, header.signers, B::read_signature)?,
+            _base: PhantomData,
+        })
     }
 }
 
@@ -146,23 +189,14 @@ impl<B: BaseSignature> VerifyingKey for ConcatVerifyingKey<B> {
 
 impl<B: BaseSignature> Aggregate for ConcatAggregate<B> {
     fn signers(&self) -> usize {
-        self.sigs.len()
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        Header {
-            code: B::CODE,
-            param: 0,
-            signers: self.sigs.len(),
-        }
-        .write(&mut out);
-        for s in &self.sigs {
-            out.extend_from_slice(s);
-        }
-        out
+        self.sigs.signers().get()
     }
     fn signature_bits(&self) -> u64 {
-        self.sigs.iter().map(|s| 8 * s.len() as u64).sum()
+        self.sigs
+            .as_slice()
+            .iter()
+            .map(|s| 8 * s.len() as u64)
+            .sum()
     }
 }
 
@@ -184,9 +218,6 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
     fn id(&self) -> String {
         B::ID.to_string()
     }
-    fn description(&self) -> String {
-        B::DESCRIPTION.to_string()
-    }
     fn generate(&self) -> Result<Self::SigningKey, Error> {
         let sk = B::generate()?;
         let pk = ConcatVerifyingKey {
@@ -200,13 +231,15 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
         msg: &[u8],
         so_far: Option<&Self::Aggregate>,
     ) -> Result<Self::Aggregate, Error> {
-        let mut sigs = so_far.map_or_else(Vec::new, |a| a.sigs.clone());
-        if sigs.len() >= MAX_SIGNERS {
-            return Err(Error::Limit(format!(
-                "aggregate already holds {MAX_SIGNERS} signers"
-            )));
-        }
-        sigs.push(B::sign(&key.sk, msg)?);
+        let own = B::sign(&key.sk, msg)?;
+        let sigs = match so_far {
+            None => PerSigner::first(own),
+            Some(a) => {
+                let mut sigs = a.sigs.clone();
+                sigs.push(own)?;
+                sigs
+            }
+        };
         Ok(ConcatAggregate {
             sigs,
             _base: PhantomData,
@@ -217,14 +250,14 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
         signers: &[(&Self::VerifyingKey, &[u8])],
         agg: &Self::Aggregate,
     ) -> Result<(), Error> {
-        if signers.is_empty() || signers.len() != agg.sigs.len() {
+        if signers.is_empty() || signers.len() != agg.signers() {
             return Err(Error::InvalidSignature);
         }
         // Every signature is checked even after a failure: the running time does not
         // reveal which one failed.
         let all_valid = signers
             .iter()
-            .zip(&agg.sigs)
+            .zip(agg.sigs.as_slice())
             .fold(true, |ok, ((pk, msg), sig)| {
                 B::verify(&pk.pk, msg, sig) & ok
             });
@@ -235,24 +268,7 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
         }
     }
     fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<Self::Aggregate, Error> {
-        let mut r = Reader::new(bytes);
-        let header = Header::read(&mut r)?;
-        if (header.code, header.param) != (B::CODE, 0) {
-            return Err(Error::Mismatch(format!(
-                "aggregate header names scheme code 0x{:02x}/{}, not {}",
-                header.code,
-                header.param,
-                B::ID
-            )));
-        }
-        let sigs = (0..header.signers)
-            .map(|_| B::read_signature(&mut r))
-            .collect::<Result<Vec<_>, _>>()?;
-        r.finish("aggregate")?;
-        Ok(ConcatAggregate {
-            sigs,
-            _base: PhantomData,
-        })
+        decode_aggregate(bytes, B::CODE, 0)
     }
     fn signing_key_from_file(&self, file: &KeyFile) -> Result<Self::SigningKey, Error> {
         let sk = B::secret_from_pem(single_block(file)?.to_pem().as_bytes())?;

@@ -9,7 +9,7 @@ use openssl::sign::{Signer, Verifier};
 use zeroize::Zeroizing;
 
 use super::BaseSignature;
-use crate::wire::code;
+use crate::wire::SchemeCode;
 use crate::Error;
 
 const BITS: u32 = 2048;
@@ -56,7 +56,7 @@ impl BaseSignature for Rsa2048Pkcs1 {
     const ID: &'static str = "rsa2048-concat";
     const DESCRIPTION: &'static str =
         "n independent RSA-2048 PKCS#1 v1.5 SHA-256 signatures; 2048n bits";
-    const CODE: u8 = code::RSA2048_CONCAT;
+    const CODE: SchemeCode = SchemeCode::Rsa2048Concat;
     type SecretKey = RsaSk;
     type PublicKey = RsaPk;
 

@@ -1,29 +1,39 @@
-//! The IBAS aggregate `(w, S_n, T_n)` and its wire form (`docs/spec/ibas.md`):
-//!
-//! ```text
-//! header (7 bytes: code 0x21, parameter |w| = 16, n)
-//! w      16 bytes
-//! S_n    48 bytes  compressed G1
-//! T_n    96 bytes  compressed G2
-//! ```
-//!
-//! |w| + 144 = 160 bytes after the header for any number of signers.
+//! The IBAS aggregate `(w, S_n, T_n)` and its wire form (`docs/spec/ibas.md`).
 
-use hopsig_primitives::codec::{DecodeError, Reader};
+use std::convert::Infallible;
+
+use hopsig_primitives::codec::{Codec, DecodeError, Reader, Writer};
 use hopsig_primitives::pairing::{G1Affine, G2Affine, PointError, G1, G1_BYTES, G2, G2_BYTES};
 use hopsig_primitives::valgrind::declassify;
 
 use super::W_LEN;
-use crate::wire::{code, Header};
+use crate::wire::{decode_aggregate, not_this_scheme, Header, SchemeCode, Signers};
 use crate::{Aggregate, Error};
 
+/// The header parameter of IBAS: |w|.
+const PARAM: u8 = W_LEN as u8;
+
 /// An identity-based aggregate signature of `n` signers sharing the state string `w`.
+///
+/// ```text
+/// +---------------------------------------------+
+/// | header (7): code 0x21, param |w| = 16, n    |  docs/spec/aggregate.md
+/// +---------------------------------------------+
+/// | w   (16): state string                      |
+/// +---------------------------------------------+
+/// | S_n (48): compressed G1 point               |
+/// +---------------------------------------------+
+/// | T_n (96): compressed G2 point               |
+/// +---------------------------------------------+
+/// ```
+///
+/// |w| + 144 = 160 bytes after the header for any number of signers.
 #[derive(Debug, Clone)]
 pub struct IbasAggregate {
     pub(super) w: [u8; W_LEN],
     pub(super) s: G1Affine,
     pub(super) t: G2Affine,
-    pub(super) n: usize,
+    pub(super) n: Signers,
 }
 
 impl IbasAggregate {
@@ -36,41 +46,15 @@ impl IbasAggregate {
     /// valid point in its prime-order subgroup and not the identity.
     ///
     /// # Errors
-    /// [`Error::Decode`] naming the malformed field; [`Error::Mismatch`] for another
-    /// scheme's header.
+    /// [`Error::Decode`] naming the malformed field; [`Error::AggregateForOtherScheme`]
+    /// for another scheme's header.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let mut r = Reader::new(bytes);
-        let header = Header::read(&mut r)?;
-        if header.code != code::IBAS_BLS12381 {
-            return Err(Error::Mismatch(format!(
-                "aggregate header names scheme code 0x{:02x}, not {}",
-                header.code,
-                super::ID
-            )));
-        }
-        if usize::from(header.param) != W_LEN {
-            return Err(DecodeError::Invalid {
-                field: "header parameter",
-                reason: "IBAS state string length must be 16",
-            }
-            .into());
-        }
-        let w = r.array::<W_LEN>("w")?;
-        // Kept affine, the form the pairing takes: verification converts nothing.
-        let s = G1Affine::from_compressed(&r.array::<G1_BYTES>("S")?).map_err(|e| point("S", e))?;
-        let t = G2Affine::from_compressed(&r.array::<G2_BYTES>("T")?).map_err(|e| point("T", e))?;
-        r.finish("aggregate")?;
-        Ok(IbasAggregate {
-            w,
-            s,
-            t,
-            n: header.signers,
-        })
+        decode_aggregate(bytes, SchemeCode::IbasBls12381, PARAM)
     }
 
     /// The aggregate with these parts, which are public from here on (declassified for
     /// the constant-time test once affine: the affine points are what the wire carries).
-    pub(crate) fn new(w: [u8; W_LEN], s: &G1, t: &G2, n: usize) -> Self {
+    pub(crate) fn new(w: [u8; W_LEN], s: &G1, t: &G2, n: Signers) -> Self {
         let (mut s, mut t) = (s.to_affine(), t.to_affine());
         declassify(&mut s);
         declassify(&mut t);
@@ -78,7 +62,7 @@ impl IbasAggregate {
     }
 }
 
-fn point(field: &'static str, e: PointError) -> Error {
+fn point(field: &'static str, e: PointError) -> DecodeError {
     DecodeError::Invalid {
         field,
         reason: match e {
@@ -87,25 +71,46 @@ fn point(field: &'static str, e: PointError) -> Error {
             PointError::Identity => "point at infinity",
         },
     }
-    .into()
+}
+
+impl Codec for IbasAggregate {
+    const NAME: &'static str = "aggregate";
+    type EncodeError = Infallible;
+
+    fn encode(&self, w: &mut Writer) -> Result<(), Infallible> {
+        Header {
+            code: SchemeCode::IbasBls12381,
+            param: PARAM,
+            signers: self.n,
+        }
+        .encode(w)?;
+        w.bytes(&self.w);
+        w.bytes(&self.s.to_compressed());
+        w.bytes(&self.t.to_compressed());
+        Ok(())
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let header = Header::read(r)?;
+        if (header.code, header.param) != (SchemeCode::IbasBls12381, PARAM) {
+            return Err(not_this_scheme("IBAS state string length must be 16"));
+        }
+        let w = r.array::<W_LEN>("w")?;
+        // Kept affine, the form the pairing takes: verification converts nothing.
+        let s = G1Affine::from_compressed(&r.array::<G1_BYTES>("S")?).map_err(|e| point("S", e))?;
+        let t = G2Affine::from_compressed(&r.array::<G2_BYTES>("T")?).map_err(|e| point("T", e))?;
+        Ok(IbasAggregate {
+            w,
+            s,
+            t,
+            n: header.signers,
+        })
+    }
 }
 
 impl Aggregate for IbasAggregate {
     fn signers(&self) -> usize {
-        self.n
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(7 + W_LEN + G1_BYTES + G2_BYTES);
-        Header {
-            code: code::IBAS_BLS12381,
-            param: W_LEN as u8,
-            signers: self.n,
-        }
-        .write(&mut out);
-        out.extend_from_slice(&self.w);
-        out.extend_from_slice(&self.s.to_compressed());
-        out.extend_from_slice(&self.t.to_compressed());
-        out
+        self.n.get()
     }
     fn signature_bits(&self) -> u64 {
         8 * (W_LEN + G1_BYTES + G2_BYTES) as u64

@@ -13,7 +13,7 @@ use hopsig_primitives::rsa::pem_block;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{h1, ID, MAX_IDENTITY_LEN};
-use crate::keyblock::{expect_blocks, fixed};
+use crate::keyblock::{expect_blocks, expect_header, fixed};
 use crate::Error;
 
 const MASTER_LABEL: &str = "HOPSIG IBAS MASTER SECRET";
@@ -101,20 +101,7 @@ impl PublicParams {
 }
 
 fn check_header(file: &KeyFile, kind: KeyKind) -> Result<(), Error> {
-    if file.scheme != ID {
-        return Err(Error::Mismatch(format!(
-            "key file is for scheme {}, not {ID}",
-            file.scheme
-        )));
-    }
-    if file.kind != kind {
-        return Err(Error::Key(format!(
-            "expected a {} key file, found a {} one",
-            kind.as_str(),
-            file.kind.as_str()
-        )));
-    }
-    Ok(())
+    expect_header(file, ID, kind)
 }
 
 /// The Private Key Generator: master secret `s` (zeroized on drop) and its parameters.

@@ -39,7 +39,7 @@ pub use aggregate::IbasAggregate;
 pub use journal::{FileJournal, MemoryJournal, WJournal};
 pub use keys::{Identity, Pkg, PublicParams, UserKey};
 
-use crate::wire::MAX_SIGNERS;
+use crate::wire::Signers;
 use crate::Error;
 
 /// Stable id (key files, `hopsig schemes`).
@@ -131,7 +131,8 @@ fn fresh_w() -> Result<[u8; W_LEN], Error> {
 ///
 /// # Errors
 /// [`Error::State`] if `journal` shows the key already signed under that w;
-/// [`Error::Limit`] if `so_far` already holds the maximum number of signers.
+/// [`Error::TooManySigners`] if `so_far` already holds the maximum number of signers
+/// (checked before w is claimed).
 pub fn sign(
     key: &UserKey,
     msg: &[u8],
@@ -142,18 +143,16 @@ pub fn sign(
         None => {
             let w = fresh_w()?;
             let (s, t) = share(key, msg, &w, journal)?;
-            Ok(IbasAggregate::new(w, &s, &t, 1))
+            Ok(IbasAggregate::new(w, &s, &t, Signers::ONE))
         }
-        Some(prev) if prev.n >= MAX_SIGNERS => Err(Error::Limit(format!(
-            "aggregate already holds {MAX_SIGNERS} signers"
-        ))),
         Some(prev) => {
+            let n = prev.n.plus(Signers::ONE)?;
             let (s, t) = share(key, msg, &prev.w, journal)?;
             Ok(IbasAggregate::new(
                 prev.w,
                 &G1::from(prev.s).add(&s),
                 &G2::from(prev.t).add(&t),
-                prev.n + 1,
+                n,
             ))
         }
     }
@@ -171,19 +170,17 @@ pub fn sign_with_w(
     journal: &mut dyn WJournal,
 ) -> Result<IbasAggregate, Error> {
     let (s, t) = share(key, msg, w, journal)?;
-    Ok(IbasAggregate::new(*w, &s, &t, 1))
+    Ok(IbasAggregate::new(*w, &s, &t, Signers::ONE))
 }
 
 /// Aggregation (004 §2.3): `(w, Σ S'_i, Σ T'_i)` over signatures that share w. The
 /// signer lists are concatenated in the order given.
 ///
 /// # Errors
-/// [`Error::Mismatch`] if the parts use different w; [`Error::Limit`] if `parts` is
-/// empty or holds too many signers.
+/// [`Error::Mismatch`] if the parts use different w; [`Error::NoSigners`] if `parts`
+/// is empty; [`Error::TooManySigners`] if they hold too many signers.
 pub fn aggregate(parts: &[&IbasAggregate]) -> Result<IbasAggregate, Error> {
-    let (first, rest) = parts
-        .split_first()
-        .ok_or_else(|| Error::Limit("nothing to aggregate".into()))?;
+    let (first, rest) = parts.split_first().ok_or(Error::NoSigners)?;
     let (mut s, mut t, mut n) = (G1::from(first.s), G2::from(first.t), first.n);
     for p in rest {
         if p.w != first.w {
@@ -191,12 +188,7 @@ pub fn aggregate(parts: &[&IbasAggregate]) -> Result<IbasAggregate, Error> {
                 "IBAS signatures under different state strings w cannot be aggregated".into(),
             ));
         }
-        n += p.n;
-        if n > MAX_SIGNERS {
-            return Err(Error::Limit(format!(
-                "{n} signers exceed the limit of {MAX_SIGNERS}"
-            )));
-        }
+        n = n.plus(p.n)?;
         s = s.add(&G1::from(p.s));
         t = t.add(&G2::from(p.t));
     }
@@ -219,7 +211,7 @@ pub fn verify(
     signers: &[(&Identity, &[u8])],
     agg: &IbasAggregate,
 ) -> Result<(), Error> {
-    if signers.is_empty() || signers.len() != agg.n {
+    if signers.is_empty() || signers.len() != agg.n.get() {
         return Err(Error::InvalidSignature);
     }
     let mut names: Vec<&str> = signers.iter().map(|(id, _)| id.name()).collect();

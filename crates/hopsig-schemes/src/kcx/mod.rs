@@ -36,7 +36,7 @@ use zeroize::Zeroizing;
 use crate::bgr::oracles::{g, in_d, split, unsplit, xor_into};
 use crate::Error;
 
-pub use wire::MAX_HOPS;
+pub use wire::{HopKind, Suite, MAX_HOPS, MAX_PREFIX};
 
 /// An AS number.
 pub type Asn = u32;
@@ -164,20 +164,25 @@ impl Handover {
     /// key as `len(2) ‖ PKCS #8 PEM`, then the 32-byte KC-MT seed.
     ///
     /// # Errors
-    /// Backend failures.
+    /// Backend failures; [`Error::Encode`] for a PEM longer than the two-byte length allows.
     pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let mut out = Zeroizing::new(vec![
-            u8::from(self.rsa.is_some()) | u8::from(self.mt.is_some()) << 1,
-        ]);
-        if let Some(k) = &self.rsa {
-            let pem = k.to_pkcs8_pem()?;
-            out.extend_from_slice(&(pem.len() as u16).to_be_bytes());
-            out.extend_from_slice(pem.as_bytes());
+        let pem = self
+            .rsa
+            .as_ref()
+            .map(RsaSecretKey::to_pkcs8_pem)
+            .transpose()?;
+        // Sized exactly, so the secret is never left behind in a reallocated buffer.
+        let len =
+            1 + pem.as_ref().map_or(0, |p| 2 + p.len()) + self.mt.as_ref().map_or(0, |_| SEED_LEN);
+        let mut w = hopsig_primitives::codec::Writer::with_capacity(len);
+        w.u8(u8::from(self.rsa.is_some()) | u8::from(self.mt.is_some()) << 1);
+        if let Some(pem) = &pem {
+            w.u16_prefixed("hand-over RSA key", pem.as_bytes())?;
         }
         if let Some(seed) = &self.mt {
-            out.extend_from_slice(seed.as_ref());
+            w.bytes(seed.as_ref());
         }
-        Ok(out)
+        Ok(Zeroizing::new(w.into_bytes()))
     }
 
     /// Reads [`Handover::to_bytes`].
@@ -195,9 +200,8 @@ impl Handover {
             .into());
         }
         let rsa = if flags & 1 != 0 {
-            let len = usize::from(r.u16_be("hand-over RSA key length")?);
             Some(RsaSecretKey::from_pkcs8_pem(
-                r.take(len, "hand-over RSA key")?,
+                r.u16_prefixed("hand-over RSA key")?,
             )?)
         } else {
             None
@@ -362,14 +366,19 @@ impl SignedRoute {
 
     /// The bytes RA_i signs: `TAG_RA ‖ k ‖ prefix ‖ N_0..N_i ‖ kind ‖ expiry ‖ V_i ‖ t_i⁺`
     /// (docs/spec/kcx.md gives the field encodings).
-    pub fn attestation_bytes(&self, i: usize) -> Vec<u8> {
-        wire::attestation_bytes(self, i)
+    ///
+    /// # Errors
+    /// [`Error::Encode`] for parameters without a suite byte, a prefix, bit vector or
+    /// hop count over the format's limits, or `i` past the last hop.
+    pub fn attestation_bytes(&self, i: usize) -> Result<Vec<u8>, Error> {
+        Ok(wire::attestation_bytes(self, i)?)
     }
 }
 
 fn full_domain(params: &KcParams, msg: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; params.k()];
-    g(&sha256(&[TAG_RA, msg]), &mut out);
+    // BGR's G without a parameter set (docs/spec/kcx.md keeps these bytes).
+    g(&[], &sha256(&[TAG_RA, msg]), &mut out);
     out
 }
 
@@ -397,7 +406,8 @@ fn check_rsa_size(params: &KcParams, key: &RsaPublicKey) -> Result<(), Error> {
 ///
 /// # Errors
 /// [`Error::Key`] for a next hop outside `neighbours`; [`Error::Mismatch`] for a key
-/// size other than the parameters'; backend failures.
+/// size other than the parameters'; [`Error::Encode`] for parameters without a suite
+/// or a prefix or bit vector over the format's limits; backend failures.
 #[allow(clippy::too_many_arguments)]
 pub fn originate(
     params: KcParams,
@@ -425,7 +435,7 @@ pub fn originate(
     };
     let (x, b) = rsa_step(
         origin_key,
-        &full_domain(&params, &route.attestation_bytes(0)),
+        &full_domain(&params, &route.attestation_bytes(0)?),
     )?;
     route.x = x;
     route.b.push(b);
@@ -448,7 +458,8 @@ pub enum Primary {
 /// # Errors
 /// [`Error::Key`] if the predecessor issued no key of the `primary` kind or a next hop
 /// is not a neighbour; [`Error::State`] once the KC-MT key has made Σ signatures;
-/// [`Error::Limit`] past [`MAX_HOPS`]; backend failures.
+/// [`Error::TooManySigners`] past [`MAX_HOPS`]; [`Error::Encode`] as for [`originate`];
+/// backend failures.
 #[allow(clippy::too_many_arguments)]
 pub fn forward(
     route: &SignedRoute,
@@ -461,9 +472,7 @@ pub fn forward(
     issued: &AttestationPublic,
 ) -> Result<SignedRoute, Error> {
     if route.hops.len() >= MAX_HOPS {
-        return Err(Error::Limit(format!(
-            "a path holds at most {MAX_HOPS} hops"
-        )));
+        return Err(Error::TooManySigners { max: MAX_HOPS });
     }
     let params = route.params;
     let mut next = route.clone();
@@ -478,7 +487,7 @@ pub fn forward(
         },
     });
     let i = next.hops.len() - 1;
-    let msg = next.attestation_bytes(i);
+    let msg = next.attestation_bytes(i)?;
     match primary {
         Primary::Rsa => {
             let key = received.rsa.as_ref().ok_or_else(|| {
@@ -561,8 +570,8 @@ pub fn verify_counting(
     for i in 1..hops.len() {
         if let HopSig::Mt(sig) = &hops[i].sig {
             let root = hops[i - 1].key.mt.as_ref().ok_or_else(bad)?;
-            work += hors::verify(&params.hors, root, &route.attestation_bytes(i), sig)
-                .ok_or_else(bad)?;
+            let ra = route.attestation_bytes(i).map_err(|_| bad())?;
+            work += hors::verify(&params.hors, root, &ra, sig).ok_or_else(bad)?;
         }
     }
     // The RSA aggregate, last RSA hop first.
@@ -575,7 +584,7 @@ pub fn verify_counting(
             HopSig::Rsa => hops[i - 1].key.rsa.as_ref().ok_or_else(bad)?,
         };
         let mut y = rsa_unwind(params, key, &x, *bits.next().ok_or_else(bad)?)?;
-        let h = full_domain(params, &route.attestation_bytes(i));
+        let h = full_domain(params, &route.attestation_bytes(i).map_err(|_| bad())?);
         if hops[i].sig == HopSig::Origin {
             return if y == h { Ok(work) } else { Err(bad()) };
         }
@@ -620,10 +629,8 @@ pub(crate) fn verify_last_rsa_hop(route: &SignedRoute) -> Result<(), Error> {
         &route.x,
         *route.b.last().ok_or_else(bad)?,
     )?;
-    xor_into(
-        &mut y,
-        &full_domain(&route.params, &route.attestation_bytes(i)),
-    );
+    let ra = route.attestation_bytes(i).map_err(|_| bad())?;
+    xor_into(&mut y, &full_domain(&route.params, &ra));
     std::hint::black_box(y);
     Ok(())
 }

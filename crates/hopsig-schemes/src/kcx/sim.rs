@@ -240,7 +240,7 @@ impl Ops {
                 hopsig_primitives::hors::verify(
                     &self.params.hors,
                     root,
-                    &route.attestation_bytes(i),
+                    &route.attestation_bytes(i)?,
                     sig,
                 )
                 .ok_or(Error::InvalidSignature)

@@ -6,10 +6,10 @@
 
 use std::collections::HashMap;
 
-use hopsig_koblitz::curve::{Affine, Curve};
+use hopsig_koblitz::curve::{Affine, Curve, K163, K233, K283};
 use hopsig_koblitz::tau::{TauTable, FIXED_WIDTH};
 use hopsig_koblitz::Fe;
-use hopsig_primitives::codec::{DecodeError, Reader};
+use hopsig_primitives::codec::{Codec, DecodeError, EncodeError, Reader, Writer};
 use openssl::bn::BigNum;
 use openssl::ecdsa::EcdsaSig;
 
@@ -24,13 +24,63 @@ pub const TAG_PACKET: &[u8] = b"HOPSIG-PLA-V1-PACKET";
 /// Tag of the TTP's signature on a public key (certificate-based layout).
 pub const TAG_CERT: &[u8] = b"HOPSIG-PLA-V1-CERT";
 
-/// The curve byte of the header.
-pub fn curve_id<C: Curve>() -> u8 {
-    match C::NAME {
-        "K163" => 1,
-        "K233" => 2,
-        "K283" => 3,
-        _ => 0,
+hopsig_primitives::code_points! {
+    /// The curve byte of the header.
+    pub enum PlaCurve: "curve" {
+        /// K-163 (sect163k1).
+        K163 = 1,
+        /// K-233 (sect233k1).
+        K233 = 2,
+        /// K-283 (sect283k1).
+        K283 = 3,
+    }
+}
+
+impl PlaCurve {
+    /// The code of curve `C`.
+    ///
+    /// # Errors
+    /// [`EncodeError::Unrepresentable`] for a curve the header has no code for.
+    pub fn of<C: Curve>() -> Result<Self, EncodeError> {
+        PlaCurve::ALL
+            .iter()
+            .copied()
+            .find(|c| c.name() == C::NAME)
+            .ok_or(EncodeError::Unrepresentable {
+                field: "curve",
+                reason: "the PLA header has codes for K-163, K-233 and K-283 only",
+            })
+    }
+
+    /// The curve's name (`Curve::NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlaCurve::K163 => K163::NAME,
+            PlaCurve::K233 => K233::NAME,
+            PlaCurve::K283 => K283::NAME,
+        }
+    }
+
+    /// F = ceil(m / 8), the bytes of a field element, and L = bytes(n), of a scalar.
+    pub fn sizes(self) -> (usize, usize) {
+        fn of<C: Curve>() -> (usize, usize) {
+            (Fe::<C::F>::BYTES, order_bytes::<C>())
+        }
+        match self {
+            PlaCurve::K163 => of::<K163>(),
+            PlaCurve::K233 => of::<K233>(),
+            PlaCurve::K283 => of::<K283>(),
+        }
+    }
+}
+
+hopsig_primitives::code_points! {
+    /// How the signer's key travels: the layout byte.
+    pub enum Layout: "layout" {
+        /// Certificate-based: compressed public key and the TTP's signature on it.
+        Certificate = 1,
+        /// Implicit certificate (r_A, b_A).
+        Implicit = 2,
     }
 }
 
@@ -49,9 +99,39 @@ pub enum KeyMaterial {
     Implicit(ImplicitCert),
 }
 
-/// A decoded PLA header.
+impl KeyMaterial {
+    /// The layout byte.
+    pub fn layout(&self) -> Layout {
+        match self {
+            KeyMaterial::Certificate { .. } => Layout::Certificate,
+            KeyMaterial::Implicit(_) => Layout::Implicit,
+        }
+    }
+}
+
+/// A decoded PLA header (`docs/spec/pla.md`, "PLA header"). F = ceil(m/8), L = bytes(n).
+///
+/// ```text
+///  0                   1                   2                   3
+///  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// |  version (1)  |     curve     |    layout     |   TTP id ...  |
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// |  ... TTP id   |              sequence number ...              |
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// |  ... seq no.  |              timestamp (Unix s) ...           |
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// | ... timestamp | layout 1: public key (1 + F) ‖ TTP signature  |
+/// +-+-+-+-+-+-+-+-+           (2L: c ‖ d)                         |
+/// |               | layout 2: r_A (F) ‖ b_A (1, 0 or 1)           |
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// |                 packet signature (2L: c ‖ d)                  |
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlaHeader {
+    /// The curve of every key and signature in it.
+    pub curve: PlaCurve,
     /// The TTP that certified the signer.
     pub ttp_id: u16,
     /// Sequence number.
@@ -88,93 +168,66 @@ fn der<C: Curve>(raw: &[u8]) -> Option<Vec<u8>> {
 
 impl PlaHeader {
     /// The header bytes covered by the packet signature (everything but the signature).
-    fn signed_fields<C: Curve>(&self) -> Vec<u8> {
-        let mut out = vec![VERSION, curve_id::<C>()];
+    fn encode_signed_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        let (f, l) = self.curve.sizes();
+        w.u8(VERSION);
+        w.u8(self.curve.into());
+        w.u8(self.key.layout().into());
+        w.u16_be(self.ttp_id);
+        w.u32_be(self.sequence);
+        w.u32_be(self.timestamp);
         match &self.key {
             KeyMaterial::Certificate { key, ttp_sig } => {
-                out.push(1);
-                out.extend_from_slice(&self.ttp_id.to_be_bytes());
-                out.extend_from_slice(&self.sequence.to_be_bytes());
-                out.extend_from_slice(&self.timestamp.to_be_bytes());
-                out.extend_from_slice(key);
-                out.extend_from_slice(ttp_sig);
+                w.exact("public key", key, 1 + f)?;
+                w.exact("TTP signature", ttp_sig, 2 * l)?;
             }
             KeyMaterial::Implicit(cert) => {
-                out.push(2);
-                out.extend_from_slice(&self.ttp_id.to_be_bytes());
-                out.extend_from_slice(&self.sequence.to_be_bytes());
-                out.extend_from_slice(&self.timestamp.to_be_bytes());
-                out.extend_from_slice(&cert.r);
-                out.push(u8::from(cert.b));
+                w.exact("r_A", &cert.r, f)?;
+                w.u8(u8::from(cert.b));
             }
         }
-        out
+        Ok(())
     }
 
-    fn message<C: Curve>(&self, payload: &[u8]) -> Vec<u8> {
-        [TAG_PACKET, &self.signed_fields::<C>(), payload].concat()
+    fn message(&self, payload: &[u8]) -> Result<Vec<u8>, EncodeError> {
+        let mut w = Writer::new();
+        w.bytes(TAG_PACKET);
+        self.encode_signed_fields(&mut w)?;
+        w.bytes(payload);
+        Ok(w.into_bytes())
     }
 
     /// Signs `payload` and fills in the signature.
     ///
     /// # Errors
-    /// Backend failures.
+    /// [`Error::Mismatch`] if the header is for another curve than `key`;
+    /// [`Error::Encode`] for key material of the wrong size; backend failures.
     pub fn sign<C: Curve>(&mut self, key: &KoblitzSecret<C>, payload: &[u8]) -> Result<(), Error> {
-        self.signature = raw::<C>(&key.sign(&self.message::<C>(payload))?)?;
+        if PlaCurve::of::<C>()? != self.curve {
+            return Err(Error::Mismatch(format!(
+                "the header is for {}, the key for {}",
+                self.curve.name(),
+                C::NAME
+            )));
+        }
+        self.signature = raw::<C>(&key.sign(&self.message(payload)?)?)?;
         Ok(())
     }
 
-    /// The header bytes.
-    pub fn encode<C: Curve>(&self) -> Vec<u8> {
-        let mut out = self.signed_fields::<C>();
-        out.extend_from_slice(&self.signature);
-        out
-    }
-
-    /// Decodes a header for curve `C`.
+    /// Decodes a header that must be for curve `C`.
     ///
     /// # Errors
     /// [`Error::Decode`] naming the field.
-    pub fn decode<C: Curve>(bytes: &[u8]) -> Result<Self, Error> {
-        let invalid = |field, reason| Error::from(DecodeError::Invalid { field, reason });
-        let mut r = Reader::new(bytes);
-        if r.u8("version")? != VERSION {
-            return Err(invalid("version", "unsupported PLA header version"));
-        }
-        if r.u8("curve")? != curve_id::<C>() {
-            return Err(invalid("curve", "header is for another curve"));
-        }
-        let layout = r.u8("layout")?;
-        let ttp_id = r.u16_be("TTP id")?;
-        let sequence = u32::from_be_bytes(r.array("sequence number")?);
-        let timestamp = u32::from_be_bytes(r.array("timestamp")?);
-        let f = Fe::<C::F>::BYTES;
-        let l = order_bytes::<C>();
-        let key = match layout {
-            1 => KeyMaterial::Certificate {
-                key: r.take(1 + f, "public key")?.to_vec(),
-                ttp_sig: r.take(2 * l, "TTP signature")?.to_vec(),
-            },
-            2 => {
-                let rr = r.take(f, "r_A")?.to_vec();
-                let b = match r.u8("b_A")? {
-                    0 => false,
-                    1 => true,
-                    _ => return Err(invalid("b_A", "must be 0 or 1")),
-                };
-                KeyMaterial::Implicit(ImplicitCert { r: rr, b })
+    pub fn decode_for<C: Curve>(bytes: &[u8]) -> Result<Self, Error> {
+        let h = Self::decode(bytes)?;
+        if PlaCurve::of::<C>() != Ok(h.curve) {
+            return Err(DecodeError::Invalid {
+                field: "curve",
+                reason: "header is for another curve",
             }
-            _ => return Err(invalid("layout", "must be 1 (certificate) or 2 (implicit)")),
-        };
-        let signature = r.take(2 * l, "signature")?.to_vec();
-        r.finish("PLA header")?;
-        Ok(PlaHeader {
-            ttp_id,
-            sequence,
-            timestamp,
-            key,
-            signature,
-        })
+            .into());
+        }
+        Ok(h)
     }
 
     /// Cryptographic bits per packet as 003 Table I counts them: signature 2·bits(n),
@@ -183,6 +236,61 @@ impl PlaHeader {
         let n_bits = BigNum::from_hex_str(C::ORDER).map_or(0, |n| n.num_bits() as usize);
         let m = <C::F as hopsig_koblitz::Field>::M;
         2 * n_bits + (m + 1) + if implicit { 0 } else { 2 * n_bits }
+    }
+}
+
+impl Codec for PlaHeader {
+    const NAME: &'static str = "PLA header";
+    type EncodeError = EncodeError;
+
+    fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        self.encode_signed_fields(w)?;
+        let (_, l) = self.curve.sizes();
+        w.exact("signature", &self.signature, 2 * l)
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        if r.u8("version")? != VERSION {
+            return Err(DecodeError::Invalid {
+                field: "version",
+                reason: "unsupported PLA header version",
+            });
+        }
+        let curve = PlaCurve::read(r)?;
+        let layout = Layout::read(r)?;
+        let ttp_id = r.u16_be("TTP id")?;
+        let sequence = r.u32_be("sequence number")?;
+        let timestamp = r.u32_be("timestamp")?;
+        let (f, l) = curve.sizes();
+        let key = match layout {
+            Layout::Certificate => KeyMaterial::Certificate {
+                key: r.take(1 + f, "public key")?.to_vec(),
+                ttp_sig: r.take(2 * l, "TTP signature")?.to_vec(),
+            },
+            Layout::Implicit => {
+                let rr = r.take(f, "r_A")?.to_vec();
+                let b = match r.u8("b_A")? {
+                    0 => false,
+                    1 => true,
+                    _ => {
+                        return Err(DecodeError::Invalid {
+                            field: "b_A",
+                            reason: "must be 0 or 1",
+                        })
+                    }
+                };
+                KeyMaterial::Implicit(ImplicitCert { r: rr, b })
+            }
+        };
+        let signature = r.take(2 * l, "signature")?.to_vec();
+        Ok(PlaHeader {
+            curve,
+            ttp_id,
+            sequence,
+            timestamp,
+            key,
+            signature,
+        })
     }
 }
 
@@ -238,14 +346,14 @@ pub fn check_packet<C: Curve>(
     now: u32,
     max_age: u32,
 ) -> Result<PlaHeader, Error> {
-    let h = PlaHeader::decode::<C>(header)?;
+    let h = PlaHeader::decode_for::<C>(header)?;
     let bad = || Error::InvalidSignature;
     let (ttp_key, ttp_table) = ttps.keys.get(&h.ttp_id).ok_or_else(bad)?;
     if h.timestamp > now || now - h.timestamp > max_age {
         return Err(bad());
     }
     let sig = der::<C>(&h.signature).ok_or_else(bad)?;
-    let msg = h.message::<C>(payload);
+    let msg = h.message(payload).map_err(|_| bad())?;
     let ok = match &h.key {
         KeyMaterial::Implicit(cert) => icnr::verify_fused(src, cert, ttp_table, &msg, &sig),
         KeyMaterial::Certificate { key, ttp_sig } => {
