@@ -858,10 +858,12 @@ impl<R: Record> Log<R> {
                 let len = file.catch_up(header, record)?;
                 if let Some(entry) = decide(record)? {
                     let line = file.lines + 1;
-                    check_entry(&entry)
-                        .and_then(|()| record.apply(&entry))
-                        .map_err(|r| file.malformed(line, r))?;
+                    check_entry(&entry).map_err(|r| file.malformed(line, r))?;
                     file.append_line(&entry, len)?;
+                    // Only an entry on disk counts: applied after the fsync. (An entry
+                    // its own record rejects is a bug of the record's owner, and the
+                    // next open reports it with its line.)
+                    record.apply(&entry).map_err(|r| file.malformed(line, r))?;
                 }
                 Ok(())
             }),
@@ -1117,6 +1119,8 @@ mod tests {
             ),
             "{e}"
         );
+        // An entry that did not reach the disk does not count.
+        assert_eq!(log.record().0, ["one", "three"]);
         log.append(|_| Ok::<_, PersistError>(Some("1234567".into())))
             .unwrap();
         std::fs::OpenOptions::new()
