@@ -7,9 +7,7 @@ use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::registry::{self, DynVerifyingKey};
 use hopsig_schemes::Error;
 
-use hopsig_schemes::primitives::persist::Secrecy;
-
-use crate::io::{outputs, read, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::io::{outputs, read, Secrecy, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
 use crate::{Failure, Outcome};
 
 fn input(path: &Path, e: Error) -> Failure {

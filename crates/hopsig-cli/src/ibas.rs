@@ -9,11 +9,11 @@ use hopsig_schemes::ibas::{
     MAX_JOURNAL_BYTES,
 };
 use hopsig_schemes::primitives::armor::KeyFile;
-use hopsig_schemes::primitives::persist::{create_private_folder, Secrecy};
+use hopsig_schemes::primitives::persist::create_private_folder;
 use hopsig_schemes::{Aggregate, Error, StateError};
 
 use crate::commands::SignOutput;
-use crate::io::{outputs, read, with_suffix, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::io::{outputs, read, with_suffix, Secrecy, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
 use crate::{Failure, Outcome};
 
 /// File names inside a PKG folder.

@@ -9,10 +9,9 @@ use hopsig_schemes::pla::files;
 use hopsig_schemes::pla::icnr::{self, Ttp};
 use hopsig_schemes::pla::koblitz::{Curve, TauTable, K163, K233, K283, POINT_WIDTH};
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
-use hopsig_schemes::primitives::persist::Secrecy;
 use hopsig_schemes::wire::Header;
 
-use crate::io::{outputs, read, with_suffix, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::io::{outputs, read, with_suffix, Secrecy, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
 use crate::{Failure, Outcome};
 
 /// One `hopsig ic` step.

@@ -438,7 +438,7 @@ fn a_copied_linked_or_re_extracted_moderator_key_cannot_sign_twice_under_one_w()
     for (key, out) in [(&copy, "a3"), (&link, "a4"), (&again, "a5")] {
         let out = e.p(out);
         e.refused(
-            &sign(&key, &m3, Some(&ib.a1), &out, &[]),
+            &sign(key, &m3, Some(&ib.a1), &out, &[]),
             "already signed another message under w",
         );
         assert!(!Path::new(&out).exists());
@@ -513,7 +513,7 @@ fn a_countersignature_that_could_not_be_written_can_be_retried() {
     // The same message under the same w: allowed, and the very same signature.
     let (a2, a2_again) = (e.p("a2"), e.p("a2-again"));
     for out in [&a2, &a2_again] {
-        e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), &out, &[]));
+        e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), out, &[]));
     }
     assert_eq!(read(&a2), read(&a2_again));
     assert_eq!(code(&ib.verify(&e, &m2, &a2)), 0);

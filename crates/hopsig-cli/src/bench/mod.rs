@@ -20,6 +20,7 @@ pub use table2::Table2;
 pub use table3::Table3;
 pub use table5::Table5;
 
+use crate::io::{outputs, Outputs, Secrecy};
 use crate::{Failure, Outcome};
 
 /// The machine a run was measured on.
@@ -74,7 +75,7 @@ pub fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Failure> {
 /// `hopsig bench SUITE [--quick] [--json FILE [--force]]`. The JSON file is checked
 /// (not in the way, its folder writable) before anything is measured.
 pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>, force: bool) -> Outcome {
-    let files = crate::io::outputs(force, []);
+    let files = outputs(force, []);
     if let Some(path) = json {
         files.check(path)?;
     }
@@ -95,11 +96,11 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>, force: bool) -> 
 fn report<T: Serialize>(
     t: &T,
     render: fn(&T) -> String,
-    json: Option<(&Path, crate::io::Outputs)>,
+    json: Option<(&Path, Outputs)>,
 ) -> Outcome {
     print!("{}", render(t));
     if let Some((path, mut files)) = json {
-        files.add(path, &to_json(t)?, crate::io::Secrecy::Public)?;
+        files.add(path, &to_json(t)?, Secrecy::Public)?;
         files.commit()?;
         eprintln!("wrote {}", path.display());
     }
