@@ -7,7 +7,7 @@ use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::registry::{self, DynVerifyingKey};
 use hopsig_schemes::Error;
 
-use crate::io::{read, write, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::io::{outputs, read, Secrecy, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
 use crate::{Failure, Outcome};
 
 fn input(path: &Path, e: Error) -> Failure {
@@ -55,6 +55,10 @@ pub fn schemes(json: bool) -> Outcome {
 /// `hopsig keygen`.
 pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
     let s = scheme(id)?;
+    let pub_out = crate::io::with_suffix(out, ".pub");
+    let mut files = outputs(force, []);
+    files.check(out)?;
+    files.check(&pub_out)?;
     let key = s
         .generate()
         .map_err(|e| Failure::Input(format!("key generation failed: {e}")))?;
@@ -62,37 +66,45 @@ pub fn keygen(id: &str, out: &Path, force: bool) -> Outcome {
         .to_key_file()
         .map_err(|e| Failure::Input(e.to_string()))?;
     let public = key.verifying_key().to_key_file();
-    let pub_out = crate::io::with_suffix(out, ".pub");
-    if !force && pub_out.exists() {
-        return Err(Failure::Input(format!(
-            "{}: already exists (use --force to overwrite)",
-            pub_out.display()
-        )));
-    }
-    write(out, secret.as_bytes(), true, force)?;
-    write(&pub_out, public.as_bytes(), false, force)?;
+    files.add(out, secret.as_bytes(), Secrecy::Secret)?;
+    files.add(&pub_out, public.as_bytes(), Secrecy::Public)?;
+    files.commit()?;
     println!("{}: secret key ({})", out.display(), s.id());
     println!("{}: public key", pub_out.display());
     Ok(())
 }
 
+/// Where `hopsig sign` writes and what it may not write over.
+pub struct SignOutput<'a> {
+    /// `--out`.
+    pub out: &'a Path,
+    /// `--force`.
+    pub force: bool,
+    /// IBAS: `--journal`.
+    pub journal: Option<&'a Path>,
+    /// IBAS: `--state-dir`.
+    pub state_dir: Option<&'a Path>,
+}
+
 /// `hopsig sign`.
-pub fn sign(
-    key_path: &Path,
-    msg_path: &Path,
-    agg_path: Option<&Path>,
-    out: &Path,
-    journal: Option<&Path>,
-) -> Outcome {
+pub fn sign(key_path: &Path, msg_path: &Path, agg_path: Option<&Path>, to: &SignOutput) -> Outcome {
     let text = read(key_path, MAX_KEY, "key file")?;
     if crate::ibas::is_ibas(&text) {
-        return crate::ibas::sign(key_path, msg_path, agg_path, out, journal);
+        return crate::ibas::sign(key_path, msg_path, agg_path, to);
     }
-    if journal.is_some() {
+    if to.journal.is_some() || to.state_dir.is_some() {
         return Err(Failure::Input(
-            "--journal is for ibas-bls12381 keys only".into(),
+            "--journal and --state-dir are for ibas-bls12381 keys only".into(),
         ));
     }
+    let out = to.out;
+    let mut files = outputs(
+        to.force,
+        [Some(key_path), Some(msg_path), agg_path]
+            .into_iter()
+            .flatten(),
+    );
+    files.check(out)?;
     let (s, _) = registry::for_key_file(&text).map_err(|e| input(key_path, e))?;
     let key = s
         .signing_key_from_file(&text)
@@ -116,7 +128,8 @@ pub fn sign(
             ) => input(p, e),
             _ => Failure::Input(format!("signing failed: {e}")),
         })?;
-    write(out, &agg, false, true)?;
+    files.add(out, &agg, Secrecy::Public)?;
+    files.commit()?;
     let info = s.inspect(&agg).map_err(|e| Failure::Input(e.to_string()))?;
     println!(
         "{}: {} aggregate, {} signers, {} bytes",

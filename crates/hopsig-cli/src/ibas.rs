@@ -5,12 +5,15 @@
 use std::path::{Path, PathBuf};
 
 use hopsig_schemes::ibas::{
-    self, FileJournal, IbasAggregate, Identity, Pkg, PublicParams, UserKey,
+    self, journal, FileJournal, IbasAggregate, Identity, Pkg, PublicParams, UserKey,
+    MAX_JOURNAL_BYTES,
 };
 use hopsig_schemes::primitives::armor::KeyFile;
-use hopsig_schemes::{Aggregate, Error};
+use hopsig_schemes::primitives::persist::create_private_folder;
+use hopsig_schemes::{Aggregate, Error, StateError};
 
-use crate::io::{read, write, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::commands::SignOutput;
+use crate::io::{outputs, read, with_suffix, Secrecy, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
 use crate::{Failure, Outcome};
 
 /// File names inside a PKG folder.
@@ -29,15 +32,20 @@ fn key_file(path: &Path, what: &str) -> Result<KeyFile, Failure> {
 
 /// `hopsig pkg setup --out DIR`.
 pub fn setup(dir: &Path, force: bool) -> Outcome {
-    std::fs::create_dir_all(dir).map_err(|e| input(dir, format!("cannot create folder: {e}")))?;
-    let pkg = Pkg::setup().map_err(|e| Failure::Input(format!("PKG setup failed: {e}")))?;
     let secret = dir.join(PKG_SECRET);
     let params = dir.join(PKG_PARAMS);
-    if !force && params.exists() {
-        return Err(input(&params, "already exists (use --force to overwrite)"));
-    }
-    write(&secret, pkg.to_key_file().as_bytes(), true, force)?;
-    write(&params, pkg.params().to_key_file().as_bytes(), false, force)?;
+    let mut files = outputs(force, []);
+    files.folder(dir)?;
+    files.check(&secret)?;
+    files.check(&params)?;
+    let pkg = Pkg::setup().map_err(|e| Failure::Input(format!("PKG setup failed: {e}")))?;
+    files.add(&secret, pkg.to_key_file().as_bytes(), Secrecy::Secret)?;
+    files.add(
+        &params,
+        pkg.params().to_key_file().as_bytes(),
+        Secrecy::Public,
+    )?;
+    files.commit()?;
     println!("{}: PKG master secret (keep it offline)", secret.display());
     println!(
         "{}: public parameters, fingerprint {}",
@@ -55,7 +63,9 @@ pub fn extract(dir: &Path, identity: &str, out: &Path, force: bool) -> Outcome {
     let key = pkg
         .extract(identity)
         .map_err(|e| Failure::Input(format!("--id: {e}")))?;
-    write(out, key.to_key_file().as_bytes(), true, force)?;
+    let mut files = outputs(force, [path.as_path()]);
+    files.add(out, key.to_key_file().as_bytes(), Secrecy::Secret)?;
+    files.commit()?;
     println!("{}: IBAS key for identity {identity:?}", out.display());
     Ok(())
 }
@@ -65,19 +75,41 @@ pub fn is_ibas(text: &[u8]) -> bool {
     KeyFile::parse(text).is_ok_and(|f| f.scheme == ibas::ID)
 }
 
-/// The journal path used when `--journal` is not given: `KEY.wlog`.
-pub fn default_journal(key: &Path) -> PathBuf {
-    crate::io::with_suffix(key, ".wlog")
+/// The folder IBAS journals live in: `--state-dir`, else `$HOPSIG_STATE_DIR`, else
+/// `$XDG_STATE_HOME/hopsig`, else `$HOME/.local/state/hopsig` (XDG Base Directory
+/// specification: state that should persist between runs but is not worth a backup
+/// of its own).
+pub fn state_folder(flag: Option<&Path>) -> Result<PathBuf, Failure> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = flag
+        .map(Path::to_path_buf)
+        .or_else(|| var("HOPSIG_STATE_DIR"))
+    {
+        return Ok(dir);
+    }
+    // The XDG specification ignores a relative XDG_STATE_HOME.
+    if let Some(xdg) = var("XDG_STATE_HOME").filter(|p| p.is_absolute()) {
+        return Ok(xdg.join("hopsig"));
+    }
+    var("HOME")
+        .map(|home| home.join(".local/state/hopsig"))
+        .ok_or_else(|| {
+            Failure::Input(
+                "no folder for IBAS journals: set HOPSIG_STATE_DIR or HOME, or pass --state-dir or --journal"
+                    .into(),
+            )
+        })
 }
 
-/// The IBAS branch of `hopsig sign`.
-pub fn sign(
-    key_path: &Path,
-    msg_path: &Path,
-    agg_path: Option<&Path>,
-    out: &Path,
-    journal: Option<&Path>,
-) -> Outcome {
+/// The IBAS branch of `hopsig sign`. The journal is `--journal FILE`, or the key's own
+/// file in the state folder ([`state_folder`], named by `journal::file_name`), so that
+/// every copy of a key shares it. A version-1 journal `KEY.wlog` beside the key is
+/// imported into it.
+pub fn sign(key_path: &Path, msg_path: &Path, agg_path: Option<&Path>, to: &SignOutput) -> Outcome {
     let key =
         UserKey::from_key_file(&key_file(key_path, "key file")?).map_err(|e| input(key_path, e))?;
     let msg = read(msg_path, MAX_MESSAGE, "message")?;
@@ -87,26 +119,67 @@ pub fn sign(
             IbasAggregate::from_bytes(&bytes).map_err(|e| input(p, e))
         })
         .transpose()?;
-    let journal_path = journal.map_or_else(|| default_journal(key_path), Path::to_path_buf);
-    let mut journal =
-        FileJournal::open(&journal_path).map_err(|e| Failure::Input(e.to_string()))?;
-    let agg = ibas::sign(&key, &msg, so_far.as_ref(), &mut journal).map_err(|e| match e {
-        Error::State(_) => {
-            Failure::Input(format!("{}: refusing to sign: {e}", journal_path.display()))
+    let journal_path = match (to.journal, to.state_dir) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::Input(
+                "give --journal FILE or --state-dir DIR, not both".into(),
+            ))
         }
-        other => Failure::Input(format!("signing failed: {other}")),
-    })?;
+        (Some(file), None) => file.to_path_buf(),
+        (None, dir) => state_folder(dir)?.join(journal::file_name(&key)),
+    };
+    let legacy = with_suffix(key_path, ".wlog");
+    let inputs = [key_path, msg_path, journal_path.as_path(), legacy.as_path()];
+    let mut files = outputs(to.force, inputs.into_iter().chain(agg_path));
+    // Before w is claimed: a refusal to write must not cost anything.
+    files.check(to.out)?;
+    if to.journal.is_none() {
+        if let Some(dir) = journal_path.parent() {
+            create_private_folder(dir)?;
+        }
+    }
+    let mut journal =
+        FileJournal::open(&journal_path, &key).map_err(|e| refused(&journal_path, e))?;
+    files.input(&journal_path);
+    if to.journal.is_none() && legacy.exists() {
+        let text = read(&legacy, MAX_JOURNAL_BYTES, "version-1 IBAS journal")?;
+        let added = journal
+            .import_v1(&legacy, &text)
+            .map_err(|e| refused(&journal_path, e))?;
+        if added > 0 {
+            eprintln!(
+                "hopsig: imported {added} state strings from {} into {}",
+                legacy.display(),
+                journal_path.display()
+            );
+        }
+    }
+    let agg = ibas::sign(&key, &msg, so_far.as_ref(), &mut journal)
+        .map_err(|e| refused(&journal_path, e))?;
     let bytes = agg.to_bytes();
-    write(out, &bytes, false, true)?;
+    files.add(to.out, &bytes, Secrecy::Public)?;
+    files.commit()?;
     println!(
         "{}: {} aggregate, {} signers, {} bytes (w recorded in {})",
-        out.display(),
+        to.out.display(),
         ibas::ID,
         agg.signers(),
         bytes.len(),
         journal_path.display()
     );
     Ok(())
+}
+
+/// Why the IBAS signer did not sign: a reused w names the journal that shows it; other
+/// state errors name their file themselves.
+fn refused(journal: &Path, e: Error) -> Failure {
+    match e {
+        Error::State(StateError::ReusedW { .. }) => {
+            Failure::Input(format!("{}: refusing to sign: {e}", journal.display()))
+        }
+        Error::State(state) => Failure::Input(state.to_string()),
+        other => Failure::Input(format!("signing failed: {other}")),
+    }
 }
 
 /// The IBAS branch of `hopsig verify`: parameters from `--pkg DIR` (its params.pub)

@@ -11,7 +11,7 @@ use hopsig_schemes::pla::koblitz::{Curve, TauTable, K163, K233, K283, POINT_WIDT
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
 use hopsig_schemes::wire::Header;
 
-use crate::io::{read, with_suffix, write, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
+use crate::io::{outputs, read, with_suffix, Secrecy, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE};
 use crate::{Failure, Outcome};
 
 /// One `hopsig ic` step.
@@ -75,11 +75,15 @@ fn run_on<
     let fail = |e: hopsig_schemes::Error| Failure::Input(e.to_string());
     match step {
         Step::Ttp { out, force } => {
-            std::fs::create_dir_all(out).map_err(|e| input(out, e))?;
+            let mut written = outputs(force, []);
+            written.folder(out)?;
+            written.check(&out.join("ttp.key"))?;
+            written.check(&out.join("ttp.pub"))?;
             let (secret, public) =
                 files::ttp_files(&Ttp::<C>::setup().map_err(fail)?).map_err(fail)?;
-            write(&out.join("ttp.key"), secret.as_bytes(), true, force)?;
-            write(&out.join("ttp.pub"), public.as_bytes(), false, force)?;
+            written.add(&out.join("ttp.key"), secret.as_bytes(), Secrecy::Secret)?;
+            written.add(&out.join("ttp.pub"), public.as_bytes(), Secrecy::Public)?;
+            written.commit()?;
             println!(
                 "{}: TTP secret; {}: TTP public key",
                 out.join("ttp.key").display(),
@@ -90,8 +94,10 @@ fn run_on<
             let (secret, request) =
                 files::blind_files(&icnr::blind::<C>().map_err(fail)?).map_err(fail)?;
             let req = with_suffix(out, ".req");
-            write(out, secret.as_bytes(), true, force)?;
-            write(&req, request.as_bytes(), false, force)?;
+            let mut written = outputs(force, []);
+            written.add(out, secret.as_bytes(), Secrecy::Secret)?;
+            written.add(&req, request.as_bytes(), Secrecy::Public)?;
+            written.commit()?;
             println!(
                 "{}: blinding secret (keep); {}: request for the TTP",
                 out.display(),
@@ -111,14 +117,15 @@ fn run_on<
             let r = files::request_from_file::<C>(&key_file(request, "request")?)
                 .map_err(|e| input(request, e))?;
             let issued = t.issue(id.as_bytes(), &r).map_err(|e| input(request, e))?;
-            write(
+            let mut written = outputs(force, [path.as_path(), request]);
+            written.add(
                 out,
                 files::issued_file::<C>(id.as_bytes(), &issued)
                     .map_err(fail)?
                     .as_bytes(),
-                true,
-                force,
+                Secrecy::Secret,
             )?;
+            written.commit()?;
             println!(
                 "{}: certificate and private share for {id:?}",
                 out.display()
@@ -141,13 +148,14 @@ fn run_on<
             let pem = B::secret_to_pem(&key).map_err(fail)?;
             let text = KeyFile::render(B::ID, KeyKind::Secret, &[pem.as_str()]);
             let cert = with_suffix(out, ".cert");
-            write(out, text.as_bytes(), true, force)?;
-            write(
+            let mut written = outputs(force, [blind, issued, ttp_pub]);
+            written.add(out, text.as_bytes(), Secrecy::Secret)?;
+            written.add(
                 &cert,
                 files::cert_file::<C>(&id, &iss.cert).as_bytes(),
-                false,
-                force,
+                Secrecy::Public,
             )?;
+            written.commit()?;
             println!(
                 "{}: {} key (use with hopsig sign); {}: implicit certificate",
                 out.display(),

@@ -1,7 +1,10 @@
-//! File input and output. Every error names the file.
+//! File input and output. Every error names the file; every output goes through
+//! [`outputs`].
 
-use std::io::Write;
 use std::path::Path;
+
+pub use hopsig_schemes::primitives::persist::{Outputs, Secrecy};
+use hopsig_schemes::primitives::persist::{PersistError, Replace};
 
 use crate::Failure;
 
@@ -38,30 +41,26 @@ pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure::Input(format!("{shown}: cannot read {what}: {e}")))
 }
 
-/// Writes `bytes` to `path` (mode 0600 when `secret`), refusing to overwrite unless
-/// `force`.
-pub fn write(path: &Path, bytes: &[u8], secret: bool, force: bool) -> Result<(), Failure> {
-    let shown = path.display();
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true);
-    if force {
-        opts.create(true).truncate(true);
-    } else {
-        opts.create_new(true);
+impl From<PersistError> for Failure {
+    fn from(e: PersistError) -> Self {
+        match e {
+            PersistError::Exists { .. } => {
+                Failure::Input(format!("{e} (use --force to overwrite)"))
+            }
+            other => Failure::Input(other.to_string()),
+        }
     }
-    #[cfg(unix)]
-    if secret {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
+}
+
+/// The output files of one command that reads `inputs`. Every file hopsig writes goes
+/// through it (`hopsig_primitives::persist::Outputs`): written to a temporary file
+/// beside it (mode 0600 for secrets), fsynced, placed together with the command's
+/// other outputs or not at all; never over an existing file without `--force`, never
+/// over one of `inputs` (same device and inode) even with it.
+pub fn outputs<'a>(force: bool, inputs: impl IntoIterator<Item = &'a Path>) -> Outputs {
+    let mut out = Outputs::new(Replace::from_force(force));
+    for input in inputs {
+        out.input(input);
     }
-    #[cfg(not(unix))]
-    let _ = secret;
-    let mut f = opts.open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => Failure::Input(format!(
-            "{shown}: already exists (use --force to overwrite)"
-        )),
-        _ => Failure::Input(format!("{shown}: cannot write: {e}")),
-    })?;
-    f.write_all(bytes)
-        .map_err(|e| Failure::Input(format!("{shown}: cannot write: {e}")))
+    out
 }

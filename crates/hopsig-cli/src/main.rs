@@ -86,10 +86,19 @@ enum Command {
         /// Where to write the new aggregate.
         #[arg(long)]
         out: PathBuf,
-        /// IBAS only: the file of state strings w this key has signed under (default
-        /// KEY.wlog). Signing under a recorded w is refused: it would allow forgeries.
+        /// Overwrite an existing --out (never one of this command's inputs).
+        #[arg(long)]
+        force: bool,
+        /// IBAS only: the journal of state strings w this key has signed under
+        /// (default: the key's own journal in the state folder, see --state-dir).
+        /// Signing another message under a recorded w is refused: it would allow
+        /// forgeries.
         #[arg(long)]
         journal: Option<PathBuf>,
+        /// IBAS only: folder of per-key journals (default $HOPSIG_STATE_DIR, else
+        /// $XDG_STATE_HOME/hopsig, else ~/.local/state/hopsig).
+        #[arg(long)]
+        state_dir: Option<PathBuf>,
     },
     /// Verify an aggregate against ordered (public key, message) pairs, first signer
     /// first; for ibas-bls12381, (identity, message) pairs in any order under a PKG's
@@ -152,9 +161,12 @@ enum Command {
         /// Fewer n values and shorter measurements.
         #[arg(long)]
         quick: bool,
-        /// Write the rows as JSON to FILE.
+        /// Write the rows as JSON to FILE (checked before the run).
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Overwrite an existing JSON file.
+        #[arg(long)]
+        force: bool,
     },
     /// Measure and print each paper table beside the paper's; write a report with plots.
     Reproduce {
@@ -164,6 +176,9 @@ enum Command {
         /// Output folder for report.md, table1.json and SVG plots.
         #[arg(long, default_value = "hopsig-report")]
         out: PathBuf,
+        /// Overwrite an earlier report in that folder.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -299,8 +314,20 @@ fn run(cli: Cli) -> Outcome {
             msg,
             agg,
             out,
+            force,
             journal,
-        } => commands::sign(&key, &msg, agg.as_deref(), &out, journal.as_deref()),
+            state_dir,
+        } => commands::sign(
+            &key,
+            &msg,
+            agg.as_deref(),
+            &commands::SignOutput {
+                out: &out,
+                force,
+                journal: journal.as_deref(),
+                state_dir: state_dir.as_deref(),
+            },
+        ),
         Command::Verify {
             scheme,
             pubs,
@@ -397,8 +424,13 @@ fn run(cli: Cli) -> Outcome {
             } => ibas::extract(&pkg, &id, &out, force),
         },
         Command::Inspect { file, json } => commands::inspect(&file, json),
-        Command::Bench { suite, quick, json } => bench::run_suite(&suite, quick, json.as_deref()),
-        Command::Reproduce { quick, out } => reproduce::run(quick, &out),
+        Command::Bench {
+            suite,
+            quick,
+            json,
+            force,
+        } => bench::run_suite(&suite, quick, json.as_deref(), force),
+        Command::Reproduce { quick, out, force } => reproduce::run(quick, &out, force),
     }
 }
 

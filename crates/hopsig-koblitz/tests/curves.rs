@@ -353,7 +353,7 @@ fn fast_subgroup_check_agrees_with_multiplication_by_n() {
         let mut outside = 0;
         for i in 0..40u8 {
             let mut enc = vec![0x02];
-            enc.extend(std::iter::repeat(i).take(x_bytes));
+            enc.extend(std::iter::repeat_n(i, x_bytes));
             enc[1] &= 0x01;
             if let Ok(p) = Affine::<C>::from_sec1(&enc) {
                 let slow = p.check_subgroup().is_ok();

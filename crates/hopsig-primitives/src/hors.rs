@@ -15,12 +15,12 @@
 //! succeeds with probability at most `(Σ·m/n)^m` (all m indices of a new message must
 //! hit revealed leaves). [`Counter`] enforces Σ before a signature is released.
 
-use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
+
+use crate::persist::{Log, PersistError, Record};
 
 /// Secret seed length.
 pub const SEED_LEN: usize = 32;
@@ -300,65 +300,70 @@ pub enum CounterError {
     /// The key has made Σ signatures.
     #[error("attestation key exhausted: {0} of {0} signatures made (rekey)")]
     Exhausted(u32),
-    /// The state file could not be read or written.
-    #[error("{path}: {reason}")]
-    State {
-        /// The state file.
-        path: PathBuf,
-        /// What went wrong.
-        reason: String,
-    },
+    /// The state file could not be read or written, or is malformed (the error names
+    /// it).
+    #[error(transparent)]
+    State(#[from] PersistError),
 }
 
-/// Counts a key's signatures and refuses the (Σ+1)-th. With a state file the count is
-/// written durably (temporary file, fsync, rename, fsync of the folder) *before* the
-/// signature is released, so a crash can waste a signature but never lets the key sign
-/// past Σ.
+/// First line of a counter file.
+const COUNTER_HEADER: &str = "hopsig-hors-counter: 1";
+
+/// The number of signatures a counter log records: its entries are `1`, `2`, … in
+/// order, each the count after one more signature.
+#[derive(Debug, Default)]
+struct Count(u32);
+
+impl Record for Count {
+    fn apply(&mut self, entry: &str) -> Result<(), String> {
+        let next = self.0.checked_add(1).ok_or("too many signatures")?;
+        if entry != next.to_string() {
+            return Err(format!("expected signature number {next}"));
+        }
+        self.0 = next;
+        Ok(())
+    }
+}
+
+/// Counts a key's signatures and refuses the (Σ+1)-th. A persistent counter is a
+/// [`Log`] file: `hopsig-hors-counter: 1`, then one line per signature holding the count
+/// after it (`1`, `2`, …). [`Counter::reserve`] appends the next line under the file's
+/// lock and fsyncs it *before* the signature is released, so a crash can waste a
+/// signature but never lets the key sign past Σ, and two processes sharing the file
+/// never both take the last signature.
 #[derive(Debug)]
 pub struct Counter {
-    used: u32,
     sigma: u32,
-    file: Option<PathBuf>,
+    log: Log<Count>,
 }
 
 impl Counter {
     /// An in-memory counter.
     pub fn memory(sigma: u32) -> Self {
         Counter {
-            used: 0,
             sigma,
-            file: None,
+            log: Log::memory(COUNTER_HEADER, Count::default()),
         }
     }
 
-    /// A counter persisted at `path` (created with 0 if absent). The file holds the
-    /// count as decimal text and a newline.
+    /// A counter persisted at `path` (created if absent; its folder must exist). The
+    /// file may hold at most Σ entries.
     ///
     /// # Errors
-    /// [`CounterError::State`] if the file is unreadable or malformed.
+    /// [`CounterError::State`] if the file is unreadable, malformed, too large, or not
+    /// a regular file.
     pub fn persistent(path: &Path, sigma: u32) -> Result<Self, CounterError> {
-        let state = |reason: String| CounterError::State {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let used = match std::fs::read_to_string(path) {
-            Ok(text) => text
-                .trim()
-                .parse::<u32>()
-                .map_err(|_| state("not a signature count".into()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-            Err(e) => return Err(state(e.to_string())),
-        };
+        // The header and Σ entries of at most 10 digits and a newline each.
+        let max = COUNTER_HEADER.len() as u64 + 1 + 11 * u64::from(sigma);
         Ok(Counter {
-            used,
             sigma,
-            file: Some(path.to_path_buf()),
+            log: Log::open(path, COUNTER_HEADER, max, Count::default())?,
         })
     }
 
-    /// Signatures made so far.
+    /// Signatures made so far (as of the last [`Counter::reserve`], or opening).
     pub fn used(&self) -> u32 {
-        self.used
+        self.log.record().0
     }
 
     /// Reserves one signature: fails once Σ are used; persists the new count first.
@@ -367,38 +372,15 @@ impl Counter {
     /// [`CounterError::Exhausted`], or [`CounterError::State`] if the count cannot be
     /// written (then nothing may be signed).
     pub fn reserve(&mut self) -> Result<(), CounterError> {
-        if self.used >= self.sigma {
-            return Err(CounterError::Exhausted(self.sigma));
-        }
-        let next = self.used + 1;
-        if let Some(path) = &self.file {
-            write_atomically(path, format!("{next}\n").as_bytes()).map_err(|e| {
-                CounterError::State {
-                    path: path.clone(),
-                    reason: e.to_string(),
-                }
-            })?;
-        }
-        self.used = next;
-        Ok(())
+        let sigma = self.sigma;
+        self.log.append(|count| {
+            if count.0 >= sigma {
+                Err(CounterError::Exhausted(sigma))
+            } else {
+                Ok(Some((count.0 + 1).to_string()))
+            }
+        })
     }
-}
-
-/// Replaces `path` with `bytes` so that a crash leaves the old or the new content.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        File::open(dir)?.sync_all()?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -455,24 +437,50 @@ mod tests {
         c.reserve().unwrap();
         c.reserve().unwrap();
         assert!(matches!(c.reserve(), Err(CounterError::Exhausted(2))));
-        let dir = tempfile_dir();
-        let path = dir.join("key.count");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("key.count");
         let mut c = Counter::persistent(&path, 3).unwrap();
         c.reserve().unwrap();
         c.reserve().unwrap();
         drop(c);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "hopsig-hors-counter: 1\n1\n2\n"
+        );
         let mut c = Counter::persistent(&path, 3).unwrap();
         assert_eq!(c.used(), 2);
         c.reserve().unwrap();
         assert!(matches!(c.reserve(), Err(CounterError::Exhausted(3))));
         std::fs::write(&path, "garbage").unwrap();
         assert!(Counter::persistent(&path, 3).is_err());
-        let _ = std::fs::remove_dir_all(dir);
+        std::fs::write(&path, "hopsig-hors-counter: 1\n1\n3\n").unwrap();
+        let e = Counter::persistent(&path, 3).unwrap_err().to_string();
+        assert!(e.contains("line 3") && e.contains("number 2"), "{e}");
     }
 
-    fn tempfile_dir() -> PathBuf {
-        let d = std::env::temp_dir().join(format!("hopsig-hors-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    #[test]
+    fn handles_on_one_counter_file_share_sigma() {
+        // Several processes (here: threads, each with its own open file) signing with
+        // one key: the lock makes each see the others' reservations, so together they
+        // stop at Σ.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("key.count");
+        let made: u32 = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| {
+                    let mut c = Counter::persistent(&path, 16).unwrap();
+                    s.spawn(move || {
+                        let mut made = 0;
+                        while c.reserve().is_ok() {
+                            made += 1;
+                        }
+                        made
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        assert_eq!(made, 16);
+        assert_eq!(Counter::persistent(&path, 16).unwrap().used(), 16);
     }
 }

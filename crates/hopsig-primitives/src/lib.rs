@@ -19,12 +19,16 @@
 //!   results defined, for the constant-time test (no-ops unless the `valgrind` feature
 //!   is on);
 //! * [`armor`] — hopsig's text key files: standard PEM blocks (which OpenSSL reads)
-//!   preceded by `name: value` header lines that say which scheme a key belongs to.
+//!   preceded by `name: value` header lines that say which scheme a key belongs to;
+//! * [`persist`] — crash-safe files: output files written atomically and placed all
+//!   together or not at all, and append-only journals (memory or file) for signer
+//!   state such as the HORS counter.
 
 pub mod armor;
 pub mod codec;
 pub mod hash;
 pub mod hors;
 pub mod pairing;
+pub mod persist;
 pub mod rsa;
 pub mod valgrind;

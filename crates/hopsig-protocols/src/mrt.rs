@@ -1,19 +1,20 @@
 //! AS-path statistics of the announcements in an MRT update file, the "today's mean
 //! AS-path length" the KC-x per-UPDATE cost (KC-x paper eq. 1 and 5) is evaluated at.
 
-use std::path::{Path, PathBuf};
+use std::io::{BufRead, BufReader, Read};
 
 use bgpkit_parser::models::ElemType;
 use bgpkit_parser::BgpkitParser;
 
-/// Why a file could not be read.
+/// Why an MRT stream could not be measured.
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {reason}")]
-pub struct MrtError {
-    /// The file.
-    pub path: PathBuf,
-    /// What went wrong.
-    pub reason: String,
+pub enum MrtError {
+    /// The stream could not be read.
+    #[error("cannot read: {0}")]
+    Read(#[from] std::io::Error),
+    /// It holds no announcement with an AS path (or is not MRT at all).
+    #[error("no announcements with an AS path")]
+    NoAnnouncements,
 }
 
 /// AS-path lengths over the announcements of one file.
@@ -32,22 +33,23 @@ pub struct PathStats {
     pub max_with_prepends: usize,
 }
 
-/// Reads a gzip-compressed (or plain) MRT file and measures its AS paths.
+/// gzip's first two bytes (RFC 1952 §2.3.1).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Measures the AS paths of an MRT update stream, plain or gzip-compressed (as RIPE RIS
+/// publishes it; recognised by its first bytes). The caller opens the file, so errors
+/// carry no path: name it where you report them.
 ///
 /// # Errors
-/// [`MrtError`] naming the file if it cannot be opened or holds no announcement.
-pub fn path_stats(path: &Path) -> Result<PathStats, MrtError> {
-    let err = |reason: String| MrtError {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
-    let reader: Box<dyn std::io::Read> = if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(flate2::read::MultiGzDecoder::new(std::io::BufReader::new(
-            file,
-        )))
+/// [`MrtError::Read`] if the stream cannot be read, [`MrtError::NoAnnouncements`] if it
+/// holds no announcement with an AS path.
+pub fn path_stats(input: impl Read) -> Result<PathStats, MrtError> {
+    let mut buffered = BufReader::new(input);
+    let head = buffered.fill_buf()?;
+    let reader: Box<dyn Read> = if head.starts_with(&GZIP_MAGIC) {
+        Box::new(flate2::read::MultiGzDecoder::new(buffered))
     } else {
-        Box::new(std::io::BufReader::new(file))
+        Box::new(buffered)
     };
     let (mut n, mut unique, mut full, mut max, mut max_all) = (0u64, 0u64, 0u64, 0usize, 0usize);
     for elem in BgpkitParser::from_reader(reader).into_elem_iter() {
@@ -69,7 +71,7 @@ pub fn path_stats(path: &Path) -> Result<PathStats, MrtError> {
         max_all = max_all.max(all.len());
     }
     if n == 0 {
-        return Err(err("no announcements with an AS path".into()));
+        return Err(MrtError::NoAnnouncements);
     }
     Ok(PathStats {
         announcements: n,
@@ -84,6 +86,7 @@ pub fn path_stats(path: &Path) -> Result<PathStats, MrtError> {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+    use std::path::{Path, PathBuf};
 
     fn data(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -95,22 +98,34 @@ mod tests {
     fn ris_2016_updates_match_the_data_readme() {
         // ../shared/data/README.md: 39,256 announcements, mean path 5.4 ASNs with
         // prepends (4.8 unique), maximum 20.
-        let s = path_stats(&data("ris-updates.20160811.1600.gz")).unwrap();
+        let file = std::fs::File::open(data("ris-updates.20160811.1600.gz")).unwrap();
+        let s = path_stats(file).unwrap();
         assert!((39_000..=39_500).contains(&s.announcements), "{s:?}");
         assert!((s.mean_unique - 4.8).abs() < 0.06, "{s:?}");
         assert!((s.mean_with_prepends - 5.4).abs() < 0.06, "{s:?}");
         assert_eq!(s.max_with_prepends, 20);
         assert!(s.max_unique <= 20 && s.max_unique as f64 > s.mean_unique);
+        // The same bytes decompressed, from memory: the same figures.
+        let mut plain = Vec::new();
+        flate2::read::MultiGzDecoder::new(
+            std::fs::File::open(data("ris-updates.20160811.1600.gz")).unwrap(),
+        )
+        .read_to_end(&mut plain)
+        .unwrap();
+        assert_eq!(path_stats(plain.as_slice()).unwrap(), s);
     }
 
     #[test]
-    fn missing_and_garbage_files_are_errors() {
-        assert!(path_stats(Path::new("/nonexistent.gz")).is_err());
-        let dir = std::env::temp_dir().join(format!("hopsig-mrt-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("junk.mrt");
-        std::fs::write(&f, b"not an MRT file at all").unwrap();
-        assert!(path_stats(&f).is_err());
-        let _ = std::fs::remove_dir_all(dir);
+    fn empty_and_garbage_streams_are_errors() {
+        assert!(matches!(
+            path_stats(&b""[..]),
+            Err(MrtError::NoAnnouncements)
+        ));
+        assert!(matches!(
+            path_stats(&b"not an MRT file at all"[..]),
+            Err(MrtError::NoAnnouncements)
+        ));
+        // Truncated gzip: no announcement decodes from it.
+        assert!(path_stats(&[0x1f, 0x8b, 0x08, 0x00][..]).is_err());
     }
 }

@@ -36,7 +36,7 @@ pub mod registry;
 mod traits;
 pub mod wire;
 
-pub use error::Error;
+pub use error::{Error, StateError};
 pub use registry::{lookup, schemes, Scheme};
 pub use traits::{Aggregate, FreeAggregate, SequentialAggregate, SigningKey, VerifyingKey};
 

@@ -248,7 +248,7 @@ impl Param {
 
 /// ℓ_r / 8 as the parameter byte, for an ℓ_r that is a multiple of 8 below 2048.
 fn r_byte(bits: u16) -> Option<u8> {
-    (bits % 8 == 0)
+    bits.is_multiple_of(8)
         .then(|| u8::try_from(bits / 8).ok())
         .flatten()
 }

@@ -61,7 +61,7 @@ fn precise_errors_for_malformed_bgr_aggregates() {
 fn der_integer(v: &[u8]) -> Vec<u8> {
     let start = v.iter().position(|&b| b != 0).unwrap_or(v.len());
     let mut body = v[start..].to_vec();
-    if body.first().map_or(true, |&b| b & 0x80 != 0) {
+    if body.first().is_none_or(|&b| b & 0x80 != 0) {
         body.insert(0, 0);
     }
     [vec![0x02, body.len() as u8], body].concat()

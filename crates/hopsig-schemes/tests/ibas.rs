@@ -9,7 +9,7 @@ use hopsig_schemes::ibas::{
 };
 use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::primitives::pairing::{Scalar, G1, G2};
-use hopsig_schemes::{Aggregate, Error};
+use hopsig_schemes::{Aggregate, Error, StateError};
 
 const ALICE: &str = "/friends/Alice";
 const GOV: &str = "/moderators/Government";
@@ -173,7 +173,10 @@ fn signing_twice_under_one_w_would_allow_forgery_so_the_journal_refuses() {
     let mut journal = MemoryJournal::default();
     ibas::sign_with_w(&w.alice, msgs[0], &state, &mut journal).unwrap();
     let e = ibas::sign_with_w(&w.alice, msgs[1], &state, &mut journal).unwrap_err();
-    assert!(matches!(e, Error::State(_)), "{e}");
+    assert!(
+        matches!(e, Error::State(StateError::ReusedW { w }) if w == state),
+        "{e}"
+    );
     // A moderator that keeps its journal refuses to countersign two messages under
     // the same incoming w.
     let a = ibas::sign(&w.alice, msgs[0], None, &mut MemoryJournal::default()).unwrap();
@@ -327,17 +330,22 @@ fn key_files_round_trip_and_are_checked() {
 fn file_journal_persists_and_rejects_garbage() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("alice.wlog");
+    let alice = &world().alice;
     let state = [3u8; ibas::W_LEN];
     {
-        let mut j = FileJournal::open(&path).unwrap();
+        let mut j = FileJournal::open(&path, alice).unwrap();
         assert!(j.is_empty());
-        j.claim(&state).unwrap();
+        j.claim(alice, &state, b"one").unwrap();
     }
-    let mut j = FileJournal::open(&path).unwrap();
+    let mut j = FileJournal::open(&path, alice).unwrap();
     assert_eq!(j.len(), 1);
-    assert!(matches!(j.claim(&state), Err(Error::State(_))));
-    j.claim(&[4u8; ibas::W_LEN]).unwrap();
-    std::fs::write(&path, "not hex\n").unwrap();
-    let e = FileJournal::open(&path).unwrap_err().to_string();
-    assert!(e.contains("line 1"), "{e}");
+    assert!(matches!(
+        j.claim(alice, &state, b"two"),
+        Err(Error::State(StateError::ReusedW { w })) if w == state
+    ));
+    j.claim(alice, &[4u8; ibas::W_LEN], b"two").unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{text}not hex\n")).unwrap();
+    let e = FileJournal::open(&path, alice).unwrap_err().to_string();
+    assert!(e.contains("line 4"), "{e}");
 }

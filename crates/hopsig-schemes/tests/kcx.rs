@@ -7,7 +7,7 @@ use hopsig_schemes::kcx::{
     SignedRoute, StaticDirectory,
 };
 use hopsig_schemes::primitives::hors::Counter;
-use hopsig_schemes::Error;
+use hopsig_schemes::{Error, StateError};
 use proptest::prelude::*;
 
 const NOW: u64 = 1_800_000_000;
@@ -439,7 +439,10 @@ fn hors_key_stops_at_sigma_even_across_a_restart() {
         verify(&r, &dir2, Some(1), NOW).unwrap();
     }
     let e = sign(&mut key).unwrap_err();
-    assert!(matches!(e, Error::State(_)), "{e}");
+    assert!(
+        matches!(e, Error::State(StateError::Exhausted { sigma }) if sigma == params.hors.sigma),
+        "{e}"
+    );
     assert!(e.to_string().contains("exhausted"));
 }
 

@@ -20,6 +20,7 @@ pub use table2::Table2;
 pub use table3::Table3;
 pub use table5::Table5;
 
+use crate::io::{outputs, Outputs, Secrecy};
 use crate::{Failure, Outcome};
 
 /// The machine a run was measured on.
@@ -66,21 +67,25 @@ pub(crate) fn setup_failed(e: hopsig_schemes::Error) -> Failure {
     Failure::Input(format!("benchmark setup failed: {e}"))
 }
 
-/// Writes `value` as pretty JSON to `path`.
-pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Outcome {
-    let text =
-        serde_json::to_string_pretty(value).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
-    crate::io::write(path, text.as_bytes(), false, true)
+/// `value` as pretty JSON.
+pub fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Failure> {
+    serde_json::to_vec_pretty(value).map_err(|e| Failure::Input(format!("JSON: {e}")))
 }
 
-/// `hopsig bench SUITE [--quick] [--json FILE]`.
-pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
+/// `hopsig bench SUITE [--quick] [--json FILE [--force]]`. The JSON file is checked
+/// (not in the way, its folder writable) before anything is measured.
+pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>, force: bool) -> Outcome {
+    let files = outputs(force, []);
+    if let Some(path) = json {
+        files.check(path)?;
+    }
+    let to = json.map(|path| (path, files));
     match suite {
-        "table1" => report(&Table1::measure(quick)?, Table1::render, json),
-        "table2" => report(&Table2::measure(quick)?, Table2::render, json),
-        "table3" => report(&Table3::measure(quick)?, Table3::render, json),
-        "table5" => report(&Table5::measure(quick)?, Table5::render, json),
-        "fig4" => report(&Fig4::measure(quick)?, Fig4::render, json),
+        "table1" => report(&Table1::measure(quick)?, Table1::render, to),
+        "table2" => report(&Table2::measure(quick)?, Table2::render, to),
+        "table3" => report(&Table3::measure(quick)?, Table3::render, to),
+        "table5" => report(&Table5::measure(quick)?, Table5::render, to),
+        "fig4" => report(&Fig4::measure(quick)?, Fig4::render, to),
         other => Err(Failure::Input(format!(
             "unknown suite '{other}' (available: table1, table2, table3, table5, fig4)"
         ))),
@@ -88,10 +93,15 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>) -> Outcome {
 }
 
 /// Prints a measured suite and writes it as JSON when asked.
-fn report<T: Serialize>(t: &T, render: fn(&T) -> String, json: Option<&Path>) -> Outcome {
+fn report<T: Serialize>(
+    t: &T,
+    render: fn(&T) -> String,
+    json: Option<(&Path, Outputs)>,
+) -> Outcome {
     print!("{}", render(t));
-    if let Some(path) = json {
-        write_json(path, t)?;
+    if let Some((path, mut files)) = json {
+        files.add(path, &to_json(t)?, Secrecy::Public)?;
+        files.commit()?;
         eprintln!("wrote {}", path.display());
     }
     Ok(())

@@ -100,11 +100,17 @@ impl Table3 {
     /// Backend failures; an unreadable MRT file.
     pub fn measure(quick: bool) -> Result<Table3, Failure> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        let stats = hopsig_protocols::mrt::path_stats(&mrt_path());
+        let mrt = mrt_path();
+        let stats = std::fs::File::open(&mrt)
+            .map_err(hopsig_protocols::mrt::MrtError::from)
+            .and_then(hopsig_protocols::mrt::path_stats);
         let (today_l, announcements) = match &stats {
             Ok(s) => (Some(s.mean_unique), s.announcements),
             Err(e) => {
-                eprintln!("warning: {e}: no cost at today's path length");
+                eprintln!(
+                    "warning: {}: {e}: no cost at today's path length",
+                    mrt.display()
+                );
                 (None, 0)
             }
         };

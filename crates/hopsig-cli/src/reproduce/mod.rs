@@ -6,8 +6,9 @@ mod svg;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::bench::{write_json, Table1, Table2, Table3, Table5};
-use crate::{Failure, Outcome};
+use crate::bench::{to_json, Table1, Table2, Table3, Table5};
+use crate::io::{outputs, Secrecy};
+use crate::Outcome;
 use svg::{line_chart, Series};
 
 /// Source of the quoted figures.
@@ -405,10 +406,25 @@ fn report(t: &Table1, t2: &Table2, t3: &Table3, t5: &Table5, quick: bool) -> Str
     s
 }
 
-/// Runs the reproduction.
-pub fn run(quick: bool, out: &Path) -> Outcome {
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure::Input(format!("{}: cannot create folder: {e}", out.display())))?;
+/// The files `hopsig reproduce` writes into its folder.
+const REPORT_FILES: [&str; 7] = [
+    "table1.json",
+    "table5.json",
+    "table3.json",
+    "table2.json",
+    "size.svg",
+    "verify.svg",
+    "report.md",
+];
+
+/// Runs the reproduction. The report files are checked (none in the way without
+/// `force`, the folder writable) before anything is measured, and written together.
+pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
+    let mut files = outputs(force, []);
+    files.folder(out)?;
+    for name in REPORT_FILES {
+        files.check(&out.join(name))?;
+    }
     let t = Table1::measure(quick)?;
     let t5 = Table5::measure(quick)?;
     let t3 = Table3::measure(quick)?;
@@ -425,10 +441,6 @@ pub fn run(quick: bool, out: &Path) -> Outcome {
     println!("PLA Tables I and II — paper ({SOURCE2}) beside measured:\n");
     println!("{}", side_by_side2(&t2));
     println!("{}", t2.render());
-    write_json(&out.join("table1.json"), &t)?;
-    write_json(&out.join("table5.json"), &t5)?;
-    write_json(&out.join("table3.json"), &t3)?;
-    write_json(&out.join("table2.json"), &t2)?;
     let size = line_chart(
         "Aggregate signature size",
         "signers n",
@@ -441,13 +453,19 @@ pub fn run(quick: bool, out: &Path) -> Outcome {
         "µs",
         &series(&t, |r| r.verify_us),
     );
-    for (name, text) in [
-        ("size.svg", size),
-        ("verify.svg", verify),
-        ("report.md", report(&t, &t2, &t3, &t5, quick)),
-    ] {
-        crate::io::write(&out.join(name), text.as_bytes(), false, true)?;
+    let contents = [
+        to_json(&t)?,
+        to_json(&t5)?,
+        to_json(&t3)?,
+        to_json(&t2)?,
+        size.into_bytes(),
+        verify.into_bytes(),
+        report(&t, &t2, &t3, &t5, quick).into_bytes(),
+    ];
+    for (name, bytes) in REPORT_FILES.iter().zip(&contents) {
+        files.add(&out.join(name), bytes, Secrecy::Public)?;
     }
+    files.commit()?;
     println!(
         "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, size.svg, verify.svg",
         out.display()

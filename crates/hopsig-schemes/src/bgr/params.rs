@@ -78,7 +78,7 @@ impl BgrParams {
                 "BGR supports RSA-2048 and RSA-3072, not {modulus_bits}"
             )));
         }
-        if r_bits % 8 != 0 || !RANDOM_R_BITS.contains(&r_bits) {
+        if !r_bits.is_multiple_of(8) || !RANDOM_R_BITS.contains(&r_bits) {
             return Err(Error::Key(format!(
                 "ℓ_r must be a multiple of 8 in {}..={}, not {r_bits}",
                 RANDOM_R_BITS.start(),

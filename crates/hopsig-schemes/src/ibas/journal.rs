@@ -1,128 +1,300 @@
-//! The signer's record of state strings w it has signed with.
+//! The signer's record of the state strings w it has signed under, and of what.
 //!
-//! Gentry–Ramzan is only secure if no signer ever signs two messages with the same w:
-//! from two signatures `S'_k = r_k P_w + d_0 + c_k d_1` (k = 1, 2) of one signer under
-//! one w, the combination `λ S'_1 + (1 − λ) S'_2` with `λ = (c* − c_2)/(c_1 − c_2)`
-//! is a valid signature on any message whose `c = c*` (tests/ibas.rs shows this). A
-//! first signer draws w fresh (128 random bits); a later signer (the moderator) signs
-//! under someone else's w, so it must remember every w it has used and refuse a
-//! repeat. Every signing call therefore claims w in a [`WJournal`] first.
+//! Gentry–Ramzan is only secure if no signer ever signs two different messages with
+//! the same w: from two signatures `S'_k = r_k P_w + d_0 + c_k d_1` (k = 1, 2) of one
+//! signer under one w, the combination `λ S'_1 + (1 − λ) S'_2` with
+//! `λ = (c* − c_2)/(c_1 − c_2)` is a valid signature on any message whose `c = c*`
+//! (tests/ibas.rs shows this). A first signer draws w fresh (128 random bits); a later
+//! signer (the moderator) signs under someone else's w, so it must remember every w it
+//! has used.
+//!
+//! **The rule.** A signer's r is derived from its key, w and the message
+//! ([`super::signer_r`]), so signing the *same* message under the same w again yields
+//! the identical signature and reveals nothing new. The journal therefore records, for
+//! each w, SHA-256 of the message signed under it. Claiming (w, m) before signing:
+//! passes and records (w, SHA-256(m)) if w is new; passes and records nothing if w is
+//! recorded with the same digest (a retry, e.g. after the output could not be
+//! written); is refused with [`StateError::ReusedW`] if w is recorded with another
+//! digest, or with an unknown message (an entry imported from a version-1 journal).
+//!
+//! **Bound to the key, not to a file name.** A journal belongs to one key, named by
+//! its [`key_binding`]; a file journal records the binding in its first line and
+//! refuses any other key ([`StateError::OtherKey`]). [`file_name`] derives a journal's
+//! name in a state folder from the binding, so every copy, hard link or re-extraction
+//! of one key finds the same journal. The file format is in `docs/spec/ibas.md`.
 
-use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use hopsig_primitives::codec::to_hex;
+use hopsig_primitives::hash::sha256;
+use hopsig_primitives::persist::{Log, PersistError, Record};
 
-use super::W_LEN;
-use crate::Error;
+use super::{UserKey, W_LEN};
+use crate::{Error, StateError};
 
-/// A set of used state strings that can only grow.
-pub trait WJournal {
-    /// Records `w` as used, durably for persistent journals, before the caller signs.
-    ///
-    /// # Errors
-    /// [`Error::State`] if `w` was used before (the caller must not sign) or the
-    /// record cannot be written.
-    fn claim(&mut self, w: &[u8; W_LEN]) -> Result<(), Error>;
+/// Largest journal file: 16 MiB, about 170,000 signatures of one key (98 bytes each).
+pub const MAX_JOURNAL_BYTES: u64 = 16 << 20;
+
+/// Domain-separation prefix of the key binding.
+const BINDING_TAG: &[u8] = b"HOPSIG-IBAS-V01-JOURNAL-KEY";
+/// First line of a journal file, before the key binding in hex.
+const HEADER_PREFIX: &str = "hopsig-ibas-wlog: 1 key ";
+
+/// Names a user key: `SHA-256("HOPSIG-IBAS-V01-JOURNAL-KEY" ‖ Q ‖ I2OSP(len(ID), 2) ‖ ID)`
+/// with Q the PKG's compressed parameter (96 bytes) and ID the identity's UTF-8 bytes.
+///
+/// (ID, Q) determine the key: a user key is accepted only if `e(d_j, P) = e(H1(ID, j), Q)`
+/// (j = 0, 1), which has exactly one solution `d_j`. So the binding names the key
+/// itself — every copy and every re-extraction of it — without hashing secret bytes.
+pub fn key_binding(key: &UserKey) -> [u8; 32] {
+    let id = key.identity().as_bytes();
+    // Identities are at most MAX_IDENTITY_LEN (1024) bytes, checked where they are made.
+    let len = u16::try_from(id.len()).unwrap_or(u16::MAX).to_be_bytes();
+    sha256(&[BINDING_TAG, &key.params().to_bytes(), &len, id])
 }
 
-/// An in-memory journal: right for a process that holds its key for its lifetime.
-#[derive(Debug, Default)]
-pub struct MemoryJournal(HashSet<[u8; W_LEN]>);
+/// The name of `key`'s journal in a state folder: `ibas-` + the [`key_binding`] in
+/// lowercase hex + `.wlog`.
+pub fn file_name(key: &UserKey) -> String {
+    format!("ibas-{}.wlog", to_hex(&key_binding(key)))
+}
 
-impl WJournal for MemoryJournal {
-    fn claim(&mut self, w: &[u8; W_LEN]) -> Result<(), Error> {
-        if self.0.insert(*w) {
-            Ok(())
-        } else {
-            Err(reused(w))
+/// A journal of the state strings one key has signed under.
+pub trait WJournal {
+    /// Records that `key` signs `msg` under `w` (durably, for persistent journals)
+    /// before the caller signs; see the rule in the [module docs](self).
+    ///
+    /// # Errors
+    /// [`Error::State`]: [`StateError::ReusedW`] if `key` signed another message under
+    /// `w` (the caller must not sign), [`StateError::OtherKey`] if the journal belongs
+    /// to another key, [`StateError::Journal`] if the record cannot be kept.
+    fn claim(&mut self, key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<(), Error>;
+}
+
+/// What a key signed under one w.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Signed {
+    /// A message with this SHA-256.
+    Message([u8; 32]),
+    /// A message hopsig no longer knows (imported from a version-1 journal).
+    Unknown,
+}
+
+/// The claims a journal's entries add up to.
+#[derive(Debug, Default)]
+struct Claims(HashMap<[u8; W_LEN], Signed>);
+
+/// One entry: `W SP D`, with W the state string in hex and D the message's SHA-256 in
+/// hex or `-` for an unknown message.
+fn entry(w: &[u8; W_LEN], signed: Signed) -> String {
+    match signed {
+        Signed::Message(d) => format!("{} {}", to_hex(w), to_hex(&d)),
+        Signed::Unknown => format!("{} -", to_hex(w)),
+    }
+}
+
+fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 2 * N {
+        return None;
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let mut out = [0u8; N];
+    for (o, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+        *o = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(out)
+}
+
+impl Record for Claims {
+    fn apply(&mut self, line: &str) -> Result<(), String> {
+        let malformed = || {
+            format!(
+                "not \"W D\" ({} lowercase hex digits, a space, {} hex digits or -)",
+                2 * W_LEN,
+                64
+            )
+        };
+        let (w, d) = line.split_once(' ').ok_or_else(malformed)?;
+        let w = from_hex::<W_LEN>(w).ok_or_else(malformed)?;
+        let signed = match d {
+            "-" => Signed::Unknown,
+            d => Signed::Message(from_hex::<32>(d).ok_or_else(malformed)?),
+        };
+        match self.0.get(&w) {
+            None => {
+                self.0.insert(w, signed);
+                Ok(())
+            }
+            Some(s) if *s == signed => Ok(()),
+            Some(_) => Err(format!(
+                "w = {} is recorded with two different messages",
+                to_hex(&w)
+            )),
         }
     }
 }
 
-fn reused(w: &[u8; W_LEN]) -> Error {
-    Error::State(format!(
-        "this key already signed under w = {}; signing again would let anyone forge its signatures",
-        to_hex(w)
-    ))
+fn header(binding: &[u8; 32]) -> String {
+    format!("{HEADER_PREFIX}{}", to_hex(binding))
 }
 
-/// A journal kept in a text file, one w per line in lowercase hex, appended and synced
-/// to disk before each signature is released. Used by `hopsig sign` (next to the key
-/// file, `KEY.wlog`) so that separate runs with one key never share a w.
+/// The claim rule on an up-to-date record: the entry to append, if any.
+fn decide(claims: &Claims, w: &[u8; W_LEN], digest: [u8; 32]) -> Result<Option<String>, Error> {
+    match claims.0.get(w) {
+        None => Ok(Some(entry(w, Signed::Message(digest)))),
+        Some(Signed::Message(d)) if *d == digest => Ok(None),
+        Some(_) => Err(StateError::ReusedW { w: *w }.into()),
+    }
+}
+
+fn other_key(path: PathBuf, found: &str, expected: &[u8; 32]) -> Error {
+    StateError::OtherKey {
+        path,
+        found: found.to_string(),
+        expected: to_hex(expected),
+    }
+    .into()
+}
+
+/// An in-memory journal: right for a process that holds its key for its lifetime. It
+/// binds to the first key that claims through it.
+#[derive(Debug)]
+pub struct MemoryJournal {
+    log: Log<Claims>,
+    key: Option<[u8; 32]>,
+}
+
+impl Default for MemoryJournal {
+    fn default() -> Self {
+        MemoryJournal {
+            log: Log::memory("", Claims::default()),
+            key: None,
+        }
+    }
+}
+
+impl WJournal for MemoryJournal {
+    fn claim(&mut self, key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<(), Error> {
+        let binding = key_binding(key);
+        match self.key {
+            None => self.key = Some(binding),
+            Some(k) if k != binding => {
+                return Err(other_key(
+                    PathBuf::from("(journal in memory)"),
+                    &to_hex(&k),
+                    &binding,
+                ))
+            }
+            Some(_) => {}
+        }
+        let digest = sha256(&[msg]);
+        self.log.append(|claims| decide(claims, w, digest))
+    }
+}
+
+/// A journal file (see the [module docs](self) and `docs/spec/ibas.md`): a
+/// [`Log`] locked across read, check and append, one `write` and an fsync per entry,
+/// created with mode 0600, at most [`MAX_JOURNAL_BYTES`].
 #[derive(Debug)]
 pub struct FileJournal {
-    path: PathBuf,
-    seen: MemoryJournal,
-    file: File,
+    log: Log<Claims>,
+    key: [u8; 32],
 }
 
 impl FileJournal {
-    /// Opens (creating if needed) the journal at `path` and reads its entries.
+    /// Opens `key`'s journal at `path`, creating it (and recording the key binding in
+    /// it) if it does not exist. The folder must exist.
     ///
     /// # Errors
-    /// [`Error::State`] naming the file if it cannot be read or holds a malformed line.
-    pub fn open(path: &Path) -> Result<Self, Error> {
-        let io = |e: std::io::Error| Error::State(format!("{}: {e}", path.display()));
-        let file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(path)
-            .map_err(io)?;
-        let mut seen = MemoryJournal::default();
-        for (i, line) in BufReader::new(&file).lines().enumerate() {
-            let line = line.map_err(io)?;
-            let w = parse_line(line.trim()).ok_or_else(|| {
-                Error::State(format!(
-                    "{}: line {} is not {} hex digits",
-                    path.display(),
-                    i + 1,
-                    2 * W_LEN
-                ))
-            })?;
-            seen.0.insert(w);
-        }
-        Ok(FileJournal {
-            path: path.to_path_buf(),
-            seen,
-            file,
-        })
+    /// [`Error::State`]: [`StateError::OtherKey`] if the file is another key's
+    /// journal; [`StateError::Journal`] naming the file if it is not a regular file,
+    /// too large, malformed, not a journal, or cannot be created, locked or read.
+    pub fn open(path: &Path, key: &UserKey) -> Result<Self, Error> {
+        let binding = key_binding(key);
+        let log = Log::open(
+            path,
+            &header(&binding),
+            MAX_JOURNAL_BYTES,
+            Claims::default(),
+        )
+        .map_err(|e| match e {
+            PersistError::Header { path, found, .. } if found.starts_with(HEADER_PREFIX) => {
+                other_key(path, &found[HEADER_PREFIX.len()..], &binding)
+            }
+            other => StateError::Journal(other).into(),
+        })?;
+        Ok(FileJournal { log, key: binding })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        self.log.path().unwrap_or(Path::new(""))
     }
 
     /// Number of state strings recorded.
     pub fn len(&self) -> usize {
-        self.seen.0.len()
+        self.log.record().0.len()
     }
 
     /// Whether no state string is recorded yet.
     pub fn is_empty(&self) -> bool {
-        self.seen.0.is_empty()
+        self.log.record().0.is_empty()
     }
-}
 
-fn parse_line(line: &str) -> Option<[u8; W_LEN]> {
-    if line.len() != 2 * W_LEN || !line.is_ascii() {
-        return None;
+    /// Imports a version-1 journal (hopsig's earlier `KEY.wlog`: one w per line, 32 hex
+    /// digits, no message): each w not yet recorded is recorded with an unknown
+    /// message, so that nothing may be signed under it again. `source` only names the
+    /// text in errors. Returns the number of state strings added.
+    ///
+    /// # Errors
+    /// [`StateError::Journal`] with [`PersistError::Malformed`] naming `source` and the
+    /// line if a line is not 32 hex digits; as [`WJournal::claim`] if the journal
+    /// cannot be written.
+    pub fn import_v1(&mut self, source: &Path, text: &[u8]) -> Result<usize, Error> {
+        let mut added = 0;
+        for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.is_empty() {
+                continue;
+            }
+            let w = std::str::from_utf8(line)
+                .ok()
+                .and_then(|l| from_hex::<W_LEN>(&l.to_ascii_lowercase()))
+                .ok_or_else(|| {
+                    Error::from(StateError::Journal(PersistError::Malformed {
+                        path: source.to_path_buf(),
+                        line: i + 1,
+                        reason: format!("not {} hex digits", 2 * W_LEN),
+                    }))
+                })?;
+            self.log.append(|claims| {
+                Ok::<_, Error>((!claims.0.contains_key(&w)).then(|| {
+                    added += 1;
+                    entry(&w, Signed::Unknown)
+                }))
+            })?;
+        }
+        Ok(added)
     }
-    let mut w = [0u8; W_LEN];
-    for (i, byte) in w.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&line[2 * i..2 * i + 2], 16).ok()?;
-    }
-    Some(w)
 }
 
 impl WJournal for FileJournal {
-    fn claim(&mut self, w: &[u8; W_LEN]) -> Result<(), Error> {
-        if self.seen.0.contains(w) {
-            return Err(reused(w));
+    fn claim(&mut self, key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<(), Error> {
+        let binding = key_binding(key);
+        if binding != self.key {
+            return Err(other_key(
+                self.path().to_path_buf(),
+                &to_hex(&self.key),
+                &binding,
+            ));
         }
-        let io = |e: std::io::Error| Error::State(format!("{}: {e}", self.path.display()));
-        writeln!(self.file, "{}", to_hex(w)).map_err(io)?;
-        self.file.sync_data().map_err(io)?;
-        self.seen.0.insert(*w);
-        Ok(())
+        let digest = sha256(&[msg]);
+        self.log.append(|claims| decide(claims, w, digest))
     }
 }

@@ -19,11 +19,17 @@
 //!
 //! **The state string w.** A first signer draws w as 16 bytes (128 bits) from the
 //! OS CSPRNG, so two first signatures share a w with probability about `q²/2^129`
-//! after q signatures (2^-65 after 2^32). Because a signer who signs two messages
-//! under one w lets anyone forge its signatures under that w ([`journal`] explains the
-//! algebra), every signing call first claims w in the signer's [`WJournal`] and
-//! refuses a w it has used: the rule 004 states for the first signer, enforced for
-//! every signer, since the moderator signs under a w chosen by someone else.
+//! after q signatures (2^-65 after 2^32). Because a signer who signs two different
+//! messages under one w lets anyone forge its signatures under that w ([`journal`]
+//! explains the algebra), every signing call first claims (w, message) in the signer's
+//! [`WJournal`], which refuses a w already used for another message: the rule 004
+//! states for the first signer, enforced for every signer, since the moderator signs
+//! under a w chosen by someone else.
+//!
+//! **The signer's r** is not drawn at random but derived from the key, w and the
+//! message ([`signer_r`]), as RFC 6979 and EdDSA derive their nonces. Signing the same
+//! message under the same w twice therefore gives the same signature, so the journal
+//! can allow it: a countersignature whose output could not be written can be retried.
 //!
 //! Keys come from a PKG ([`Pkg::setup`], [`Pkg::extract`]) and verifiers name signers
 //! by identity ([`Identity`]), so IBAS has its own functions rather than the
@@ -33,10 +39,11 @@ mod aggregate;
 pub mod journal;
 mod keys;
 
-use hopsig_primitives::pairing::{pairing_product_is_one, Scalar, G1, G2};
+use hopsig_primitives::pairing::{pairing_product_is_one, Scalar, G1, G1_BYTES, G2};
+use zeroize::Zeroizing;
 
 pub use aggregate::IbasAggregate;
-pub use journal::{FileJournal, MemoryJournal, WJournal};
+pub use journal::{FileJournal, MemoryJournal, WJournal, MAX_JOURNAL_BYTES};
 pub use keys::{Identity, Pkg, PublicParams, UserKey};
 
 use crate::wire::Signers;
@@ -54,6 +61,9 @@ pub const DST_H1: &[u8] = b"HOPSIG-IBAS-V01-CS01-with-BLS12381G1_XMD:SHA-256_SSW
 pub const DST_H2: &[u8] = b"HOPSIG-IBAS-V01-CS01-with-BLS12381G1_XMD:SHA-256_SSWU_RO_H2_";
 /// Domain-separation tag of H3 (message, identity, state string → scalar).
 pub const DST_H3: &[u8] = b"HOPSIG-IBAS-V01-CS01-with-BLS12381-Fr_XMD:SHA-256_H3_";
+/// Domain-separation tag of the signer's r (secret key, state string, message →
+/// scalar), [`signer_r`].
+pub const DST_R: &[u8] = b"HOPSIG-IBAS-V01-CS01-with-BLS12381-Fr_XMD:SHA-256_R_";
 
 /// `H1(ID, j)`: hash to G1 of `I2OSP(j, 1) || ID`.
 pub fn h1(identity: &str, j: u8) -> G1 {
@@ -81,16 +91,41 @@ pub fn h3(msg: &[u8], identity: &str, w: &[u8; W_LEN]) -> Scalar {
     Scalar::hash(&input, DST_H3)
 }
 
-/// Individual Signing (004 §2.3) of `msg` by `key` under `w`, after claiming w in
-/// `journal`: `S' = r P_w + d_0 + c d_1`, `T' = r P` with fresh random r.
+/// The signer's r for `msg` under `w`: RFC 9380 §5.2 `hash_to_field` into Z/rZ (as
+/// [`h3`]) of `d0 ‖ d1 ‖ w ‖ m` under [`DST_R`], with `d0`, `d1` the user key's two
+/// compressed G1 points (48 bytes each). A keyed hash of the message, as RFC 6979 §3.2
+/// and RFC 8032 §5.1.6 (EdDSA) derive their nonces: unpredictable without the key, and
+/// the same for the same (key, w, message), so a repeated signature is identical.
+///
+/// # Errors
+/// [`Error::Key`] in the case, of probability 2^-254, that r is zero (`T' = rP` would
+/// be the identity).
+pub fn signer_r(key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<Scalar, Error> {
+    let mut input = Zeroizing::new(Vec::with_capacity(2 * G1_BYTES + W_LEN + msg.len()));
+    input.extend_from_slice(Zeroizing::new(key.d0.to_compressed()).as_ref());
+    input.extend_from_slice(Zeroizing::new(key.d1.to_compressed()).as_ref());
+    input.extend_from_slice(w);
+    input.extend_from_slice(msg);
+    let r = Scalar::hash(&input, DST_R);
+    if r.is_zero() {
+        return Err(Error::Key(
+            "the derived IBAS signing value r is zero; this key cannot sign this message under this w"
+                .into(),
+        ));
+    }
+    Ok(r)
+}
+
+/// Individual Signing (004 §2.3) of `msg` by `key` under `w`, after claiming (w, msg)
+/// in `journal`: `S' = r P_w + d_0 + c d_1`, `T' = r P` with r = [`signer_r`].
 fn share(
     key: &UserKey,
     msg: &[u8],
     w: &[u8; W_LEN],
     journal: &mut dyn WJournal,
 ) -> Result<(G1, G2), Error> {
-    journal.claim(w)?;
-    let r = Scalar::random().map_err(|e| Error::Key(e.to_string()))?;
+    journal.claim(key, w, msg)?;
+    let r = signer_r(key, w, msg)?;
     Ok(individual_signature(
         &key.d0,
         &key.d1,
@@ -130,7 +165,8 @@ fn fresh_w() -> Result<[u8; W_LEN], Error> {
 /// is not verified here (a moderator verifies first if it wants to, as in Table 5).
 ///
 /// # Errors
-/// [`Error::State`] if `journal` shows the key already signed under that w;
+/// [`Error::State`] if `journal` shows the key already signed another message under
+/// that w ([`crate::StateError::ReusedW`]) or cannot record the claim;
 /// [`Error::TooManySigners`] if `so_far` already holds the maximum number of signers
 /// (checked before w is claimed).
 pub fn sign(
@@ -162,7 +198,8 @@ pub fn sign(
 /// handed out), to be combined with [`aggregate`].
 ///
 /// # Errors
-/// [`Error::State`] if `journal` shows the key already signed under `w`.
+/// [`Error::State`] if `journal` shows the key already signed another message under
+/// `w`, or cannot record the claim.
 pub fn sign_with_w(
     key: &UserKey,
     msg: &[u8],

@@ -308,9 +308,7 @@ impl ReceivedKey {
             .mt_seed
             .as_ref()
             .ok_or_else(|| Error::Key("the predecessor issued no KC-MT attestation key".into()))?;
-        self.counter
-            .reserve()
-            .map_err(|e| Error::State(e.to_string()))?;
+        self.counter.reserve().map_err(Error::from)?;
         let params = self.params.hors;
         let tree = self.tree.get_or_insert_with(|| Tree::build(params, seed));
         Ok(tree.sign(msg))
@@ -457,7 +455,8 @@ pub enum Primary {
 ///
 /// # Errors
 /// [`Error::Key`] if the predecessor issued no key of the `primary` kind or a next hop
-/// is not a neighbour; [`Error::State`] once the KC-MT key has made Σ signatures;
+/// is not a neighbour; [`Error::State`] ([`crate::StateError::Exhausted`]) once the
+/// KC-MT key has made Σ signatures, or if its counter file fails;
 /// [`Error::TooManySigners`] past [`MAX_HOPS`]; [`Error::Encode`] as for [`originate`];
 /// backend failures.
 #[allow(clippy::too_many_arguments)]

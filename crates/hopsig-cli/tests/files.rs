@@ -1,0 +1,708 @@
+//! How the `hopsig` binary writes files (README "Files"): nothing is overwritten
+//! without `--force`, no command writes over its own inputs, secrets are 0600 even when
+//! they replace a wider file, a write error leaves the old files and no partial or
+//! temporary file, multi-file outputs appear together or not at all; and the IBAS
+//! journal is bound to the key, not to the key file's name.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A test folder and the state folder the binary keeps IBAS journals in.
+struct Env {
+    dir: tempfile::TempDir,
+    state: PathBuf,
+}
+
+impl Env {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        Env { dir, state }
+    }
+
+    fn p(&self, name: &str) -> String {
+        self.dir.path().join(name).to_string_lossy().into_owned()
+    }
+
+    fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_hopsig"));
+        c.args(args).env("HOPSIG_STATE_DIR", &self.state);
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> Output {
+        let o = self.run(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", text(&o));
+        o
+    }
+
+    /// Runs `args` expecting exit 2 with `needle` in the message.
+    fn refused(&self, args: &[&str], needle: &str) -> Output {
+        let o = self.run(args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(needle), "{args:?}: {}", text(&o));
+        o
+    }
+
+    /// Runs the binary with file writes limited to one block, so that any write
+    /// beyond fails with EFBIG (SIGXFSZ ignored), as on a full disk.
+    fn run_tiny_limit(&self, args: &[&str]) -> Output {
+        Command::new("sh")
+            .arg("-c")
+            .arg(r#"trap "" XFSZ; ulimit -f 1; exec "$@""#)
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_hopsig"))
+            .args(args)
+            .env("HOPSIG_STATE_DIR", &self.state)
+            .output()
+            .unwrap()
+    }
+
+    /// Names in the test folder (state folder excluded), sorted.
+    fn names(&self) -> Vec<String> {
+        names_in(self.dir.path())
+            .into_iter()
+            .filter(|n| n != "state")
+            .collect()
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.p(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    /// PKG, Alice and the Government's keys, Alice's message and first aggregate.
+    fn ibas(&self) -> Ibas {
+        let pkg = self.p("pkg");
+        self.ok(&["pkg", "setup", "--out", &pkg]);
+        let (alice, gov) = (self.p("alice.key"), self.p("gov.key"));
+        for (id, key) in [("/friends/Alice", &alice), ("/moderators/Government", &gov)] {
+            self.ok(&["pkg", "extract", "--pkg", &pkg, "--id", id, "--out", key]);
+        }
+        let m1 = self.write("m1", b"I am safe");
+        let a1 = self.p("a1");
+        self.ok(&sign(&alice, &m1, None, &a1, &[]));
+        Ibas {
+            pkg,
+            alice,
+            gov,
+            m1,
+            a1,
+        }
+    }
+}
+
+struct Ibas {
+    pkg: String,
+    alice: String,
+    gov: String,
+    m1: String,
+    a1: String,
+}
+
+impl Ibas {
+    fn verify(&self, env: &Env, m2: &str, agg: &str) -> Output {
+        env.run(&[
+            "verify",
+            "--scheme",
+            "ibas-bls12381",
+            "--pkg",
+            &self.pkg,
+            "--id",
+            "/friends/Alice",
+            "--msg",
+            &self.m1,
+            "--id",
+            "/moderators/Government",
+            "--msg",
+            m2,
+            "--agg",
+            agg,
+        ])
+    }
+}
+
+/// `sign --key KEY --msg MSG [--agg AGG] --out OUT EXTRA…`
+fn sign<'a>(
+    key: &'a str,
+    msg: &'a str,
+    agg: Option<&'a str>,
+    out: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["sign", "--key", key, "--msg", msg, "--out", out];
+    if let Some(agg) = agg {
+        args.extend(["--agg", agg]);
+    }
+    args.extend(extra);
+    args
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+fn mode(path: &str) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn sign_never_replaces_an_existing_output_without_force() {
+    let e = Env::new();
+    let key = e.p("k");
+    e.ok(&["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key]);
+    let m = e.write("m", b"route");
+    let agg = e.write("agg", b"someone else's file");
+    e.refused(
+        &sign(&key, &m, None, &agg, &[]),
+        "already exists (use --force",
+    );
+    assert_eq!(read(&agg), b"someone else's file");
+    e.ok(&sign(&key, &m, None, &agg, &["--force"]));
+    assert_ne!(read(&agg), b"someone else's file");
+    // keygen refuses both names too.
+    e.refused(
+        &["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key],
+        "already exists",
+    );
+}
+
+#[test]
+fn no_command_writes_over_its_own_inputs_even_with_force() {
+    let e = Env::new();
+    let key = e.p("k");
+    e.ok(&["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key]);
+    let m = e.write("m", b"route");
+    let agg = e.p("agg");
+    e.ok(&sign(&key, &m, None, &agg, &[]));
+    let hard = e.p("hard");
+    std::fs::hard_link(&key, &hard).unwrap();
+    let soft = e.p("soft");
+    std::os::unix::fs::symlink(&m, &soft).unwrap();
+    let before: Vec<Vec<u8>> = [&key, &m, &agg].iter().map(|p| read(p)).collect();
+    for out in [&key, &m, &agg, &hard, &soft] {
+        for force in [false, true] {
+            let extra: &[&str] = if force { &["--force"] } else { &[] };
+            let args = sign(&key, &m, Some(&agg), out, extra);
+            let o = e.run(&args);
+            assert_eq!(code(&o), 2, "{args:?}: {}", text(&o));
+            if force {
+                assert!(text(&o).contains("input of this command"), "{}", text(&o));
+            }
+        }
+    }
+    let after: Vec<Vec<u8>> = [&key, &m, &agg].iter().map(|p| read(p)).collect();
+    assert_eq!(before, after);
+
+    // The PKG's secret, an IBAS journal, a TTP's public key are inputs too.
+    let ib = e.ibas();
+    let pkg_key = format!("{}/pkg.key", ib.pkg);
+    let pkg_before = read(&pkg_key);
+    e.refused(
+        &[
+            "pkg", "extract", "--pkg", &ib.pkg, "--id", "/x", "--out", &pkg_key, "--force",
+        ],
+        "input of this command",
+    );
+    assert_eq!(read(&pkg_key), pkg_before);
+    let journal = e.p("gov.journal");
+    let m2 = e.write("m2", b"accepted");
+    e.ok(&sign(
+        &ib.gov,
+        &m2,
+        Some(&ib.a1),
+        &e.p("a2"),
+        &["--journal", &journal],
+    ));
+    let journal_before = read(&journal);
+    e.refused(
+        &sign(
+            &ib.gov,
+            &m2,
+            Some(&ib.a1),
+            &journal,
+            &["--journal", &journal, "--force"],
+        ),
+        "input of this command",
+    );
+    assert_eq!(read(&journal), journal_before);
+}
+
+#[test]
+fn force_gives_a_replaced_secret_mode_0600() {
+    let e = Env::new();
+    let key = e.write("k", b"an old key file anyone could read and write");
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o666)).unwrap();
+    e.ok(&[
+        "keygen",
+        "--scheme",
+        "ecdsa-p256-concat",
+        "--out",
+        &key,
+        "--force",
+    ]);
+    assert_eq!(mode(&key), 0o600);
+    assert!(read(&key).starts_with(b"hopsig-key: 1"));
+}
+
+#[test]
+fn a_write_error_leaves_the_old_files_and_nothing_else() {
+    let e = Env::new();
+    let key = e.p("k");
+    e.ok(&["keygen", "--scheme", "bgr-rsa2048", "--out", &key]);
+    let pub_ = format!("{key}.pub");
+    let (old_key, old_pub) = (read(&key), read(&pub_));
+    // Replacing: the secret key (about 1.8 kB) cannot be written.
+    let o = e.run_tiny_limit(&[
+        "keygen",
+        "--scheme",
+        "bgr-rsa2048",
+        "--out",
+        &key,
+        "--force",
+    ]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(text(&o).contains("File too large"), "{}", text(&o));
+    assert_eq!(read(&key), old_key);
+    assert_eq!(read(&pub_), old_pub);
+    assert_eq!(e.names(), ["k", "k.pub"]);
+    // A new pair: neither file appears, not even empty.
+    let fresh = e.p("fresh");
+    let o = e.run_tiny_limit(&["keygen", "--scheme", "bgr-rsa2048", "--out", &fresh]);
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert_eq!(e.names(), ["k", "k.pub"]);
+}
+
+#[test]
+fn multi_file_outputs_appear_together_or_not_at_all() {
+    let e = Env::new();
+    // ic ttp: ttp.pub is in the way, so ttp.key must not appear either.
+    let ttp = e.p("ttp");
+    std::fs::create_dir(&ttp).unwrap();
+    std::fs::write(format!("{ttp}/ttp.pub"), b"mine").unwrap();
+    e.refused(&["ic", "ttp", "--out", &ttp], "ttp.pub: already exists");
+    assert_eq!(names_in(Path::new(&ttp)), ["ttp.pub"]);
+    std::fs::remove_file(format!("{ttp}/ttp.pub")).unwrap();
+    e.ok(&["ic", "ttp", "--out", &ttp]);
+    assert_eq!(mode(&format!("{ttp}/ttp.key")), 0o600);
+    // ic request: the .req is in the way, so no blind either.
+    let blind = e.p("a.blind");
+    e.write("a.blind.req", b"mine");
+    e.refused(
+        &["ic", "request", "--out", &blind],
+        "a.blind.req: already exists",
+    );
+    assert!(!Path::new(&blind).exists());
+    std::fs::remove_file(format!("{blind}.req")).unwrap();
+    e.ok(&["ic", "request", "--out", &blind]);
+    let issued = e.p("a.issued");
+    e.ok(&[
+        "ic",
+        "issue",
+        "--ttp",
+        &ttp,
+        "--id",
+        "2001:db8::17",
+        "--request",
+        &format!("{blind}.req"),
+        "--out",
+        &issued,
+    ]);
+    // ic finalize: the .cert is in the way, so no key either.
+    let key = e.p("a.key");
+    e.write("a.key.cert", b"mine");
+    let finalize = [
+        "ic",
+        "finalize",
+        "--blind",
+        &blind,
+        "--issued",
+        &issued,
+        "--ttp-pub",
+        &format!("{ttp}/ttp.pub"),
+        "--out",
+        &key,
+    ];
+    e.refused(&finalize, "a.key.cert: already exists");
+    assert!(!Path::new(&key).exists());
+    std::fs::remove_file(format!("{key}.cert")).unwrap();
+    e.ok(&finalize);
+    // keygen and pkg setup likewise.
+    e.write("k.pub", b"mine");
+    e.refused(
+        &[
+            "keygen",
+            "--scheme",
+            "ecdsa-p256-concat",
+            "--out",
+            &e.p("k"),
+        ],
+        "k.pub: already exists",
+    );
+    assert!(!Path::new(&e.p("k")).exists());
+    let pkg = e.p("pkg");
+    std::fs::create_dir(&pkg).unwrap();
+    std::fs::write(format!("{pkg}/params.pub"), b"mine").unwrap();
+    e.refused(
+        &["pkg", "setup", "--out", &pkg],
+        "params.pub: already exists",
+    );
+    assert_eq!(names_in(Path::new(&pkg)), ["params.pub"]);
+}
+
+#[test]
+fn bench_and_reproduce_check_their_outputs_before_measuring() {
+    let e = Env::new();
+    let json = e.write("t.json", b"earlier results");
+    let missing = e.p("no/such/folder/t.json");
+    let under_file = format!("{json}/t.json");
+    for (out, needle) in [
+        (&json, "already exists"),
+        (&missing, "No such file"),
+        (&under_file, "Not a directory"),
+    ] {
+        let started = std::time::Instant::now();
+        let o = e.refused(&["bench", "table1", "--quick", "--json", out], needle);
+        // Nothing was measured: no table on stdout, no progress on stderr.
+        assert!(o.stdout.is_empty(), "{}", text(&o));
+        assert!(!text(&o).contains("[1/"), "{}", text(&o));
+        assert!(started.elapsed().as_secs() < 20);
+    }
+    assert_eq!(read(&json), b"earlier results");
+    let report = e.p("report");
+    std::fs::create_dir(&report).unwrap();
+    std::fs::write(format!("{report}/report.md"), b"last month's report").unwrap();
+    let o = e.refused(
+        &["reproduce", "--quick", "--out", &report],
+        "report.md: already exists",
+    );
+    assert!(o.stdout.is_empty(), "{}", text(&o));
+    assert_eq!(names_in(Path::new(&report)), ["report.md"]);
+}
+
+#[test]
+fn a_copied_linked_or_re_extracted_moderator_key_cannot_sign_twice_under_one_w() {
+    // Reproduction of the attack: a second file holding the moderator's key signs a
+    // different message under the same incoming w. Before journals were bound to the
+    // key, each file had its own KEY.wlog and both aggregates verified.
+    let e = Env::new();
+    let ib = e.ibas();
+    let (m2, a2) = (e.write("m2", b"accepted, rating 5"), e.p("a2"));
+    e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), &a2, &[]));
+    assert_eq!(code(&ib.verify(&e, &m2, &a2)), 0);
+
+    let copy = e.p("gov-copy.key");
+    std::fs::copy(&ib.gov, &copy).unwrap();
+    let link = e.p("gov-link.key");
+    std::fs::hard_link(&ib.gov, &link).unwrap();
+    let again = e.p("gov-again.key");
+    e.ok(&[
+        "pkg",
+        "extract",
+        "--pkg",
+        &ib.pkg,
+        "--id",
+        "/moderators/Government",
+        "--out",
+        &again,
+    ]);
+    let m3 = e.write("m3", b"rejected");
+    for (key, out) in [(&copy, "a3"), (&link, "a4"), (&again, "a5")] {
+        let out = e.p(out);
+        e.refused(
+            &sign(key, &m3, Some(&ib.a1), &out, &[]),
+            "already signed another message under w",
+        );
+        assert!(!Path::new(&out).exists());
+    }
+    // One journal in the state folder, named by the key, private; none beside keys.
+    let journals = names_in(&e.state);
+    assert_eq!(journals.len(), 2, "{journals:?}"); // Alice's and the Government's
+    assert!(journals
+        .iter()
+        .all(|n| n.starts_with("ibas-") && n.ends_with(".wlog")));
+    assert_eq!(mode(e.state.to_str().unwrap()), 0o700);
+    for j in &journals {
+        assert_eq!(mode(e.state.join(j).to_str().unwrap()), 0o600);
+    }
+    assert!(
+        !e.names().iter().any(|n| n.ends_with(".wlog")),
+        "{:?}",
+        e.names()
+    );
+}
+
+#[test]
+fn an_explicit_journal_serves_one_key_only() {
+    let e = Env::new();
+    let ib = e.ibas();
+    let journal = e.p("shared.wlog");
+    let m = e.write("m", b"hello");
+    e.ok(&sign(
+        &ib.alice,
+        &m,
+        None,
+        &e.p("x1"),
+        &["--journal", &journal],
+    ));
+    e.refused(
+        &sign(&ib.gov, &m, None, &e.p("x2"), &["--journal", &journal]),
+        "journal of another key",
+    );
+    assert!(!Path::new(&e.p("x2")).exists());
+    // A symlink or device as journal is refused.
+    let link = e.p("link.wlog");
+    std::os::unix::fs::symlink(&journal, &link).unwrap();
+    for j in [link.as_str(), "/dev/null"] {
+        e.refused(
+            &sign(&ib.alice, &m, None, &e.p("x3"), &["--journal", j]),
+            "not a regular file",
+        );
+    }
+    // --state-dir overrides HOPSIG_STATE_DIR.
+    let other = e.p("other-state");
+    e.ok(&sign(
+        &ib.alice,
+        &m,
+        None,
+        &e.p("x4"),
+        &["--state-dir", &other],
+    ));
+    assert_eq!(names_in(Path::new(&other)).len(), 1);
+}
+
+#[test]
+fn a_countersignature_that_could_not_be_written_can_be_retried() {
+    let e = Env::new();
+    let ib = e.ibas();
+    let m2 = e.write("m2", b"accepted, rating 5");
+    // An output that cannot be written is found before w is claimed.
+    let nowhere = e.p("missing-folder/a2");
+    let o = e.refused(
+        &sign(&ib.gov, &m2, Some(&ib.a1), &nowhere, &[]),
+        "missing-folder",
+    );
+    assert!(!text(&o).contains("already signed"));
+    // w claimed for m2, then the output lost (a failure after the claim: a full disk,
+    // a crash before the file was placed, a deleted file). Signing the same message
+    // under the same w again is allowed and yields the very same signature.
+    let a2 = e.p("a2");
+    e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), &a2, &[]));
+    let first = read(&a2);
+    std::fs::remove_file(&a2).unwrap();
+    e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), &a2, &[]));
+    assert_eq!(read(&a2), first);
+    assert_eq!(code(&ib.verify(&e, &m2, &a2)), 0);
+    // A different message under that w: refused.
+    let m3 = e.write("m3", b"rejected");
+    e.refused(
+        &sign(&ib.gov, &m3, Some(&ib.a1), &e.p("a3"), &[]),
+        "already signed another message",
+    );
+}
+
+#[test]
+fn a_version_1_journal_beside_the_key_is_honoured() {
+    let e = Env::new();
+    let ib = e.ibas();
+    // hopsig before journals were bound to keys kept KEY.wlog: one w per line.
+    let w = hex::encode(&read(&ib.a1)[7..23]);
+    e.write("gov.key.wlog", format!("{w}\n").as_bytes());
+    let m2 = e.write("m2", b"accepted");
+    e.refused(
+        &sign(&ib.gov, &m2, Some(&ib.a1), &e.p("a2"), &[]),
+        "already signed another message",
+    );
+}
+
+/// The system calls behind one secret output and one journal entry, checked with
+/// strace: exclusive creation with mode 0600, fchmod before the first write, fsync
+/// before the name appears, no-clobber link, folder fsync; the journal locked, each
+/// entry one write, fsynced, and its folder fsynced when it is created.
+#[test]
+fn writes_follow_the_crash_safe_sequence() {
+    let available = Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "strace is required in CI (.ci/run installs it)"
+        );
+        eprintln!("SKIPPED: strace not installed");
+        return;
+    }
+    let e = Env::new();
+    let trace = |args: &[&str]| -> Vec<String> {
+        let log = e.dir.path().join("strace.log");
+        let o = Command::new("strace")
+            .args(["-f", "-qq", "-s", "0", "-o"])
+            .arg(&log)
+            .args([
+                "-e",
+                "trace=openat,fchmod,write,fsync,fdatasync,link,linkat,rename,renameat,renameat2,unlink,unlinkat,flock,ftruncate",
+            ])
+            .arg(env!("CARGO_BIN_EXE_hopsig"))
+            .args(args)
+            .env("HOPSIG_STATE_DIR", &e.state)
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{}", text(&o));
+        let lines = std::fs::read_to_string(&log).unwrap();
+        std::fs::remove_file(&log).unwrap();
+        // Drop the pid column strace -f may add.
+        lines
+            .lines()
+            .map(|l| {
+                let rest = l.trim_start_matches(|c: char| c.is_ascii_digit());
+                if rest.len() < l.len() && rest.starts_with(' ') {
+                    rest.trim().to_string()
+                } else {
+                    l.trim().to_string()
+                }
+            })
+            .collect()
+    };
+    let position = |calls: &[String], what: &dyn Fn(&str) -> bool, from: usize| {
+        calls[from..]
+            .iter()
+            .position(|c| what(c))
+            .map(|i| i + from)
+            .unwrap_or_else(|| panic!("not found after call {from}:\n{}", calls.join("\n")))
+    };
+    let fd_of = |call: &str| call.rsplit("= ").next().unwrap().trim().to_string();
+
+    // keygen: the secret key, from the temporary file that becomes it.
+    let key = e.p("k");
+    let calls = trace(&["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key]);
+    let link = position(
+        &calls,
+        &|c| c.starts_with("linkat(") && c.contains(&format!("\"{key}\"")),
+        0,
+    );
+    let tmp = calls[link].split('"').nth(1).unwrap().to_string();
+    assert!(tmp.contains("/.k.") && tmp.ends_with("hopsig-tmp"), "{tmp}");
+    let open = position(
+        &calls,
+        &|c| c.starts_with("openat(") && c.contains(&format!("\"{tmp}\"")),
+        0,
+    );
+    assert!(
+        calls[open].contains("O_CREAT|O_EXCL") && calls[open].contains("0600"),
+        "{}",
+        calls[open]
+    );
+    let fd = fd_of(&calls[open]);
+    let chmod = position(
+        &calls,
+        &|c| c.starts_with(&format!("fchmod({fd}, 0600")),
+        open,
+    );
+    let write = position(&calls, &|c| c.starts_with(&format!("write({fd},")), open);
+    assert!(chmod < write, "mode set after the first byte");
+    let sync = position(&calls, &|c| c.starts_with(&format!("fsync({fd})")), write);
+    assert!(sync < link, "the name appears before the bytes are on disk");
+    let unlink = position(
+        &calls,
+        &|c| c.starts_with("unlink") && c.contains(&format!("\"{tmp}\"")),
+        link,
+    );
+    // The folder is opened and fsynced after the names are placed.
+    let dir = e.dir.path().to_string_lossy().into_owned();
+    let dir_open = position(
+        &calls,
+        &|c| c.starts_with("openat(") && c.contains(&format!("\"{dir}\"")),
+        unlink,
+    );
+    position(
+        &calls,
+        &|c| c.starts_with(&format!("fsync({})", fd_of(&calls[dir_open]))),
+        dir_open,
+    );
+
+    // An IBAS signature: the journal is created, locked, its header and entry written
+    // in one write each, fsynced, its folder fsynced.
+    let pkg = e.p("pkg");
+    e.ok(&["pkg", "setup", "--out", &pkg]);
+    let alice = e.p("alice.key");
+    e.ok(&[
+        "pkg", "extract", "--pkg", &pkg, "--id", "/a", "--out", &alice,
+    ]);
+    let m = e.write("m", b"hello");
+    std::fs::create_dir(&e.state).unwrap();
+    let calls = trace(&sign(&alice, &m, None, &e.p("a1"), &[]));
+    let state = e.state.to_string_lossy().into_owned();
+    let open = position(
+        &calls,
+        &|c| c.starts_with("openat(") && c.contains(&format!("{state}/ibas-")),
+        0,
+    );
+    assert!(calls[open].contains("O_EXCL") && calls[open].contains("0600"));
+    let fd = fd_of(&calls[open]);
+    let writes: Vec<usize> = (open..calls.len())
+        .filter(|&i| calls[i].starts_with(&format!("write({fd},")))
+        .collect();
+    assert_eq!(writes.len(), 2, "header and one entry, one write each");
+    let lock = position(
+        &calls,
+        &|c| c.starts_with(&format!("flock({fd}, LOCK_EX)")),
+        open,
+    );
+    assert!(lock < writes[0]);
+    let header_sync = position(
+        &calls,
+        &|c| c.starts_with(&format!("fsync({fd})")),
+        writes[0],
+    );
+    let dir_open = position(
+        &calls,
+        &|c| c.starts_with("openat(") && c.contains(&format!("\"{state}\"")),
+        header_sync,
+    );
+    let dir_sync = position(
+        &calls,
+        &|c| c.starts_with(&format!("fsync({})", fd_of(&calls[dir_open]))),
+        dir_open,
+    );
+    assert!(dir_sync < writes[1]);
+    let entry_sync = position(
+        &calls,
+        &|c| c.starts_with(&format!("fsync({fd})")),
+        writes[1],
+    );
+    // The aggregate is written only after the entry is on disk.
+    position(
+        &calls,
+        &|c| c.starts_with("openat(") && c.contains("/.a1.") && c.contains("hopsig-tmp"),
+        entry_sync,
+    );
+}
