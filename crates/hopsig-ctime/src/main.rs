@@ -150,7 +150,7 @@ fn ibas() -> Outcome {
     classify(&mut d1);
     classify(&mut r);
     let w = [9u8; ibas::W_LEN];
-    let agg = hazmat::ibas_sign_with_randomness(&d0, &d1, identity, b"message", &w, &r);
+    let agg = hazmat::ibas_sign_with_randomness(&d0, &d1, identity, b"message", &w, &r)?;
     let params = PublicParams::from_bytes(
         &hopsig_primitives::pairing::G2::generator()
             .mul(&master)

@@ -44,6 +44,9 @@ pub fn icnr_issue_with_nonce<C: Curve>(
 /// IBAS Individual Signing (004 §2.3) under `w` with the user key (d_0, d_1) of
 /// `identity` and the randomness `r` given, as a one-signer aggregate. No journal is
 /// consulted: signing twice under one w lets anyone forge.
+///
+/// # Errors
+/// [`Error::Mismatch`] if S' or T' is the point at infinity.
 pub fn ibas_sign_with_randomness(
     d0: &G1,
     d1: &G1,
@@ -51,7 +54,7 @@ pub fn ibas_sign_with_randomness(
     msg: &[u8],
     w: &[u8; W_LEN],
     r: &Scalar,
-) -> IbasAggregate {
+) -> Result<IbasAggregate, Error> {
     let (s, t) = crate::ibas::individual_signature(d0, d1, identity, msg, w, r);
     IbasAggregate::new(*w, &s, &t, crate::wire::Signers::ONE)
 }

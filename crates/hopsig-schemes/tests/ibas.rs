@@ -349,3 +349,32 @@ fn file_journal_persists_and_rejects_garbage() {
     let e = FileJournal::open(&path, alice).unwrap_err().to_string();
     assert!(e.contains("line 4"), "{e}");
 }
+
+/// Whoever saw Alice's aggregate and the moderator's countersignature of m2 under its w
+/// knows the moderator's share (their difference). An incoming aggregate carrying its
+/// negation decodes, and the moderator, asked to countersign m2 under that w again (the
+/// journal allows a repeat of the same message), would output S = T = ∞, which no
+/// aggregate may hold: it refuses instead of writing bytes that do not decode.
+#[test]
+fn an_incoming_aggregate_that_cancels_the_share_is_refused() {
+    let w = world();
+    let mut gov_journal = MemoryJournal::default();
+    let a = ibas::sign(&w.alice, &m1(), None, &mut MemoryJournal::default()).unwrap();
+    let b = ibas::sign(&w.gov, &m2(), Some(&a), &mut gov_journal).unwrap();
+    let (a_bytes, b_bytes) = (a.to_bytes(), b.to_bytes());
+    let g1 = |v: &[u8]| G1::from_compressed(v[23..71].try_into().unwrap()).unwrap();
+    let g2 = |v: &[u8]| G2::from_compressed(v[71..167].try_into().unwrap()).unwrap();
+    // −share = a − b.
+    let mut hostile = a_bytes.clone();
+    hostile[23..71].copy_from_slice(&g1(&a_bytes).add(&g1(&b_bytes).neg()).to_compressed());
+    hostile[71..167].copy_from_slice(&g2(&a_bytes).add(&g2(&b_bytes).neg()).to_compressed());
+    let hostile = IbasAggregate::from_bytes(&hostile).unwrap();
+    let err = ibas::sign(&w.gov, &m2(), Some(&hostile), &mut gov_journal).unwrap_err();
+    assert!(
+        matches!(&err, Error::Mismatch(m) if m.contains("point at infinity")),
+        "{err}"
+    );
+    // The same repeat on the honest aggregate still gives the same bytes.
+    let again = ibas::sign(&w.gov, &m2(), Some(&a), &mut gov_journal).unwrap();
+    assert_eq!(again.to_bytes(), b_bytes);
+}

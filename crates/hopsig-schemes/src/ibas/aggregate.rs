@@ -53,12 +53,30 @@ impl IbasAggregate {
     }
 
     /// The aggregate with these parts, which are public from here on (declassified for
-    /// the constant-time test once affine: the affine points are what the wire carries).
-    pub(crate) fn new(w: [u8; W_LEN], s: &G1, t: &G2, n: Signers) -> Self {
-        let (mut s, mut t) = (s.to_affine(), t.to_affine());
+    /// the constant-time test before anything branches on them).
+    ///
+    /// # Errors
+    /// [`Error::Mismatch`] if S or T is the point at infinity, which no aggregate may
+    /// hold (the decoder rejects it): a sum reaches it only when an incoming aggregate
+    /// carries the negation of this signer's share, which someone who saw an earlier
+    /// countersignature of the same message under the same w can build.
+    pub(crate) fn new(w: [u8; W_LEN], s: &G1, t: &G2, n: Signers) -> Result<Self, Error> {
+        let (mut s, mut t) = (*s, *t);
         declassify(&mut s);
         declassify(&mut t);
-        IbasAggregate { w, s, t, n }
+        if s.is_identity() || t.is_identity() {
+            return Err(Error::Mismatch(
+                "the IBAS aggregate would hold the point at infinity (the incoming aggregate \
+                 cancels this signer's share); refusing to sign"
+                    .into(),
+            ));
+        }
+        Ok(IbasAggregate {
+            w,
+            s: s.to_affine(),
+            t: t.to_affine(),
+            n,
+        })
     }
 }
 

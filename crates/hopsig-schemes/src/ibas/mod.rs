@@ -179,17 +179,17 @@ pub fn sign(
         None => {
             let w = fresh_w()?;
             let (s, t) = share(key, msg, &w, journal)?;
-            Ok(IbasAggregate::new(w, &s, &t, Signers::ONE))
+            IbasAggregate::new(w, &s, &t, Signers::ONE)
         }
         Some(prev) => {
             let n = prev.n.plus(Signers::ONE)?;
             let (s, t) = share(key, msg, &prev.w, journal)?;
-            Ok(IbasAggregate::new(
+            IbasAggregate::new(
                 prev.w,
                 &G1::from(prev.s).add(&s),
                 &G2::from(prev.t).add(&t),
                 n,
-            ))
+            )
         }
     }
 }
@@ -207,7 +207,7 @@ pub fn sign_with_w(
     journal: &mut dyn WJournal,
 ) -> Result<IbasAggregate, Error> {
     let (s, t) = share(key, msg, w, journal)?;
-    Ok(IbasAggregate::new(*w, &s, &t, Signers::ONE))
+    IbasAggregate::new(*w, &s, &t, Signers::ONE)
 }
 
 /// Aggregation (004 §2.3): `(w, Σ S'_i, Σ T'_i)` over signatures that share w. The
@@ -215,7 +215,8 @@ pub fn sign_with_w(
 ///
 /// # Errors
 /// [`Error::Mismatch`] if the parts use different w; [`Error::NoSigners`] if `parts`
-/// is empty; [`Error::TooManySigners`] if they hold too many signers.
+/// is empty or their sum is the point at infinity; [`Error::TooManySigners`] if they
+/// hold too many signers.
 pub fn aggregate(parts: &[&IbasAggregate]) -> Result<IbasAggregate, Error> {
     let (first, rest) = parts.split_first().ok_or(Error::NoSigners)?;
     let (mut s, mut t, mut n) = (G1::from(first.s), G2::from(first.t), first.n);
@@ -229,7 +230,7 @@ pub fn aggregate(parts: &[&IbasAggregate]) -> Result<IbasAggregate, Error> {
         s = s.add(&G1::from(p.s));
         t = t.add(&G2::from(p.t));
     }
-    Ok(IbasAggregate::new(first.w, &s, &t, n))
+    IbasAggregate::new(first.w, &s, &t, n)
 }
 
 /// Verification (004 §2.3 equation (1)) of `agg` against the identities and messages
