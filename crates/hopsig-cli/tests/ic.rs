@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{code, text, Scratch};
+use common::{code, sign, text, verify, Scratch};
 use hopsig_schemes::pla::files;
 use hopsig_schemes::pla::koblitz::K163;
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
@@ -37,15 +37,7 @@ fn ic_verify_decodes_as_verify_does() {
     two.extend_from_slice(der);
     let k233 = s.keygen("ecdsa-k233", "k233");
     let other_curve = s.p("k233.sig");
-    s.ok(&[
-        "sign",
-        "--key",
-        &k233,
-        "--msg",
-        &ic.msg,
-        "--out",
-        &other_curve,
-    ]);
+    s.ok(&sign(&k233, &ic.msg, None, &other_curve, &[]));
     let cases: Vec<(&str, Vec<u8>, i32, &str)> = vec![
         (
             "as signed",
@@ -94,17 +86,7 @@ fn ic_verify_decodes_as_verify_does() {
         if want == 2 {
             assert!(text(&o).contains("variant:"), "{what}: {}", text(&o));
         }
-        let o = s.run(&[
-            "verify",
-            "--scheme",
-            "ecdsa-k163",
-            "--pub",
-            &pubkey,
-            "--msg",
-            &ic.msg,
-            "--agg",
-            &file,
-        ]);
+        let o = s.run(&verify("ecdsa-k163", &[(&pubkey, &ic.msg)], &file));
         assert_eq!(code(&o), want, "verify, {what}: {}", text(&o));
     }
 }

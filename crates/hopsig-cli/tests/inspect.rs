@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{code, one_line, stdout, text, Scratch};
+use common::{code, one_line, sign, stdout, text, Scratch};
 
 fn inspect(s: &Scratch, path: &str) -> serde_json::Value {
     let o = s.ok(&["inspect", "--json", path]);
@@ -30,7 +30,7 @@ fn inspect_understands_every_file_hopsig_writes() {
     for scheme in hopsig_schemes::registry::schemes().iter().map(|x| x.id()) {
         let key = s.keygen(&scheme, &scheme);
         let agg = s.p(&format!("{scheme}.agg"));
-        s.ok(&["sign", "--key", &key, "--msg", &msg, "--out", &agg]);
+        s.ok(&sign(&key, &msg, None, &agg, &[]));
         expect.push((
             key.clone(),
             serde_json::json!({"file": "key", "scheme": scheme, "kind": "secret"}),
@@ -46,15 +46,7 @@ fn inspect_understands_every_file_hopsig_writes() {
     }
     let pkg = s.pkg(&[("/friends/Alice", "alice.key")]);
     let a1 = s.p("a1");
-    s.ok(&[
-        "sign",
-        "--key",
-        &s.p("alice.key"),
-        "--msg",
-        &msg,
-        "--out",
-        &a1,
-    ]);
+    s.ok(&sign(&s.p("alice.key"), &msg, None, &a1, &[]));
     let ibas =
         |role: &str| serde_json::json!({"file": "key", "scheme": "ibas-bls12381", "role": role});
     expect.push((format!("{pkg}/pkg.key"), ibas("pkg")));

@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Stdio;
 
-use common::{code, one_line, stderr, stdout, text, Scratch};
+use common::{code, one_line, sign, stderr, stdout, text, verify, Scratch};
 
 /// Usage errors from the argument parser: exactly one line `hopsig: error: …` on
 /// standard error, nothing on standard output, exit 2; `--help` and `--version` print
@@ -88,41 +88,15 @@ fn a_closed_pipe_ends_the_output_quietly() {
     let key = s.keygen("ecdsa-k163", "k");
     let msg = s.write("m", "route");
     let agg = s.p("agg");
-    s.ok(&["sign", "--key", &key, "--msg", &msg, "--out", &agg]);
+    s.ok(&sign(&key, &msg, None, &agg, &[]));
     let other = s.write("other", "other route");
     let pubkey = format!("{key}.pub");
     let cases: &[(&[&str], i32)] = &[
         (&["schemes"], 0),
         (&["schemes", "--json"], 0),
         (&["inspect", &agg], 0),
-        (
-            &[
-                "verify",
-                "--scheme",
-                "ecdsa-k163",
-                "--pub",
-                &pubkey,
-                "--msg",
-                &msg,
-                "--agg",
-                &agg,
-            ],
-            0,
-        ),
-        (
-            &[
-                "verify",
-                "--scheme",
-                "ecdsa-k163",
-                "--pub",
-                &pubkey,
-                "--msg",
-                &other,
-                "--agg",
-                &agg,
-            ],
-            1,
-        ),
+        (&verify("ecdsa-k163", &[(&pubkey, &msg)], &agg), 0),
+        (&verify("ecdsa-k163", &[(&pubkey, &other)], &agg), 1),
         (&["--help"], 0),
     ];
     for (args, want) in cases {
@@ -183,26 +157,8 @@ fn file_names_and_header_values_cannot_forge_lines() {
     // An aggregate named "x\nvalid: …" that does not verify: exit 1 and one line
     // "invalid: …", no line starting with "valid:".
     let agg = s.p(&format!("agg{forged}"));
-    s.ok(&[
-        "sign",
-        "--key",
-        &key,
-        "--msg",
-        &s.write("other", "other"),
-        "--out",
-        &agg,
-    ]);
-    let o = s.run(&[
-        "verify",
-        "--scheme",
-        "ecdsa-k163",
-        "--pub",
-        &pubkey,
-        "--msg",
-        &msg,
-        "--agg",
-        &agg,
-    ]);
+    s.ok(&sign(&key, &s.write("other", "other"), None, &agg, &[]));
+    let o = s.run(&verify("ecdsa-k163", &[(&pubkey, &msg)], &agg));
     assert_eq!(code(&o), 1, "{}", text(&o));
     let line = one_line(&o.stdout);
     assert!(
@@ -212,7 +168,7 @@ fn file_names_and_header_values_cannot_forge_lines() {
 
     // sign, keygen and inspect print output file names on standard output.
     let out = s.p(&format!("out{forged}"));
-    let o = s.ok(&["sign", "--key", &key, "--msg", &msg, "--out", &out]);
+    let o = s.ok(&sign(&key, &msg, None, &out, &[]));
     one_line(&o.stdout);
     let o = s.ok(&[
         "keygen",
@@ -230,28 +186,12 @@ fn file_names_and_header_values_cannot_forge_lines() {
 
     // Errors: a missing file, a scheme id, all quoted on one line.
     for args in [
-        vec![
-            "verify",
-            "--scheme",
+        verify(
             "ecdsa-k163",
-            "--pub",
-            &pubkey,
-            "--msg",
-            &msg,
-            "--agg",
+            &[(&pubkey, &msg)],
             &s.p(&format!("missing{forged}")),
-        ],
-        vec![
-            "verify",
-            "--scheme",
-            "x\nvalid: 1 signers",
-            "--pub",
-            &pubkey,
-            "--msg",
-            &msg,
-            "--agg",
-            &out,
-        ],
+        ),
+        verify("x\nvalid: 1 signers", &[(&pubkey, &msg)], &out),
         vec!["keygen", "--scheme", "\u{1b}[2Jx", "--out", &s.p("k3")],
     ] {
         let o = s.run(&args);
@@ -293,7 +233,7 @@ fn file_names_and_header_values_cannot_forge_lines() {
         let line = original.lines().find(|l| l.starts_with(header)).unwrap();
         let edited = original.replacen(line, &format!("{header}: {value}"), 1);
         let bad = s.write("bad.key", edited);
-        let o = s.run(&["sign", "--key", &bad, "--msg", &msg, "--out", &s.p("o")]);
+        let o = s.run(&sign(&bad, &msg, None, &s.p("o"), &[]));
         assert_eq!(code(&o), 2, "{}", text(&o));
         let line = one_line(&o.stderr);
         assert!(
@@ -315,17 +255,7 @@ fn a_malformed_key_is_blamed_whatever_else_is_given() {
     let msg = s.write("m", "m");
     let o = s.exits(
         2,
-        &[
-            "sign",
-            "--key",
-            &bad,
-            "--journal",
-            &s.p("j"),
-            "--msg",
-            &msg,
-            "--out",
-            &s.p("o"),
-        ],
+        &sign(&bad, &msg, None, &s.p("o"), &["--journal", &s.p("j")]),
         "bad.key: malformed key file: line 3",
     );
     assert!(!text(&o).contains("--journal"), "{}", text(&o));
@@ -333,17 +263,7 @@ fn a_malformed_key_is_blamed_whatever_else_is_given() {
     let key = s.keygen("ecdsa-k163", "k");
     s.exits(
         2,
-        &[
-            "sign",
-            "--key",
-            &key,
-            "--journal",
-            &s.p("j"),
-            "--msg",
-            &msg,
-            "--out",
-            &s.p("o"),
-        ],
+        &sign(&key, &msg, None, &s.p("o"), &["--journal", &s.p("j")]),
         "--journal and --state-dir are for ibas-bls12381 keys; this is a ecdsa-k163 key",
     );
 }
@@ -356,34 +276,18 @@ fn ibas_verification_names_the_option_at_fault() {
     let pkg = s.pkg(&[("/friends/Alice", "alice.key")]);
     let m1 = s.write("m1", "I am safe");
     let a1 = s.p("a1");
-    s.ok(&[
-        "sign",
-        "--key",
-        &s.p("alice.key"),
-        "--msg",
-        &m1,
-        "--out",
-        &a1,
-    ]);
+    s.ok(&sign(&s.p("alice.key"), &m1, None, &a1, &[]));
     let params = format!("{pkg}/params.pub");
-    let verify = |extra: &[&str]| {
-        let mut args = vec!["verify", "--scheme", "ibas-bls12381"];
-        args.extend(extra);
-        args.extend(["--agg", &a1]);
+    let alice = ["--id", "/friends/Alice", "--msg", m1.as_str()];
+    let ibas_verify = |agg: &str, extra: &[&[&str]]| {
+        let mut args = vec!["verify", "--scheme", "ibas-bls12381", "--agg", agg];
+        args.extend(extra.concat());
         args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
     };
+    let both = ["--pkg", pkg.as_str(), "--params", params.as_str()];
     let o = s.exits(
         2,
-        &verify(&[
-            "--pkg",
-            &pkg,
-            "--params",
-            &params,
-            "--id",
-            "/friends/Alice",
-            "--msg",
-            &m1,
-        ]),
+        &ibas_verify(&a1, &[&both, &alice]),
         "cannot be used with",
     );
     assert!(
@@ -394,26 +298,13 @@ fn ibas_verification_names_the_option_at_fault() {
     // Two pairs with one identity: well-formed, but invalid (ibas.md: an identity signs
     // at most once), and the message names it.
     let a2 = s.p("a2");
-    let alice = s.p("alice.key");
-    s.ok(&[
-        "sign", "--key", &alice, "--msg", &m1, "--agg", &a1, "--out", &a2,
-    ]);
-    let alice_twice = ["--id", "/friends/Alice", "--msg", &m1];
-    let mut args = verify(&[&["--pkg", &pkg][..], &alice_twice, &alice_twice].concat());
-    *args.last_mut().unwrap() = a2;
+    s.ok(&sign(&s.p("alice.key"), &m1, Some(&a1), &a2, &[]));
     s.exits(
         1,
-        &args,
+        &ibas_verify(&a2, &[&["--pkg", &pkg], &alice, &alice]),
         "a2 cannot verify: --id \"/friends/Alice\" is given twice (positions 1 and 2)",
     );
-    s.ok(&verify(&[
-        "--params",
-        &params,
-        "--id",
-        "/friends/Alice",
-        "--msg",
-        &m1,
-    ]));
+    s.ok(&ibas_verify(&a1, &[&["--params", &params], &alice]));
 }
 
 /// An aggregate that already holds 4096 signers: the error names the aggregate file
@@ -427,15 +318,7 @@ fn a_full_aggregate_is_named() {
     ]);
     let m1 = s.write("m1", "I am safe");
     let a1 = s.p("a1");
-    s.ok(&[
-        "sign",
-        "--key",
-        &s.p("alice.key"),
-        "--msg",
-        &m1,
-        "--out",
-        &a1,
-    ]);
+    s.ok(&sign(&s.p("alice.key"), &m1, None, &a1, &[]));
     // The header's n (bytes 5 and 6) set to 4096: the aggregate still decodes.
     let mut full = std::fs::read(&a1).unwrap();
     full[5..7].copy_from_slice(&4096u16.to_be_bytes());
@@ -443,17 +326,7 @@ fn a_full_aggregate_is_named() {
     s.ok(&["inspect", &full]);
     s.exits(
         2,
-        &[
-            "sign",
-            "--key",
-            &s.p("gov.key"),
-            "--msg",
-            &m1,
-            "--agg",
-            &full,
-            "--out",
-            &s.p("a2"),
-        ],
+        &sign(&s.p("gov.key"), &m1, Some(&full), &s.p("a2"), &[]),
         "full.agg: already holds 4096 signers, the most an aggregate may hold",
     );
     // The journals record Alice's w only: the Government claimed none.
@@ -472,7 +345,7 @@ fn a_full_aggregate_is_named() {
     // The same for a sequential scheme: 4096 copies of one ECDSA signature.
     let key = s.keygen("ecdsa-k163", "k");
     let one = s.p("one");
-    s.ok(&["sign", "--key", &key, "--msg", &m1, "--out", &one]);
+    s.ok(&sign(&key, &m1, None, &one, &[]));
     let one = std::fs::read(&one).unwrap();
     let mut full = one[..7].to_vec();
     full[5..7].copy_from_slice(&4096u16.to_be_bytes());
@@ -482,17 +355,7 @@ fn a_full_aggregate_is_named() {
     let full = s.write("full.k163", full);
     s.exits(
         2,
-        &[
-            "sign",
-            "--key",
-            &key,
-            "--msg",
-            &m1,
-            "--agg",
-            &full,
-            "--out",
-            &s.p("o"),
-        ],
+        &sign(&key, &m1, Some(&full), &s.p("o"), &[]),
         "full.k163: already holds 4096 signers",
     );
 }

@@ -132,7 +132,7 @@ impl Scratch {
         ]);
         let msg = self.write("m", "packet");
         let sig = self.p("sig");
-        self.ok(&["sign", "--key", &key, "--msg", &msg, "--out", &sig]);
+        self.ok(&sign(&key, &msg, None, &sig, &[]));
         Ic {
             ttp,
             ttp_pub,
@@ -176,6 +176,32 @@ impl Ic {
             sig,
         ]
     }
+}
+
+/// `sign --key KEY --msg MSG [--agg AGG] --out OUT EXTRA…`
+pub fn sign<'a>(
+    key: &'a str,
+    msg: &'a str,
+    agg: Option<&'a str>,
+    out: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["sign", "--key", key, "--msg", msg, "--out", out];
+    if let Some(agg) = agg {
+        args.extend(["--agg", agg]);
+    }
+    args.extend(extra);
+    args
+}
+
+/// `verify --scheme SCHEME`, `--pub KEY --msg MSG` for each pair, `--agg AGG`.
+pub fn verify<'a>(scheme: &'a str, pairs: &[(&'a str, &'a str)], agg: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["verify", "--scheme", scheme];
+    for (key, msg) in pairs {
+        args.extend(["--pub", key, "--msg", msg]);
+    }
+    args.extend(["--agg", agg]);
+    args
 }
 
 pub fn code(o: &Output) -> i32 {
