@@ -1,44 +1,277 @@
-//! File input and output. Every error names the file; every output goes through
-//! [`outputs`].
+//! What every command shares: the failure type and its exit status, the command line's
+//! usage errors, reading input files within their limits, the one writer of outputs,
+//! and printing.
+//!
+//! **Messages are one line each.** Everything printed goes through [`say`],
+//! [`print_text`] or [`Failure::exit`], which escape control characters (and the
+//! Unicode line separators and direction overrides) wherever they come from: a file
+//! name, a key file's header, an identity, a scheme id, a clap error quoting an
+//! argument. So no input can start a line of its own, for instance forge a `valid:`
+//! line on standard output.
+//!
+//! **Standard output.** A reader that closed the pipe (`hopsig schemes | head -1`)
+//! ends the output quietly: nothing more is printed and the exit status is the
+//! command's own. Any other write error (a full disk, `> /dev/full`) fails the command
+//! with one line and exit status 2.
 
-use std::path::Path;
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use hopsig_schemes::primitives::armor::KeyFile;
 pub use hopsig_schemes::primitives::persist::{Outputs, Secrecy};
 use hopsig_schemes::primitives::persist::{PersistError, Replace};
+use hopsig_schemes::Error;
 
-use crate::Failure;
-
-/// Largest message file read.
+/// Largest message file read: 16 MiB.
 pub const MAX_MESSAGE: u64 = 16 << 20;
-/// Largest aggregate file read.
+/// Largest aggregate or signature file read: 4 MiB (an aggregate holds at most
+/// `hopsig_schemes::wire::MAX_SIGNERS` = 4096 signers).
 pub const MAX_AGGREGATE: u64 = 4 << 20;
-/// Largest key file read.
-pub const MAX_KEY: u64 = 64 << 10;
+/// Largest key file read: 64 KiB (`hopsig_schemes::primitives::armor::MAX_KEY_FILE_LEN`).
+pub const MAX_KEY: u64 = hopsig_schemes::primitives::armor::MAX_KEY_FILE_LEN as u64;
+/// Largest file `hopsig inspect` reads: an IBAS journal's 16 MiB.
+pub const MAX_INSPECTED: u64 = hopsig_schemes::ibas::MAX_JOURNAL_BYTES;
 
-/// `path` with `suffix` appended to its last component (`key` → `key.pub`).
-pub fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(suffix);
-    std::path::PathBuf::from(p)
+/// The exit codes, for `--help`.
+pub const EXIT_CODES: &str =
+    "Exit codes: 0 valid / success, 1 invalid signature, 2 bad usage or input.";
+/// The limits above, for `--help`.
+pub const LIMITS: &str = "Limits: message files 16 MiB, aggregate and signature files 4 MiB, \
+key files 64 KiB; an aggregate holds at most 4096 signers.";
+
+/// Exit status and one-line message of a failed command.
+#[derive(Debug)]
+pub enum Failure {
+    /// The signature does not verify (exit 1).
+    Invalid(String),
+    /// Bad usage, unreadable or malformed input, or an internal failure (exit 2).
+    Input(String),
 }
 
-/// Reads `path`, refusing files over `limit` bytes.
+/// Result of a command.
+pub type Outcome = Result<(), Failure>;
+
+impl Failure {
+    /// Prints the message (`invalid: …` on standard output, `hopsig: error: …` on
+    /// standard error) and gives the exit status.
+    pub fn exit(&self) -> ExitCode {
+        match self {
+            Failure::Invalid(msg) => match say(format_args!("invalid: {msg}")) {
+                Ok(()) => ExitCode::from(1),
+                Err(f) => f.exit(),
+            },
+            Failure::Input(msg) => {
+                // Nothing more can be done if standard error cannot be written.
+                let _ = writeln!(std::io::stderr(), "hopsig: error: {}", escape(msg));
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+/// `path: message`, exit status 2.
+pub fn at(path: &Path, e: impl std::fmt::Display) -> Failure {
+    Failure::Input(format!("{}: {e}", path.display()))
+}
+
+/// Whether `c` must not reach a terminal as it is: control characters, and the
+/// characters that end a line or reorder text (U+2028, U+2029, bidirectional marks,
+/// embeddings, overrides and isolates).
+fn unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with the characters of [`unsafe_char`] escaped, except `keep`.
+fn escape_unless(text: &str, keep: Option<char>) -> Cow<'_, str> {
+    if !text.chars().any(|c| Some(c) != keep && unsafe_char(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            c if Some(c) == keep => out.push(c),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if unsafe_char(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` with every control character written as an escape (`\n`, `\t`, `\u{1b}`),
+/// so that it stays on one line.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    escape_unless(text, None)
+}
+
+/// Set once a reader closed standard output.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+fn write_stdout(text: &str) -> Outcome {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => {
+            STDOUT_CLOSED.store(true, Ordering::Relaxed);
+            Ok(())
+        }
+        Err(e) => Err(Failure::Input(format!(
+            "cannot write to standard output: {e}"
+        ))),
+    }
+}
+
+/// Prints one line on standard output, control characters escaped.
+pub fn say(line: impl std::fmt::Display) -> Outcome {
+    write_stdout(&format!("{}\n", escape(&line.to_string())))
+}
+
+/// Prints lines (a table, a report) on standard output; control characters other than
+/// the line feeds are escaped.
+pub fn print_text(text: &str) -> Outcome {
+    write_stdout(&escape_unless(text, Some('\n')))
+}
+
+/// One line on standard error (`hopsig: warning: …`, progress); a failure to write it
+/// is ignored, as there is nowhere left to say so.
+pub fn note(line: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr(), "{}", escape(&line.to_string()));
+}
+
+/// The command line as `T` parses it, or the exit status after `--help`, `--version`
+/// (printed, 0) or a usage error: one line `hopsig: error: …` (with clap's tip or list
+/// of values, if any) and 2.
+pub fn arguments<T: clap::Parser>() -> Result<T, ExitCode> {
+    use clap::error::{ContextValue, ErrorKind};
+    let mut e = match T::try_parse() {
+        Ok(args) => return Ok(args),
+        Err(e) => e,
+    };
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        return Err(match print_text(&e.render().to_string()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(f) => f.exit(),
+        });
+    }
+    // The arguments clap quotes are the user's: escaped before clap lays out its text.
+    let quoted: Vec<_> = e
+        .context()
+        .filter_map(|(kind, value)| match value {
+            ContextValue::String(s) => Some((kind, ContextValue::String(escape(s).into()))),
+            ContextValue::Strings(v) => Some((
+                kind,
+                ContextValue::Strings(v.iter().map(|s| escape(s).into_owned()).collect()),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (kind, value) in quoted {
+        e.insert(kind, value);
+    }
+    let rendered = e.render().to_string();
+    let message = if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        // clap shows the whole help here: its usage line names the command, its
+        // "Commands:" section what may follow.
+        let command: Vec<&str> = rendered
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .unwrap_or("hopsig")
+            .split(' ')
+            .take_while(|w| !w.starts_with(['[', '<', '-']))
+            .collect();
+        let command = command.join(" ");
+        let choices: Vec<&str> = rendered
+            .lines()
+            .skip_while(|l| *l != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|name| *name != "help")
+            .collect();
+        format!(
+            "'{command}' needs a command: {} (see '{command} --help')",
+            choices.join(", ")
+        )
+    } else {
+        // "error: WHAT", then tips and lists of values, then the usage.
+        let mut lines = rendered
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"));
+        let first = lines.next().unwrap_or("invalid command line");
+        let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+        for more in lines {
+            let more = more
+                .strip_prefix('[')
+                .and_then(|m| m.strip_suffix(']'))
+                .unwrap_or(more);
+            let _ = write!(message, " ({more})");
+        }
+        message
+    };
+    Err(Failure::Input(message).exit())
+}
+
+/// `path` with `suffix` appended to its last component (`key` → `key.pub`).
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    PathBuf::from(p)
+}
+
+/// Reads `path`, refusing anything but a regular file of at most `limit` bytes; `what`
+/// names the file in errors.
 pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Failure::Input(format!("{shown}: cannot read {what}: {e}")))?;
+    let cannot = |e: std::io::Error| at(path, format!("cannot read {what}: {e}"));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
     if !meta.is_file() {
-        return Err(Failure::Input(format!(
-            "{shown}: {what} is not a regular file"
-        )));
+        return Err(at(path, format!("{what} is not a regular file")));
     }
     if meta.len() > limit {
-        return Err(Failure::Input(format!(
-            "{shown}: {what} is {} bytes, more than the {limit} allowed",
-            meta.len()
-        )));
+        return Err(at(
+            path,
+            format!(
+                "{what} is {} bytes, more than the {limit} allowed",
+                meta.len()
+            ),
+        ));
     }
-    std::fs::read(path).map_err(|e| Failure::Input(format!("{shown}: cannot read {what}: {e}")))
+    std::fs::read(path).map_err(cannot)
+}
+
+/// Reads the key file `text` (from `path`) with `reader`, one of the library's readers
+/// of a kind of hopsig key file; errors name the file.
+pub fn parse_key_file<T>(
+    path: &Path,
+    text: &[u8],
+    reader: impl FnOnce(&KeyFile) -> Result<T, Error>,
+) -> Result<T, Failure> {
+    KeyFile::parse(text)
+        .map_err(Error::from)
+        .and_then(|file| reader(&file))
+        .map_err(|e| at(path, e))
+}
+
+/// Reads the key file at `path` ([`read`], at most [`MAX_KEY`] bytes) with `reader`.
+pub fn read_key_file<T>(
+    path: &Path,
+    what: &str,
+    reader: impl FnOnce(&KeyFile) -> Result<T, Error>,
+) -> Result<T, Failure> {
+    parse_key_file(path, &read(path, MAX_KEY, what)?, reader)
 }
 
 impl From<PersistError> for Failure {
@@ -63,4 +296,23 @@ pub fn outputs<'a>(force: bool, inputs: impl IntoIterator<Item = &'a Path>) -> O
         out.input(input);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_what_could_break_or_reorder_a_line() {
+        assert_eq!(escape("a/b c.key"), "a/b c.key");
+        assert_eq!(escape("x\nvalid: 3"), "x\\nvalid: 3");
+        assert_eq!(
+            escape("\r\t\u{1b}[31m\u{7f}\u{85}"),
+            "\\r\\t\\u{1b}[31m\\u{7f}\\u{85}"
+        );
+        assert_eq!(escape("a\u{2028}b\u{202e}c"), "a\\u{2028}b\\u{202e}c");
+        assert_eq!(escape("é ü ∞"), "é ü ∞");
+        assert_eq!(escape("\u{0}"), "\\u{0}");
+        assert_eq!(escape_unless("a\nb\u{1b}\n", Some('\n')), "a\nb\\u{1b}\n");
+    }
 }

@@ -5,6 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::{code, text};
+
 fn hopsig(args: &[&str]) -> Output {
     // IBAS journals go to a state folder of the tests' own, not the user's.
     static STATE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
@@ -14,18 +18,6 @@ fn hopsig(args: &[&str]) -> Output {
         .env("HOPSIG_STATE_DIR", state.path())
         .output()
         .unwrap()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn p(dir: &Path, name: &str) -> String {

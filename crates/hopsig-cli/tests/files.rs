@@ -9,6 +9,10 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::{code, sign, text};
+
 /// A test folder and the state folder the binary keeps IBAS journals in.
 struct Env {
     dir: tempfile::TempDir,
@@ -129,22 +133,6 @@ impl Ibas {
     }
 }
 
-/// `sign --key KEY --msg MSG [--agg AGG] --out OUT EXTRA…`
-fn sign<'a>(
-    key: &'a str,
-    msg: &'a str,
-    agg: Option<&'a str>,
-    out: &'a str,
-    extra: &[&'a str],
-) -> Vec<&'a str> {
-    let mut args = vec!["sign", "--key", key, "--msg", msg, "--out", out];
-    if let Some(agg) = agg {
-        args.extend(["--agg", agg]);
-    }
-    args.extend(extra);
-    args
-}
-
 fn names_in(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -152,18 +140,6 @@ fn names_in(dir: &Path) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn read(path: &str) -> Vec<u8> {

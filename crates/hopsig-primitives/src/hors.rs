@@ -20,7 +20,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
-use crate::persist::{Log, PersistError, Record};
+use crate::persist::{replay, LineError, Log, PersistError, Record};
 
 /// Secret seed length.
 pub const SEED_LEN: usize = 32;
@@ -361,6 +361,31 @@ impl Counter {
         })
     }
 
+    /// Whether `bytes` start like a counter file (its header's first word).
+    pub fn sniff(bytes: &[u8]) -> bool {
+        let name = COUNTER_HEADER.split(' ').next().unwrap_or(COUNTER_HEADER);
+        bytes.starts_with(name.as_bytes())
+    }
+
+    /// The number of signatures a counter file's bytes record (`docs/spec/kcx.md`),
+    /// read without opening or locking anything (`hopsig inspect`).
+    ///
+    /// # Errors
+    /// [`LineError`] for a first line other than the counter header or a line that is
+    /// not the next count.
+    pub fn recorded(bytes: &[u8]) -> Result<u32, LineError> {
+        let header = |h: &str| {
+            if h == COUNTER_HEADER {
+                Ok(())
+            } else {
+                Err(format!(
+                    "not a HORS counter file (first line {COUNTER_HEADER:?})"
+                ))
+            }
+        };
+        Ok(replay(bytes, header, Count::default())?.record.0)
+    }
+
     /// Signatures made so far (as of the last [`Counter::reserve`], or opening).
     pub fn used(&self) -> u32 {
         self.log.record().0
@@ -447,6 +472,12 @@ mod tests {
             std::fs::read_to_string(&path).unwrap(),
             "hopsig-hors-counter: 1\n1\n2\n"
         );
+        assert_eq!(Counter::recorded(&std::fs::read(&path).unwrap()), Ok(2));
+        assert_eq!(
+            Counter::recorded(b"hopsig-hors-counter: 1\n1\n3\n").map_err(|e| e.to_string()),
+            Err("line 3: expected signature number 2".into())
+        );
+        assert!(Counter::recorded(b"hopsig-ibas-wlog: 1\n").is_err());
         let mut c = Counter::persistent(&path, 3).unwrap();
         assert_eq!(c.used(), 2);
         c.reserve().unwrap();

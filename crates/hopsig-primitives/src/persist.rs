@@ -614,6 +614,83 @@ fn check_entry(entry: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The complete lines of `buf` (each ended by LF), without their LF. An incomplete last
+/// line is left out: a log ignores it (a write cut short by a crash).
+fn complete_lines(buf: &[u8]) -> impl Iterator<Item = &[u8]> {
+    buf.iter()
+        .rposition(|&b| b == b'\n')
+        .map(|last| buf[..last].split(|&b| b == b'\n'))
+        .into_iter()
+        .flatten()
+}
+
+/// One line of a log as text: printable ASCII, at most [`MAX_ENTRY`] bytes.
+fn entry_text(line: &[u8]) -> Result<&str, String> {
+    let text = std::str::from_utf8(line).map_err(|_| "not printable ASCII".to_string())?;
+    check_entry(text)?;
+    Ok(text)
+}
+
+/// A line of a log read by [`replay`] that is not what its log holds.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct LineError {
+    /// Line number, 1 for the header.
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// What the bytes of a log file hold, read as [`Log::open`] reads them.
+#[derive(Debug)]
+pub struct Replayed<R> {
+    /// The first line.
+    pub header: String,
+    /// The entries after it, replayed.
+    pub record: R,
+    /// How many entries there are.
+    pub entries: usize,
+    /// Whether the file ends in an incomplete line (a write cut short by a crash,
+    /// which [`Log`] ignores and cuts off before its next append).
+    pub incomplete_tail: bool,
+}
+
+/// Reads the bytes of a log file (for instance to say what it holds, without opening,
+/// locking or creating anything): its header line, then its entries replayed into
+/// `record`; `header_ok` decides whether the first line is the header expected.
+///
+/// # Errors
+/// [`LineError`] for a line that is not printable ASCII or too long, a first line
+/// `header_ok` refuses or that is missing, or an entry `record` refuses.
+pub fn replay<R: Record>(
+    bytes: &[u8],
+    header_ok: impl FnOnce(&str) -> Result<(), String>,
+    mut record: R,
+) -> Result<Replayed<R>, LineError> {
+    let at = |line: usize| move |reason: String| LineError { line, reason };
+    let mut lines = complete_lines(bytes);
+    let header = entry_text(
+        lines
+            .next()
+            .ok_or_else(|| at(1)("no complete first line".into()))?,
+    )
+    .map_err(at(1))?;
+    header_ok(header).map_err(at(1))?;
+    let mut entries = 0;
+    for (i, raw) in lines.enumerate() {
+        record
+            .apply(entry_text(raw).map_err(at(i + 2))?)
+            .map_err(at(i + 2))?;
+        entries += 1;
+    }
+    Ok(Replayed {
+        header: header.to_string(),
+        record,
+        entries,
+        incomplete_tail: !bytes.is_empty() && !bytes.ends_with(b"\n"),
+    })
+}
+
 /// Opens `path` for reading and appending if it is a regular file, or creates it (mode
 /// 0600) if nothing is there. A symlink, folder, device, FIFO or socket is refused
 /// without being opened; the file opened is checked to be the one looked at.
@@ -701,12 +778,9 @@ impl FileLog {
         self.file
             .read_exact_at(&mut buf, self.read_to)
             .map_err(io_error(&self.path, "read"))?;
-        let mut rest = &buf[..];
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+        for raw in complete_lines(&buf) {
             let line = self.lines + 1;
-            let text = std::str::from_utf8(&rest[..end])
-                .map_err(|_| self.malformed(line, "not printable ASCII"))?;
-            check_entry(text).map_err(|r| self.malformed(line, r))?;
+            let text = entry_text(raw).map_err(|r| self.malformed(line, r))?;
             if line == 1 {
                 if text != header {
                     return Err(PersistError::Header {
@@ -719,8 +793,7 @@ impl FileLog {
                 record.apply(text).map_err(|r| self.malformed(line, r))?;
             }
             self.lines = line;
-            self.read_to += end as u64 + 1;
-            rest = &rest[end + 1..];
+            self.read_to += raw.len() as u64 + 1;
         }
         Ok(len)
     }
@@ -1164,5 +1237,48 @@ mod tests {
         assert!(made.success());
         let e = Log::open(&fifo, "h", 1024, Lines::default()).unwrap_err();
         assert!(matches!(e, PersistError::NotRegular { .. }), "{e}");
+    }
+
+    /// `replay` reads the bytes of a log as `Log::open` does: the same record, the
+    /// incomplete last line left out, each bad line named.
+    #[test]
+    fn replay_reads_a_log_as_open_does() {
+        let dir = temp_dir();
+        let path = dir.path().join("log");
+        let mut log = Log::open(&path, "H", 1024, Lines::default()).unwrap();
+        for e in ["a", "b"] {
+            log.append(|_| Ok::<_, PersistError>(Some(e.to_string())))
+                .unwrap();
+        }
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.extend_from_slice(b"par");
+        let is_h = |h: &str| {
+            if h == "H" {
+                Ok(())
+            } else {
+                Err(format!("not H: {h}"))
+            }
+        };
+        let r = replay(&bytes, is_h, Lines::default()).unwrap();
+        assert_eq!(
+            (r.header.as_str(), r.entries, r.incomplete_tail),
+            ("H", 2, true)
+        );
+        assert_eq!(
+            r.record.0,
+            Log::open(&path, "H", 1024, Lines::default())
+                .unwrap()
+                .record()
+                .0
+        );
+        let err = |bytes: &[u8]| {
+            replay(bytes, is_h, Lines::default())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(err(b"G\na\n"), "line 1: not H: G");
+        assert_eq!(err(b"H\na\nbad\n"), "line 3: bad entry");
+        assert_eq!(err(b"H\n\x01\n"), "line 2: not printable ASCII");
+        assert_eq!(err(b"H"), "line 1: no complete first line");
     }
 }

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use hopsig_primitives::armor::{ArmorError, KeyKind};
 use hopsig_primitives::codec::{to_hex, DecodeError, EncodeError};
 use hopsig_primitives::hors::CounterError;
-use hopsig_primitives::persist::PersistError;
+use hopsig_primitives::persist::{LineError, PersistError};
 use hopsig_primitives::rsa::RsaError;
 
 use crate::ibas::W_LEN;
@@ -73,6 +73,26 @@ pub enum Error {
         "{0} is identity-based: keys come from a PKG (`hopsig pkg setup`, `hopsig pkg extract`) and signers are named by identity"
     )]
     IdentityBased(String),
+    /// A plain PKCS #8 / SubjectPublicKeyInfo key given for a scheme whose key files of
+    /// that kind hold more than a standard key (`docs/spec/keys.md`, "Plain keys").
+    #[error("{scheme} {} keys are hopsig key files, not a plain standard key (docs/spec/keys.md)", kind.as_str())]
+    PlainKeyNotAccepted {
+        /// The scheme.
+        scheme: String,
+        /// Secret or public.
+        kind: KeyKind,
+    },
+    /// A plain key was given where the scheme is read from the key file's header.
+    #[error("a plain PKCS #8 or SubjectPublicKeyInfo key does not say which scheme it is for")]
+    PlainKeyNamesNoScheme,
+    /// A line of a state file (IBAS journal, HORS counter) read as bytes is malformed.
+    #[error(transparent)]
+    StateFileLine(#[from] LineError),
+    /// The bytes are no file hopsig reads (`crate::inspect`).
+    #[error(
+        "not a file hopsig reads: neither a key file, an aggregate (which starts with \"HS\"), an IBAS journal, a HORS counter file, a plain PEM or DER key, nor a bare signature"
+    )]
+    UnknownFile,
     /// Inputs belong together but do not match (other cases than the typed ones above).
     #[error("{0}")]
     Mismatch(String),

@@ -29,6 +29,7 @@ mod error;
 pub mod floors;
 pub mod hazmat;
 pub mod ibas;
+pub mod inspect;
 pub mod kcx;
 mod keyblock;
 pub mod pla;

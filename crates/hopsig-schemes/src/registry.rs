@@ -10,7 +10,7 @@
 use std::any::Any;
 use std::ops::RangeInclusive;
 
-use hopsig_primitives::armor::{KeyFile, KeyKind};
+use hopsig_primitives::armor::{KeyFile, KeyInput, KeyKind};
 use hopsig_primitives::codec::DecodeError;
 use zeroize::Zeroizing;
 
@@ -134,10 +134,30 @@ pub trait Scheme: Send + Sync {
     fn inspect(&self, agg: &[u8]) -> Result<AggregateInfo, Error>;
 }
 
+/// A key file of `scheme` and `kind`: a hopsig key file with those headers, or a plain
+/// standard key if the scheme's key files of that kind are one ([`PlainKeys`]).
 fn read_key_file(text: &[u8], scheme: &str, kind: KeyKind) -> Result<KeyFile, Error> {
-    let file = KeyFile::parse(text)?;
-    expect_header(&file, scheme, kind)?;
-    Ok(file)
+    match KeyInput::parse(text)? {
+        KeyInput::File(file) => {
+            expect_header(&file, scheme, kind)?;
+            Ok(file)
+        }
+        KeyInput::Plain(plain) => {
+            if plain.kind != kind {
+                return Err(Error::WrongKeyKind {
+                    expected: kind,
+                    found: plain.kind,
+                });
+            }
+            if !by_id(scheme)?.entry.plain_keys.accepts(kind) {
+                return Err(Error::PlainKeyNotAccepted {
+                    scheme: scheme.to_string(),
+                    kind,
+                });
+            }
+            Ok(plain.into_key_file(scheme))
+        }
+    }
 }
 
 fn downcast<'a, T: 'static>(any: &'a dyn Any, found: String, scheme: &str) -> Result<&'a T, Error> {
@@ -253,6 +273,32 @@ fn r_byte(bits: u16) -> Option<u8> {
         .flatten()
 }
 
+/// Which key files of a scheme are a standard key and nothing else: one PKCS #8
+/// `PRIVATE KEY` or SubjectPublicKeyInfo `PUBLIC KEY` block. For those, a plain key as
+/// OpenSSL writes it (PEM or DER, no hopsig header) is read as the scheme's key file
+/// (`docs/spec/keys.md`, "Plain keys").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlainKeys {
+    /// Neither: the key files hold hopsig blocks (BLS, IBAS).
+    Neither,
+    /// Public keys only. BGR secret keys stay hopsig files: `bgr-rsa*` ones hold the
+    /// PRF seed too, and a named file keeps one RSA key to one scheme.
+    Public,
+    /// Secret and public keys (the concatenation schemes: ordinary RSA and ECDSA keys).
+    Both,
+}
+
+impl PlainKeys {
+    /// Whether a plain key of `kind` stands for the scheme's key file.
+    pub fn accepts(self, kind: KeyKind) -> bool {
+        match self {
+            PlainKeys::Neither => false,
+            PlainKeys::Public => kind == KeyKind::Public,
+            PlainKeys::Both => true,
+        }
+    }
+}
+
 /// How a scheme is used.
 #[derive(Debug, Clone, Copy)]
 pub enum Kind {
@@ -277,6 +323,8 @@ pub struct SchemeEntry {
     pub description: &'static str,
     /// Sequential or identity-based, and how to build it.
     pub kind: Kind,
+    /// Which of its key files a plain standard key may stand for.
+    pub plain_keys: PlainKeys,
 }
 
 fn new_bgr(code: SchemeCode, param: u8) -> Option<Box<dyn Scheme>> {
@@ -299,6 +347,7 @@ const fn concat<B: BaseSignature>() -> SchemeEntry {
         param: Param::Fixed(0),
         description: B::DESCRIPTION,
         kind: Kind::Sequential(new_concat::<B>),
+        plain_keys: PlainKeys::Both,
     }
 }
 
@@ -310,6 +359,7 @@ pub static ALL_SCHEMES: [SchemeEntry; 11] = [
         param: Param::Fixed(0),
         description: "BGR lazy sequential aggregate, RSA-2048, input-dependent r (PRF, §5); 2304 + 129n bits",
         kind: Kind::Sequential(new_bgr),
+        plain_keys: PlainKeys::Public,
     },
     SchemeEntry {
         id: "bgr-rsa3072",
@@ -317,6 +367,7 @@ pub static ALL_SCHEMES: [SchemeEntry; 11] = [
         param: Param::Fixed(0),
         description: "BGR lazy sequential aggregate, RSA-3072, input-dependent r (PRF, §5); 3328 + 129n bits",
         kind: Kind::Sequential(new_bgr),
+        plain_keys: PlainKeys::Public,
     },
     SchemeEntry {
         id: "bgr-rand-rsa2048",
@@ -327,6 +378,7 @@ pub static ALL_SCHEMES: [SchemeEntry; 11] = [
         },
         description: "BGR lazy sequential aggregate, RSA-2048, random r (§3), ℓ_r = 152; 2304 + 153n bits",
         kind: Kind::Sequential(new_bgr),
+        plain_keys: PlainKeys::Public,
     },
     SchemeEntry {
         id: "bgr-rand-rsa3072",
@@ -337,6 +389,7 @@ pub static ALL_SCHEMES: [SchemeEntry; 11] = [
         },
         description: "BGR lazy sequential aggregate, RSA-3072, random r (§3), ℓ_r = 168; 3328 + 169n bits",
         kind: Kind::Sequential(new_bgr),
+        plain_keys: PlainKeys::Public,
     },
     concat::<Rsa2048Pkcs1>(),
     concat::<EcdsaP256>(),
@@ -346,6 +399,7 @@ pub static ALL_SCHEMES: [SchemeEntry; 11] = [
         param: Param::Fixed(0),
         description: "BGLS aggregate (IETF BLS draft-05 basic scheme, BLS12-381, G1 keys): 768 bits for any n",
         kind: Kind::Sequential(new_bgls),
+        plain_keys: PlainKeys::Neither,
     },
     concat::<EcdsaK163>(),
     concat::<EcdsaK233>(),
@@ -356,6 +410,7 @@ pub static ALL_SCHEMES: [SchemeEntry; 11] = [
         param: Param::Fixed(ibas::W_LEN as u8),
         description: "Gentry-Ramzan identity-based aggregate on BLS12-381 (keys from `hopsig pkg`): 1280 bits for any n",
         kind: Kind::IdentityBased,
+        plain_keys: PlainKeys::Neither,
     },
 ];
 
@@ -489,10 +544,13 @@ pub fn for_aggregate(bytes: &[u8]) -> Result<Box<dyn Scheme>, Error> {
 /// The scheme and kind named by a key file's headers.
 ///
 /// # Errors
-/// A malformed key file; an unknown scheme; [`Error::IdentityBased`] for IBAS.
+/// A malformed key file; [`Error::PlainKeyNamesNoScheme`] for a plain standard key; an
+/// unknown scheme; [`Error::IdentityBased`] for IBAS.
 pub fn for_key_file(text: &[u8]) -> Result<(Box<dyn Scheme>, KeyKind), Error> {
-    let file = KeyFile::parse(text)?;
-    Ok((lookup(&file.scheme)?, file.kind))
+    match KeyInput::parse(text)? {
+        KeyInput::File(file) => Ok((lookup(&file.scheme)?, file.kind)),
+        KeyInput::Plain(_) => Err(Error::PlainKeyNamesNoScheme),
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use hopsig_schemes::primitives::hors::HorsParams;
 
 use super::timer::{single, Budget};
 use super::Machine;
-use crate::Failure;
+use crate::io::Failure;
 
 /// One (n, m) point.
 #[derive(Debug, Clone, Serialize)]

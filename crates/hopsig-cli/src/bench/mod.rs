@@ -20,8 +20,7 @@ pub use table2::Table2;
 pub use table3::Table3;
 pub use table5::Table5;
 
-use crate::io::{outputs, Outputs, Secrecy};
-use crate::{Failure, Outcome};
+use crate::io::{note, outputs, print_text, Failure, Outcome, Outputs, Secrecy};
 
 /// The machine a run was measured on.
 #[derive(Debug, Clone, Serialize)]
@@ -98,11 +97,11 @@ fn report<T: Serialize>(
     render: fn(&T) -> String,
     json: Option<(&Path, Outputs)>,
 ) -> Outcome {
-    print!("{}", render(t));
+    print_text(&render(t))?;
     if let Some((path, mut files)) = json {
         files.add(path, &to_json(t)?, Secrecy::Public)?;
         files.commit()?;
-        eprintln!("wrote {}", path.display());
+        note(format_args!("wrote {}", path.display()));
     }
     Ok(())
 }

@@ -13,7 +13,7 @@ use hopsig_schemes::wire::SchemeCode;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine, HEADER_LEN};
-use crate::Failure;
+use crate::io::Failure;
 
 /// Schemes of the table, in column order.
 pub const SCHEMES: [&str; 5] = [

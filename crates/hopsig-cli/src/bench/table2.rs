@@ -13,7 +13,7 @@ use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine};
-use crate::Failure;
+use crate::io::Failure;
 
 /// One curve.
 #[derive(Debug, Clone, Serialize)]

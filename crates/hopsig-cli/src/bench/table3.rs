@@ -15,7 +15,7 @@ use hopsig_schemes::kcx::KcParams;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine};
-use crate::Failure;
+use crate::io::Failure;
 
 /// The RIS update file whose mean path length is "today's", relative to the
 /// repository's parent folder (where `../shared/data` lives, locally and in CI).

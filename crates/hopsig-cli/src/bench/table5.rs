@@ -12,7 +12,7 @@ use hopsig_schemes::Aggregate;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine};
-use crate::Failure;
+use crate::io::Failure;
 
 const PUBLISHER: &str = "/friends/Alice";
 const MODERATOR: &str = "/moderators/Government";

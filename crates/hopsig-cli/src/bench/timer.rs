@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use hopsig_schemes::Error;
 
-use crate::Failure;
+use crate::io::Failure;
 
 /// How long to measure.
 #[derive(Debug, Clone, Copy)]

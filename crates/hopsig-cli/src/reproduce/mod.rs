@@ -7,8 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::bench::{to_json, Table1, Table2, Table3, Table5};
-use crate::io::{outputs, Secrecy};
-use crate::Outcome;
+use crate::io::{outputs, print_text, say, Outcome, Secrecy};
 use svg::{line_chart, Series};
 
 /// Source of the quoted figures.
@@ -429,18 +428,20 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     let t5 = Table5::measure(quick)?;
     let t3 = Table3::measure(quick)?;
     let t2 = Table2::measure(quick)?;
-    println!("BGR Table 1 — paper ({SOURCE}) beside measured:\n");
-    println!("{}", side_by_side(&t));
-    println!("{}", t.render());
-    println!("004 Table 5 — paper ({SOURCE5}) beside measured:\n");
-    println!("{}", side_by_side5(&t5));
-    println!("{}", t5.render());
-    println!("KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n");
-    println!("{}", side_by_side3(&t3));
-    println!("{}", t3.render());
-    println!("PLA Tables I and II — paper ({SOURCE2}) beside measured:\n");
-    println!("{}", side_by_side2(&t2));
-    println!("{}", t2.render());
+    print_text(&format!(
+        "BGR Table 1 — paper ({SOURCE}) beside measured:\n\n{}\n{}\n\
+         004 Table 5 — paper ({SOURCE5}) beside measured:\n\n{}\n{}\n\
+         KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n\n{}\n{}\n\
+         PLA Tables I and II — paper ({SOURCE2}) beside measured:\n\n{}\n{}\n",
+        side_by_side(&t),
+        t.render(),
+        side_by_side5(&t5),
+        t5.render(),
+        side_by_side3(&t3),
+        t3.render(),
+        side_by_side2(&t2),
+        t2.render()
+    ))?;
     let size = line_chart(
         "Aggregate signature size",
         "signers n",
@@ -466,9 +467,8 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         files.add(&out.join(name), bytes, Secrecy::Public)?;
     }
     files.commit()?;
-    println!(
+    say(format_args!(
         "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, size.svg, verify.svg",
         out.display()
-    );
-    Ok(())
+    ))
 }

@@ -17,7 +17,7 @@ use hopsig_primitives::armor::{KeyFile, KeyKind};
 use hopsig_primitives::codec::{Codec, DecodeError, Reader, Writer};
 use zeroize::Zeroizing;
 
-use crate::wire::{decode_aggregate, not_this_scheme, Header, PerSigner, SchemeCode};
+use crate::wire::{decode_aggregate, not_this_scheme, Header, PerSigner, SchemeCode, MAGIC};
 use crate::{Aggregate, Error, SequentialAggregate, SigningKey, VerifyingKey};
 
 /// An ordinary signature scheme with standard (PKCS #8 / SPKI) keys.
@@ -267,8 +267,22 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
             Err(Error::InvalidSignature)
         }
     }
+    /// A hopsig aggregate, or a bare signature of `B` (`docs/spec/aggregate.md`, "Bare
+    /// signatures"): bytes that are exactly one signature (a canonical DER
+    /// `ECDSA-Sig-Value`, or 256 bytes for RSA) are a one-signer aggregate. No bytes are
+    /// both: an aggregate starts with `HS` and a DER signature with 0x30, and an RSA
+    /// aggregate is 7 + 256n bytes long. Bytes that are neither get the error of the
+    /// form they start like.
     fn aggregate_from_bytes(&self, bytes: &[u8]) -> Result<Self::Aggregate, Error> {
-        decode_aggregate(bytes, B::CODE, 0)
+        let mut r = Reader::new(bytes);
+        match B::read_signature(&mut r).and_then(|sig| r.finish("signature").map(|()| sig)) {
+            Ok(sig) => Ok(ConcatAggregate {
+                sigs: PerSigner::first(sig),
+                _base: PhantomData,
+            }),
+            Err(bare) if !bytes.starts_with(&MAGIC) => Err(bare.into()),
+            Err(_) => decode_aggregate(bytes, B::CODE, 0),
+        }
     }
     fn signing_key_from_file(&self, file: &KeyFile) -> Result<Self::SigningKey, Error> {
         let sk = B::secret_from_pem(single_block(file)?.to_pem().as_bytes())?;

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use hopsig_primitives::codec::to_hex;
 use hopsig_primitives::hash::sha256;
-use hopsig_primitives::persist::{Log, PersistError, Record};
+use hopsig_primitives::persist::{replay, Log, PersistError, Record};
 
 use super::{UserKey, W_LEN};
 use crate::{Error, StateError};
@@ -160,6 +160,55 @@ fn other_key(path: PathBuf, found: &str, expected: &[u8; 32]) -> Error {
         expected: to_hex(expected),
     }
     .into()
+}
+
+/// What the bytes of a journal file hold (`hopsig inspect`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The [`key_binding`] of the key it belongs to.
+    pub key: [u8; 32],
+    /// State strings w recorded.
+    pub states: usize,
+    /// Of those, how many with an unknown message (imported from a version-1 journal).
+    pub unknown_messages: usize,
+    /// Whether the file ends in an incomplete line (a claim cut short by a crash,
+    /// ignored).
+    pub incomplete_tail: bool,
+}
+
+/// Whether `bytes` start like a journal file (its header's first word).
+pub fn sniff(bytes: &[u8]) -> bool {
+    bytes.starts_with(
+        HEADER_PREFIX
+            .split(' ')
+            .next()
+            .unwrap_or(HEADER_PREFIX)
+            .as_bytes(),
+    )
+}
+
+/// Reads the bytes of a journal file as [`FileJournal::open`] would (every rule of
+/// `docs/spec/ibas.md`), without opening, locking or creating anything.
+///
+/// # Errors
+/// [`Error::StateFileLine`] naming the line: a first line that is not a journal header,
+/// an entry that is not `W D`, a w recorded with two messages.
+pub fn summary(bytes: &[u8]) -> Result<Summary, Error> {
+    let mut key = None;
+    let header = |line: &str| {
+        key = line.strip_prefix(HEADER_PREFIX).and_then(from_hex::<32>);
+        key.map(drop).ok_or_else(|| {
+            format!("not an IBAS journal (its first line is \"{HEADER_PREFIX}\" and 64 hex digits)")
+        })
+    };
+    let replayed = replay(bytes, header, Claims::default())?;
+    let claims = &replayed.record.0;
+    Ok(Summary {
+        key: key.unwrap_or_default(),
+        states: claims.len(),
+        unknown_messages: claims.values().filter(|s| **s == Signed::Unknown).count(),
+        incomplete_tail: replayed.incomplete_tail,
+    })
 }
 
 /// An in-memory journal: right for a process that holds its key for its lifetime. It

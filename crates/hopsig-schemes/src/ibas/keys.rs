@@ -145,7 +145,7 @@ impl Pkg {
     /// # Errors
     /// [`Error::Key`] for an empty identity or one over 1,024 bytes.
     pub fn extract(&self, identity: &str) -> Result<UserKey, Error> {
-        check_identity(identity)?;
+        check_identity(identity.as_bytes())?;
         Ok(UserKey {
             identity: identity.to_string(),
             d0: h1(identity, 0).mul(&self.s),
@@ -188,10 +188,15 @@ impl Pkg {
     }
 }
 
-pub(super) fn check_identity(identity: &str) -> Result<(), Error> {
+/// The rule every identity follows (an IBAS signer, an implicit certificate's subject):
+/// 1 to [`MAX_IDENTITY_LEN`] bytes.
+///
+/// # Errors
+/// [`Error::Key`] for an empty identity or one over 1,024 bytes.
+pub fn check_identity(identity: &[u8]) -> Result<(), Error> {
     if identity.is_empty() || identity.len() > MAX_IDENTITY_LEN {
         return Err(Error::Key(format!(
-            "identity must be 1..={MAX_IDENTITY_LEN} bytes of UTF-8, got {}",
+            "identity must be 1..={MAX_IDENTITY_LEN} bytes, got {}",
             identity.len()
         )));
     }
@@ -260,7 +265,7 @@ impl UserKey {
         let identity = std::str::from_utf8(&file.block(IDENTITY_LABEL)?.der)
             .map_err(|_| Error::Key("identity is not UTF-8".into()))?
             .to_string();
-        check_identity(&identity)?;
+        check_identity(identity.as_bytes())?;
         let both = fixed::<{ 2 * G1_BYTES }>(file, USER_KEY_LABEL)?;
         let point = |half: &[u8]| -> Result<G1, Error> {
             let mut enc = Zeroizing::new([0u8; G1_BYTES]);
@@ -308,7 +313,7 @@ impl Identity {
     /// # Errors
     /// [`Error::Key`] for an empty identity or one over 1,024 bytes.
     pub fn new(name: &str) -> Result<Self, Error> {
-        check_identity(name)?;
+        check_identity(name.as_bytes())?;
         Ok(Identity {
             name: name.to_string(),
             p0: h1(name, 0),

@@ -44,6 +44,7 @@ use zeroize::Zeroizing;
 
 pub use aggregate::IbasAggregate;
 pub use journal::{FileJournal, MemoryJournal, WJournal, MAX_JOURNAL_BYTES};
+pub use keys::check_identity;
 pub use keys::{Identity, Pkg, PublicParams, UserKey};
 
 use crate::wire::Signers;

@@ -2,14 +2,15 @@
 //! (`docs/spec/keys.md`) with scheme id `icnr-k163` / `icnr-k233` / `icnr-k283` and the
 //! blocks listed in `docs/spec/pla.md`.
 
-use hopsig_koblitz::curve::{Affine, Curve};
+use hopsig_koblitz::curve::{Affine, Curve, K163, K233, K283};
 use hopsig_koblitz::scalar::SecretScalar;
 use hopsig_koblitz::Fe;
 use hopsig_primitives::armor::{KeyFile, KeyKind};
 use hopsig_primitives::rsa::pem_block;
 use zeroize::Zeroizing;
 
-use super::icnr::{Blind, ImplicitCert, Issued, Ttp};
+use super::header::PlaCurve;
+use super::icnr::{decompress_d, Blind, ImplicitCert, Issued, Ttp};
 use crate::concat::koblitz::secret_scalar;
 use crate::keyblock::expect_blocks;
 use crate::Error;
@@ -160,18 +161,37 @@ fn cert_block(cert: &ImplicitCert) -> String {
     pem_block(CERT, &bytes)
 }
 
-fn cert_from<C: Curve>(file: &KeyFile) -> Result<ImplicitCert, Error> {
+/// The identity block: 1 to 1,024 bytes, as every identity.
+fn identity(file: &KeyFile) -> Result<Vec<u8>, Error> {
+    let id = file.block(IDENTITY)?.der.to_vec();
+    crate::ibas::check_identity(&id).map_err(|e| Error::Key(format!("{IDENTITY}: {e}")))?;
+    Ok(id)
+}
+
+/// The certificate block for `id`: r_A (F bytes, below 2^m) and b_A (0 or 1), which must
+/// decode to D = DECOMPRESS(r_A − H(ID), b_A), a point of the subgroup
+/// (docs/spec/pla.md, ICNR_extract). A certificate that does not is malformed, decided
+/// from the file alone.
+fn cert_from<C: Curve>(file: &KeyFile, id: &[u8]) -> Result<ImplicitCert, Error> {
     let bytes = &file.block(CERT)?.der;
     let f = Fe::<C::F>::BYTES;
-    match bytes.get(f) {
-        Some(&b) if bytes.len() == f + 1 && b <= 1 => Ok(ImplicitCert {
+    let cert = match bytes.get(f) {
+        Some(&b) if bytes.len() == f + 1 && b <= 1 => ImplicitCert {
             r: bytes[..f].to_vec(),
             b: b == 1,
-        }),
-        _ => Err(Error::Key(format!(
-            "{CERT}: expected r_A ({f} bytes) and b_A (0 or 1)"
-        ))),
+        },
+        _ => {
+            return Err(Error::Key(format!(
+                "{CERT}: expected r_A ({f} bytes) and b_A (0 or 1)"
+            )))
+        }
+    };
+    if decompress_d::<C>(id, &cert).is_none() {
+        return Err(Error::Key(format!(
+            "{CERT}: (r_A, b_A) does not decode to a point of the subgroup for this identity"
+        )));
     }
+    Ok(cert)
 }
 
 /// The TTP's answer to Alice (secret: her share s̄_A and the certificate).
@@ -197,9 +217,10 @@ pub fn issued_file<C: Curve>(id: &[u8], issued: &Issued<C>) -> Result<Zeroizing<
 /// Malformed files.
 pub fn issued_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, Issued<C>), Error> {
     check::<C>(file, KeyKind::Secret, &[IDENTITY, CERT, SHARE])?;
-    let id = file.block(IDENTITY)?.der.to_vec();
+    let id = identity(file)?;
     let share = scalar::<C>(file, SHARE, true)?;
-    Ok((id, Issued::from_parts(cert_from::<C>(file)?, share)))
+    let cert = cert_from::<C>(file, &id)?;
+    Ok((id, Issued::from_parts(cert, share)))
 }
 
 /// The public certificate file: identity and (r_A, b_A).
@@ -218,5 +239,87 @@ pub fn cert_file<C: Curve>(id: &[u8], cert: &ImplicitCert) -> String {
 /// Malformed files.
 pub fn cert_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, ImplicitCert), Error> {
     check::<C>(file, KeyKind::Public, &[IDENTITY, CERT])?;
-    Ok((file.block(IDENTITY)?.der.to_vec(), cert_from::<C>(file)?))
+    let id = identity(file)?;
+    let cert = cert_from::<C>(file, &id)?;
+    Ok((id, cert))
+}
+
+/// The curve of an implicit-certificate file, named by its scheme id (`icnr-k163`,
+/// `icnr-k233`, `icnr-k283`), so that the `hopsig ic` steps that read files take the
+/// curve from them.
+///
+/// # Errors
+/// [`Error::KeyForOtherScheme`] for any other scheme id.
+pub fn curve_of(file: &KeyFile) -> Result<PlaCurve, Error> {
+    PlaCurve::ALL
+        .iter()
+        .copied()
+        .find(|c| file.scheme == format!("icnr-{}", c.name().to_lowercase()))
+        .ok_or_else(|| Error::KeyForOtherScheme {
+            expected: "icnr-k163, icnr-k233 or icnr-k283".into(),
+            found: file.scheme.clone(),
+        })
+}
+
+/// What an implicit-certificate file is (`hopsig inspect`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInfo {
+    /// Its curve.
+    pub curve: PlaCurve,
+    /// Which of the files of docs/spec/pla.md it is: `TTP secret key`, `TTP public
+    /// key`, `blind`, `request`, `TTP answer` or `certificate`.
+    pub role: &'static str,
+    /// The certified identity (TTP answer and certificate).
+    pub identity: Option<Vec<u8>>,
+}
+
+/// Says which implicit-certificate file `file` is, after reading it with the reader of
+/// that file (every check of docs/spec/pla.md).
+///
+/// # Errors
+/// As [`curve_of`]; the reader's error; [`Error::Key`] for blocks that make none of the
+/// files.
+pub fn describe(file: &KeyFile) -> Result<FileInfo, Error> {
+    let curve = curve_of(file)?;
+    let (role, identity) = match curve {
+        PlaCurve::K163 => role::<K163>(file),
+        PlaCurve::K233 => role::<K233>(file),
+        PlaCurve::K283 => role::<K283>(file),
+    }?;
+    Ok(FileInfo {
+        curve,
+        role,
+        identity,
+    })
+}
+
+fn role<C: Curve>(file: &KeyFile) -> Result<(&'static str, Option<Vec<u8>>), Error> {
+    let first = file.blocks.first().map(|b| b.label.as_str());
+    Ok(match (file.kind, first) {
+        (KeyKind::Secret, Some(TTP_SECRET)) => {
+            ttp_from_file::<C>(file).map(|_| ("TTP secret key", None))?
+        }
+        (KeyKind::Public, Some(TTP_PUBLIC)) => {
+            ttp_public_from_file::<C>(file).map(|_| ("TTP public key", None))?
+        }
+        (KeyKind::Secret, Some(BLIND)) => blind_from_file::<C>(file).map(|_| ("blind", None))?,
+        (KeyKind::Public, Some(REQUEST)) => {
+            request_from_file::<C>(file).map(|_| ("request", None))?
+        }
+        (KeyKind::Secret, Some(IDENTITY)) => {
+            issued_from_file::<C>(file).map(|(id, _)| ("TTP answer", Some(id)))?
+        }
+        (KeyKind::Public, Some(IDENTITY)) => {
+            cert_from_file::<C>(file).map(|(id, _)| ("certificate", Some(id)))?
+        }
+        _ => {
+            let labels: Vec<&str> = file.blocks.iter().map(|b| b.label.as_str()).collect();
+            return Err(Error::Key(format!(
+                "{} {} file with the blocks [{}] is none of the implicit-certificate files (docs/spec/pla.md)",
+                file.scheme,
+                file.kind.as_str(),
+                labels.join(", ")
+            )));
+        }
+    })
 }

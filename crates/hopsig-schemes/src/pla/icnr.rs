@@ -168,12 +168,14 @@ impl<C: Curve> Ttp<C> {
         &self.public
     }
 
-    /// ICNR_ttp (eq. 6): certifies `id` for the request k_A·G. The request must be a
+    /// ICNR_ttp (eq. 6): certifies `id` for the request k_A·G. The identity follows
+    /// the rule of every identity (1 to 1,024 bytes, as IBAS's); the request must be a
     /// point of the subgroup other than ∞.
     ///
     /// # Errors
-    /// [`Error::Key`] for an invalid request; backend failures.
+    /// [`Error::Key`] for an invalid identity or request; backend failures.
     pub fn issue(&self, id: &[u8], request: &Affine<C>) -> Result<Issued<C>, Error> {
+        crate::ibas::check_identity(id)?;
         loop {
             if let Some(issued) = self.issue_with_nonce(id, request, &random_scalar::<C>()?)? {
                 return Ok(issued);
@@ -278,7 +280,10 @@ pub fn finalkey<C: Curve>(
 
 /// D = DECOMPRESS(r_A − H(ID), b_A), checked to be a point of the subgroup, and
 /// r_A mod n.
-fn decompress_d<C: Curve>(id: &[u8], cert: &ImplicitCert) -> Option<(Affine<C>, Scalar<C>)> {
+pub(crate) fn decompress_d<C: Curve>(
+    id: &[u8],
+    cert: &ImplicitCert,
+) -> Option<(Affine<C>, Scalar<C>)> {
     // r_A is an m-bit integer in SEC 1 field bytes.
     if cert.r.len() != Fe::<C::F>::BYTES || cert.r[0] & !top_byte_mask::<C>() != 0 {
         return None;

@@ -4,7 +4,46 @@
 use hopsig_schemes::kcx::sim::{self, Variant};
 use hopsig_schemes::kcx::{HopSig, KcParams};
 
-use crate::{Failure, Outcome};
+use crate::io::{note, say, Failure, Outcome};
+
+/// Keychain signatures for BGP (KC-RSA, KC-MT, hybrid).
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Sign a route hop by hop along a simulated AS path, verify it, report sizes.
+    Path {
+        /// rsa, mt or hybrid.
+        #[arg(long)]
+        variant: String,
+        /// Number of speakers on the path, origin included (1..=64).
+        #[arg(long)]
+        hops: usize,
+        /// modern (RSA-2048, HORS 4096/16: forgery bound 2^-64) or paper (RSA-1024,
+        /// HORS 512/3: bound 2^-11, to reproduce the paper only; warns on stderr).
+        #[arg(long, default_value = "modern")]
+        suite: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs the action.
+pub fn run(args: Args) -> Outcome {
+    match args.action {
+        Action::Path {
+            variant,
+            hops,
+            suite,
+            json,
+        } => path(&variant, hops, &suite, json),
+    }
+}
 
 /// Unix time now, for expiry.
 fn now() -> u64 {
@@ -14,7 +53,7 @@ fn now() -> u64 {
 }
 
 /// Runs the simulation.
-pub fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
+fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
     let v = Variant::parse(variant).ok_or_else(|| {
         Failure::Input(format!(
             "--variant must be rsa, mt or hybrid, not {variant:?}"
@@ -25,14 +64,14 @@ pub fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
         "paper" => {
             // The paper's parameters are offered to reproduce it, not to protect routes.
             let p = KcParams::PAPER;
-            eprintln!(
+            note(format_args!(
                 "hopsig: warning: the paper suite (RSA-{}, HORS {}/{}) bounds a KC-MT forgery only by 2^{:.1} per attempt after Σ = {} signatures; use --suite modern to protect routes",
                 p.rsa_bits,
                 p.hors.leaves(),
                 p.hors.m,
                 p.hors.forgery_log2(),
                 p.hors.sigma
-            );
+            ));
             p
         }
         other => {
@@ -66,17 +105,15 @@ pub fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
             "path": p.route.path(), "kinds": kinds, "bytes_after_hop": p.sizes,
             "verified": true,
         });
-        println!("{value}");
-    } else {
-        println!("KC-x {variant} path, {suite} suite, {hops} hops: every hop verified what it received; the receiver AS{} verified the result", sim::RECEIVER);
-        println!(
-            "{:>4}  {:>8}  {:>8}  {:>14}",
-            "hop", "AS", "signed", "bytes after"
-        );
-        for (i, ((asn, kind), size)) in p.route.path().iter().zip(&kinds).zip(&p.sizes).enumerate()
-        {
-            println!("{i:>4}  {asn:>8}  {kind:>8}  {size:>14}");
-        }
+        return say(value);
+    }
+    say(format_args!("KC-x {variant} path, {suite} suite, {hops} hops: every hop verified what it received; the receiver AS{} verified the result", sim::RECEIVER))?;
+    say(format_args!(
+        "{:>4}  {:>8}  {:>8}  {:>14}",
+        "hop", "AS", "signed", "bytes after"
+    ))?;
+    for (i, ((asn, kind), size)) in p.route.path().iter().zip(&kinds).zip(&p.sizes).enumerate() {
+        say(format_args!("{i:>4}  {asn:>8}  {kind:>8}  {size:>14}"))?;
     }
     Ok(())
 }
