@@ -25,6 +25,7 @@ use hopsig_schemes::primitives::armor::KeyFile;
 pub use hopsig_schemes::primitives::persist::{Outputs, Secrecy};
 use hopsig_schemes::primitives::persist::{PersistError, Replace};
 use hopsig_schemes::Error;
+use zeroize::Zeroizing;
 
 /// Largest message file read: 16 MiB.
 pub const MAX_MESSAGE: u64 = 16 << 20;
@@ -235,6 +236,13 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// Reads `path`, refusing anything but a regular file of at most `limit` bytes; `what`
 /// names the file in errors.
 pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
+    Ok(std::mem::take(&mut *read_secret(path, limit, what)?))
+}
+
+/// [`read`] into a buffer that is zeroized when dropped, for files that may hold a
+/// secret key. `std::fs::read` sizes the buffer from the file's length first, so the
+/// bytes are not copied through a reallocation.
+pub fn read_secret(path: &Path, limit: u64, what: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
     let cannot = |e: std::io::Error| at(path, format!("cannot read {what}: {e}"));
     let meta = std::fs::metadata(path).map_err(cannot)?;
     if !meta.is_file() {
@@ -249,7 +257,7 @@ pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
             ),
         ));
     }
-    std::fs::read(path).map_err(cannot)
+    std::fs::read(path).map(Zeroizing::new).map_err(cannot)
 }
 
 /// Reads the key file `text` (from `path`) with `reader`, one of the library's readers
@@ -271,7 +279,7 @@ pub fn read_key_file<T>(
     what: &str,
     reader: impl FnOnce(&KeyFile) -> Result<T, Error>,
 ) -> Result<T, Failure> {
-    parse_key_file(path, &read(path, MAX_KEY, what)?, reader)
+    parse_key_file(path, &read_secret(path, MAX_KEY, what)?, reader)
 }
 
 impl From<PersistError> for Failure {

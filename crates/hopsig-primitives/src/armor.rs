@@ -274,9 +274,14 @@ fn blocks(lines: &[(usize, &str)]) -> Result<Vec<PemBlock>, ArmorError> {
             }
             body.push_str(text);
         }
+        // Both the decoded bytes and the re-encoding compared with the block may be a
+        // secret key: they live in zeroizing buffers too.
         let der = openssl::base64::decode_block(&body)
             .ok()
-            .filter(|der| !der.is_empty() && openssl::base64::encode_block(der) == *body)
+            .map(Zeroizing::new)
+            .filter(|der| {
+                !der.is_empty() && *Zeroizing::new(openssl::base64::encode_block(der)) == *body
+            })
             .ok_or_else(|| {
                 line_error(
                     start,
@@ -287,7 +292,7 @@ fn blocks(lines: &[(usize, &str)]) -> Result<Vec<PemBlock>, ArmorError> {
             })?;
         out.push(PemBlock {
             label: label.to_string(),
-            der: Zeroizing::new(der),
+            der,
         });
     }
     Ok(out)

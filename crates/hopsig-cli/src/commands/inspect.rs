@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use hopsig_schemes::inspect::{self, Value};
 use hopsig_schemes::Error;
 
-use crate::io::{at, read, say, Outcome, MAX_INSPECTED};
+use crate::io::{at, read_secret, say, Outcome, MAX_INSPECTED};
 
 /// Say what a file holds: a key file of any scheme (PKG, parameters and user keys of
 /// ibas-bls12381, the files of `hopsig ic`), an aggregate of any scheme, an IBAS
@@ -45,7 +45,8 @@ fn benchmark(bytes: &[u8]) -> Option<Vec<(String, serde_json::Value)>> {
 
 /// Prints the description, one `name: value` line each (values escaped), or JSON.
 pub fn run(args: Args) -> Outcome {
-    let bytes = read(&args.file, MAX_INSPECTED, "file")?;
+    // The file may be a secret key.
+    let bytes = read_secret(&args.file, MAX_INSPECTED, "file")?;
     let fields = match inspect::describe(&bytes) {
         Ok(d) => d
             .fields

@@ -11,8 +11,8 @@ use hopsig_schemes::registry::ALL_SCHEMES;
 use hopsig_schemes::{Aggregate, Error, StateError};
 
 use crate::io::{
-    at, note, outputs, parse_key_file, read, say, with_suffix, Failure, Outcome, Outputs, Secrecy,
-    MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE,
+    at, note, outputs, parse_key_file, read, read_secret, say, with_suffix, Failure, Outcome,
+    Outputs, Secrecy, MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE,
 };
 
 /// One hop: add this signer's signature on its message to the aggregate so far.
@@ -55,7 +55,7 @@ pub struct Args {
 
 /// Reads the key, then signs with its scheme.
 pub fn run(args: Args) -> Outcome {
-    let text = read(&args.key, MAX_KEY, "key file")?;
+    let text = read_secret(&args.key, MAX_KEY, "key file")?;
     let id = scheme_of_key(&args, &text)?;
     if id == ibas::ID {
         return sign_ibas(&args, &text);
