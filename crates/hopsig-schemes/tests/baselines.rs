@@ -101,3 +101,60 @@ fn keys_of_one_scheme_are_refused_by_another() {
         "ecdsa-p256-concat"
     );
 }
+
+/// An aggregate decoded once serves both what the verifier reports (its count) and the
+/// verification itself; `sign_with_info` says what the aggregate it made holds without
+/// decoding it again. The answers are the byte-level ones.
+#[test]
+fn an_aggregate_is_decoded_once_for_its_count_and_its_verification() {
+    for id in [
+        "rsa2048-concat",
+        "ecdsa-p256-concat",
+        "bls12381-bgls",
+        "bgr-rsa2048",
+    ] {
+        let scheme = registry::lookup(id).unwrap();
+        let (pubs, msgs, agg) = chain(id, 3);
+        let p: Vec<&dyn DynVerifyingKey> = pubs.iter().map(AsRef::as_ref).collect();
+        let m: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+        let decoded = scheme.decode(&agg).unwrap();
+        assert_eq!(decoded.info(), &scheme.inspect(&agg).unwrap(), "{id}");
+        assert_eq!(decoded.info().signers, 3);
+        scheme.verify_decoded(&p, &m, &decoded).unwrap();
+        let mut changed = m.clone();
+        changed[1] = b"other";
+        assert!(matches!(
+            scheme.verify_decoded(&p, &changed, &decoded),
+            Err(Error::InvalidSignature)
+        ));
+        assert!(matches!(
+            scheme.verify_decoded(&p[..2], &m, &decoded),
+            Err(Error::Mismatch(_))
+        ));
+        // A decoded aggregate of another scheme is not verified as this one's.
+        let other_id = if id == "rsa2048-concat" {
+            "ecdsa-p256-concat"
+        } else {
+            "rsa2048-concat"
+        };
+        let (_, _, other_agg) = chain(other_id, 1);
+        let other = registry::lookup(other_id)
+            .unwrap()
+            .decode(&other_agg)
+            .unwrap();
+        assert!(
+            matches!(
+                scheme.verify_decoded(&p[..1], &m[..1], &other),
+                Err(Error::AggregateForOtherScheme { .. })
+            ),
+            "{id}"
+        );
+        // What signing reports is what decoding its bytes says.
+        let key = scheme.generate().unwrap();
+        let (bytes, info) = scheme
+            .sign_with_info(key.as_ref(), b"hop 4", Some(&agg))
+            .unwrap();
+        assert_eq!(info, scheme.inspect(&bytes).unwrap(), "{id}");
+        assert_eq!(info.signers, 4);
+    }
+}

@@ -123,16 +123,15 @@ fn sign_sequential(args: &Args, id: &str, text: &[u8]) -> Outcome {
         .as_deref()
         .map(|p| read(p, MAX_AGGREGATE, "aggregate"))
         .transpose()?;
-    let agg = s.sign(key.as_ref(), &msg, so_far.as_deref()).map_err(|e| {
-        match (args.agg.as_deref(), e) {
+    let (agg, info) = s
+        .sign_with_info(key.as_ref(), &msg, so_far.as_deref())
+        .map_err(|e| match (args.agg.as_deref(), e) {
             (agg, Error::TooManySigners { max }) => full(agg, max),
             (Some(p), e @ (Error::Decode(_) | Error::AggregateForOtherScheme { .. })) => at(p, e),
             (_, e) => Failure::Input(format!("signing failed: {e}")),
-        }
-    })?;
+        })?;
     files.add(&args.out, &agg, Secrecy::Public)?;
     files.commit()?;
-    let info = s.inspect(&agg).map_err(|e| Failure::Input(e.to_string()))?;
     say(format_args!(
         "{}: {} aggregate, {} signers, {} bytes",
         args.out.display(),
