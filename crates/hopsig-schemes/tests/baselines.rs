@@ -158,3 +158,76 @@ fn an_aggregate_is_decoded_once_for_its_count_and_its_verification() {
         assert_eq!(info.signers, 4);
     }
 }
+
+/// A base signature that counts its signatures (one byte each), to see whether a
+/// concatenation signs before it refuses.
+struct Counting;
+
+static SIGNED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl hopsig_schemes::concat::BaseSignature for Counting {
+    const ID: &'static str = "counting-concat";
+    const DESCRIPTION: &'static str = "a test base signature";
+    const CODE: hopsig_schemes::wire::SchemeCode =
+        hopsig_schemes::wire::SchemeCode::EcdsaP256Concat;
+    type SecretKey = ();
+    type PublicKey = ();
+    fn generate() -> Result<(), Error> {
+        Ok(())
+    }
+    fn public(_: &()) -> Result<(), Error> {
+        Ok(())
+    }
+    fn sign(_: &(), _: &[u8]) -> Result<Vec<u8>, Error> {
+        SIGNED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(vec![1])
+    }
+    fn verify(_: &(), _: &[u8], sig: &[u8]) -> bool {
+        sig == [1]
+    }
+    fn read_signature(
+        r: &mut hopsig_schemes::primitives::codec::Reader<'_>,
+    ) -> Result<Vec<u8>, hopsig_schemes::primitives::codec::DecodeError> {
+        Ok(vec![r.u8("signature")?])
+    }
+    fn secret_to_pem(_: &()) -> Result<zeroize::Zeroizing<String>, Error> {
+        Ok(zeroize::Zeroizing::new(String::new()))
+    }
+    fn secret_from_pem(_: &[u8]) -> Result<(), Error> {
+        Ok(())
+    }
+    fn public_to_pem(_: &()) -> String {
+        String::new()
+    }
+    fn public_from_der(_: &[u8]) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// A concatenation refuses a full aggregate before it signs anything, as BGR does.
+#[test]
+fn a_full_concatenation_is_refused_before_signing() {
+    use hopsig_schemes::concat::Concat;
+    use hopsig_schemes::wire::{SchemeCode, MAX_SIGNERS};
+    use hopsig_schemes::SequentialAggregate;
+    let scheme = Concat::<Counting>::new();
+    let key = scheme.generate().unwrap();
+    let mut full = b"HS\x01".to_vec();
+    full.push(SchemeCode::EcdsaP256Concat.into());
+    full.push(0);
+    full.extend_from_slice(&u16::try_from(MAX_SIGNERS).unwrap().to_be_bytes());
+    full.extend(std::iter::repeat_n(1u8, MAX_SIGNERS));
+    let full = scheme.aggregate_from_bytes(&full).unwrap();
+    let before = SIGNED.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(matches!(
+        scheme.sign(&key, b"m", Some(&full)),
+        Err(Error::TooManySigners { max: MAX_SIGNERS })
+    ));
+    assert_eq!(
+        SIGNED.load(std::sync::atomic::Ordering::SeqCst),
+        before,
+        "signed, then refused"
+    );
+    scheme.sign(&key, b"m", None).unwrap();
+    assert_eq!(SIGNED.load(std::sync::atomic::Ordering::SeqCst), before + 1);
+}
