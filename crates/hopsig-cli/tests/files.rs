@@ -90,7 +90,7 @@ fn no_command_writes_over_its_own_inputs_even_with_force() {
         &m2,
         Some(&ib.a1),
         &e.p("a2"),
-        &["--journal", &journal],
+        &["--journal", &journal, "--new-journal"],
     ));
     let journal_before = read(&journal);
     e.exits(
@@ -327,7 +327,7 @@ fn an_explicit_journal_serves_one_key_only() {
         &m,
         None,
         &e.p("x1"),
-        &["--journal", &journal],
+        &["--journal", &journal, "--new-journal"],
     ));
     e.exits(
         2,
@@ -352,7 +352,7 @@ fn an_explicit_journal_serves_one_key_only() {
         &m,
         None,
         &e.p("x4"),
-        &["--state-dir", &other],
+        &["--state-dir", &other, "--new-journal"],
     ));
     assert_eq!(names_in(Path::new(&other)).len(), 1);
 }
@@ -566,4 +566,188 @@ fn writes_follow_the_crash_safe_sequence() {
         &|c| c.starts_with("openat(") && c.contains("/.a1.") && c.contains("hopsig-tmp"),
         entry_sync,
     );
+
+    // The existing journal is opened without following a symlink or waiting on a
+    // FIFO or device swapped in after it was looked at.
+    let journal_open = |calls: &[String]| {
+        position(
+            calls,
+            &|c| c.starts_with("openat(") && c.contains(&format!("{state}/ibas-")),
+            0,
+        )
+    };
+    let calls = trace(&sign(&alice, &m, None, &e.p("a2"), &[]));
+    let open = journal_open(&calls);
+    assert!(
+        calls[open].contains("O_NOFOLLOW") && calls[open].contains("O_NONBLOCK"),
+        "{}",
+        calls[open]
+    );
+
+    // A version-1 journal of 20 lines beside the key: imported under one lock with
+    // one write, not one lock per line.
+    let v1: String = (0..20u8)
+        .map(|i| format!("{}\n", hex::encode([i; 16])))
+        .collect();
+    std::fs::write(format!("{alice}.wlog"), v1).unwrap();
+    let calls = trace(&sign(&alice, &m, None, &e.p("a3"), &[]));
+    let open = journal_open(&calls);
+    let fd = fd_of(&calls[open]);
+    let count = |prefix: String| {
+        calls[open..]
+            .iter()
+            .filter(|c| c.starts_with(&prefix))
+            .count()
+    };
+    assert_eq!(
+        count(format!("flock({fd}, LOCK_EX")),
+        3,
+        "open, import and claim: {}",
+        calls.join("\n")
+    );
+    assert_eq!(count(format!("write({fd},")), 2, "the import and the claim");
+}
+
+/// The attack on a journal chosen by location: the moderator countersigned m2 under
+/// Alice's w (its journal in the state folder records it); a fresh `--journal` or
+/// `--state-dir` knows nothing of that w and would let it sign m3 under the same w,
+/// after which anyone can forge its signatures. A journal named on the command line
+/// must exist: without `--new-journal` the signature is refused (exit 2) and nothing
+/// is created. (Before, the fresh journal was created silently and both aggregates
+/// verified.)
+#[test]
+fn a_fresh_journal_named_on_the_command_line_is_refused() {
+    let e = Scratch::new();
+    let ib = e.ibas();
+    let (m2, a2) = (e.write("m2", b"accepted, rating 5"), e.p("a2"));
+    e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), &a2, &[]));
+    let m3 = e.write("m3", b"rejected");
+    let a3 = e.p("a3");
+    let fresh = e.p("fresh.wlog");
+    let o = e.exits(
+        2,
+        &sign(&ib.gov, &m3, Some(&ib.a1), &a3, &["--journal", &fresh]),
+        "fresh.wlog: no IBAS journal here yet",
+    );
+    assert!(text(&o).contains("--new-journal"), "{}", text(&o));
+    assert!(!Path::new(&fresh).exists());
+    // An empty file is no journal yet either, and stays empty.
+    let empty = e.write("empty.wlog", b"");
+    e.exits(
+        2,
+        &sign(&ib.gov, &m3, Some(&ib.a1), &a3, &["--journal", &empty]),
+        "no IBAS journal here yet",
+    );
+    assert_eq!(read(&empty), b"");
+    // A state folder named on the command line: the same, and no folder appears.
+    let elsewhere = e.p("elsewhere");
+    e.exits(
+        2,
+        &sign(
+            &ib.gov,
+            &m3,
+            Some(&ib.a1),
+            &a3,
+            &["--state-dir", &elsewhere],
+        ),
+        "no IBAS journal here yet",
+    );
+    assert!(!Path::new(&elsewhere).exists());
+    assert!(!Path::new(&a3).exists());
+    // --new-journal: the operator takes it on; the new journal is named on stderr.
+    let o = e.ok(&sign(
+        &ib.gov,
+        &m3,
+        Some(&ib.a1),
+        &a3,
+        &["--journal", &fresh, "--new-journal"],
+    ));
+    assert!(
+        common::stderr(&o).contains(&format!("started the IBAS journal {fresh}")),
+        "{}",
+        text(&o)
+    );
+}
+
+/// Whenever `hopsig sign` creates a journal (in the default state folder too), a note
+/// on standard error names it; using an existing one says nothing.
+#[test]
+fn a_new_journal_is_announced() {
+    let e = Scratch::new();
+    let pkg = e.pkg(&[("/a", "a.key")]);
+    assert!(!pkg.is_empty());
+    let m = e.write("m", b"hello");
+    let o = e.ok(&sign(&e.p("a.key"), &m, None, &e.p("s1"), &[]));
+    let note = common::stderr(&o);
+    let state = e.p("state");
+    assert!(
+        note.starts_with(&format!(
+            "hopsig: note: started the IBAS journal {state}/ibas-"
+        )) && note.contains("\"/a\""),
+        "{note}"
+    );
+    assert_eq!(note.lines().count(), 1, "{note}");
+    let o = e.ok(&sign(&e.p("a.key"), &m, None, &e.p("s2"), &[]));
+    assert!(o.stderr.is_empty(), "{}", text(&o));
+}
+
+/// `--journal` pointing at a file that is not a journal names it and says so, but
+/// never quotes it: it may be a secret (a token, a raw key with no newline).
+#[test]
+fn a_file_given_as_journal_is_never_quoted() {
+    let e = Scratch::new();
+    let ib = e.ibas();
+    let m = e.write("m", b"hello");
+    for (i, secret) in [
+        &b"API_TOKEN=hunter2-0123456789\n"[..],
+        b"API_TOKEN=hunter2-0123456789",
+        b"\x8f\x02hunter2\x13\x37\xfe\x00\x01",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = e.write(&format!("secret{i}.txt"), secret);
+        let o = e.exits(
+            2,
+            &sign(&ib.alice, &m, None, &e.p("x"), &["--journal", &path]),
+            &format!("secret{i}.txt: not an IBAS journal"),
+        );
+        assert!(!text(&o).contains("hunter2"), "{}", text(&o));
+        assert_eq!(read(&path), secret);
+    }
+}
+
+/// A FIFO where a journal or an input should be is refused at once, not waited on.
+#[test]
+fn a_fifo_is_refused_without_waiting() {
+    let e = Scratch::new();
+    let ib = e.ibas();
+    let fifo = e.p("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let m = e.write("m", b"hello");
+    for args in [
+        sign(&ib.alice, &m, None, &e.p("x"), &["--journal", &fifo]),
+        sign(&ib.alice, &fifo, None, &e.p("x"), &[]),
+        sign(&fifo, &m, None, &e.p("x"), &[]),
+        vec!["inspect", &fifo],
+    ] {
+        let mut child = e
+            .cmd(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed().as_secs() > 20 {
+                child.kill().unwrap();
+                panic!("{args:?}: still waiting on the FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(code(&o), 2, "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("not a regular file"), "{}", text(&o));
+    }
 }

@@ -149,3 +149,15 @@ fn inspect_names_what_is_wrong() {
         );
     }
 }
+
+/// The beginning of a journal header (a creation cut short) reads as `sign` reads it:
+/// a journal with no state recorded yet, not an error.
+#[test]
+fn inspect_reads_a_journal_cut_short_as_sign_does() {
+    let s = Scratch::new();
+    let path = s.write("cut.wlog", "hopsig-ibas-wlog: 1 key 0a1b");
+    let v = inspect(&s, &path);
+    assert_eq!(v["file"], "IBAS journal");
+    assert_eq!(v["states"], 0);
+    assert_eq!(v["incomplete_last_line"], true);
+}

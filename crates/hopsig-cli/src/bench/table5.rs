@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use hopsig_schemes::floors::{BlstPairingProduct3, OpensslSignature};
-use hopsig_schemes::ibas::{self, IbasAggregate, Identity, MemoryJournal, Pkg, UserKey};
+use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, Pkg, UserKey};
 use hopsig_schemes::Aggregate;
 
 use super::timer::{paired, single, Budget};
@@ -179,19 +179,18 @@ fn measure_ibas(budget: Budget, m1: &[u8], m2: &[u8]) -> Result<(IbasDetail, Row
     // Signing draws a fresh w each time (publisher) or reuses the publisher's w
     // (moderator), so each measured call gets a fresh in-memory journal: the journal
     // lookup is a hash-set insert, negligible next to the curve arithmetic.
-    let a1 = ibas::sign(&alice, m1, None, &mut MemoryJournal::default()).map_err(fail)?;
+    let a1 = ibas::sign(&alice, m1, None, &mut Journal::memory()).map_err(fail)?;
     let a1_bytes = a1.to_bytes();
-    let a2 = ibas::sign(&gov, m2, Some(&a1), &mut MemoryJournal::default()).map_err(fail)?;
+    let a2 = ibas::sign(&gov, m2, Some(&a1), &mut Journal::memory()).map_err(fail)?;
     let a2_bytes = a2.to_bytes();
 
     let publisher_us = single(budget, &mut || {
-        ibas::sign(&alice, m1, None, &mut MemoryJournal::default()).map(|a| drop(a.to_bytes()))
+        ibas::sign(&alice, m1, None, &mut Journal::memory()).map(|a| drop(a.to_bytes()))
     })?;
     let moderator_us = single(budget, &mut || {
         let incoming = IbasAggregate::from_bytes(&a1_bytes)?;
         ibas::verify(&params, &[(&known[0], m1)], &incoming)?;
-        ibas::sign(&gov, m2, Some(&incoming), &mut MemoryJournal::default())
-            .map(|a| drop(a.to_bytes()))
+        ibas::sign(&gov, m2, Some(&incoming), &mut Journal::memory()).map(|a| drop(a.to_bytes()))
     })?;
     let subscriber_us = single(budget, &mut || {
         let agg = IbasAggregate::from_bytes(&a2_bytes)?;
