@@ -150,18 +150,6 @@ fn inspect_names_what_is_wrong() {
     }
 }
 
-/// The beginning of a journal header (a creation cut short) reads as `sign` reads it:
-/// a journal with no state recorded yet, not an error.
-#[test]
-fn inspect_reads_a_journal_cut_short_as_sign_does() {
-    let s = Scratch::new();
-    let path = s.write("cut.wlog", "hopsig-ibas-wlog: 1 key 0a1b");
-    let v = inspect(&s, &path);
-    assert_eq!(v["file"], "IBAS journal");
-    assert_eq!(v["states"], 0);
-    assert_eq!(v["incomplete_last_line"], true);
-}
-
 /// `inspect --json` prints valid JSON whatever a file holds: an identity with DEL, C1
 /// controls, line and paragraph separators and direction marks comes back as exactly
 /// those characters (written as JSON `\uXXXX` escapes); the text form still escapes
@@ -213,4 +201,38 @@ fn inspect_json_is_valid_json_for_any_identity() {
     assert!(!plain
         .chars()
         .any(|c| c != '\n' && (c.is_control() || ('\u{2028}'..='\u{202e}').contains(&c))));
+}
+
+/// The beginning of a journal header (a creation cut short) reads as `sign` reads it:
+/// a journal with no state recorded yet, not an error.
+#[test]
+fn inspect_reads_a_journal_cut_short_as_sign_does() {
+    let s = Scratch::new();
+    let path = s.write("cut.wlog", "hopsig-ibas-wlog: 1 key 0a1b");
+    let v = inspect(&s, &path);
+    assert_eq!(v["file"], "IBAS journal");
+    assert_eq!(v["states"], 0);
+    assert_eq!(v["incomplete_last_line"], true);
+}
+
+/// `reproduce`'s report.md and SVG plots are for people, not hopsig formats: `--help`
+/// says so, and inspect calls them files it does not read.
+#[test]
+fn inspect_says_reports_are_not_its_formats() {
+    let s = Scratch::new();
+    let help = stdout(&s.ok(&["inspect", "--help"]));
+    assert!(
+        help.contains("report.md") && help.contains("unknown"),
+        "{help}"
+    );
+    for (name, bytes) in [
+        ("report.md", "# hopsig reproduce\n\n| scheme | n |\n"),
+        (
+            "plot.svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n",
+        ),
+    ] {
+        let path = s.write(name, bytes);
+        s.exits(2, &["inspect", &path], "not a file hopsig reads");
+    }
 }

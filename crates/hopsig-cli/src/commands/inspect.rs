@@ -9,8 +9,9 @@ use crate::io::{at, read_secret, say, say_json, Outcome, MAX_INSPECTED};
 
 /// Say what a file holds: a key file of any scheme (PKG, parameters and user keys of
 /// ibas-bls12381, the files of `hopsig ic`), an aggregate of any scheme, an IBAS
-/// journal, a HORS counter file, benchmark results, a plain PEM / DER key or a bare
-/// signature.
+/// journal, a HORS counter file, benchmark results (`bench --json`, the JSON files of
+/// `reproduce`), a plain PEM / DER key or a bare signature. The report.md and SVG plots
+/// of `reproduce` are for people, not hopsig formats: they are reported as unknown.
 #[derive(clap::Args)]
 pub struct Args {
     /// The file.
