@@ -139,6 +139,27 @@ pub fn say(line: impl std::fmt::Display) -> Outcome {
     write_stdout(&format!("{}\n", escape(&line.to_string())))
 }
 
+/// Prints `value` as one line of JSON on standard output. Every character [`say`]
+/// would escape can only stand inside a JSON string here (serde_json escapes the C0
+/// controls itself), and is written as the JSON escape `\uXXXX`, so the line stays one
+/// line of valid JSON, with no raw DEL, C1 control, line separator or direction mark.
+pub fn say_json(value: &serde_json::Value) -> Outcome {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            // JSON escapes UTF-16 units (RFC 8259 §7); these are all one unit.
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    write_stdout(&out)
+}
+
 /// Prints lines (a table, a report) on standard output; control characters other than
 /// the line feeds are escaped.
 pub fn print_text(text: &str) -> Outcome {
@@ -240,24 +261,71 @@ pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
 }
 
 /// [`read`] into a buffer that is zeroized when dropped, for files that may hold a
-/// secret key. `std::fs::read` sizes the buffer from the file's length first, so the
-/// bytes are not copied through a reallocation.
+/// secret key.
+///
+/// The file is opened once (`O_NONBLOCK`, so a FIFO or device does not hold the open
+/// up), and what was opened is checked with `fstat`: a regular file within `limit`.
+/// The bytes are then read through `take(limit + 1)`, so a file that grows meanwhile,
+/// or one that reports a size of 0 (procfs, some FUSE file systems), is never read past
+/// the limit. The buffer is sized once from `fstat`; only a file longer than it said
+/// makes it grow, each larger buffer replacing a zeroized one, so no copy of a secret
+/// is left behind.
 pub fn read_secret(path: &Path, limit: u64, what: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
     let cannot = |e: std::io::Error| at(path, format!("cannot read {what}: {e}"));
-    let meta = std::fs::metadata(path).map_err(cannot)?;
+    let too_large = |len: u64| {
+        at(
+            path,
+            format!("{what} is {len} bytes, more than the {limit} allowed"),
+        )
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
     if !meta.is_file() {
         return Err(at(path, format!("{what} is not a regular file")));
     }
     if meta.len() > limit {
+        return Err(too_large(meta.len()));
+    }
+    let mut source = file.take(limit.saturating_add(1));
+    // One byte more than fstat said, to see the end of the file without growing.
+    let first = usize::try_from(meta.len() + 1).map_err(|_| too_large(meta.len()))?;
+    let mut buf = Zeroizing::new(vec![0u8; first]);
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            let larger = buf
+                .len()
+                .saturating_mul(2)
+                .min(usize::try_from(limit + 1).unwrap_or(usize::MAX));
+            if larger <= buf.len() {
+                break;
+            }
+            let mut grown = Zeroizing::new(vec![0u8; larger]);
+            grown[..filled].copy_from_slice(&buf[..filled]);
+            buf = grown;
+        }
+        match source.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(cannot(e)),
+        }
+    }
+    if filled as u64 > limit {
         return Err(at(
             path,
-            format!(
-                "{what} is {} bytes, more than the {limit} allowed",
-                meta.len()
-            ),
+            format!("{what} holds more than the {limit} bytes allowed"),
         ));
     }
-    std::fs::read(path).map(Zeroizing::new).map_err(cannot)
+    // Only zeros (never written) lie past `filled`.
+    buf.truncate(filled);
+    Ok(buf)
 }
 
 /// Reads the key file `text` (from `path`) with `reader`, one of the library's readers
@@ -307,8 +375,37 @@ pub fn outputs<'a>(force: bool, inputs: impl IntoIterator<Item = &'a Path>) -> O
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// The limit holds whatever size the file reports: a procfs file says 0 bytes but
+    /// holds more; a regular file of `limit` bytes is read, one byte more is refused.
+    #[test]
+    fn reads_never_go_past_the_limit() {
+        let status = Path::new("/proc/self/status");
+        if status.exists() {
+            assert_eq!(std::fs::metadata(status).unwrap().len(), 0);
+            let e = read(status, 100, "message").unwrap_err();
+            assert!(
+                matches!(&e, Failure::Input(m) if m.contains("more than the 100 bytes allowed")),
+                "{e:?}"
+            );
+            // Within the limit it is read whole, however long fstat said it was.
+            let whole = read(status, 1 << 20, "message").unwrap();
+            assert!(whole.starts_with(b"Name:") && whole.ends_with(b"\n"));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m");
+        std::fs::write(&path, [7u8; 100]).unwrap();
+        assert_eq!(read_secret(&path, 100, "key").unwrap().len(), 100);
+        assert!(read(&path, 99, "key").is_err());
+        let e = read(dir.path(), 100, "key").unwrap_err();
+        assert!(
+            matches!(&e, Failure::Input(m) if m.contains("not a regular file")),
+            "{e:?}"
+        );
+    }
 
     #[test]
     fn escapes_what_could_break_or_reorder_a_line() {

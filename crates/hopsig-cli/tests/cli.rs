@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{code, text};
+use common::{code, text, Scratch};
 
 fn hopsig(args: &[&str]) -> Output {
     // IBAS journals go to a state folder of the tests' own, not the user's.
@@ -571,106 +571,34 @@ fn kcx_path_signs_and_verifies_every_variant() {
 
 #[test]
 fn implicit_certificate_steps_end_to_end() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let ok = |args: &[&str]| {
-        let o = hopsig(args);
-        assert_eq!(code(&o), 0, "{args:?}: {}", text(&o));
-    };
-    let (ttp, blind, issued, key) = (
-        p(d, "ttp"),
-        p(d, "a.blind"),
-        p(d, "a.issued"),
-        p(d, "a.key"),
-    );
-    ok(&["ic", "ttp", "--out", &ttp]);
-    ok(&["ic", "request", "--out", &blind]);
-    ok(&[
-        "ic",
-        "issue",
-        "--ttp",
-        &ttp,
-        "--id",
-        "2001:db8::17",
-        "--request",
-        &format!("{blind}.req"),
-        "--out",
-        &issued,
-    ]);
-    let ttp_pub = format!("{ttp}/ttp.pub");
-    ok(&[
-        "ic",
-        "finalize",
-        "--blind",
-        &blind,
-        "--issued",
-        &issued,
-        "--ttp-pub",
-        &ttp_pub,
-        "--out",
-        &key,
-    ]);
-    let (m, sig) = (p(d, "m"), p(d, "sig"));
-    std::fs::write(&m, "packet").unwrap();
-    ok(&["sign", "--key", &key, "--msg", &m, "--out", &sig]);
-    let cert = format!("{key}.cert");
-    ok(&[
+    let s = Scratch::new();
+    let ic = s.implicit_certificate("k163", "2001:db8::17");
+    s.ok(&ic.verify_args(&ic.sig));
+    std::fs::write(&ic.msg, "other").unwrap();
+    let o = s.run(&ic.verify_args(&ic.sig));
+    assert_eq!(code(&o), 1, "{}", text(&o));
+    // Another TTP's key (on the default curve, K-163): invalid. A file of another
+    // curve: exit 2 naming it.
+    let other = s.p("ttp2");
+    s.ok(&["ic", "ttp", "--out", &other]);
+    std::fs::write(&ic.msg, "packet").unwrap();
+    let other_pub = format!("{other}/ttp.pub");
+    let o = s.run(&[
         "ic",
         "verify",
         "--ttp-pub",
-        &ttp_pub,
+        &other_pub,
         "--cert",
-        &cert,
+        &ic.cert,
         "--msg",
-        &m,
+        &ic.msg,
         "--agg",
-        &sig,
-    ]);
-    std::fs::write(&m, "other").unwrap();
-    let o = hopsig(&[
-        "ic",
-        "verify",
-        "--ttp-pub",
-        &ttp_pub,
-        "--cert",
-        &cert,
-        "--msg",
-        &m,
-        "--agg",
-        &sig,
+        &ic.sig,
     ]);
     assert_eq!(code(&o), 1, "{}", text(&o));
-    // Another TTP's key: invalid. A file of another curve: exit 2 naming it.
-    let other = p(d, "ttp2");
-    ok(&["ic", "ttp", "--out", &other]);
-    std::fs::write(&m, "packet").unwrap();
-    let o = hopsig(&[
-        "ic",
-        "verify",
-        "--ttp-pub",
-        &format!("{other}/ttp.pub"),
-        "--cert",
-        &cert,
-        "--msg",
-        &m,
-        "--agg",
-        &sig,
-    ]);
-    assert_eq!(code(&o), 1, "{}", text(&o));
-    let o = hopsig(&[
-        "ic",
-        "--curve",
-        "k283",
-        "verify",
-        "--ttp-pub",
-        &ttp_pub,
-        "--cert",
-        &cert,
-        "--msg",
-        &m,
-        "--agg",
-        &sig,
-    ]);
+    let mut on_k283 = vec!["ic", "--curve", "k283"];
+    on_k283.extend(&ic.verify_args(&ic.sig)[1..]);
+    let o = s.run(&on_k283);
     assert_eq!(code(&o), 2);
     assert!(text(&o).contains("ttp.pub"), "{}", text(&o));
 }

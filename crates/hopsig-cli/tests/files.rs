@@ -6,141 +6,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 mod common;
 
-use common::{code, sign, text};
-
-/// A test folder and the state folder the binary keeps IBAS journals in.
-struct Env {
-    dir: tempfile::TempDir,
-    state: PathBuf,
-}
-
-impl Env {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("state");
-        Env { dir, state }
-    }
-
-    fn p(&self, name: &str) -> String {
-        self.dir.path().join(name).to_string_lossy().into_owned()
-    }
-
-    fn cmd(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_hopsig"));
-        c.args(args).env("HOPSIG_STATE_DIR", &self.state);
-        c
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.cmd(args).output().unwrap()
-    }
-
-    fn ok(&self, args: &[&str]) -> Output {
-        let o = self.run(args);
-        assert_eq!(code(&o), 0, "{args:?}: {}", text(&o));
-        o
-    }
-
-    /// Runs `args` expecting exit 2 with `needle` in the message.
-    fn refused(&self, args: &[&str], needle: &str) -> Output {
-        let o = self.run(args);
-        assert_eq!(code(&o), 2, "{args:?}: {}", text(&o));
-        assert!(text(&o).contains(needle), "{args:?}: {}", text(&o));
-        o
-    }
-
-    /// Runs the binary with file writes limited to one block, so that any write
-    /// beyond fails with EFBIG (SIGXFSZ ignored), as on a full disk.
-    fn run_tiny_limit(&self, args: &[&str]) -> Output {
-        Command::new("sh")
-            .arg("-c")
-            .arg(r#"trap "" XFSZ; ulimit -f 1; exec "$@""#)
-            .arg("sh")
-            .arg(env!("CARGO_BIN_EXE_hopsig"))
-            .args(args)
-            .env("HOPSIG_STATE_DIR", &self.state)
-            .output()
-            .unwrap()
-    }
-
-    /// Names in the test folder (state folder excluded), sorted.
-    fn names(&self) -> Vec<String> {
-        names_in(self.dir.path())
-            .into_iter()
-            .filter(|n| n != "state")
-            .collect()
-    }
-
-    fn write(&self, name: &str, bytes: &[u8]) -> String {
-        let path = self.p(name);
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    /// PKG, Alice and the Government's keys, Alice's message and first aggregate.
-    fn ibas(&self) -> Ibas {
-        let pkg = self.p("pkg");
-        self.ok(&["pkg", "setup", "--out", &pkg]);
-        let (alice, gov) = (self.p("alice.key"), self.p("gov.key"));
-        for (id, key) in [("/friends/Alice", &alice), ("/moderators/Government", &gov)] {
-            self.ok(&["pkg", "extract", "--pkg", &pkg, "--id", id, "--out", key]);
-        }
-        let m1 = self.write("m1", b"I am safe");
-        let a1 = self.p("a1");
-        self.ok(&sign(&alice, &m1, None, &a1, &[]));
-        Ibas {
-            pkg,
-            alice,
-            gov,
-            m1,
-            a1,
-        }
-    }
-}
-
-struct Ibas {
-    pkg: String,
-    alice: String,
-    gov: String,
-    m1: String,
-    a1: String,
-}
-
-impl Ibas {
-    fn verify(&self, env: &Env, m2: &str, agg: &str) -> Output {
-        env.run(&[
-            "verify",
-            "--scheme",
-            "ibas-bls12381",
-            "--pkg",
-            &self.pkg,
-            "--id",
-            "/friends/Alice",
-            "--msg",
-            &self.m1,
-            "--id",
-            "/moderators/Government",
-            "--msg",
-            m2,
-            "--agg",
-            agg,
-        ])
-    }
-}
-
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
+use common::{code, names_in, sign, text, Scratch};
 
 fn read(path: &str) -> Vec<u8> {
     std::fs::read(path).unwrap()
@@ -152,12 +23,13 @@ fn mode(path: &str) -> u32 {
 
 #[test]
 fn sign_never_replaces_an_existing_output_without_force() {
-    let e = Env::new();
+    let e = Scratch::new();
     let key = e.p("k");
     e.ok(&["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key]);
     let m = e.write("m", b"route");
     let agg = e.write("agg", b"someone else's file");
-    e.refused(
+    e.exits(
+        2,
         &sign(&key, &m, None, &agg, &[]),
         "already exists (use --force",
     );
@@ -165,7 +37,8 @@ fn sign_never_replaces_an_existing_output_without_force() {
     e.ok(&sign(&key, &m, None, &agg, &["--force"]));
     assert_ne!(read(&agg), b"someone else's file");
     // keygen refuses both names too.
-    e.refused(
+    e.exits(
+        2,
         &["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key],
         "already exists",
     );
@@ -173,7 +46,7 @@ fn sign_never_replaces_an_existing_output_without_force() {
 
 #[test]
 fn no_command_writes_over_its_own_inputs_even_with_force() {
-    let e = Env::new();
+    let e = Scratch::new();
     let key = e.p("k");
     e.ok(&["keygen", "--scheme", "ecdsa-p256-concat", "--out", &key]);
     let m = e.write("m", b"route");
@@ -202,7 +75,8 @@ fn no_command_writes_over_its_own_inputs_even_with_force() {
     let ib = e.ibas();
     let pkg_key = format!("{}/pkg.key", ib.pkg);
     let pkg_before = read(&pkg_key);
-    e.refused(
+    e.exits(
+        2,
         &[
             "pkg", "extract", "--pkg", &ib.pkg, "--id", "/x", "--out", &pkg_key, "--force",
         ],
@@ -216,10 +90,11 @@ fn no_command_writes_over_its_own_inputs_even_with_force() {
         &m2,
         Some(&ib.a1),
         &e.p("a2"),
-        &["--journal", &journal],
+        &["--journal", &journal, "--new-journal"],
     ));
     let journal_before = read(&journal);
-    e.refused(
+    e.exits(
+        2,
         &sign(
             &ib.gov,
             &m2,
@@ -234,7 +109,7 @@ fn no_command_writes_over_its_own_inputs_even_with_force() {
 
 #[test]
 fn force_gives_a_replaced_secret_mode_0600() {
-    let e = Env::new();
+    let e = Scratch::new();
     let key = e.write("k", b"an old key file anyone could read and write");
     std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o666)).unwrap();
     e.ok(&[
@@ -251,7 +126,7 @@ fn force_gives_a_replaced_secret_mode_0600() {
 
 #[test]
 fn a_write_error_leaves_the_old_files_and_nothing_else() {
-    let e = Env::new();
+    let e = Scratch::new();
     let key = e.p("k");
     e.ok(&["keygen", "--scheme", "bgr-rsa2048", "--out", &key]);
     let pub_ = format!("{key}.pub");
@@ -279,12 +154,12 @@ fn a_write_error_leaves_the_old_files_and_nothing_else() {
 
 #[test]
 fn multi_file_outputs_appear_together_or_not_at_all() {
-    let e = Env::new();
+    let e = Scratch::new();
     // ic ttp: ttp.pub is in the way, so ttp.key must not appear either.
     let ttp = e.p("ttp");
     std::fs::create_dir(&ttp).unwrap();
     std::fs::write(format!("{ttp}/ttp.pub"), b"mine").unwrap();
-    e.refused(&["ic", "ttp", "--out", &ttp], "ttp.pub: already exists");
+    e.exits(2, &["ic", "ttp", "--out", &ttp], "ttp.pub: already exists");
     assert_eq!(names_in(Path::new(&ttp)), ["ttp.pub"]);
     std::fs::remove_file(format!("{ttp}/ttp.pub")).unwrap();
     e.ok(&["ic", "ttp", "--out", &ttp]);
@@ -292,7 +167,8 @@ fn multi_file_outputs_appear_together_or_not_at_all() {
     // ic request: the .req is in the way, so no blind either.
     let blind = e.p("a.blind");
     e.write("a.blind.req", b"mine");
-    e.refused(
+    e.exits(
+        2,
         &["ic", "request", "--out", &blind],
         "a.blind.req: already exists",
     );
@@ -327,13 +203,14 @@ fn multi_file_outputs_appear_together_or_not_at_all() {
         "--out",
         &key,
     ];
-    e.refused(&finalize, "a.key.cert: already exists");
+    e.exits(2, &finalize, "a.key.cert: already exists");
     assert!(!Path::new(&key).exists());
     std::fs::remove_file(format!("{key}.cert")).unwrap();
     e.ok(&finalize);
     // keygen and pkg setup likewise.
     e.write("k.pub", b"mine");
-    e.refused(
+    e.exits(
+        2,
         &[
             "keygen",
             "--scheme",
@@ -347,7 +224,8 @@ fn multi_file_outputs_appear_together_or_not_at_all() {
     let pkg = e.p("pkg");
     std::fs::create_dir(&pkg).unwrap();
     std::fs::write(format!("{pkg}/params.pub"), b"mine").unwrap();
-    e.refused(
+    e.exits(
+        2,
         &["pkg", "setup", "--out", &pkg],
         "params.pub: already exists",
     );
@@ -356,7 +234,7 @@ fn multi_file_outputs_appear_together_or_not_at_all() {
 
 #[test]
 fn bench_and_reproduce_check_their_outputs_before_measuring() {
-    let e = Env::new();
+    let e = Scratch::new();
     let json = e.write("t.json", b"earlier results");
     let missing = e.p("no/such/folder/t.json");
     let under_file = format!("{json}/t.json");
@@ -366,7 +244,7 @@ fn bench_and_reproduce_check_their_outputs_before_measuring() {
         (&under_file, "Not a directory"),
     ] {
         let started = std::time::Instant::now();
-        let o = e.refused(&["bench", "table1", "--quick", "--json", out], needle);
+        let o = e.exits(2, &["bench", "table1", "--quick", "--json", out], needle);
         // Nothing was measured: no table on stdout, no progress on stderr.
         assert!(o.stdout.is_empty(), "{}", text(&o));
         assert!(!text(&o).contains("[1/"), "{}", text(&o));
@@ -376,7 +254,8 @@ fn bench_and_reproduce_check_their_outputs_before_measuring() {
     let report = e.p("report");
     std::fs::create_dir(&report).unwrap();
     std::fs::write(format!("{report}/report.md"), b"last month's report").unwrap();
-    let o = e.refused(
+    let o = e.exits(
+        2,
         &["reproduce", "--quick", "--out", &report],
         "report.md: already exists",
     );
@@ -389,7 +268,7 @@ fn a_copied_linked_or_re_extracted_moderator_key_cannot_sign_twice_under_one_w()
     // Reproduction of the attack: a second file holding the moderator's key signs a
     // different message under the same incoming w. Before journals were bound to the
     // key, each file had its own KEY.wlog and both aggregates verified.
-    let e = Env::new();
+    let e = Scratch::new();
     let ib = e.ibas();
     let (m2, a2) = (e.write("m2", b"accepted, rating 5"), e.p("a2"));
     e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), &a2, &[]));
@@ -413,21 +292,22 @@ fn a_copied_linked_or_re_extracted_moderator_key_cannot_sign_twice_under_one_w()
     let m3 = e.write("m3", b"rejected");
     for (key, out) in [(&copy, "a3"), (&link, "a4"), (&again, "a5")] {
         let out = e.p(out);
-        e.refused(
+        e.exits(
+            2,
             &sign(key, &m3, Some(&ib.a1), &out, &[]),
             "already signed another message under w",
         );
         assert!(!Path::new(&out).exists());
     }
     // One journal in the state folder, named by the key, private; none beside keys.
-    let journals = names_in(&e.state);
+    let journals = names_in(&e.path("state"));
     assert_eq!(journals.len(), 2, "{journals:?}"); // Alice's and the Government's
     assert!(journals
         .iter()
         .all(|n| n.starts_with("ibas-") && n.ends_with(".wlog")));
-    assert_eq!(mode(e.state.to_str().unwrap()), 0o700);
+    assert_eq!(mode(e.path("state").to_str().unwrap()), 0o700);
     for j in &journals {
-        assert_eq!(mode(e.state.join(j).to_str().unwrap()), 0o600);
+        assert_eq!(mode(e.path("state").join(j).to_str().unwrap()), 0o600);
     }
     assert!(
         !e.names().iter().any(|n| n.ends_with(".wlog")),
@@ -438,7 +318,7 @@ fn a_copied_linked_or_re_extracted_moderator_key_cannot_sign_twice_under_one_w()
 
 #[test]
 fn an_explicit_journal_serves_one_key_only() {
-    let e = Env::new();
+    let e = Scratch::new();
     let ib = e.ibas();
     let journal = e.p("shared.wlog");
     let m = e.write("m", b"hello");
@@ -447,9 +327,10 @@ fn an_explicit_journal_serves_one_key_only() {
         &m,
         None,
         &e.p("x1"),
-        &["--journal", &journal],
+        &["--journal", &journal, "--new-journal"],
     ));
-    e.refused(
+    e.exits(
+        2,
         &sign(&ib.gov, &m, None, &e.p("x2"), &["--journal", &journal]),
         "journal of another key",
     );
@@ -458,7 +339,8 @@ fn an_explicit_journal_serves_one_key_only() {
     let link = e.p("link.wlog");
     std::os::unix::fs::symlink(&journal, &link).unwrap();
     for j in [link.as_str(), "/dev/null"] {
-        e.refused(
+        e.exits(
+            2,
             &sign(&ib.alice, &m, None, &e.p("x3"), &["--journal", j]),
             "not a regular file",
         );
@@ -470,19 +352,20 @@ fn an_explicit_journal_serves_one_key_only() {
         &m,
         None,
         &e.p("x4"),
-        &["--state-dir", &other],
+        &["--state-dir", &other, "--new-journal"],
     ));
     assert_eq!(names_in(Path::new(&other)).len(), 1);
 }
 
 #[test]
 fn a_countersignature_that_could_not_be_written_can_be_retried() {
-    let e = Env::new();
+    let e = Scratch::new();
     let ib = e.ibas();
     let m2 = e.write("m2", b"accepted, rating 5");
     // An output that cannot be written is found before w is claimed.
     let nowhere = e.p("missing-folder/a2");
-    let o = e.refused(
+    let o = e.exits(
+        2,
         &sign(&ib.gov, &m2, Some(&ib.a1), &nowhere, &[]),
         "missing-folder",
     );
@@ -499,7 +382,8 @@ fn a_countersignature_that_could_not_be_written_can_be_retried() {
     assert_eq!(code(&ib.verify(&e, &m2, &a2)), 0);
     // A different message under that w: refused.
     let m3 = e.write("m3", b"rejected");
-    e.refused(
+    e.exits(
+        2,
         &sign(&ib.gov, &m3, Some(&ib.a1), &e.p("a3"), &[]),
         "already signed another message",
     );
@@ -507,13 +391,14 @@ fn a_countersignature_that_could_not_be_written_can_be_retried() {
 
 #[test]
 fn a_version_1_journal_beside_the_key_is_honoured() {
-    let e = Env::new();
+    let e = Scratch::new();
     let ib = e.ibas();
     // hopsig before journals were bound to keys kept KEY.wlog: one w per line.
     let w = hex::encode(&read(&ib.a1)[7..23]);
     e.write("gov.key.wlog", format!("{w}\n").as_bytes());
     let m2 = e.write("m2", b"accepted");
-    e.refused(
+    e.exits(
+        2,
         &sign(&ib.gov, &m2, Some(&ib.a1), &e.p("a2"), &[]),
         "already signed another message",
     );
@@ -537,7 +422,7 @@ fn writes_follow_the_crash_safe_sequence() {
         eprintln!("SKIPPED: strace not installed");
         return;
     }
-    let e = Env::new();
+    let e = Scratch::new();
     let trace = |args: &[&str]| -> Vec<String> {
         let log = e.dir.path().join("strace.log");
         let o = Command::new("strace")
@@ -549,7 +434,7 @@ fn writes_follow_the_crash_safe_sequence() {
             ])
             .arg(env!("CARGO_BIN_EXE_hopsig"))
             .args(args)
-            .env("HOPSIG_STATE_DIR", &e.state)
+            .env("HOPSIG_STATE_DIR", e.path("state"))
             .output()
             .unwrap();
         assert_eq!(code(&o), 0, "{}", text(&o));
@@ -634,9 +519,9 @@ fn writes_follow_the_crash_safe_sequence() {
         "pkg", "extract", "--pkg", &pkg, "--id", "/a", "--out", &alice,
     ]);
     let m = e.write("m", b"hello");
-    std::fs::create_dir(&e.state).unwrap();
+    std::fs::create_dir(e.path("state")).unwrap();
     let calls = trace(&sign(&alice, &m, None, &e.p("a1"), &[]));
-    let state = e.state.to_string_lossy().into_owned();
+    let state = e.path("state").to_string_lossy().into_owned();
     let open = position(
         &calls,
         &|c| c.starts_with("openat(") && c.contains(&format!("{state}/ibas-")),
@@ -681,4 +566,188 @@ fn writes_follow_the_crash_safe_sequence() {
         &|c| c.starts_with("openat(") && c.contains("/.a1.") && c.contains("hopsig-tmp"),
         entry_sync,
     );
+
+    // The existing journal is opened without following a symlink or waiting on a
+    // FIFO or device swapped in after it was looked at.
+    let journal_open = |calls: &[String]| {
+        position(
+            calls,
+            &|c| c.starts_with("openat(") && c.contains(&format!("{state}/ibas-")),
+            0,
+        )
+    };
+    let calls = trace(&sign(&alice, &m, None, &e.p("a2"), &[]));
+    let open = journal_open(&calls);
+    assert!(
+        calls[open].contains("O_NOFOLLOW") && calls[open].contains("O_NONBLOCK"),
+        "{}",
+        calls[open]
+    );
+
+    // A version-1 journal of 20 lines beside the key: imported under one lock with
+    // one write, not one lock per line.
+    let v1: String = (0..20u8)
+        .map(|i| format!("{}\n", hex::encode([i; 16])))
+        .collect();
+    std::fs::write(format!("{alice}.wlog"), v1).unwrap();
+    let calls = trace(&sign(&alice, &m, None, &e.p("a3"), &[]));
+    let open = journal_open(&calls);
+    let fd = fd_of(&calls[open]);
+    let count = |prefix: String| {
+        calls[open..]
+            .iter()
+            .filter(|c| c.starts_with(&prefix))
+            .count()
+    };
+    assert_eq!(
+        count(format!("flock({fd}, LOCK_EX")),
+        3,
+        "open, import and claim: {}",
+        calls.join("\n")
+    );
+    assert_eq!(count(format!("write({fd},")), 2, "the import and the claim");
+}
+
+/// The attack on a journal chosen by location: the moderator countersigned m2 under
+/// Alice's w (its journal in the state folder records it); a fresh `--journal` or
+/// `--state-dir` knows nothing of that w and would let it sign m3 under the same w,
+/// after which anyone can forge its signatures. A journal named on the command line
+/// must exist: without `--new-journal` the signature is refused (exit 2) and nothing
+/// is created. (Before, the fresh journal was created silently and both aggregates
+/// verified.)
+#[test]
+fn a_fresh_journal_named_on_the_command_line_is_refused() {
+    let e = Scratch::new();
+    let ib = e.ibas();
+    let (m2, a2) = (e.write("m2", b"accepted, rating 5"), e.p("a2"));
+    e.ok(&sign(&ib.gov, &m2, Some(&ib.a1), &a2, &[]));
+    let m3 = e.write("m3", b"rejected");
+    let a3 = e.p("a3");
+    let fresh = e.p("fresh.wlog");
+    let o = e.exits(
+        2,
+        &sign(&ib.gov, &m3, Some(&ib.a1), &a3, &["--journal", &fresh]),
+        "fresh.wlog: no IBAS journal here yet",
+    );
+    assert!(text(&o).contains("--new-journal"), "{}", text(&o));
+    assert!(!Path::new(&fresh).exists());
+    // An empty file is no journal yet either, and stays empty.
+    let empty = e.write("empty.wlog", b"");
+    e.exits(
+        2,
+        &sign(&ib.gov, &m3, Some(&ib.a1), &a3, &["--journal", &empty]),
+        "no IBAS journal here yet",
+    );
+    assert_eq!(read(&empty), b"");
+    // A state folder named on the command line: the same, and no folder appears.
+    let elsewhere = e.p("elsewhere");
+    e.exits(
+        2,
+        &sign(
+            &ib.gov,
+            &m3,
+            Some(&ib.a1),
+            &a3,
+            &["--state-dir", &elsewhere],
+        ),
+        "no IBAS journal here yet",
+    );
+    assert!(!Path::new(&elsewhere).exists());
+    assert!(!Path::new(&a3).exists());
+    // --new-journal: the operator takes it on; the new journal is named on stderr.
+    let o = e.ok(&sign(
+        &ib.gov,
+        &m3,
+        Some(&ib.a1),
+        &a3,
+        &["--journal", &fresh, "--new-journal"],
+    ));
+    assert!(
+        common::stderr(&o).contains(&format!("started the IBAS journal {fresh}")),
+        "{}",
+        text(&o)
+    );
+}
+
+/// Whenever `hopsig sign` creates a journal (in the default state folder too), a note
+/// on standard error names it; using an existing one says nothing.
+#[test]
+fn a_new_journal_is_announced() {
+    let e = Scratch::new();
+    let pkg = e.pkg(&[("/a", "a.key")]);
+    assert!(!pkg.is_empty());
+    let m = e.write("m", b"hello");
+    let o = e.ok(&sign(&e.p("a.key"), &m, None, &e.p("s1"), &[]));
+    let note = common::stderr(&o);
+    let state = e.p("state");
+    assert!(
+        note.starts_with(&format!(
+            "hopsig: note: started the IBAS journal {state}/ibas-"
+        )) && note.contains("\"/a\""),
+        "{note}"
+    );
+    assert_eq!(note.lines().count(), 1, "{note}");
+    let o = e.ok(&sign(&e.p("a.key"), &m, None, &e.p("s2"), &[]));
+    assert!(o.stderr.is_empty(), "{}", text(&o));
+}
+
+/// `--journal` pointing at a file that is not a journal names it and says so, but
+/// never quotes it: it may be a secret (a token, a raw key with no newline).
+#[test]
+fn a_file_given_as_journal_is_never_quoted() {
+    let e = Scratch::new();
+    let ib = e.ibas();
+    let m = e.write("m", b"hello");
+    for (i, secret) in [
+        &b"API_TOKEN=hunter2-0123456789\n"[..],
+        b"API_TOKEN=hunter2-0123456789",
+        b"\x8f\x02hunter2\x13\x37\xfe\x00\x01",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = e.write(&format!("secret{i}.txt"), secret);
+        let o = e.exits(
+            2,
+            &sign(&ib.alice, &m, None, &e.p("x"), &["--journal", &path]),
+            &format!("secret{i}.txt: not an IBAS journal"),
+        );
+        assert!(!text(&o).contains("hunter2"), "{}", text(&o));
+        assert_eq!(read(&path), secret);
+    }
+}
+
+/// A FIFO where a journal or an input should be is refused at once, not waited on.
+#[test]
+fn a_fifo_is_refused_without_waiting() {
+    let e = Scratch::new();
+    let ib = e.ibas();
+    let fifo = e.p("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let m = e.write("m", b"hello");
+    for args in [
+        sign(&ib.alice, &m, None, &e.p("x"), &["--journal", &fifo]),
+        sign(&ib.alice, &fifo, None, &e.p("x"), &[]),
+        sign(&fifo, &m, None, &e.p("x"), &[]),
+        vec!["inspect", &fifo],
+    ] {
+        let mut child = e
+            .cmd(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed().as_secs() > 20 {
+                child.kill().unwrap();
+                panic!("{args:?}: still waiting on the FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(code(&o), 2, "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("not a regular file"), "{}", text(&o));
+    }
 }

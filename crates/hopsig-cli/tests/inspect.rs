@@ -149,3 +149,90 @@ fn inspect_names_what_is_wrong() {
         );
     }
 }
+
+/// `inspect --json` prints valid JSON whatever a file holds: an identity with DEL, C1
+/// controls, line and paragraph separators and direction marks comes back as exactly
+/// those characters (written as JSON `\uXXXX` escapes); the text form still escapes
+/// them for the terminal.
+#[test]
+fn inspect_json_is_valid_json_for_any_identity() {
+    let s = Scratch::new();
+    let identity = "a\u{7f}b\u{85}c\u{9b}d\u{2028}e\u{2029}f\u{202e}g\u{200f}h\u{2066}i\u{1b}j\nk";
+    s.pkg(&[(identity, "odd.key")]);
+    let key = s.p("odd.key");
+    let o = s.ok(&["inspect", "--json", &key]);
+    let line = one_line(&o.stdout);
+    let v: serde_json::Value =
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+    assert_eq!(v["identity"], identity);
+    assert!(
+        line.contains("\\u007f") && line.contains("\\u2028") && line.contains("\\u202e"),
+        "{line}"
+    );
+    // What jq reads too, when it is there.
+    if let Ok(jq) = std::process::Command::new("jq")
+        .args(["-r", ".identity"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+    {
+        use std::io::Write;
+        let mut jq = jq;
+        jq.stdin.take().unwrap().write_all(line.as_bytes()).unwrap();
+        let out = jq.wait_with_output().unwrap();
+        assert!(out.status.success(), "jq rejects: {line}");
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            format!("{identity}\n")
+        );
+    }
+    // The text form: every one of them escaped, one line per field.
+    let plain = stdout(&s.ok(&["inspect", &key]));
+    let shown = plain
+        .lines()
+        .find(|l| l.trim_start().starts_with("identity:"))
+        .unwrap();
+    assert!(
+        shown.ends_with(
+            "a\\u{7f}b\\u{85}c\\u{9b}d\\u{2028}e\\u{2029}f\\u{202e}g\\u{200f}h\\u{2066}i\\u{1b}j\\nk"
+        ),
+        "{shown}"
+    );
+    assert!(!plain
+        .chars()
+        .any(|c| c != '\n' && (c.is_control() || ('\u{2028}'..='\u{202e}').contains(&c))));
+}
+
+/// The beginning of a journal header (a creation cut short) reads as `sign` reads it:
+/// a journal with no state recorded yet, not an error.
+#[test]
+fn inspect_reads_a_journal_cut_short_as_sign_does() {
+    let s = Scratch::new();
+    let path = s.write("cut.wlog", "hopsig-ibas-wlog: 1 key 0a1b");
+    let v = inspect(&s, &path);
+    assert_eq!(v["file"], "IBAS journal");
+    assert_eq!(v["states"], 0);
+    assert_eq!(v["incomplete_last_line"], true);
+}
+
+/// `reproduce`'s report.md and SVG plots are for people, not hopsig formats: `--help`
+/// says so, and inspect calls them files it does not read.
+#[test]
+fn inspect_says_reports_are_not_its_formats() {
+    let s = Scratch::new();
+    let help = stdout(&s.ok(&["inspect", "--help"]));
+    assert!(
+        help.contains("report.md") && help.contains("unknown"),
+        "{help}"
+    );
+    for (name, bytes) in [
+        ("report.md", "# hopsig reproduce\n\n| scheme | n |\n"),
+        (
+            "plot.svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n",
+        ),
+    ] {
+        let path = s.write(name, bytes);
+        s.exits(2, &["inspect", &path], "not a file hopsig reads");
+    }
+}

@@ -401,3 +401,60 @@ fn ic_issue_validates_identities_as_pkg_extract_does() {
         std::fs::remove_dir_all(s.path("pkg")).unwrap();
     }
 }
+
+/// `kcx path --variant` and `--suite` are parsed like `ic --curve`: a wrong value is a
+/// usage error listing the possible values, and `--help` lists them.
+#[test]
+fn kcx_choices_are_listed_like_other_choices() {
+    let s = Scratch::new();
+    for (args, needle) in [
+        (
+            ["kcx", "path", "--variant", "dsa", "--hops", "5"],
+            "invalid value 'dsa' for '--variant <VARIANT>' (possible values: rsa, mt, hybrid)",
+        ),
+        (
+            ["kcx", "path", "--variant", "mt", "--suite", "old"],
+            "invalid value 'old' for '--suite <SUITE>' (possible values: modern, paper)",
+        ),
+    ] {
+        let o = s.exits(2, &args, needle);
+        assert!(o.stdout.is_empty());
+        one_line(&o.stderr);
+    }
+    let help = stdout(&s.ok(&["kcx", "path", "--help"]));
+    assert!(
+        help.contains("Possible values:")
+            && help.contains("- hybrid:")
+            && help.contains("- paper:")
+            && help.contains("[default: modern]"),
+        "{help}"
+    );
+}
+
+/// Benchmark progress goes to standard error through the one printer of notes: a
+/// closed (`2>&-`) or full (`2>/dev/full`) standard error does not stop or crash the
+/// run (`eprintln!` panics on a full one).
+#[test]
+fn bench_progress_survives_a_closed_or_full_stderr() {
+    let s = Scratch::new();
+    let bench = |how: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" bench table2 --quick {how}"))
+            .arg(env!("CARGO_BIN_EXE_hopsig"))
+            .current_dir(s.dir.path())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap()
+    };
+    let mut ways = vec!["2>&-"];
+    if std::path::Path::new("/dev/full").exists() {
+        ways.push("2>/dev/full");
+    }
+    for how in ways {
+        let o = bench(how);
+        assert_eq!(code(&o), 0, "{how}: {}", text(&o));
+        assert!(stdout(&o).contains("K-163"), "{how}: {}", text(&o));
+        assert!(!text(&o).contains("panicked"), "{how}: {}", text(&o));
+    }
+}

@@ -20,7 +20,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
-use crate::persist::{replay, LineError, Log, PersistError, Record};
+use crate::persist::{replay, Header, LineError, Log, NewLog, Owner, PersistError, Record};
 
 /// Secret seed length.
 pub const SEED_LEN: usize = 32;
@@ -306,8 +306,13 @@ pub enum CounterError {
     State(#[from] PersistError),
 }
 
-/// First line of a counter file.
-const COUNTER_HEADER: &str = "hopsig-hors-counter: 1";
+/// First line of a counter file (it belongs to no one in particular: the key is
+/// whatever the caller keeps beside it).
+const COUNTER_HEADER: Header<'static> = Header {
+    what: "a HORS counter file",
+    kind: "hopsig-hors-counter: 1",
+    owner: Owner::Is(""),
+};
 
 /// The number of signatures a counter log records: its entries are `1`, `2`, … in
 /// order, each the count after one more signature.
@@ -342,7 +347,7 @@ impl Counter {
     pub fn memory(sigma: u32) -> Self {
         Counter {
             sigma,
-            log: Log::memory(COUNTER_HEADER, Count::default()),
+            log: Log::memory(Count::default()),
         }
     }
 
@@ -354,36 +359,29 @@ impl Counter {
     /// a regular file.
     pub fn persistent(path: &Path, sigma: u32) -> Result<Self, CounterError> {
         // The header and Σ entries of at most 10 digits and a newline each.
-        let max = COUNTER_HEADER.len() as u64 + 1 + 11 * u64::from(sigma);
+        let max = COUNTER_HEADER.kind.len() as u64 + 1 + 11 * u64::from(sigma);
         Ok(Counter {
             sigma,
-            log: Log::open(path, COUNTER_HEADER, max, Count::default())?,
+            log: Log::open(path, COUNTER_HEADER, max, Count::default(), NewLog::Allowed)?,
         })
     }
 
     /// Whether `bytes` start like a counter file (its header's first word).
     pub fn sniff(bytes: &[u8]) -> bool {
-        let name = COUNTER_HEADER.split(' ').next().unwrap_or(COUNTER_HEADER);
+        let kind = COUNTER_HEADER.kind;
+        let name = kind.split(' ').next().unwrap_or(kind);
         bytes.starts_with(name.as_bytes())
     }
 
     /// The number of signatures a counter file's bytes record (`docs/spec/kcx.md`),
-    /// read without opening or locking anything (`hopsig inspect`).
+    /// read without opening or locking anything (`hopsig inspect`), by the reader
+    /// [`Counter::persistent`] opens it with.
     ///
     /// # Errors
     /// [`LineError`] for a first line other than the counter header or a line that is
     /// not the next count.
     pub fn recorded(bytes: &[u8]) -> Result<u32, LineError> {
-        let header = |h: &str| {
-            if h == COUNTER_HEADER {
-                Ok(())
-            } else {
-                Err(format!(
-                    "not a HORS counter file (first line {COUNTER_HEADER:?})"
-                ))
-            }
-        };
-        Ok(replay(bytes, header, Count::default())?.record.0)
+        Ok(replay(bytes, COUNTER_HEADER, Count::default())?.record.0)
     }
 
     /// Signatures made so far (as of the last [`Counter::reserve`], or opening).

@@ -64,6 +64,16 @@ pub enum Error {
     /// An aggregate of no signers was asked for.
     #[error("an aggregate holds at least one signer")]
     NoSigners,
+    /// An identity (an IBAS signer's, an implicit certificate's subject) outside 1 to
+    /// [`crate::ibas::MAX_IDENTITY_LEN`] bytes.
+    #[error(
+        "identity must be 1..={} bytes, got {len}",
+        crate::ibas::MAX_IDENTITY_LEN
+    )]
+    IdentityLength {
+        /// Its length in bytes.
+        len: usize,
+    },
     /// No scheme has this id.
     #[error("unknown scheme '{0}' (run `hopsig schemes` for the list)")]
     UnknownScheme(String),

@@ -86,8 +86,12 @@ pub fn describe(bytes: &[u8]) -> Result<Description, Error> {
     }
     if journal::sniff(bytes) {
         let s = journal::summary(bytes)?;
+        let key = s.key.map_or_else(
+            || "not recorded yet (the header is incomplete: its creation was cut short)".into(),
+            |k| to_hex(&k),
+        );
         return Ok(Description::new("IBAS journal")
-            .text("key", to_hex(&s.key))
+            .text("key", key)
             .number("states", s.states)
             .number("unknown_messages", s.unknown_messages)
             .flag("incomplete_last_line", s.incomplete_tail));

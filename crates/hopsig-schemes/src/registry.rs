@@ -88,6 +88,27 @@ pub struct AggregateInfo {
     pub signature_bits: u64,
 }
 
+/// An aggregate decoded once by [`Scheme::decode`]: what it holds, and the decoded
+/// value that [`Scheme::verify_decoded`] checks without decoding the bytes again (for
+/// BGLS, decoding is a subgroup check on G2).
+pub struct DecodedAggregate {
+    info: AggregateInfo,
+    value: Box<dyn Any + Send + Sync>,
+}
+
+impl DecodedAggregate {
+    /// What it holds.
+    pub fn info(&self) -> &AggregateInfo {
+        &self.info
+    }
+}
+
+impl std::fmt::Debug for DecodedAggregate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("DecodedAggregate").field(&self.info).finish()
+    }
+}
+
 /// Object-safe view of a [`SequentialAggregate`] scheme working on encoded aggregates.
 pub trait Scheme: Send + Sync {
     /// Stable id.
@@ -107,31 +128,71 @@ pub trait Scheme: Send + Sync {
     /// # Errors
     /// Malformed file or key; a file of another scheme or a secret key file.
     fn verifying_key_from_file(&self, text: &[u8]) -> Result<Box<dyn DynVerifyingKey>, Error>;
-    /// One hop of signing on encoded aggregates (see [`SequentialAggregate::sign`]).
+    /// One hop of signing on encoded aggregates (see [`SequentialAggregate::sign`]):
+    /// the new aggregate's encoding and what it holds, from the value signed (nothing
+    /// is decoded again).
     ///
     /// # Errors
     /// A key of another scheme, a malformed `so_far`, a full aggregate.
+    fn sign_with_info(
+        &self,
+        key: &dyn DynSigningKey,
+        msg: &[u8],
+        so_far: Option<&[u8]>,
+    ) -> Result<(Vec<u8>, AggregateInfo), Error>;
+    /// One hop of signing on encoded aggregates (see [`SequentialAggregate::sign`]).
+    ///
+    /// # Errors
+    /// As [`Scheme::sign_with_info`].
     fn sign(
         &self,
         key: &dyn DynSigningKey,
         msg: &[u8],
         so_far: Option<&[u8]>,
-    ) -> Result<Vec<u8>, Error>;
-    /// Verification on an encoded aggregate (see [`SequentialAggregate::verify`]).
+    ) -> Result<Vec<u8>, Error> {
+        self.sign_with_info(key, msg, so_far)
+            .map(|(bytes, _)| bytes)
+    }
+    /// Decodes an aggregate once, for [`DecodedAggregate::info`] and
+    /// [`Scheme::verify_decoded`].
     ///
     /// # Errors
-    /// [`Error::InvalidSignature`] if it does not verify; decode and mismatch errors.
+    /// Decode errors; [`Error::AggregateForOtherScheme`] if the header names another
+    /// scheme or parameter set.
+    fn decode(&self, agg: &[u8]) -> Result<DecodedAggregate, Error>;
+    /// Verification of an aggregate [`Scheme::decode`] decoded (see
+    /// [`SequentialAggregate::verify`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] if it does not verify; [`Error::Mismatch`] if the
+    /// numbers of keys and messages differ; a key of another scheme;
+    /// [`Error::AggregateForOtherScheme`] for an aggregate another scheme decoded.
+    fn verify_decoded(
+        &self,
+        keys: &[&dyn DynVerifyingKey],
+        msgs: &[&[u8]],
+        agg: &DecodedAggregate,
+    ) -> Result<(), Error>;
+    /// Verification on an encoded aggregate: [`Scheme::decode`], then
+    /// [`Scheme::verify_decoded`].
+    ///
+    /// # Errors
+    /// As both.
     fn verify(
         &self,
         keys: &[&dyn DynVerifyingKey],
         msgs: &[&[u8]],
         agg: &[u8],
-    ) -> Result<(), Error>;
+    ) -> Result<(), Error> {
+        self.verify_decoded(keys, msgs, &self.decode(agg)?)
+    }
     /// Decodes an aggregate and says what it holds.
     ///
     /// # Errors
     /// Decode errors.
-    fn inspect(&self, agg: &[u8]) -> Result<AggregateInfo, Error>;
+    fn inspect(&self, agg: &[u8]) -> Result<AggregateInfo, Error> {
+        self.decode(agg).map(|d| d.info)
+    }
 }
 
 /// A key file of `scheme` and `kind`: a hopsig key file with those headers, or a plain
@@ -189,21 +250,31 @@ impl<S: SequentialAggregate> Scheme for S {
             self, &file,
         )?))
     }
-    fn sign(
+    fn sign_with_info(
         &self,
         key: &dyn DynSigningKey,
         msg: &[u8],
         so_far: Option<&[u8]>,
-    ) -> Result<Vec<u8>, Error> {
+    ) -> Result<(Vec<u8>, AggregateInfo), Error> {
         let key = downcast::<S::SigningKey>(key.as_any(), key.scheme_id(), &Scheme::id(self))?;
         let so_far = so_far.map(|b| self.aggregate_from_bytes(b)).transpose()?;
-        Ok(SequentialAggregate::sign(self, key, msg, so_far.as_ref())?.to_bytes())
+        let agg = SequentialAggregate::sign(self, key, msg, so_far.as_ref())?;
+        let bytes = agg.to_bytes();
+        let info = info_of(self, &agg, bytes.len());
+        Ok((bytes, info))
     }
-    fn verify(
+    fn decode(&self, agg: &[u8]) -> Result<DecodedAggregate, Error> {
+        let decoded = self.aggregate_from_bytes(agg)?;
+        Ok(DecodedAggregate {
+            info: info_of(self, &decoded, agg.len()),
+            value: Box::new(decoded),
+        })
+    }
+    fn verify_decoded(
         &self,
         keys: &[&dyn DynVerifyingKey],
         msgs: &[&[u8]],
-        agg: &[u8],
+        agg: &DecodedAggregate,
     ) -> Result<(), Error> {
         if keys.len() != msgs.len() {
             return Err(Error::Mismatch(format!(
@@ -219,17 +290,30 @@ impl<S: SequentialAggregate> Scheme for S {
             .collect::<Result<Vec<_>, _>>()?;
         let pairs: Vec<(&S::VerifyingKey, &[u8])> =
             typed.into_iter().zip(msgs.iter().copied()).collect();
-        let agg = self.aggregate_from_bytes(agg)?;
-        SequentialAggregate::verify(self, &pairs, &agg)
+        let decoded = match agg.value.downcast_ref::<S::Aggregate>() {
+            Some(a) if agg.info.scheme == id => a,
+            _ => {
+                return Err(Error::AggregateForOtherScheme {
+                    expected: id,
+                    found: agg.info.scheme.clone(),
+                })
+            }
+        };
+        SequentialAggregate::verify(self, &pairs, decoded)
     }
-    fn inspect(&self, agg: &[u8]) -> Result<AggregateInfo, Error> {
-        let decoded = self.aggregate_from_bytes(agg)?;
-        Ok(AggregateInfo {
-            scheme: Scheme::id(self),
-            signers: decoded.signers(),
-            encoded_bytes: agg.len(),
-            signature_bits: decoded.signature_bits(),
-        })
+}
+
+/// What `agg`, `encoded_bytes` long, of `scheme` holds.
+fn info_of<S: SequentialAggregate>(
+    scheme: &S,
+    agg: &S::Aggregate,
+    encoded_bytes: usize,
+) -> AggregateInfo {
+    AggregateInfo {
+        scheme: SequentialAggregate::id(scheme),
+        signers: agg.signers(),
+        encoded_bytes,
+        signature_bits: agg.signature_bits(),
     }
 }
 

@@ -101,3 +101,133 @@ fn keys_of_one_scheme_are_refused_by_another() {
         "ecdsa-p256-concat"
     );
 }
+
+/// An aggregate decoded once serves both what the verifier reports (its count) and the
+/// verification itself; `sign_with_info` says what the aggregate it made holds without
+/// decoding it again. The answers are the byte-level ones.
+#[test]
+fn an_aggregate_is_decoded_once_for_its_count_and_its_verification() {
+    for id in [
+        "rsa2048-concat",
+        "ecdsa-p256-concat",
+        "bls12381-bgls",
+        "bgr-rsa2048",
+    ] {
+        let scheme = registry::lookup(id).unwrap();
+        let (pubs, msgs, agg) = chain(id, 3);
+        let p: Vec<&dyn DynVerifyingKey> = pubs.iter().map(AsRef::as_ref).collect();
+        let m: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+        let decoded = scheme.decode(&agg).unwrap();
+        assert_eq!(decoded.info(), &scheme.inspect(&agg).unwrap(), "{id}");
+        assert_eq!(decoded.info().signers, 3);
+        scheme.verify_decoded(&p, &m, &decoded).unwrap();
+        let mut changed = m.clone();
+        changed[1] = b"other";
+        assert!(matches!(
+            scheme.verify_decoded(&p, &changed, &decoded),
+            Err(Error::InvalidSignature)
+        ));
+        assert!(matches!(
+            scheme.verify_decoded(&p[..2], &m, &decoded),
+            Err(Error::Mismatch(_))
+        ));
+        // A decoded aggregate of another scheme is not verified as this one's.
+        let other_id = if id == "rsa2048-concat" {
+            "ecdsa-p256-concat"
+        } else {
+            "rsa2048-concat"
+        };
+        let (_, _, other_agg) = chain(other_id, 1);
+        let other = registry::lookup(other_id)
+            .unwrap()
+            .decode(&other_agg)
+            .unwrap();
+        assert!(
+            matches!(
+                scheme.verify_decoded(&p[..1], &m[..1], &other),
+                Err(Error::AggregateForOtherScheme { .. })
+            ),
+            "{id}"
+        );
+        // What signing reports is what decoding its bytes says.
+        let key = scheme.generate().unwrap();
+        let (bytes, info) = scheme
+            .sign_with_info(key.as_ref(), b"hop 4", Some(&agg))
+            .unwrap();
+        assert_eq!(info, scheme.inspect(&bytes).unwrap(), "{id}");
+        assert_eq!(info.signers, 4);
+    }
+}
+
+/// A base signature that counts its signatures (one byte each), to see whether a
+/// concatenation signs before it refuses.
+struct Counting;
+
+static SIGNED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl hopsig_schemes::concat::BaseSignature for Counting {
+    const ID: &'static str = "counting-concat";
+    const DESCRIPTION: &'static str = "a test base signature";
+    const CODE: hopsig_schemes::wire::SchemeCode =
+        hopsig_schemes::wire::SchemeCode::EcdsaP256Concat;
+    type SecretKey = ();
+    type PublicKey = ();
+    fn generate() -> Result<(), Error> {
+        Ok(())
+    }
+    fn public(_: &()) -> Result<(), Error> {
+        Ok(())
+    }
+    fn sign(_: &(), _: &[u8]) -> Result<Vec<u8>, Error> {
+        SIGNED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(vec![1])
+    }
+    fn verify(_: &(), _: &[u8], sig: &[u8]) -> bool {
+        sig == [1]
+    }
+    fn read_signature(
+        r: &mut hopsig_schemes::primitives::codec::Reader<'_>,
+    ) -> Result<Vec<u8>, hopsig_schemes::primitives::codec::DecodeError> {
+        Ok(vec![r.u8("signature")?])
+    }
+    fn secret_to_pem(_: &()) -> Result<zeroize::Zeroizing<String>, Error> {
+        Ok(zeroize::Zeroizing::new(String::new()))
+    }
+    fn secret_from_pem(_: &[u8]) -> Result<(), Error> {
+        Ok(())
+    }
+    fn public_to_pem(_: &()) -> String {
+        String::new()
+    }
+    fn public_from_der(_: &[u8]) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// A concatenation refuses a full aggregate before it signs anything, as BGR does.
+#[test]
+fn a_full_concatenation_is_refused_before_signing() {
+    use hopsig_schemes::concat::Concat;
+    use hopsig_schemes::wire::{SchemeCode, MAX_SIGNERS};
+    use hopsig_schemes::SequentialAggregate;
+    let scheme = Concat::<Counting>::new();
+    let key = scheme.generate().unwrap();
+    let mut full = b"HS\x01".to_vec();
+    full.push(SchemeCode::EcdsaP256Concat.into());
+    full.push(0);
+    full.extend_from_slice(&u16::try_from(MAX_SIGNERS).unwrap().to_be_bytes());
+    full.extend(std::iter::repeat_n(1u8, MAX_SIGNERS));
+    let full = scheme.aggregate_from_bytes(&full).unwrap();
+    let before = SIGNED.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(matches!(
+        scheme.sign(&key, b"m", Some(&full)),
+        Err(Error::TooManySigners { max: MAX_SIGNERS })
+    ));
+    assert_eq!(
+        SIGNED.load(std::sync::atomic::Ordering::SeqCst),
+        before,
+        "signed, then refused"
+    );
+    scheme.sign(&key, b"m", None).unwrap();
+    assert_eq!(SIGNED.load(std::sync::atomic::Ordering::SeqCst), before + 1);
+}

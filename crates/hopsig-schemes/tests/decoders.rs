@@ -181,10 +181,10 @@ proptest! {
     fn mutated_ibas_and_bgls_aggregates_decode_or_fail_cleanly(pos in 0usize..170, val in any::<u8>(), cut in 0usize..170) {
         static GOOD: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
         let (ibas_good, bgls_good) = GOOD.get_or_init(|| {
-            use hopsig_schemes::ibas::{self, MemoryJournal, Pkg};
+            use hopsig_schemes::ibas::{self, Journal, Pkg};
             let pkg = Pkg::setup().unwrap();
             let key = pkg.extract("/a").unwrap();
-            let i = ibas::sign(&key, b"m", None, &mut MemoryJournal::default()).unwrap();
+            let i = ibas::sign(&key, b"m", None, &mut Journal::memory()).unwrap();
             let bls = hopsig_schemes::bls::Bgls;
             let k = hopsig_schemes::bls::Bgls::key_from_ikm(&[1; 32]).unwrap();
             (i.to_bytes(), bls.sign(&k, b"m", None).unwrap().to_bytes())

@@ -4,11 +4,10 @@
 
 use std::sync::OnceLock;
 
-use hopsig_schemes::ibas::{
-    self, FileJournal, IbasAggregate, Identity, MemoryJournal, Pkg, UserKey, WJournal,
-};
+use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, Pkg, UserKey};
 use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::primitives::pairing::{Scalar, G1, G2};
+use hopsig_schemes::primitives::persist::NewLog;
 use hopsig_schemes::{Aggregate, Error, StateError};
 
 const ALICE: &str = "/friends/Alice";
@@ -47,8 +46,8 @@ fn m2() -> Vec<u8> {
 /// Alice publishes, the Government moderates: the paper's two-signer flow.
 fn publish_and_moderate() -> IbasAggregate {
     let w = world();
-    let a = ibas::sign(&w.alice, &m1(), None, &mut MemoryJournal::default()).unwrap();
-    ibas::sign(&w.gov, &m2(), Some(&a), &mut MemoryJournal::default()).unwrap()
+    let a = ibas::sign(&w.alice, &m1(), None, &mut Journal::memory()).unwrap();
+    ibas::sign(&w.gov, &m2(), Some(&a), &mut Journal::memory()).unwrap()
 }
 
 fn check(pairs: &[(&str, &[u8])], agg: &IbasAggregate) -> Result<(), Error> {
@@ -89,7 +88,7 @@ fn size_is_constant_for_n_1_to_8() {
         .collect();
     let mut agg: Option<IbasAggregate> = None;
     for (n, (k, m)) in keys.iter().zip(&msgs).enumerate() {
-        agg = Some(ibas::sign(k, m, agg.as_ref(), &mut MemoryJournal::default()).unwrap());
+        agg = Some(ibas::sign(k, m, agg.as_ref(), &mut Journal::memory()).unwrap());
         let a = agg.as_ref().unwrap();
         assert_eq!(a.to_bytes().len(), 7 + 160);
         let names: Vec<String> = (0..=n).map(|i| format!("/u/{i}")).collect();
@@ -134,8 +133,8 @@ fn reused_w_with_a_different_first_signer_does_not_pass_as_the_original() {
     let w = world();
     let real = publish_and_moderate();
     // Eve signs her own message under Alice's w and the moderator countersigns.
-    let eve = ibas::sign_with_w(&w.eve, &m1(), real.w(), &mut MemoryJournal::default()).unwrap();
-    let forged = ibas::sign(&w.gov, &m2(), Some(&eve), &mut MemoryJournal::default()).unwrap();
+    let eve = ibas::sign_with_w(&w.eve, &m1(), real.w(), &mut Journal::memory()).unwrap();
+    let forged = ibas::sign(&w.gov, &m2(), Some(&eve), &mut Journal::memory()).unwrap();
     assert_eq!(forged.w(), real.w());
     // It verifies as Eve's (she did sign), never as Alice's.
     check(&[(EVE, &m1()), (GOV, &m2())], &forged).unwrap();
@@ -150,8 +149,8 @@ fn signing_twice_under_one_w_would_allow_forgery_so_the_journal_refuses() {
     let state = [7u8; ibas::W_LEN];
     let msgs: [&[u8]; 3] = [b"message one", b"message two", b"never signed"];
     // Bypassing the rule (a fresh journal per call) yields two signatures under one w.
-    let s1 = ibas::sign_with_w(&w.alice, msgs[0], &state, &mut MemoryJournal::default()).unwrap();
-    let s2 = ibas::sign_with_w(&w.alice, msgs[1], &state, &mut MemoryJournal::default()).unwrap();
+    let s1 = ibas::sign_with_w(&w.alice, msgs[0], &state, &mut Journal::memory()).unwrap();
+    let s2 = ibas::sign_with_w(&w.alice, msgs[1], &state, &mut Journal::memory()).unwrap();
     // λ = (c* − c2)/(c1 − c2); S* = λS1 + (1−λ)S2 and T* likewise sign msgs[2].
     let c: Vec<Scalar> = msgs.iter().map(|m| ibas::h3(m, ALICE, &state)).collect();
     let lambda = c[2].sub(&c[1]).mul(&c[0].sub(&c[1]).invert());
@@ -170,7 +169,7 @@ fn signing_twice_under_one_w_would_allow_forgery_so_the_journal_refuses() {
     let forged = IbasAggregate::from_bytes(&forged).unwrap();
     check(&[(ALICE, msgs[2])], &forged).unwrap();
     // With one journal, the second signature under that w is refused.
-    let mut journal = MemoryJournal::default();
+    let mut journal = Journal::memory();
     ibas::sign_with_w(&w.alice, msgs[0], &state, &mut journal).unwrap();
     let e = ibas::sign_with_w(&w.alice, msgs[1], &state, &mut journal).unwrap_err();
     assert!(
@@ -179,8 +178,8 @@ fn signing_twice_under_one_w_would_allow_forgery_so_the_journal_refuses() {
     );
     // A moderator that keeps its journal refuses to countersign two messages under
     // the same incoming w.
-    let a = ibas::sign(&w.alice, msgs[0], None, &mut MemoryJournal::default()).unwrap();
-    let mut gov_journal = MemoryJournal::default();
+    let a = ibas::sign(&w.alice, msgs[0], None, &mut Journal::memory()).unwrap();
+    let mut gov_journal = Journal::memory();
     ibas::sign(&w.gov, b"first", Some(&a), &mut gov_journal).unwrap();
     assert!(ibas::sign(&w.gov, b"second", Some(&a), &mut gov_journal).is_err());
 }
@@ -188,7 +187,7 @@ fn signing_twice_under_one_w_would_allow_forgery_so_the_journal_refuses() {
 #[test]
 fn first_signers_draw_fresh_w() {
     let w = world();
-    let mut journal = MemoryJournal::default();
+    let mut journal = Journal::memory();
     let mut seen = std::collections::HashSet::new();
     for _ in 0..50 {
         let a = ibas::sign(&w.alice, b"m", None, &mut journal).unwrap();
@@ -200,11 +199,11 @@ fn first_signers_draw_fresh_w() {
 fn aggregation_of_individual_signatures() {
     let w = world();
     let state = [9u8; ibas::W_LEN];
-    let a = ibas::sign_with_w(&w.alice, &m1(), &state, &mut MemoryJournal::default()).unwrap();
-    let g = ibas::sign_with_w(&w.gov, &m2(), &state, &mut MemoryJournal::default()).unwrap();
+    let a = ibas::sign_with_w(&w.alice, &m1(), &state, &mut Journal::memory()).unwrap();
+    let g = ibas::sign_with_w(&w.gov, &m2(), &state, &mut Journal::memory()).unwrap();
     let agg = ibas::aggregate(&[&a, &g]).unwrap();
     check(&[(ALICE, &m1()), (GOV, &m2())], &agg).unwrap();
-    let other = ibas::sign(&w.eve, b"x", None, &mut MemoryJournal::default()).unwrap();
+    let other = ibas::sign(&w.eve, b"x", None, &mut Journal::memory()).unwrap();
     assert!(matches!(
         ibas::aggregate(&[&a, &other]),
         Err(Error::Mismatch(_))
@@ -333,11 +332,11 @@ fn file_journal_persists_and_rejects_garbage() {
     let alice = &world().alice;
     let state = [3u8; ibas::W_LEN];
     {
-        let mut j = FileJournal::open(&path, alice).unwrap();
+        let mut j = Journal::open(&path, alice, NewLog::Allowed).unwrap();
         assert!(j.is_empty());
         j.claim(alice, &state, b"one").unwrap();
     }
-    let mut j = FileJournal::open(&path, alice).unwrap();
+    let mut j = Journal::open(&path, alice, NewLog::Allowed).unwrap();
     assert_eq!(j.len(), 1);
     assert!(matches!(
         j.claim(alice, &state, b"two"),
@@ -346,7 +345,9 @@ fn file_journal_persists_and_rejects_garbage() {
     j.claim(alice, &[4u8; ibas::W_LEN], b"two").unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, format!("{text}not hex\n")).unwrap();
-    let e = FileJournal::open(&path, alice).unwrap_err().to_string();
+    let e = Journal::open(&path, alice, NewLog::Allowed)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("line 4"), "{e}");
 }
 
@@ -358,8 +359,8 @@ fn file_journal_persists_and_rejects_garbage() {
 #[test]
 fn an_incoming_aggregate_that_cancels_the_share_is_refused() {
     let w = world();
-    let mut gov_journal = MemoryJournal::default();
-    let a = ibas::sign(&w.alice, &m1(), None, &mut MemoryJournal::default()).unwrap();
+    let mut gov_journal = Journal::memory();
+    let a = ibas::sign(&w.alice, &m1(), None, &mut Journal::memory()).unwrap();
     let b = ibas::sign(&w.gov, &m2(), Some(&a), &mut gov_journal).unwrap();
     let (a_bytes, b_bytes) = (a.to_bytes(), b.to_bytes());
     let g1 = |v: &[u8]| G1::from_compressed(v[23..71].try_into().unwrap()).unwrap();

@@ -7,14 +7,13 @@
 use std::sync::OnceLock;
 
 use hopsig_schemes::ibas::{
-    self, journal, FileJournal, IbasAggregate, MemoryJournal, Pkg, UserKey, WJournal,
-    MAX_JOURNAL_BYTES,
+    self, journal, IbasAggregate, Journal, Pkg, UserKey, MAX_JOURNAL_BYTES,
 };
 use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::primitives::codec::to_hex;
 use hopsig_schemes::primitives::hash::sha256;
 use hopsig_schemes::primitives::pairing::{Scalar, G2};
-use hopsig_schemes::primitives::persist::PersistError;
+use hopsig_schemes::primitives::persist::{NewLog, PersistError};
 use hopsig_schemes::{Aggregate, Error, StateError};
 
 struct Keys {
@@ -51,13 +50,12 @@ fn reused(r: Result<IbasAggregate, Error>, state: &[u8; ibas::W_LEN]) {
 fn the_same_message_under_the_same_w_is_the_same_signature_and_may_be_repeated() {
     let k = keys();
     let state = [0x11u8; ibas::W_LEN];
-    let mut j = MemoryJournal::default();
+    let mut j = Journal::memory();
     let first = ibas::sign_with_w(&k.gov, b"accepted", &state, &mut j).unwrap();
     let again = ibas::sign_with_w(&k.gov, b"accepted", &state, &mut j).unwrap();
     assert_eq!(first.to_bytes(), again.to_bytes());
     // A fresh journal (another process) derives the same r: identical bytes again.
-    let elsewhere =
-        ibas::sign_with_w(&k.gov, b"accepted", &state, &mut MemoryJournal::default()).unwrap();
+    let elsewhere = ibas::sign_with_w(&k.gov, b"accepted", &state, &mut Journal::memory()).unwrap();
     assert_eq!(first.to_bytes(), elsewhere.to_bytes());
     // Another message under that w is refused, and the refusal carries w.
     reused(
@@ -65,8 +63,8 @@ fn the_same_message_under_the_same_w_is_the_same_signature_and_may_be_repeated()
         &state,
     );
     // The same holds for a countersignature through `sign`.
-    let a = ibas::sign(&k.alice, b"m1", None, &mut MemoryJournal::default()).unwrap();
-    let mut gj = MemoryJournal::default();
+    let a = ibas::sign(&k.alice, b"m1", None, &mut Journal::memory()).unwrap();
+    let mut gj = Journal::memory();
     let c1 = ibas::sign(&k.gov, b"m2", Some(&a), &mut gj).unwrap();
     let c2 = ibas::sign(&k.gov, b"m2", Some(&a), &mut gj).unwrap();
     assert_eq!(c1.to_bytes(), c2.to_bytes());
@@ -89,7 +87,7 @@ fn signer_r_is_the_keyed_hash_the_spec_defines() {
         &input,
         b"HOPSIG-IBAS-V01-CS01-with-BLS12381-Fr_XMD:SHA-256_R_",
     );
-    let sig = ibas::sign_with_w(&k.alice, msg, &state, &mut MemoryJournal::default()).unwrap();
+    let sig = ibas::sign_with_w(&k.alice, msg, &state, &mut Journal::memory()).unwrap();
     assert_eq!(
         sig.to_bytes()[71..167],
         G2::generator().mul(&r).to_compressed()
@@ -124,7 +122,7 @@ fn the_key_binding_and_the_journal_file_are_as_specified() {
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("j");
-    let mut j = FileJournal::open(&path, &k.alice).unwrap();
+    let mut j = Journal::open(&path, &k.alice, NewLog::Allowed).unwrap();
     let state = [0xabu8; ibas::W_LEN];
     j.claim(&k.alice, &state, b"m").unwrap();
     j.claim(&k.alice, &state, b"m").unwrap();
@@ -149,13 +147,22 @@ fn a_copied_key_finds_the_same_journal_and_is_refused() {
     // original's journal.
     let k = keys();
     let dir = tempfile::tempdir().unwrap();
-    let a = ibas::sign(&k.alice, b"m1", None, &mut MemoryJournal::default()).unwrap();
+    let a = ibas::sign(&k.alice, b"m1", None, &mut Journal::memory()).unwrap();
     let original = &k.gov;
     let copied = copy(&k.gov);
-    let mut j1 =
-        FileJournal::open(&dir.path().join(journal::file_name(original)), original).unwrap();
+    let mut j1 = Journal::open(
+        &dir.path().join(journal::file_name(original)),
+        original,
+        NewLog::Allowed,
+    )
+    .unwrap();
     ibas::sign(original, b"m2", Some(&a), &mut j1).unwrap();
-    let mut j2 = FileJournal::open(&dir.path().join(journal::file_name(&copied)), &copied).unwrap();
+    let mut j2 = Journal::open(
+        &dir.path().join(journal::file_name(&copied)),
+        &copied,
+        NewLog::Allowed,
+    )
+    .unwrap();
     reused(ibas::sign(&copied, b"m3", Some(&a), &mut j2), a.w());
 }
 
@@ -164,20 +171,20 @@ fn a_journal_serves_one_key_only() {
     let k = keys();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shared.wlog");
-    drop(FileJournal::open(&path, &k.alice).unwrap());
-    match FileJournal::open(&path, &k.gov) {
+    drop(Journal::open(&path, &k.alice, NewLog::Allowed).unwrap());
+    match Journal::open(&path, &k.gov, NewLog::Allowed) {
         Err(Error::State(StateError::OtherKey { path: p, found, .. })) => {
             assert_eq!(p, path);
             assert_eq!(found, to_hex(&journal::key_binding(&k.alice)));
         }
         other => panic!("{other:?}"),
     }
-    let mut j = FileJournal::open(&path, &k.alice).unwrap();
+    let mut j = Journal::open(&path, &k.alice, NewLog::Allowed).unwrap();
     assert!(matches!(
         ibas::sign(&k.gov, b"m", None, &mut j),
         Err(Error::State(StateError::OtherKey { .. }))
     ));
-    let mut m = MemoryJournal::default();
+    let mut m = Journal::memory();
     ibas::sign(&k.alice, b"m", None, &mut m).unwrap();
     assert!(matches!(
         ibas::sign(&k.gov, b"m", None, &mut m),
@@ -187,7 +194,7 @@ fn a_journal_serves_one_key_only() {
     let other = dir.path().join("notes.txt");
     std::fs::write(&other, "my notes\n").unwrap();
     assert!(matches!(
-        FileJournal::open(&other, &k.alice),
+        Journal::open(&other, &k.alice, NewLog::Allowed),
         Err(Error::State(StateError::Journal(
             PersistError::Header { .. }
         )))
@@ -211,7 +218,7 @@ fn concurrent_signers_sharing_a_journal_admit_one_message_per_w() {
     let wins: Vec<Vec<Result<bool, String>>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..8u8)
             .map(|i| {
-                let mut j = FileJournal::open(&path, &k.gov).unwrap();
+                let mut j = Journal::open(&path, &k.gov, NewLog::Allowed).unwrap();
                 let barrier = &barrier;
                 s.spawn(move || {
                     (0..ROUNDS)
@@ -237,7 +244,7 @@ fn concurrent_signers_sharing_a_journal_admit_one_message_per_w() {
         assert_eq!(winners, 1, "round {round}: {winners} signers passed");
     }
     assert_eq!(
-        FileJournal::open(&path, &k.gov).unwrap().len(),
+        Journal::open(&path, &k.gov, NewLog::Allowed).unwrap().len(),
         usize::from(ROUNDS)
     );
 }
@@ -247,7 +254,7 @@ fn journals_refuse_special_files_and_stop_at_their_size_limit() {
     let k = keys();
     let dir = tempfile::tempdir().unwrap();
     let real = dir.path().join("real.wlog");
-    drop(FileJournal::open(&real, &k.alice).unwrap());
+    drop(Journal::open(&real, &k.alice, NewLog::Allowed).unwrap());
     let link = dir.path().join("link.wlog");
     std::os::unix::fs::symlink(&real, &link).unwrap();
     for p in [
@@ -257,7 +264,7 @@ fn journals_refuse_special_files_and_stop_at_their_size_limit() {
     ] {
         assert!(
             matches!(
-                FileJournal::open(p, &k.alice),
+                Journal::open(p, &k.alice, NewLog::Allowed),
                 Err(Error::State(StateError::Journal(
                     PersistError::NotRegular { .. }
                 )))
@@ -268,14 +275,14 @@ fn journals_refuse_special_files_and_stop_at_their_size_limit() {
     }
     // A journal past its size limit is refused with the sizes, not read.
     let big = dir.path().join("big.wlog");
-    drop(FileJournal::open(&big, &k.alice).unwrap());
+    drop(Journal::open(&big, &k.alice, NewLog::Allowed).unwrap());
     std::fs::OpenOptions::new()
         .write(true)
         .open(&big)
         .unwrap()
         .set_len(MAX_JOURNAL_BYTES + 1)
         .unwrap();
-    match FileJournal::open(&big, &k.alice) {
+    match Journal::open(&big, &k.alice, NewLog::Allowed) {
         Err(e @ Error::State(StateError::Journal(PersistError::TooLarge { .. }))) => {
             assert!(e.to_string().contains("big.wlog"), "{e}");
         }
@@ -288,12 +295,12 @@ fn an_entry_cut_short_by_a_crash_is_dropped_before_the_next_one() {
     let k = keys();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("j");
-    let mut j = FileJournal::open(&path, &k.alice).unwrap();
+    let mut j = Journal::open(&path, &k.alice, NewLog::Allowed).unwrap();
     j.claim(&k.alice, &[1u8; ibas::W_LEN], b"a").unwrap();
     let complete = std::fs::read_to_string(&path).unwrap();
     // A crash in the middle of the next entry's write.
     std::fs::write(&path, format!("{complete}020202")).unwrap();
-    let mut j = FileJournal::open(&path, &k.alice).unwrap();
+    let mut j = Journal::open(&path, &k.alice, NewLog::Allowed).unwrap();
     assert_eq!(j.len(), 1);
     j.claim(&k.alice, &[3u8; ibas::W_LEN], b"c").unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -306,7 +313,7 @@ fn an_entry_cut_short_by_a_crash_is_dropped_before_the_next_one() {
 fn version_1_journals_are_imported_as_used_for_any_message() {
     let k = keys();
     let dir = tempfile::tempdir().unwrap();
-    let mut j = FileJournal::open(&dir.path().join("j"), &k.gov).unwrap();
+    let mut j = Journal::open(&dir.path().join("j"), &k.gov, NewLog::Allowed).unwrap();
     let old = [0x42u8; ibas::W_LEN];
     let v1 = format!("{}\n{}\n", to_hex(&old), "AB".repeat(ibas::W_LEN));
     let source = std::path::Path::new("gov.key.wlog");
@@ -319,4 +326,104 @@ fn version_1_journals_are_imported_as_used_for_any_message() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("gov.key.wlog") && e.contains("line 2"), "{e}");
+}
+
+/// A journal is started (created, its key recorded) only where the caller allows it,
+/// and says so; without leave, a missing or empty file is an error naming it and
+/// nothing is written.
+#[test]
+fn a_journal_is_started_only_when_allowed() {
+    let k = keys();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.wlog");
+    let refused = Journal::open(&path, &k.alice, NewLog::Refused).unwrap_err();
+    assert!(
+        matches!(
+            &refused,
+            Error::State(StateError::Journal(PersistError::NoLog { path: p, .. })) if *p == path
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        refused.to_string().contains("no IBAS journal here yet"),
+        "{refused}"
+    );
+    assert!(!path.exists());
+    std::fs::write(&path, "").unwrap();
+    assert!(Journal::open(&path, &k.alice, NewLog::Refused).is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), b"");
+    let started = Journal::open(&path, &k.alice, NewLog::Allowed).unwrap();
+    assert!(started.started());
+    assert_eq!(started.path(), Some(path.as_path()));
+    let existing = Journal::open(&path, &k.alice, NewLog::Refused).unwrap();
+    assert!(!existing.started());
+    assert!(Journal::memory().path().is_none());
+}
+
+/// A file that is not a journal is named, never quoted: it may be a secret (a token,
+/// a raw key with no newline). Only a journal of another key is quoted (its binding is
+/// public).
+#[test]
+fn a_file_that_is_not_a_journal_is_not_quoted() {
+    let k = keys();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("secret.txt");
+    for secret in [
+        &b"API_TOKEN=hunter2-s3cr3t\n"[..],
+        b"API_TOKEN=hunter2-s3cr3t",
+        b"hopsig-ibas-wlog: 2 hunter2-s3cr3t\n",
+    ] {
+        std::fs::write(&path, secret).unwrap();
+        let e = Journal::open(&path, &k.alice, NewLog::Allowed).unwrap_err();
+        let text = e.to_string();
+        assert!(!text.contains("hunter2"), "{text}");
+        assert!(text.ends_with("secret.txt: not an IBAS journal"), "{text}");
+        assert_eq!(std::fs::read(&path).unwrap(), secret);
+    }
+    // Another key's journal, or the beginning of its header: named as that key's.
+    let gov = to_hex(&journal::key_binding(&k.gov));
+    for other in [
+        format!("hopsig-ibas-wlog: 1 key {gov}\n"),
+        format!("hopsig-ibas-wlog: 1 key {}", &gov[..10]),
+    ] {
+        std::fs::write(&path, &other).unwrap();
+        match Journal::open(&path, &k.alice, NewLog::Allowed) {
+            Err(Error::State(StateError::OtherKey { found, .. })) => {
+                assert!(gov.starts_with(&found), "{found}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// `journal::summary` (hopsig inspect) reads a journal with the reader `Journal::open`
+/// uses: the beginning of a header is an empty journal whose key is not known yet, not
+/// an error.
+#[test]
+fn the_summary_reads_a_journal_as_open_does() {
+    let k = keys();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("j");
+    let binding = to_hex(&journal::key_binding(&k.alice));
+    let partial = format!("hopsig-ibas-wlog: 1 key {}", &binding[..20]);
+    std::fs::write(&path, &partial).unwrap();
+    let s = journal::summary(partial.as_bytes()).unwrap();
+    assert_eq!((s.key, s.states, s.incomplete_tail), (None, 0, true));
+    let mut j = Journal::open(&path, &k.alice, NewLog::Allowed).unwrap();
+    assert!(j.is_empty());
+    j.claim(&k.alice, &[7u8; ibas::W_LEN], b"m").unwrap();
+    let s = journal::summary(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(
+        (s.key, s.states, s.incomplete_tail),
+        (Some(journal::key_binding(&k.alice)), 1, false)
+    );
+    // What open refuses, the summary refuses.
+    for bad in ["hopsig-ibas-wlog: 1 key XY", "hopsig-ibas-wlog: 1 key 00\n"] {
+        std::fs::write(&path, bad).unwrap();
+        assert!(
+            Journal::open(&path, &k.alice, NewLog::Allowed).is_err(),
+            "{bad}"
+        );
+        assert!(journal::summary(bad.as_bytes()).is_err(), "{bad}");
+    }
 }

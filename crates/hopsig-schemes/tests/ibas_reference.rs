@@ -16,7 +16,7 @@
 mod common;
 
 use hopsig_schemes::ibas::{
-    self, journal, IbasAggregate, Identity, MemoryJournal, Pkg, PublicParams, UserKey,
+    self, journal, IbasAggregate, Identity, Journal, Pkg, PublicParams, UserKey,
 };
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
 use hopsig_schemes::primitives::rsa::pem_block;
@@ -125,7 +125,7 @@ fn the_reference_accepts_what_hopsig_makes_and_rejects_what_it_rejects() {
     let mut aggs: Vec<IbasAggregate> = Vec::new();
     for (i, (k, m)) in keys.iter().zip(msgs).enumerate() {
         let prev = aggs.last();
-        let agg = ibas::sign(k, m, prev, &mut MemoryJournal::default()).unwrap();
+        let agg = ibas::sign(k, m, prev, &mut Journal::memory()).unwrap();
         sign.push(json!({
             "key": i, "message": hex::encode(m), "w": hex::encode(agg.w()),
             "previous": prev.map(|p| hex::encode(p.to_bytes())),
@@ -134,13 +134,7 @@ fn the_reference_accepts_what_hopsig_makes_and_rejects_what_it_rejects() {
         aggs.push(agg);
     }
     // A repeat of the same (key, w, message) gives the same bytes.
-    let again = ibas::sign(
-        &keys[1],
-        msgs[1],
-        Some(&aggs[0]),
-        &mut MemoryJournal::default(),
-    )
-    .unwrap();
+    let again = ibas::sign(&keys[1], msgs[1], Some(&aggs[0]), &mut Journal::memory()).unwrap();
     assert_eq!(again.to_bytes(), aggs[1].to_bytes());
 
     let full = aggs[2].to_bytes();
@@ -286,7 +280,7 @@ fn hopsig_agrees_with_the_reference_vectors() {
         let key = &keys[s["key"].as_u64().unwrap() as usize];
         let msg = hexs(&s["message"]);
         let w: [u8; ibas::W_LEN] = hexs(&s["w"]).try_into().unwrap();
-        let mut journal = MemoryJournal::default();
+        let mut journal = Journal::memory();
         let ours = if s["previous"].is_null() {
             ibas::sign_with_w(key, &msg, &w, &mut journal).unwrap()
         } else {

@@ -238,3 +238,23 @@ fn issued_debug_prints_no_share() {
     );
     assert!(shown.contains("Issued"), "{shown}");
 }
+
+/// The TTP applies the identity rule every identity follows (`pkg extract`'s) itself,
+/// with a typed error a caller can blame on the identity; the request is not blamed.
+#[test]
+fn the_ttp_checks_identities_with_a_typed_error() {
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let blind = icnr::blind::<K163>().unwrap();
+    for id in [&b""[..], &[b'x'; 1025]] {
+        match ttp.issue(id, blind.request()) {
+            Err(e @ hopsig_schemes::Error::IdentityLength { .. }) => {
+                assert!(
+                    e.to_string().starts_with("identity must be 1..=1024 bytes"),
+                    "{e}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(ttp.issue(&[b'x'; 1024], blind.request()).is_ok());
+}

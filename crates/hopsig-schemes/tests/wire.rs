@@ -6,7 +6,7 @@
 use hopsig_schemes::bgr::{Bgr, BgrAggregate, BgrParams, H_LEN};
 use hopsig_schemes::bls::{self, Bgls};
 use hopsig_schemes::concat::{Concat, EcdsaP256, Rsa2048Pkcs1};
-use hopsig_schemes::ibas::{self, IbasAggregate, MemoryJournal, Pkg};
+use hopsig_schemes::ibas::{self, IbasAggregate, Journal, Pkg};
 use hopsig_schemes::kcx::{self, AttestationPublic, Hop, HopSig, KcParams, SignedRoute};
 use hopsig_schemes::pla::header::{KeyMaterial, PlaCurve, PlaHeader};
 use hopsig_schemes::pla::icnr::ImplicitCert;
@@ -480,7 +480,7 @@ proptest! {
 
         let pkg = Pkg::setup()?;
         let alice = pkg.extract("/a")?;
-        let i = ibas::sign_with_w(&alice, b"m", &w, &mut MemoryJournal::default())?;
+        let i = ibas::sign_with_w(&alice, b"m", &w, &mut Journal::memory())?;
         let bytes = i.to_bytes();
         let back = IbasAggregate::from_bytes(&bytes)?;
         prop_assert_eq!(back.w(), &w);

@@ -12,7 +12,7 @@ use hopsig_schemes::primitives::hors::HorsParams;
 
 use super::timer::{single, Budget};
 use super::Machine;
-use crate::io::Failure;
+use crate::io::{note, Failure};
 
 /// One (n, m) point.
 #[derive(Debug, Clone, Serialize)]
@@ -74,7 +74,11 @@ impl Fig4 {
         for (k, (height, m)) in grid.iter().copied().enumerate() {
             let n = 1usize << height;
             let sigma = sigma_for(n, m);
-            eprintln!("[{}/{}] n = {n}, m = {m}, Σ = {sigma}", k + 1, grid.len());
+            note(format_args!(
+                "[{}/{}] n = {n}, m = {m}, Σ = {sigma}",
+                k + 1,
+                grid.len()
+            ));
             if sigma == 0 {
                 continue;
             }

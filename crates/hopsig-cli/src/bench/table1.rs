@@ -13,7 +13,7 @@ use hopsig_schemes::wire::SchemeCode;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine, HEADER_LEN};
-use crate::io::Failure;
+use crate::io::{note, Failure};
 
 /// Schemes of the table, in column order.
 pub const SCHEMES: [&str; 5] = [
@@ -104,7 +104,7 @@ impl Table1 {
         let max_n = 15;
         let mut raw_rsa = RawRsa::new(2048).map_err(fail)?;
         let raw_ec = RawEcdsaP256::new().map_err(fail)?;
-        eprintln!("measuring floors ...");
+        note(format_args!("measuring floors ..."));
         let floors = Floors {
             rsa2048_private_us: single(budget, &mut || raw_rsa.private_op())?,
             rsa2048_public_us: single(budget, &mut || raw_rsa.public_op())?,
@@ -117,7 +117,7 @@ impl Table1 {
         for id in SCHEMES {
             let entry = registry::by_id(id).map_err(fail)?;
             let scheme = entry.scheme().map_err(fail)?;
-            eprintln!("{id}: generating {max_n} keys ...");
+            note(format_args!("{id}: generating {max_n} keys ..."));
             // The floor each row divides by follows from the scheme's table entry.
             let is_bls = entry.entry.code == SchemeCode::Bls12381Bgls;
             let is_ec = entry.entry.code == SchemeCode::EcdsaP256Concat;
@@ -153,7 +153,7 @@ impl Table1 {
             }
             for &n in &ns {
                 done += 1;
-                eprintln!("[{done}/{total}] {id} n={n}");
+                note(format_args!("[{done}/{total}] {id} n={n}"));
                 let prev = aggs[n - 1].as_deref();
                 let agg = aggs[n].as_deref().unwrap_or_default();
                 let mut sign = || {

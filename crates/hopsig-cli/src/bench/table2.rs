@@ -13,7 +13,7 @@ use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine};
-use crate::io::Failure;
+use crate::io::{note, Failure};
 
 /// One curve.
 #[derive(Debug, Clone, Serialize)]
@@ -235,17 +235,17 @@ impl Table2 {
     /// Backend failures.
     pub fn measure(quick: bool) -> Result<Table2, Failure> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        eprintln!("[1/4] OpenSSL P-256");
+        note(format_args!("[1/4] OpenSSL P-256"));
         let p256 = OpensslSignature::p256().map_err(fail)?;
         let msg = vec![0x50u8; 100];
         let p256_sig = p256.sign(&msg).map_err(fail)?;
         let p256_sign_us = single(budget, &mut || p256.sign(&msg).map(drop))?;
         let p256_verify_us = single(budget, &mut || p256.verify(&msg, &p256_sig))?;
-        eprintln!("[2/4] K-163");
+        note(format_args!("[2/4] K-163"));
         let k163 = row::<EcdsaK163, hopsig_koblitz_curve::K163>(budget, "K-163", Nid::SECT163K1)?;
-        eprintln!("[3/4] K-233");
+        note(format_args!("[3/4] K-233"));
         let k233 = row::<EcdsaK233, hopsig_koblitz_curve::K233>(budget, "K-233", Nid::SECT233K1)?;
-        eprintln!("[4/4] K-283");
+        note(format_args!("[4/4] K-283"));
         let k283 = row::<EcdsaK283, hopsig_koblitz_curve::K283>(budget, "K-283", Nid::SECT283K1)?;
         Ok(Table2 {
             suite: "table2".into(),

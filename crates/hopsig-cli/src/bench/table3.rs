@@ -15,7 +15,7 @@ use hopsig_schemes::kcx::KcParams;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine};
-use crate::io::Failure;
+use crate::io::{note, Failure};
 
 /// The RIS update file whose mean path length is "today's", relative to the
 /// repository's parent folder (where `../shared/data` lives, locally and in CI).
@@ -107,14 +107,14 @@ impl Table3 {
         let (today_l, announcements) = match &stats {
             Ok(s) => (Some(s.mean_unique), s.announcements),
             Err(e) => {
-                eprintln!(
+                note(format_args!(
                     "warning: {}: {e}: no cost at today's path length",
                     mrt.display()
-                );
+                ));
                 (None, 0)
             }
         };
-        eprintln!("[1/6] floors");
+        note(format_args!("[1/6] floors"));
         let mut raw = RawRsa::new(1024).map_err(fail)?;
         let compression = single(budget, &mut sha256_one_compression)?;
         let rsa1024_private_us = single(budget, &mut || raw.private_op())?;
@@ -123,7 +123,7 @@ impl Table3 {
         let today = |verify: f64, sign: f64| today_l.map(|l| cost(l, verify, sign));
         let mut rows = Vec::new();
 
-        eprintln!("[2/6] S-BGP (ECDSA P-256 per hop)");
+        note(format_args!("[2/6] S-BGP (ECDSA P-256 per hop)"));
         let ec = OpensslSignature::p256().map_err(fail)?;
         let msg = vec![0x42u8; 120];
         let sig = ec.sign(&msg).map_err(fail)?;
@@ -151,7 +151,7 @@ impl Table3 {
             ("KC-MT (4096, 16)", KcParams::MODERN, Variant::Mt),
         ];
         for (k, (name, params, variant)) in cases.into_iter().enumerate() {
-            eprintln!("[{}/6] {name}", k + 3);
+            note(format_args!("[{}/6] {name}", k + 3));
             let mut ops = Ops::new(params, variant, 0).map_err(fail)?;
             let s1 = single(budget, &mut || ops.sign_first())?;
             let s2 = single(budget, &mut || ops.sign_cached())?;

@@ -7,12 +7,12 @@
 use serde::Serialize;
 
 use hopsig_schemes::floors::{BlstPairingProduct3, OpensslSignature};
-use hopsig_schemes::ibas::{self, IbasAggregate, Identity, MemoryJournal, Pkg, UserKey};
+use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, Pkg, UserKey};
 use hopsig_schemes::Aggregate;
 
 use super::timer::{paired, single, Budget};
 use super::{setup_failed as fail, Machine};
-use crate::io::Failure;
+use crate::io::{note, Failure};
 
 const PUBLISHER: &str = "/friends/Alice";
 const MODERATOR: &str = "/moderators/Government";
@@ -92,7 +92,9 @@ impl Table5 {
     pub fn measure(quick: bool) -> Result<Table5, Failure> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let (m1, m2) = messages();
-        eprintln!("[1/6] IBAS BLS12-381: PKG setup, extraction, identity tables ...");
+        note(format_args!(
+            "[1/6] IBAS BLS12-381: PKG setup, extraction, identity tables ..."
+        ));
         let (ibas, ibas_row) = measure_ibas(budget, &m1, &m2)?;
         let mut rows = vec![ibas_row];
         let baselines = [
@@ -103,7 +105,7 @@ impl Table5 {
             ("RSA-1024", OpensslSignature::rsa(1024, "RSA-1024")),
         ];
         for (i, (name, made)) in baselines.into_iter().enumerate() {
-            eprintln!("[{}/6] {name} ...", i + 2);
+            note(format_args!("[{}/6] {name} ...", i + 2));
             let publisher_key = made.map_err(fail)?;
             let moderator_key = match name {
                 "ECDSA P-384" => OpensslSignature::p384(),
@@ -179,19 +181,18 @@ fn measure_ibas(budget: Budget, m1: &[u8], m2: &[u8]) -> Result<(IbasDetail, Row
     // Signing draws a fresh w each time (publisher) or reuses the publisher's w
     // (moderator), so each measured call gets a fresh in-memory journal: the journal
     // lookup is a hash-set insert, negligible next to the curve arithmetic.
-    let a1 = ibas::sign(&alice, m1, None, &mut MemoryJournal::default()).map_err(fail)?;
+    let a1 = ibas::sign(&alice, m1, None, &mut Journal::memory()).map_err(fail)?;
     let a1_bytes = a1.to_bytes();
-    let a2 = ibas::sign(&gov, m2, Some(&a1), &mut MemoryJournal::default()).map_err(fail)?;
+    let a2 = ibas::sign(&gov, m2, Some(&a1), &mut Journal::memory()).map_err(fail)?;
     let a2_bytes = a2.to_bytes();
 
     let publisher_us = single(budget, &mut || {
-        ibas::sign(&alice, m1, None, &mut MemoryJournal::default()).map(|a| drop(a.to_bytes()))
+        ibas::sign(&alice, m1, None, &mut Journal::memory()).map(|a| drop(a.to_bytes()))
     })?;
     let moderator_us = single(budget, &mut || {
         let incoming = IbasAggregate::from_bytes(&a1_bytes)?;
         ibas::verify(&params, &[(&known[0], m1)], &incoming)?;
-        ibas::sign(&gov, m2, Some(&incoming), &mut MemoryJournal::default())
-            .map(|a| drop(a.to_bytes()))
+        ibas::sign(&gov, m2, Some(&incoming), &mut Journal::memory()).map(|a| drop(a.to_bytes()))
     })?;
     let subscriber_us = single(budget, &mut || {
         let agg = IbasAggregate::from_bytes(&a2_bytes)?;
@@ -205,7 +206,9 @@ fn measure_ibas(budget: Budget, m1: &[u8], m2: &[u8]) -> Result<(IbasDetail, Row
     let decode_us = single(budget, &mut || {
         IbasAggregate::from_bytes(&a2_bytes).map(drop)
     })?;
-    eprintln!("      IBAS verify vs blst 3-pair pairing product ...");
+    note(format_args!(
+        "      IBAS verify vs blst 3-pair pairing product ..."
+    ));
     let (verify_us, floor_us) = paired(
         budget,
         &mut || ibas::verify(&params, &[(&known[0], m1), (&known[1], m2)], &a2),

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use hopsig_schemes::concat::koblitz::KoblitzSecret;
 use hopsig_schemes::concat::{BaseSignature, Concat, EcdsaK163, EcdsaK233, EcdsaK283};
-use hopsig_schemes::ibas::check_identity;
 use hopsig_schemes::pla::files;
 use hopsig_schemes::pla::header::PlaCurve;
 use hopsig_schemes::pla::icnr::{self, Ttp};
@@ -15,8 +15,8 @@ use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
 use hopsig_schemes::{Aggregate, Error, SequentialAggregate};
 
 use crate::io::{
-    at, outputs, read, read_key_file, say, with_suffix, Failure, Outcome, Secrecy, MAX_AGGREGATE,
-    MAX_MESSAGE,
+    at, outputs, read, read_key_file, read_secret, say, with_suffix, Failure, Outcome, Secrecy,
+    MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE,
 };
 
 /// The TTP's secret inside a TTP folder.
@@ -129,76 +129,70 @@ enum Step {
     },
 }
 
-/// Runs the step on its curve.
-pub fn run(args: Args) -> Outcome {
-    let curve = match &args.step {
-        Step::Ttp { .. } | Step::Request { .. } => args.curve.map_or(PlaCurve::K163, Into::into),
-        Step::Issue { ttp, .. } => curve_of(&ttp.join(TTP_SECRET), "TTP key", args.curve)?,
-        Step::Finalize { blind, .. } => curve_of(blind, "blind", args.curve)?,
-        Step::Verify { ttp_pub, .. } => curve_of(ttp_pub, "TTP public key", args.curve)?,
+/// The key file a step reads first, read and parsed once: it names the curve the step
+/// runs on, and the step reads its key from it.
+struct Input {
+    path: PathBuf,
+    file: KeyFile,
+}
+
+impl Input {
+    /// Reads and parses the key file at `path` (`what` names it in errors).
+    fn read(path: PathBuf, what: &str) -> Result<Self, Failure> {
+        let text = read_secret(&path, MAX_KEY, what)?;
+        let file = KeyFile::parse(&text).map_err(|e| at(&path, Error::from(e)))?;
+        Ok(Input { path, file })
+    }
+
+    /// Its curve, which must be `given` if that is set.
+    fn curve(&self, given: Option<CurveName>) -> Result<PlaCurve, Failure> {
+        let curve = files::curve_of(&self.file).map_err(|e| at(&self.path, e))?;
+        match given.map(PlaCurve::from) {
+            Some(wanted) if wanted != curve => Err(at(
+                &self.path,
+                format!(
+                    "an icnr file on {} rather than {} as --curve says",
+                    curve.name(),
+                    wanted.name()
+                ),
+            )),
+            _ => Ok(curve),
+        }
+    }
+
+    /// Its contents, as `reader` reads them.
+    fn key<T>(&self, reader: impl FnOnce(&KeyFile) -> Result<T, Error>) -> Result<T, Failure> {
+        reader(&self.file).map_err(|e| at(&self.path, e))
+    }
+}
+
+/// Calls the step function `f` on `curve`'s types: the curve C and, where `f` takes
+/// it, its ECDSA scheme B.
+macro_rules! on_curve {
+    ($curve:expr, $f:ident::<C, B>($($arg:expr),* $(,)?)) => {
+        match $curve {
+            PlaCurve::K163 => $f::<K163, EcdsaK163>($($arg),*),
+            PlaCurve::K233 => $f::<K233, EcdsaK233>($($arg),*),
+            PlaCurve::K283 => $f::<K283, EcdsaK283>($($arg),*),
+        }
     };
-    match curve {
-        PlaCurve::K163 => run_on::<K163, EcdsaK163>(args.step),
-        PlaCurve::K233 => run_on::<K233, EcdsaK233>(args.step),
-        PlaCurve::K283 => run_on::<K283, EcdsaK283>(args.step),
-    }
+    ($curve:expr, $f:ident::<C>($($arg:expr),* $(,)?)) => {
+        match $curve {
+            PlaCurve::K163 => $f::<K163>($($arg),*),
+            PlaCurve::K233 => $f::<K233>($($arg),*),
+            PlaCurve::K283 => $f::<K283>($($arg),*),
+        }
+    };
 }
 
-/// The curve of the file at `path`, which must be `given` if that is set.
-fn curve_of(path: &Path, what: &str, given: Option<CurveName>) -> Result<PlaCurve, Failure> {
-    let curve = read_key_file(path, what, files::curve_of)?;
-    match given.map(PlaCurve::from) {
-        Some(wanted) if wanted != curve => Err(at(
-            path,
-            format!(
-                "an icnr file on {} rather than {} as --curve says",
-                curve.name(),
-                wanted.name()
-            ),
-        )),
-        _ => Ok(curve),
-    }
-}
-
-fn run_on<
-    C: Curve,
-    B: BaseSignature<SecretKey = hopsig_schemes::concat::koblitz::KoblitzSecret<C>>,
->(
-    step: Step,
-) -> Outcome {
-    let fail = |e: Error| Failure::Input(e.to_string());
-    match step {
-        Step::Ttp { out, force } => {
-            let (secret_path, public_path) = (out.join(TTP_SECRET), out.join(TTP_PUBLIC));
-            let mut written = outputs(force, []);
-            written.folder(&out)?;
-            written.check(&secret_path)?;
-            written.check(&public_path)?;
-            let (secret, public) =
-                files::ttp_files(&Ttp::<C>::setup().map_err(fail)?).map_err(fail)?;
-            written.add(&secret_path, secret.as_bytes(), Secrecy::Secret)?;
-            written.add(&public_path, public.as_bytes(), Secrecy::Public)?;
-            written.commit()?;
-            say(format_args!(
-                "{}: TTP secret; {}: TTP public key",
-                secret_path.display(),
-                public_path.display()
-            ))
-        }
-        Step::Request { out, force } => {
-            let (secret, request) =
-                files::blind_files(&icnr::blind::<C>().map_err(fail)?).map_err(fail)?;
-            let req = with_suffix(&out, ".req");
-            let mut written = outputs(force, []);
-            written.add(&out, secret.as_bytes(), Secrecy::Secret)?;
-            written.add(&req, request.as_bytes(), Secrecy::Public)?;
-            written.commit()?;
-            say(format_args!(
-                "{}: blinding secret (keep); {}: request for the TTP",
-                out.display(),
-                req.display()
-            ))
-        }
+/// Runs the step on its curve: `--curve` for the steps that create files, the curve of
+/// the first file read for the others.
+pub fn run(args: Args) -> Outcome {
+    let given = args.curve;
+    let new = || given.map_or(PlaCurve::K163, Into::into);
+    match args.step {
+        Step::Ttp { out, force } => on_curve!(new(), ttp::<C>(&out, force)),
+        Step::Request { out, force } => on_curve!(new(), request::<C>(&out, force)),
         Step::Issue {
             ttp,
             id,
@@ -206,25 +200,11 @@ fn run_on<
             out,
             force,
         } => {
-            // The rule `hopsig pkg extract` applies to identities.
-            check_identity(id.as_bytes()).map_err(|e| Failure::Input(format!("--id: {e}")))?;
-            let path = ttp.join(TTP_SECRET);
-            let t = read_key_file(&path, "TTP key", files::ttp_from_file::<C>)?;
-            let r = read_key_file(&request, "request", files::request_from_file::<C>)?;
-            let issued = t.issue(id.as_bytes(), &r).map_err(|e| at(&request, e))?;
-            let mut written = outputs(force, [path.as_path(), request.as_path()]);
-            written.add(
-                &out,
-                files::issued_file::<C>(id.as_bytes(), &issued)
-                    .map_err(fail)?
-                    .as_bytes(),
-                Secrecy::Secret,
-            )?;
-            written.commit()?;
-            say(format_args!(
-                "{}: certificate and private share for {id:?}",
-                out.display()
-            ))
+            let key = Input::read(ttp.join(TTP_SECRET), "TTP key")?;
+            on_curve!(
+                key.curve(given)?,
+                issue::<C>(&key, &id, &request, &out, force)
+            )
         }
         Step::Finalize {
             blind,
@@ -233,27 +213,11 @@ fn run_on<
             out,
             force,
         } => {
-            let b = read_key_file(&blind, "blind", files::blind_from_file::<C>)?;
-            let (id, iss) = read_key_file(&issued, "TTP answer", files::issued_from_file::<C>)?;
-            let w_t = read_key_file(&ttp_pub, "TTP public key", files::ttp_public_from_file::<C>)?;
-            let key = icnr::finalkey(&b, &iss, &id, &w_t).map_err(|e| at(&issued, e))?;
-            let pem = B::secret_to_pem(&key).map_err(fail)?;
-            let text = KeyFile::render(B::ID, KeyKind::Secret, &[pem.as_str()]);
-            let cert = with_suffix(&out, ".cert");
-            let mut written = outputs(force, [blind.as_path(), &issued, &ttp_pub]);
-            written.add(&out, text.as_bytes(), Secrecy::Secret)?;
-            written.add(
-                &cert,
-                files::cert_file::<C>(&id, &iss.cert).as_bytes(),
-                Secrecy::Public,
-            )?;
-            written.commit()?;
-            say(format_args!(
-                "{}: {} key (use with hopsig sign); {}: implicit certificate",
-                out.display(),
-                B::ID,
-                cert.display()
-            ))
+            let blind = Input::read(blind, "blind")?;
+            on_curve!(
+                blind.curve(given)?,
+                finalize::<C, B>(&blind, &issued, &ttp_pub, &out, force)
+            )
         }
         Step::Verify {
             ttp_pub,
@@ -261,35 +225,141 @@ fn run_on<
             msg,
             agg,
         } => {
-            let w_t = read_key_file(&ttp_pub, "TTP public key", files::ttp_public_from_file::<C>)?;
-            let (id, c) = read_key_file(&cert, "certificate", files::cert_from_file::<C>)?;
-            let m = read(&msg, MAX_MESSAGE, "message")?;
-            // The decoder `hopsig verify` uses: malformed is exit 2, not "invalid".
-            let bytes = read(&agg, MAX_AGGREGATE, "signature")?;
-            let sig = Concat::<B>::new()
-                .aggregate_from_bytes(&bytes)
-                .map_err(|e| at(&agg, e))?;
-            let signer = String::from_utf8_lossy(&id);
-            if sig.signers() != 1 {
-                return Err(Failure::Invalid(format!(
-                    "{} holds {} signatures but one (certificate, message) pair was given",
-                    agg.display(),
-                    sig.signers()
-                )));
-            }
-            let table = TauTable::new(&w_t, POINT_WIDTH);
-            let der = sig.signature(1).unwrap_or_default();
-            if !icnr::verify_fused(&id, &c, &table, &m, der) {
-                return Err(Failure::Invalid(format!(
-                    "{} does not verify for {signer:?} under {}",
-                    agg.display(),
-                    cert.display()
-                )));
-            }
-            say(format_args!(
-                "valid: signed by {signer:?} (key extracted from {})",
-                cert.display()
-            ))
+            let ttp_pub = Input::read(ttp_pub, "TTP public key")?;
+            on_curve!(
+                ttp_pub.curve(given)?,
+                verify::<C, B>(&ttp_pub, &cert, &msg, &agg)
+            )
         }
     }
+}
+
+fn fail(e: Error) -> Failure {
+    Failure::Input(e.to_string())
+}
+
+/// `ic ttp`: the TTP's secret and public key, together or neither.
+fn ttp<C: Curve>(out: &Path, force: bool) -> Outcome {
+    let (secret_path, public_path) = (out.join(TTP_SECRET), out.join(TTP_PUBLIC));
+    let mut written = outputs(force, []);
+    written.folder(out)?;
+    written.check(&secret_path)?;
+    written.check(&public_path)?;
+    let (secret, public) = files::ttp_files(&Ttp::<C>::setup().map_err(fail)?).map_err(fail)?;
+    written.add(&secret_path, secret.as_bytes(), Secrecy::Secret)?;
+    written.add(&public_path, public.as_bytes(), Secrecy::Public)?;
+    written.commit()?;
+    say(format_args!(
+        "{}: TTP secret; {}: TTP public key",
+        secret_path.display(),
+        public_path.display()
+    ))
+}
+
+/// `ic request`: Alice's blinding secret and her request, together or neither.
+fn request<C: Curve>(out: &Path, force: bool) -> Outcome {
+    let (secret, request) = files::blind_files(&icnr::blind::<C>().map_err(fail)?).map_err(fail)?;
+    let req = with_suffix(out, ".req");
+    let mut written = outputs(force, []);
+    written.add(out, secret.as_bytes(), Secrecy::Secret)?;
+    written.add(&req, request.as_bytes(), Secrecy::Public)?;
+    written.commit()?;
+    say(format_args!(
+        "{}: blinding secret (keep); {}: request for the TTP",
+        out.display(),
+        req.display()
+    ))
+}
+
+/// `ic issue`: the TTP certifies `id`. The identity rule is the library's
+/// (`Ttp::issue`, the rule `pkg extract` applies), its error blamed on `--id`.
+fn issue<C: Curve>(ttp: &Input, id: &str, request: &Path, out: &Path, force: bool) -> Outcome {
+    let t = ttp.key(files::ttp_from_file::<C>)?;
+    let r = read_key_file(request, "request", files::request_from_file::<C>)?;
+    let issued = t.issue(id.as_bytes(), &r).map_err(|e| match e {
+        e @ Error::IdentityLength { .. } => Failure::Input(format!("--id: {e}")),
+        e => at(request, e),
+    })?;
+    let mut written = outputs(force, [ttp.path.as_path(), request]);
+    written.add(
+        out,
+        files::issued_file::<C>(id.as_bytes(), &issued)
+            .map_err(fail)?
+            .as_bytes(),
+        Secrecy::Secret,
+    )?;
+    written.commit()?;
+    say(format_args!(
+        "{}: certificate and private share for {id:?}",
+        out.display()
+    ))
+}
+
+/// `ic finalize`: Alice's final key (an ecdsa-k* key file) and her certificate.
+fn finalize<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
+    blind: &Input,
+    issued: &Path,
+    ttp_pub: &Path,
+    out: &Path,
+    force: bool,
+) -> Outcome {
+    let b = blind.key(files::blind_from_file::<C>)?;
+    let (id, iss) = read_key_file(issued, "TTP answer", files::issued_from_file::<C>)?;
+    let w_t = read_key_file(ttp_pub, "TTP public key", files::ttp_public_from_file::<C>)?;
+    let key = icnr::finalkey(&b, &iss, &id, &w_t).map_err(|e| at(issued, e))?;
+    let pem = B::secret_to_pem(&key).map_err(fail)?;
+    let text = KeyFile::render(B::ID, KeyKind::Secret, &[pem.as_str()]);
+    let cert = with_suffix(out, ".cert");
+    let mut written = outputs(force, [blind.path.as_path(), issued, ttp_pub]);
+    written.add(out, text.as_bytes(), Secrecy::Secret)?;
+    written.add(
+        &cert,
+        files::cert_file::<C>(&id, &iss.cert).as_bytes(),
+        Secrecy::Public,
+    )?;
+    written.commit()?;
+    say(format_args!(
+        "{}: {} key (use with hopsig sign); {}: implicit certificate",
+        out.display(),
+        B::ID,
+        cert.display()
+    ))
+}
+
+/// `ic verify`: fused key extraction and verification.
+fn verify<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
+    ttp_pub: &Input,
+    cert: &Path,
+    msg: &Path,
+    agg: &Path,
+) -> Outcome {
+    let w_t = ttp_pub.key(files::ttp_public_from_file::<C>)?;
+    let (id, c) = read_key_file(cert, "certificate", files::cert_from_file::<C>)?;
+    let m = read(msg, MAX_MESSAGE, "message")?;
+    // The decoder `hopsig verify` uses: malformed is exit 2, not "invalid".
+    let bytes = read(agg, MAX_AGGREGATE, "signature")?;
+    let sig = Concat::<B>::new()
+        .aggregate_from_bytes(&bytes)
+        .map_err(|e| at(agg, e))?;
+    let signer = String::from_utf8_lossy(&id);
+    if sig.signers() != 1 {
+        return Err(Failure::Invalid(format!(
+            "{} holds {} signatures but one (certificate, message) pair was given",
+            agg.display(),
+            sig.signers()
+        )));
+    }
+    let table = TauTable::new(&w_t, POINT_WIDTH);
+    let der = sig.signature(1).unwrap_or_default();
+    if !icnr::verify_fused(&id, &c, &table, &m, der) {
+        return Err(Failure::Invalid(format!(
+            "{} does not verify for {signer:?} under {}",
+            agg.display(),
+            cert.display()
+        )));
+    }
+    say(format_args!(
+        "valid: signed by {signer:?} (key extracted from {})",
+        cert.display()
+    ))
 }

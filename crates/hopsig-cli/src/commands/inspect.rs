@@ -5,12 +5,13 @@ use std::path::PathBuf;
 use hopsig_schemes::inspect::{self, Value};
 use hopsig_schemes::Error;
 
-use crate::io::{at, read_secret, say, Outcome, MAX_INSPECTED};
+use crate::io::{at, read_secret, say, say_json, Outcome, MAX_INSPECTED};
 
 /// Say what a file holds: a key file of any scheme (PKG, parameters and user keys of
 /// ibas-bls12381, the files of `hopsig ic`), an aggregate of any scheme, an IBAS
-/// journal, a HORS counter file, benchmark results, a plain PEM / DER key or a bare
-/// signature.
+/// journal, a HORS counter file, benchmark results (`bench --json`, the JSON files of
+/// `reproduce`), a plain PEM / DER key or a bare signature. The report.md and SVG plots
+/// of `reproduce` are for people, not hopsig formats: they are reported as unknown.
 #[derive(clap::Args)]
 pub struct Args {
     /// The file.
@@ -59,7 +60,7 @@ pub fn run(args: Args) -> Outcome {
         Err(e) => return Err(at(&args.file, e)),
     };
     if args.json {
-        return say(serde_json::Value::Object(fields.into_iter().collect()));
+        return say_json(&serde_json::Value::Object(fields.into_iter().collect()));
     }
     let width = fields.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     for (name, value) in &fields {

@@ -4,7 +4,9 @@
 use hopsig_schemes::kcx::sim::{self, Variant};
 use hopsig_schemes::kcx::{HopSig, KcParams};
 
-use crate::io::{note, say, Failure, Outcome};
+use clap::ValueEnum;
+
+use crate::io::{note, say, say_json, Failure, Outcome};
 
 /// Keychain signatures for BGP (KC-RSA, KC-MT, hybrid).
 #[derive(clap::Args)]
@@ -13,20 +15,56 @@ pub struct Args {
     action: Action,
 }
 
+/// A KC-x realization as `--variant` names it.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum VariantName {
+    /// Every hop KC-RSA.
+    Rsa,
+    /// Every hop KC-MT.
+    Mt,
+    /// KC-RSA on odd hops, KC-MT on even hops.
+    Hybrid,
+}
+
+impl From<VariantName> for Variant {
+    fn from(v: VariantName) -> Self {
+        match v {
+            VariantName::Rsa => Variant::Rsa,
+            VariantName::Mt => Variant::Mt,
+            VariantName::Hybrid => Variant::Hybrid,
+        }
+    }
+}
+
+/// A parameter suite as `--suite` names it.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Suite {
+    /// RSA-2048, HORS 4096/16: forgery bound 2^-64.
+    Modern,
+    /// RSA-1024, HORS 512/3: bound 2^-11, to reproduce the paper only (warns).
+    Paper,
+}
+
+/// The name a value has on the command line.
+fn name(value: impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
 #[derive(clap::Subcommand)]
 enum Action {
     /// Sign a route hop by hop along a simulated AS path, verify it, report sizes.
     Path {
-        /// rsa, mt or hybrid.
-        #[arg(long)]
-        variant: String,
+        /// The realization.
+        #[arg(long, value_enum)]
+        variant: VariantName,
         /// Number of speakers on the path, origin included (1..=64).
         #[arg(long)]
         hops: usize,
-        /// modern (RSA-2048, HORS 4096/16: forgery bound 2^-64) or paper (RSA-1024,
-        /// HORS 512/3: bound 2^-11, to reproduce the paper only; warns on stderr).
-        #[arg(long, default_value = "modern")]
-        suite: String,
+        /// The parameter suite.
+        #[arg(long, value_enum, default_value_t = Suite::Modern)]
+        suite: Suite,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -41,7 +79,7 @@ pub fn run(args: Args) -> Outcome {
             hops,
             suite,
             json,
-        } => path(&variant, hops, &suite, json),
+        } => path(variant, hops, suite, json),
     }
 }
 
@@ -53,15 +91,10 @@ fn now() -> u64 {
 }
 
 /// Runs the simulation.
-fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
-    let v = Variant::parse(variant).ok_or_else(|| {
-        Failure::Input(format!(
-            "--variant must be rsa, mt or hybrid, not {variant:?}"
-        ))
-    })?;
+fn path(variant: VariantName, hops: usize, suite: Suite, json: bool) -> Outcome {
     let params = match suite {
-        "modern" => KcParams::MODERN,
-        "paper" => {
+        Suite::Modern => KcParams::MODERN,
+        Suite::Paper => {
             // The paper's parameters are offered to reproduce it, not to protect routes.
             let p = KcParams::PAPER;
             note(format_args!(
@@ -74,11 +107,6 @@ fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
             ));
             p
         }
-        other => {
-            return Err(Failure::Input(format!(
-                "--suite must be modern or paper, not {other:?}"
-            )))
-        }
     };
     if !(1..=hopsig_schemes::kcx::MAX_HOPS).contains(&hops) {
         return Err(Failure::Input(format!(
@@ -87,7 +115,7 @@ fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
         )));
     }
     let t = now();
-    let p = sim::path(params, v, hops, t, t + 86_400)
+    let p = sim::path(params, variant.into(), hops, t, t + 86_400)
         .map_err(|e| Failure::Input(format!("simulation failed: {e}")))?;
     let kinds: Vec<&str> = p
         .route
@@ -99,13 +127,14 @@ fn path(variant: &str, hops: usize, suite: &str, json: bool) -> Outcome {
             HopSig::Mt(_) => "kc-mt",
         })
         .collect();
+    let (variant, suite) = (name(variant), name(suite));
     if json {
         let value = serde_json::json!({
             "variant": variant, "suite": suite, "hops": hops,
             "path": p.route.path(), "kinds": kinds, "bytes_after_hop": p.sizes,
             "verified": true,
         });
-        return say(value);
+        return say_json(&value);
     }
     say(format_args!("KC-x {variant} path, {suite} suite, {hops} hops: every hop verified what it received; the receiver AS{} verified the result", sim::RECEIVER))?;
     say(format_args!(

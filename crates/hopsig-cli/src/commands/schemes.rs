@@ -2,7 +2,7 @@
 
 use hopsig_schemes::registry::{self, Param};
 
-use crate::io::{say, Outcome};
+use crate::io::{say, say_json, Outcome};
 
 /// List scheme ids with a one-line description.
 #[derive(clap::Args)]
@@ -20,7 +20,7 @@ pub fn run(args: Args) -> Outcome {
             .iter()
             .map(|e| serde_json::json!({ "id": e.id, "description": e.description }))
             .collect();
-        return say(serde_json::Value::Array(rows));
+        return say_json(&serde_json::Value::Array(rows));
     }
     let width = list.iter().map(|e| e.id.len()).max().unwrap_or(0);
     for e in list {

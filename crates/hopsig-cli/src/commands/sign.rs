@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use hopsig_schemes::ibas::{self, journal, FileJournal, IbasAggregate, UserKey, MAX_JOURNAL_BYTES};
+use hopsig_schemes::ibas::{self, journal, IbasAggregate, Journal, UserKey, MAX_JOURNAL_BYTES};
 use hopsig_schemes::primitives::armor::{KeyInput, KeyKind};
-use hopsig_schemes::primitives::persist::create_private_folder;
+use hopsig_schemes::primitives::persist::{create_private_folder, NewLog, PersistError};
 use hopsig_schemes::registry::ALL_SCHEMES;
 use hopsig_schemes::{Aggregate, Error, StateError};
 
@@ -42,15 +42,22 @@ pub struct Args {
     #[arg(long)]
     force: bool,
     /// IBAS only: the journal of state strings w this key has signed under
-    /// (default: the key's own journal in the state folder, see --state-dir).
-    /// Signing another message under a recorded w is refused: it would allow
-    /// forgeries.
+    /// (default: the key's own journal in the state folder, see --state-dir). It
+    /// must exist, unless --new-journal is given. Signing another message under a
+    /// recorded w is refused: it would allow forgeries.
     #[arg(long, conflicts_with = "state_dir")]
     journal: Option<PathBuf>,
     /// IBAS only: folder of per-key journals (default $HOPSIG_STATE_DIR, else
-    /// $XDG_STATE_HOME/hopsig, else ~/.local/state/hopsig).
+    /// $XDG_STATE_HOME/hopsig, else ~/.local/state/hopsig). The key's journal in it
+    /// must exist, unless --new-journal is given.
     #[arg(long)]
     state_dir: Option<PathBuf>,
+    /// IBAS only: start a new journal at --journal FILE or in --state-dir DIR if there
+    /// is none. A new journal knows none of the w this key signed under elsewhere:
+    /// only for a key that has never signed, or whose journal moves there for good.
+    /// (In the default state folder a key's journal is started without it.)
+    #[arg(long)]
+    new_journal: bool,
 }
 
 /// Reads the key, then signs with its scheme.
@@ -60,10 +67,15 @@ pub fn run(args: Args) -> Outcome {
     if id == ibas::ID {
         return sign_ibas(&args, &text);
     }
-    if args.journal.is_some() || args.state_dir.is_some() {
+    let journal_options = if args.journal.is_some() || args.state_dir.is_some() {
+        Some("--journal and --state-dir are")
+    } else {
+        args.new_journal.then_some("--new-journal is")
+    };
+    if let Some(options) = journal_options {
         return Err(at(
             &args.key,
-            format!("--journal and --state-dir are for ibas-bls12381 keys; this is a {id} key"),
+            format!("{options} for ibas-bls12381 keys; this is a {id} key"),
         ));
     }
     sign_sequential(&args, &id, &text)
@@ -123,16 +135,15 @@ fn sign_sequential(args: &Args, id: &str, text: &[u8]) -> Outcome {
         .as_deref()
         .map(|p| read(p, MAX_AGGREGATE, "aggregate"))
         .transpose()?;
-    let agg = s.sign(key.as_ref(), &msg, so_far.as_deref()).map_err(|e| {
-        match (args.agg.as_deref(), e) {
+    let (agg, info) = s
+        .sign_with_info(key.as_ref(), &msg, so_far.as_deref())
+        .map_err(|e| match (args.agg.as_deref(), e) {
             (agg, Error::TooManySigners { max }) => full(agg, max),
             (Some(p), e @ (Error::Decode(_) | Error::AggregateForOtherScheme { .. })) => at(p, e),
             (_, e) => Failure::Input(format!("signing failed: {e}")),
-        }
-    })?;
+        })?;
     files.add(&args.out, &agg, Secrecy::Public)?;
     files.commit()?;
-    let info = s.inspect(&agg).map_err(|e| Failure::Input(e.to_string()))?;
     say(format_args!(
         "{}: {} aggregate, {} signers, {} bytes",
         args.out.display(),
@@ -142,28 +153,29 @@ fn sign_sequential(args: &Args, id: &str, text: &[u8]) -> Outcome {
     ))
 }
 
-/// The folder IBAS journals live in: `--state-dir`, else `$HOPSIG_STATE_DIR`, else
+/// The folder IBAS journals live in, and whether it was named on the command line:
+/// `--state-dir` (named), else the default: `$HOPSIG_STATE_DIR`, else
 /// `$XDG_STATE_HOME/hopsig`, else `$HOME/.local/state/hopsig` (XDG Base Directory
 /// specification: state that should persist between runs but is not worth a backup
 /// of its own).
-fn state_folder(flag: Option<&Path>) -> Result<PathBuf, Failure> {
+fn state_folder(flag: Option<&Path>) -> Result<(PathBuf, bool), Failure> {
     let var = |name: &str| {
         std::env::var_os(name)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
-    if let Some(dir) = flag
-        .map(Path::to_path_buf)
-        .or_else(|| var("HOPSIG_STATE_DIR"))
-    {
-        return Ok(dir);
+    if let Some(dir) = flag {
+        return Ok((dir.to_path_buf(), true));
+    }
+    if let Some(dir) = var("HOPSIG_STATE_DIR") {
+        return Ok((dir, false));
     }
     // The XDG specification ignores a relative XDG_STATE_HOME.
     if let Some(xdg) = var("XDG_STATE_HOME").filter(|p| p.is_absolute()) {
-        return Ok(xdg.join("hopsig"));
+        return Ok((xdg.join("hopsig"), false));
     }
     var("HOME")
-        .map(|home| home.join(".local/state/hopsig"))
+        .map(|home| (home.join(".local/state/hopsig"), false))
         .ok_or_else(|| {
             Failure::Input(
                 "no folder for IBAS journals: set HOPSIG_STATE_DIR or HOME, or pass --state-dir or --journal"
@@ -174,7 +186,11 @@ fn state_folder(flag: Option<&Path>) -> Result<PathBuf, Failure> {
 
 /// The IBAS signer. The journal is `--journal FILE`, or the key's own file in the state
 /// folder ([`state_folder`], named by `journal::file_name`), so that every copy of a
-/// key shares it. A version-1 journal `KEY.wlog` beside the key is imported into it.
+/// key shares it. Only the default state folder's journal is started unasked: a
+/// journal named on the command line must exist unless `--new-journal` is given, since
+/// a fresh journal would let the key sign again under every w it already used. A new
+/// journal is announced on standard error. A version-1 journal `KEY.wlog` beside the
+/// key is imported into it.
 fn sign_ibas(args: &Args, text: &[u8]) -> Outcome {
     let key_path = args.key.as_path();
     let key = parse_key_file(key_path, text, UserKey::from_key_file)?;
@@ -186,27 +202,48 @@ fn sign_ibas(args: &Args, text: &[u8]) -> Outcome {
             IbasAggregate::from_bytes(&bytes).map_err(|e| at(p, e))
         })
         .transpose()?;
-    let journal_path = match &args.journal {
-        Some(file) => file.clone(),
-        None => state_folder(args.state_dir.as_deref())?.join(journal::file_name(&key)),
+    let (journal_path, named) = match &args.journal {
+        Some(file) => (file.clone(), true),
+        None => {
+            let (dir, named) = state_folder(args.state_dir.as_deref())?;
+            (dir.join(journal::file_name(&key)), named)
+        }
+    };
+    let new = if named && !args.new_journal {
+        NewLog::Refused
+    } else {
+        NewLog::Allowed
     };
     let legacy = with_suffix(key_path, ".wlog");
     // Before w is claimed: a refusal to write must not cost anything.
     let mut files = output(args, &[key_path, &args.msg, &journal_path, &legacy])?;
-    if args.journal.is_none() {
+    if args.journal.is_none() && new == NewLog::Allowed {
         if let Some(dir) = journal_path.parent() {
             create_private_folder(dir)?;
         }
     }
-    let refused = |e: Error| match e {
+    let refused = |e: Error| {
+        match e {
         Error::State(StateError::ReusedW { .. }) => {
             at(&journal_path, format!("refusing to sign: {e}"))
         }
+        Error::State(StateError::Journal(e @ PersistError::NoLog { .. })) => Failure::Input(format!(
+            "{e} for {:?}: give the journal this key signs with, or --new-journal to start one (a new journal does not know the w this key signed under before)",
+            key.identity()
+        )),
         Error::State(state) => Failure::Input(state.to_string()),
         Error::TooManySigners { max } => full(agg_path, max),
         other => Failure::Input(format!("signing failed: {other}")),
+    }
     };
-    let mut journal = FileJournal::open(&journal_path, &key).map_err(refused)?;
+    let mut journal = Journal::open(&journal_path, &key, new).map_err(refused)?;
+    if journal.started() {
+        note(format_args!(
+            "hopsig: note: started the IBAS journal {} for {:?}; keep it (and back it up) with the key",
+            journal_path.display(),
+            key.identity()
+        ));
+    }
     files.input(&journal_path);
     if args.journal.is_none() && legacy.exists() {
         let text = read(&legacy, MAX_JOURNAL_BYTES, "version-1 IBAS journal")?;

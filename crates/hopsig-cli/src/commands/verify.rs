@@ -81,13 +81,15 @@ pub fn run(args: Args) -> Outcome {
         .collect::<Result<Vec<Box<dyn DynVerifyingKey>>, _>>()?;
     let messages = read_messages(msgs)?;
     let agg = read(agg_path, MAX_AGGREGATE, "aggregate")?;
-    let info = s.inspect(&agg).map_err(|e| at(agg_path, e))?;
+    // Decoded once: its signer count here, the same value verified below.
+    let decoded = s.decode(&agg).map_err(|e| at(agg_path, e))?;
+    let info = decoded.info();
     if info.signers != keys.len() {
         return Err(count_mismatch(agg_path, info.signers, keys.len(), "key"));
     }
     let key_refs: Vec<&dyn DynVerifyingKey> = keys.iter().map(AsRef::as_ref).collect();
     let msg_refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
-    match s.verify(&key_refs, &msg_refs, &agg) {
+    match s.verify_decoded(&key_refs, &msg_refs, &decoded) {
         Ok(()) => say(format_args!(
             "valid: {} signers, {}",
             info.signers, info.scheme

@@ -68,6 +68,47 @@ impl Scratch {
         o
     }
 
+    /// Runs the binary with file writes limited to one block, so that any write
+    /// beyond fails with EFBIG (SIGXFSZ ignored), as on a full disk.
+    pub fn run_tiny_limit(&self, args: &[&str]) -> Output {
+        Command::new("sh")
+            .arg("-c")
+            .arg(r#"trap "" XFSZ; ulimit -f 1; exec "$@""#)
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_hopsig"))
+            .args(args)
+            .env("HOPSIG_STATE_DIR", self.path("state"))
+            .output()
+            .unwrap()
+    }
+
+    /// Names in the folder (the state folder excluded), sorted.
+    pub fn names(&self) -> Vec<String> {
+        names_in(self.dir.path())
+            .into_iter()
+            .filter(|n| n != "state")
+            .collect()
+    }
+
+    /// PKG, Alice and the Government's keys, Alice's message and first aggregate.
+    pub fn ibas(&self) -> Ibas {
+        let (alice, gov) = (self.p("alice.key"), self.p("gov.key"));
+        let pkg = self.pkg(&[
+            ("/friends/Alice", "alice.key"),
+            ("/moderators/Government", "gov.key"),
+        ]);
+        let m1 = self.write("m1", b"I am safe");
+        let a1 = self.p("a1");
+        self.ok(&sign(&alice, &m1, None, &a1, &[]));
+        Ibas {
+            pkg,
+            alice,
+            gov,
+            m1,
+            a1,
+        }
+    }
+
     /// A key pair of `scheme` at `name` and `name.pub`; returns the secret key's path.
     pub fn keygen(&self, scheme: &str, name: &str) -> String {
         let key = self.p(name);
@@ -145,6 +186,48 @@ impl Scratch {
             sig,
         }
     }
+}
+
+/// The files of [`Scratch::ibas`].
+pub struct Ibas {
+    pub pkg: String,
+    pub alice: String,
+    pub gov: String,
+    pub m1: String,
+    pub a1: String,
+}
+
+impl Ibas {
+    /// Verifies `agg` as Alice's m1 countersigned by the Government's `m2`.
+    pub fn verify(&self, s: &Scratch, m2: &str, agg: &str) -> Output {
+        s.run(&[
+            "verify",
+            "--scheme",
+            "ibas-bls12381",
+            "--pkg",
+            &self.pkg,
+            "--id",
+            "/friends/Alice",
+            "--msg",
+            &self.m1,
+            "--id",
+            "/moderators/Government",
+            "--msg",
+            m2,
+            "--agg",
+            agg,
+        ])
+    }
+}
+
+/// Names in `dir`, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
 }
 
 /// The files of [`Scratch::implicit_certificate`].

@@ -17,7 +17,9 @@ use hopsig_primitives::armor::{KeyFile, KeyKind};
 use hopsig_primitives::codec::{Codec, DecodeError, Reader, Writer};
 use zeroize::Zeroizing;
 
-use crate::wire::{decode_aggregate, not_this_scheme, Header, PerSigner, SchemeCode, MAGIC};
+use crate::wire::{
+    decode_aggregate, not_this_scheme, Header, PerSigner, SchemeCode, Signers, MAGIC,
+};
 use crate::{Aggregate, Error, SequentialAggregate, SigningKey, VerifyingKey};
 
 /// An ordinary signature scheme with standard (PKCS #8 / SPKI) keys.
@@ -231,6 +233,10 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
         msg: &[u8],
         so_far: Option<&Self::Aggregate>,
     ) -> Result<Self::Aggregate, Error> {
+        // A full aggregate is refused before anything is signed, as BGR does.
+        if let Some(a) = so_far {
+            a.sigs.signers().plus(Signers::ONE)?;
+        }
         let own = B::sign(&key.sk, msg)?;
         let sigs = match so_far {
             None => PerSigner::first(own),

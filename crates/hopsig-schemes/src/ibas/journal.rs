@@ -22,13 +22,17 @@
 //! refuses any other key ([`StateError::OtherKey`]). [`file_name`] derives a journal's
 //! name in a state folder from the binding, so every copy, hard link or re-extraction
 //! of one key finds the same journal. The file format is in `docs/spec/ibas.md`.
+//!
+//! **One journal type** ([`Journal`]) over a [`Log`] of claims, in memory
+//! ([`Journal::memory`]: a process that holds its key for its lifetime) or in a file
+//! ([`Journal::open`]), as HORS counters are ([`hopsig_primitives::hors::Counter`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use hopsig_primitives::codec::to_hex;
 use hopsig_primitives::hash::sha256;
-use hopsig_primitives::persist::{replay, Log, PersistError, Record};
+use hopsig_primitives::persist::{replay, Header, Log, NewLog, Owner, PersistError, Record};
 
 use super::{UserKey, W_LEN};
 use crate::{Error, StateError};
@@ -38,8 +42,15 @@ pub const MAX_JOURNAL_BYTES: u64 = 16 << 20;
 
 /// Domain-separation prefix of the key binding.
 const BINDING_TAG: &[u8] = b"HOPSIG-IBAS-V01-JOURNAL-KEY";
-/// First line of a journal file, before the key binding in hex.
-const HEADER_PREFIX: &str = "hopsig-ibas-wlog: 1 key ";
+
+/// The first line of a journal file: this kind, then the key binding in hex.
+fn header(owner: Owner<'_>) -> Header<'_> {
+    Header {
+        what: "an IBAS journal",
+        kind: "hopsig-ibas-wlog: 1 key ",
+        owner,
+    }
+}
 
 /// Names a user key: `SHA-256("HOPSIG-IBAS-V01-JOURNAL-KEY" ‖ Q ‖ I2OSP(len(ID), 2) ‖ ID)`
 /// with Q the PKG's compressed parameter (96 bytes) and ID the identity's UTF-8 bytes.
@@ -58,18 +69,6 @@ pub fn key_binding(key: &UserKey) -> [u8; 32] {
 /// lowercase hex + `.wlog`.
 pub fn file_name(key: &UserKey) -> String {
     format!("ibas-{}.wlog", to_hex(&key_binding(key)))
-}
-
-/// A journal of the state strings one key has signed under.
-pub trait WJournal {
-    /// Records that `key` signs `msg` under `w` (durably, for persistent journals)
-    /// before the caller signs; see the rule in the [module docs](self).
-    ///
-    /// # Errors
-    /// [`Error::State`]: [`StateError::ReusedW`] if `key` signed another message under
-    /// `w` (the caller must not sign), [`StateError::OtherKey`] if the journal belongs
-    /// to another key, [`StateError::Journal`] if the record cannot be kept.
-    fn claim(&mut self, key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<(), Error>;
 }
 
 /// What a key signed under one w.
@@ -140,10 +139,6 @@ impl Record for Claims {
     }
 }
 
-fn header(binding: &[u8; 32]) -> String {
-    format!("{HEADER_PREFIX}{}", to_hex(binding))
-}
-
 /// The claim rule on an up-to-date record: the entry to append, if any.
 fn decide(claims: &Claims, w: &[u8; W_LEN], digest: [u8; 32]) -> Result<Option<String>, Error> {
     match claims.0.get(w) {
@@ -153,20 +148,13 @@ fn decide(claims: &Claims, w: &[u8; W_LEN], digest: [u8; 32]) -> Result<Option<S
     }
 }
 
-fn other_key(path: PathBuf, found: &str, expected: &[u8; 32]) -> Error {
-    StateError::OtherKey {
-        path,
-        found: found.to_string(),
-        expected: to_hex(expected),
-    }
-    .into()
-}
-
 /// What the bytes of a journal file hold (`hopsig inspect`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
-    /// The [`key_binding`] of the key it belongs to.
-    pub key: [u8; 32],
+    /// The [`key_binding`] of the key it belongs to; `None` if the file holds only the
+    /// beginning of its header (a creation cut short, which [`Journal::open`]
+    /// completes for the key it names, if any).
+    pub key: Option<[u8; 32]>,
     /// State strings w recorded.
     pub states: usize,
     /// Of those, how many with an unknown message (imported from a version-1 journal).
@@ -178,112 +166,101 @@ pub struct Summary {
 
 /// Whether `bytes` start like a journal file (its header's first word).
 pub fn sniff(bytes: &[u8]) -> bool {
-    bytes.starts_with(
-        HEADER_PREFIX
-            .split(' ')
-            .next()
-            .unwrap_or(HEADER_PREFIX)
-            .as_bytes(),
-    )
+    let kind = header(Owner::Hex(64)).kind;
+    bytes.starts_with(kind.split(' ').next().unwrap_or(kind).as_bytes())
 }
 
-/// Reads the bytes of a journal file as [`FileJournal::open`] would (every rule of
-/// `docs/spec/ibas.md`), without opening, locking or creating anything.
+/// Reads the bytes of a journal file with the reader [`Journal::open`] uses (every rule
+/// of `docs/spec/ibas.md`, the beginning of a header included), without opening,
+/// locking or creating anything.
 ///
 /// # Errors
 /// [`Error::StateFileLine`] naming the line: a first line that is not a journal header,
 /// an entry that is not `W D`, a w recorded with two messages.
 pub fn summary(bytes: &[u8]) -> Result<Summary, Error> {
-    let mut key = None;
-    let header = |line: &str| {
-        key = line.strip_prefix(HEADER_PREFIX).and_then(from_hex::<32>);
-        key.map(drop).ok_or_else(|| {
-            format!("not an IBAS journal (its first line is \"{HEADER_PREFIX}\" and 64 hex digits)")
-        })
-    };
-    let replayed = replay(bytes, header, Claims::default())?;
+    let any_key = header(Owner::Hex(64));
+    let replayed = replay(bytes, any_key, Claims::default())?;
     let claims = &replayed.record.0;
     Ok(Summary {
-        key: key.unwrap_or_default(),
+        key: replayed
+            .header
+            .as_deref()
+            .and_then(|h| h.strip_prefix(any_key.kind))
+            .and_then(from_hex::<32>),
         states: claims.len(),
         unknown_messages: claims.values().filter(|s| **s == Signed::Unknown).count(),
         incomplete_tail: replayed.incomplete_tail,
     })
 }
 
-/// An in-memory journal: right for a process that holds its key for its lifetime. It
-/// binds to the first key that claims through it.
+/// A journal of the state strings one key has signed under (see the [module
+/// docs](self) and `docs/spec/ibas.md`): in memory, or a [`Log`] file locked across
+/// read, check and append, one `write` and an fsync per claim, created with mode 0600,
+/// at most [`MAX_JOURNAL_BYTES`].
 #[derive(Debug)]
-pub struct MemoryJournal {
+pub struct Journal {
     log: Log<Claims>,
+    /// The key it belongs to: fixed by the file, or by the first claim in memory.
     key: Option<[u8; 32]>,
 }
 
-impl Default for MemoryJournal {
-    fn default() -> Self {
-        MemoryJournal {
-            log: Log::memory("", Claims::default()),
+impl Journal {
+    /// An in-memory journal: right for a process that holds its key for its lifetime.
+    /// It binds to the first key that claims through it.
+    pub fn memory() -> Self {
+        Journal {
+            log: Log::memory(Claims::default()),
             key: None,
         }
     }
-}
 
-impl WJournal for MemoryJournal {
-    fn claim(&mut self, key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<(), Error> {
-        let binding = key_binding(key);
-        match self.key {
-            None => self.key = Some(binding),
-            Some(k) if k != binding => {
-                return Err(other_key(
-                    PathBuf::from("(journal in memory)"),
-                    &to_hex(&k),
-                    &binding,
-                ))
-            }
-            Some(_) => {}
-        }
-        let digest = sha256(&[msg]);
-        self.log.append(|claims| decide(claims, w, digest))
-    }
-}
-
-/// A journal file (see the [module docs](self) and `docs/spec/ibas.md`): a
-/// [`Log`] locked across read, check and append, one `write` and an fsync per entry,
-/// created with mode 0600, at most [`MAX_JOURNAL_BYTES`].
-#[derive(Debug)]
-pub struct FileJournal {
-    log: Log<Claims>,
-    key: [u8; 32],
-}
-
-impl FileJournal {
-    /// Opens `key`'s journal at `path`, creating it (and recording the key binding in
-    /// it) if it does not exist. The folder must exist.
+    /// Opens `key`'s journal file at `path`. Where there is no journal yet (no file,
+    /// an empty one, or the beginning of the header), it starts one — creates the file
+    /// and records the key binding in it — if `new` allows it ([`Journal::started`]
+    /// says whether it did). The folder must exist.
+    ///
+    /// A new journal knows none of the state strings the key signed under before, so
+    /// starting one is for a key that never signed, or a journal kept where every
+    /// signer of that key looks (`hopsig sign` starts one unasked only in the default
+    /// state folder).
     ///
     /// # Errors
     /// [`Error::State`]: [`StateError::OtherKey`] if the file is another key's
-    /// journal; [`StateError::Journal`] naming the file if it is not a regular file,
-    /// too large, malformed, not a journal, or cannot be created, locked or read.
-    pub fn open(path: &Path, key: &UserKey) -> Result<Self, Error> {
+    /// journal; [`StateError::Journal`] naming the file if there is no journal and
+    /// `new` is [`NewLog::Refused`] ([`PersistError::NoLog`]), or it is not a regular
+    /// file, too large, malformed, not a journal, or cannot be created, locked or read.
+    pub fn open(path: &Path, key: &UserKey, new: NewLog) -> Result<Self, Error> {
         let binding = key_binding(key);
+        let hex = to_hex(&binding);
         let log = Log::open(
             path,
-            &header(&binding),
+            header(Owner::Is(&hex)),
             MAX_JOURNAL_BYTES,
             Claims::default(),
+            new,
         )
         .map_err(|e| match e {
-            PersistError::Header { path, found, .. } if found.starts_with(HEADER_PREFIX) => {
-                other_key(path, &found[HEADER_PREFIX.len()..], &binding)
-            }
+            PersistError::Header {
+                path,
+                found: Some(found),
+                ..
+            } => other_key(path, &found, &binding),
             other => StateError::Journal(other).into(),
         })?;
-        Ok(FileJournal { log, key: binding })
+        Ok(Journal {
+            log,
+            key: Some(binding),
+        })
     }
 
-    /// The file.
-    pub fn path(&self) -> &Path {
-        self.log.path().unwrap_or(Path::new(""))
+    /// Whether [`Journal::open`] started this journal (created it).
+    pub fn started(&self) -> bool {
+        self.log.started()
+    }
+
+    /// The file, for a file journal.
+    pub fn path(&self) -> Option<&Path> {
+        self.log.path()
     }
 
     /// Number of state strings recorded.
@@ -296,17 +273,39 @@ impl FileJournal {
         self.log.record().0.is_empty()
     }
 
+    /// Records that `key` signs `msg` under `w` (durably, for a file journal) before
+    /// the caller signs; see the rule in the [module docs](self).
+    ///
+    /// # Errors
+    /// [`Error::State`]: [`StateError::ReusedW`] if `key` signed another message under
+    /// `w` (the caller must not sign), [`StateError::OtherKey`] if the journal belongs
+    /// to another key, [`StateError::Journal`] if the record cannot be kept.
+    pub fn claim(&mut self, key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<(), Error> {
+        let binding = key_binding(key);
+        match self.key {
+            None => self.key = Some(binding),
+            Some(k) if k != binding => {
+                let path = self.path().unwrap_or(Path::new("(journal in memory)"));
+                return Err(other_key(path.to_path_buf(), &to_hex(&k), &binding));
+            }
+            Some(_) => {}
+        }
+        let digest = sha256(&[msg]);
+        self.log.append(|claims| decide(claims, w, digest))
+    }
+
     /// Imports a version-1 journal (hopsig's earlier `KEY.wlog`: one w per line, 32 hex
     /// digits, no message): each w not yet recorded is recorded with an unknown
-    /// message, so that nothing may be signed under it again. `source` only names the
-    /// text in errors. Returns the number of state strings added.
+    /// message, so that nothing may be signed under it again. All of them are appended
+    /// together, under one lock, with one `write`. `source` only names the text in
+    /// errors. Returns the number of state strings added.
     ///
     /// # Errors
     /// [`StateError::Journal`] with [`PersistError::Malformed`] naming `source` and the
-    /// line if a line is not 32 hex digits; as [`WJournal::claim`] if the journal
-    /// cannot be written.
+    /// line if a line is not 32 hex digits (nothing is imported); as
+    /// [`Journal::claim`] if the journal cannot be written.
     pub fn import_v1(&mut self, source: &Path, text: &[u8]) -> Result<usize, Error> {
-        let mut added = 0;
+        let mut listed = Vec::new();
         for (i, line) in text.split(|&b| b == b'\n').enumerate() {
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             if line.is_empty() {
@@ -322,28 +321,28 @@ impl FileJournal {
                         reason: format!("not {} hex digits", 2 * W_LEN),
                     }))
                 })?;
-            self.log.append(|claims| {
-                Ok::<_, Error>((!claims.0.contains_key(&w)).then(|| {
-                    added += 1;
-                    entry(&w, Signed::Unknown)
-                }))
-            })?;
+            listed.push(w);
         }
+        let mut added = 0;
+        self.log.append_all(|claims| {
+            let mut seen = std::collections::HashSet::new();
+            let entries: Vec<String> = listed
+                .iter()
+                .filter(|w| !claims.0.contains_key(*w) && seen.insert(**w))
+                .map(|w| entry(w, Signed::Unknown))
+                .collect();
+            added = entries.len();
+            Ok::<_, Error>(entries)
+        })?;
         Ok(added)
     }
 }
 
-impl WJournal for FileJournal {
-    fn claim(&mut self, key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<(), Error> {
-        let binding = key_binding(key);
-        if binding != self.key {
-            return Err(other_key(
-                self.path().to_path_buf(),
-                &to_hex(&self.key),
-                &binding,
-            ));
-        }
-        let digest = sha256(&[msg]);
-        self.log.append(|claims| decide(claims, w, digest))
+fn other_key(path: PathBuf, found: &str, expected: &[u8; 32]) -> Error {
+    StateError::OtherKey {
+        path,
+        found: found.to_string(),
+        expected: to_hex(expected),
     }
+    .into()
 }

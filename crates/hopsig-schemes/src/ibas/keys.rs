@@ -143,7 +143,7 @@ impl Pkg {
     /// as in Gentry–Ramzan.)
     ///
     /// # Errors
-    /// [`Error::Key`] for an empty identity or one over 1,024 bytes.
+    /// [`Error::IdentityLength`] for an empty identity or one over 1,024 bytes.
     pub fn extract(&self, identity: &str) -> Result<UserKey, Error> {
         check_identity(identity.as_bytes())?;
         Ok(UserKey {
@@ -192,13 +192,12 @@ impl Pkg {
 /// 1 to [`MAX_IDENTITY_LEN`] bytes.
 ///
 /// # Errors
-/// [`Error::Key`] for an empty identity or one over 1,024 bytes.
+/// [`Error::IdentityLength`] for an empty identity or one over 1,024 bytes.
 pub fn check_identity(identity: &[u8]) -> Result<(), Error> {
     if identity.is_empty() || identity.len() > MAX_IDENTITY_LEN {
-        return Err(Error::Key(format!(
-            "identity must be 1..={MAX_IDENTITY_LEN} bytes, got {}",
-            identity.len()
-        )));
+        return Err(Error::IdentityLength {
+            len: identity.len(),
+        });
     }
     Ok(())
 }
@@ -311,7 +310,7 @@ impl Identity {
     /// The identity `name`, hashed.
     ///
     /// # Errors
-    /// [`Error::Key`] for an empty identity or one over 1,024 bytes.
+    /// [`Error::IdentityLength`] for an empty identity or one over 1,024 bytes.
     pub fn new(name: &str) -> Result<Self, Error> {
         check_identity(name.as_bytes())?;
         Ok(Identity {

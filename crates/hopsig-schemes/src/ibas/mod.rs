@@ -22,7 +22,7 @@
 //! after q signatures (2^-65 after 2^32). Because a signer who signs two different
 //! messages under one w lets anyone forge its signatures under that w ([`journal`]
 //! explains the algebra), every signing call first claims (w, message) in the signer's
-//! [`WJournal`], which refuses a w already used for another message: the rule 004
+//! [`Journal`], which refuses a w already used for another message: the rule 004
 //! states for the first signer, enforced for every signer, since the moderator signs
 //! under a w chosen by someone else.
 //!
@@ -43,7 +43,7 @@ use hopsig_primitives::pairing::{pairing_product_is_one, Scalar, G1, G1_BYTES, G
 use zeroize::Zeroizing;
 
 pub use aggregate::IbasAggregate;
-pub use journal::{FileJournal, MemoryJournal, WJournal, MAX_JOURNAL_BYTES};
+pub use journal::{Journal, MAX_JOURNAL_BYTES};
 pub use keys::check_identity;
 pub use keys::{Identity, Pkg, PublicParams, UserKey};
 
@@ -123,7 +123,7 @@ fn share(
     key: &UserKey,
     msg: &[u8],
     w: &[u8; W_LEN],
-    journal: &mut dyn WJournal,
+    journal: &mut Journal,
 ) -> Result<(G1, G2), Error> {
     journal.claim(key, w, msg)?;
     let r = signer_r(key, w, msg)?;
@@ -174,7 +174,7 @@ pub fn sign(
     key: &UserKey,
     msg: &[u8],
     so_far: Option<&IbasAggregate>,
-    journal: &mut dyn WJournal,
+    journal: &mut Journal,
 ) -> Result<IbasAggregate, Error> {
     match so_far {
         None => {
@@ -205,7 +205,7 @@ pub fn sign_with_w(
     key: &UserKey,
     msg: &[u8],
     w: &[u8; W_LEN],
-    journal: &mut dyn WJournal,
+    journal: &mut Journal,
 ) -> Result<IbasAggregate, Error> {
     let (s, t) = share(key, msg, w, journal)?;
     IbasAggregate::new(*w, &s, &t, Signers::ONE)

@@ -23,16 +23,6 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// Parses `rsa`, `mt` or `hybrid`.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "rsa" => Some(Variant::Rsa),
-            "mt" => Some(Variant::Mt),
-            "hybrid" => Some(Variant::Hybrid),
-            _ => None,
-        }
-    }
-
     fn issue(self) -> Issue {
         match self {
             Variant::Rsa => Issue::Rsa,

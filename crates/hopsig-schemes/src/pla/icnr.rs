@@ -173,7 +173,9 @@ impl<C: Curve> Ttp<C> {
     /// point of the subgroup other than ∞.
     ///
     /// # Errors
-    /// [`Error::Key`] for an invalid identity or request; backend failures.
+    /// [`Error::IdentityLength`] for an identity of another length (before anything
+    /// else, so a caller can blame the identity); [`Error::Key`] for an invalid
+    /// request; backend failures.
     pub fn issue(&self, id: &[u8], request: &Affine<C>) -> Result<Issued<C>, Error> {
         crate::ibas::check_identity(id)?;
         loop {
