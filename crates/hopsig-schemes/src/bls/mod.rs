@@ -239,7 +239,7 @@ impl SigningKey for BglsSigningKey {
         self.pk.clone()
     }
     fn to_key_file(&self) -> Result<Zeroizing<String>, Error> {
-        let block = Zeroizing::new(pem_block(SECRET_LABEL, self.to_bytes().as_ref()));
+        let block = pem_block(SECRET_LABEL, self.to_bytes().as_ref());
         Ok(KeyFile::render(ID, KeyKind::Secret, &[block.as_str()]))
     }
 }

@@ -291,9 +291,8 @@ macro_rules! koblitz_ecdsa {
                 let pem = Zeroizing::new(PKey::from_ec_key(key)?.private_key_to_pem_pkcs8()?);
                 Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
             }
-            fn secret_from_pem(pem: &[u8]) -> Result<Self::SecretKey, Error> {
-                let pkey = PKey::private_key_from_pem(pem)
-                    .map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
+            fn secret_from_der(der: &[u8]) -> Result<Self::SecretKey, Error> {
+                let pkey = super::private_key_from_pkcs8(der)?;
                 let key = pkey.ec_key().map_err(|_| Error::Key("not an EC key".into()))?;
                 check_key_type(pkey.id(), key.group().curve_name(), $nid)?;
                 let bytes = Zeroizing::new(

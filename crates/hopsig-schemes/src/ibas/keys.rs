@@ -181,7 +181,7 @@ impl Pkg {
 
     /// The PKG's secret file (master secret and parameters).
     pub fn to_key_file(&self) -> Zeroizing<String> {
-        let secret = Zeroizing::new(pem_block(MASTER_LABEL, self.s.to_be_bytes().as_ref()));
+        let secret = pem_block(MASTER_LABEL, self.s.to_be_bytes().as_ref());
         KeyFile::render(
             ID,
             KeyKind::Secret,
@@ -280,7 +280,7 @@ impl UserKey {
 
     /// The user's secret key file: identity, key, and the PKG's parameters.
     pub fn to_key_file(&self) -> Zeroizing<String> {
-        let key = Zeroizing::new(pem_block(USER_KEY_LABEL, self.secret.enc.as_ref()));
+        let key = pem_block(USER_KEY_LABEL, self.secret.enc.as_ref());
         KeyFile::render(
             ID,
             KeyKind::Secret,

@@ -75,7 +75,7 @@ fn point<C: Curve>(file: &KeyFile, label: &str) -> Result<Affine<C>, Error> {
 }
 
 fn secret_block<C: Curve>(label: &str, k: &SecretScalar<C>) -> Zeroizing<String> {
-    Zeroizing::new(pem_block(label, &k.to_be_bytes()))
+    pem_block(label, &k.to_be_bytes())
 }
 
 /// A secret file (the scalar, then the point) and the public file (the point alone).
@@ -155,7 +155,7 @@ pub fn request_from_file<C: Curve>(file: &KeyFile) -> Result<Affine<C>, Error> {
     point::<C>(file, REQUEST)
 }
 
-fn cert_block(cert: &ImplicitCert) -> String {
+fn cert_block(cert: &ImplicitCert) -> Zeroizing<String> {
     let mut bytes = cert.r.clone();
     bytes.push(u8::from(cert.b));
     pem_block(CERT, &bytes)
