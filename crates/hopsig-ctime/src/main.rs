@@ -11,7 +11,9 @@
 //! Covered, each with its secrets marked before the first operation on them:
 //! - K-163, K-233, K-283: key generation d·G, ECDSA signing with a fixed nonce k, and
 //!   nonce sampling (rejection sampling of a candidate that every curve accepts, then
-//!   signing with it, and of one that every curve rejects);
+//!   signing with it, and of one that every curve rejects); the point comparisons
+//!   that `hopsig_koblitz` promises in constant time (`==`, `is_on_curve`, `has_x`,
+//!   affine to projective) on a secret point;
 //! - ICNR setup/request/issue/finalize (s_T, k_A, k_T and the resulting s̄_A, s_A);
 //! - BGR signing with a secret PRF seed and SPLIT of a secret value;
 //! - BLS: the public key derived from the marked secret key, then signing;
@@ -26,7 +28,7 @@
 //! the system's random number generator under valgrind; the `hazmat` entry points
 //! take them.
 
-use hopsig_koblitz::curve::{Curve, K163, K233, K283};
+use hopsig_koblitz::curve::{mul, mul_base, Affine, Curve, Point, K163, K233, K283};
 use hopsig_koblitz::scalar::{SecretScalar, CANDIDATE_BYTES};
 use hopsig_primitives::rsa::RsaSecretKey;
 use hopsig_primitives::valgrind::{classify, declassify, public_bool, running_on_valgrind};
@@ -116,6 +118,35 @@ fn ecdsa<C: Curve>() -> Outcome {
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// The point operations that are constant time without `vartime` in their name
+/// (`hopsig_koblitz` crate docs), on a secret point k·G computed twice, by the comb
+/// and by the Montgomery ladder: `==` on projective and affine points, the conversion
+/// back to projective, the curve equation, ECDSA's x-coordinate test. Only their
+/// answers are declassified.
+fn point_comparisons<C: Curve>() -> Outcome {
+    section(&format!(
+        "{}: comparisons of a secret point (==, is_on_curve, has_x, from affine)",
+        C::NAME
+    ));
+    let k = secret::<C>(0x66);
+    let by_comb = mul_base(C::generator_comb(), &k);
+    let by_ladder = mul(&Affine::<C>::generator(), &k.to_be_bytes());
+    let affine = by_comb.to_affine();
+    let mut answers = [
+        by_comb == by_ladder,
+        affine == by_ladder.to_affine(),
+        Point::from(affine) == by_comb,
+        affine.is_on_curve(),
+        by_ladder.has_x(affine.x()),
+        by_comb != Point::from(Affine::generator()),
+    ];
+    declassify(&mut answers);
+    if answers != [true; 6] {
+        return Err(failed("secret point comparisons"));
     }
     Ok(())
 }
@@ -225,6 +256,9 @@ fn main() -> Outcome {
     ecdsa::<K163>()?;
     ecdsa::<K233>()?;
     ecdsa::<K283>()?;
+    point_comparisons::<K163>()?;
+    point_comparisons::<K233>()?;
+    point_comparisons::<K283>()?;
     icnr::<K163>()?;
     icnr::<K233>()?;
     icnr::<K283>()?;

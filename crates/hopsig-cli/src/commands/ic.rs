@@ -277,7 +277,7 @@ fn run_on<
                     sig.signers()
                 )));
             }
-            let table = TauTable::new(&w_t, POINT_WIDTH);
+            let table = TauTable::new_vartime(&w_t, POINT_WIDTH);
             let der = sig.signature(1).unwrap_or_default();
             if !icnr::verify_fused(&id, &c, &table, &m, der) {
                 return Err(Failure::Invalid(format!(

@@ -67,8 +67,9 @@ fn point<C: Curve>(file: &KeyFile, label: &str) -> Result<Affine<C>, Error> {
             "{label}: not a SEC 1 compressed point (02 or 03 ‖ x)"
         )));
     }
-    let p = Affine::<C>::from_sec1(bytes).map_err(|e| Error::Key(format!("{label}: {e}")))?;
-    if p.is_infinity() || !p.in_subgroup_fast() {
+    let p =
+        Affine::<C>::from_sec1_vartime(bytes).map_err(|e| Error::Key(format!("{label}: {e}")))?;
+    if p.is_infinity() || !p.in_subgroup_fast_vartime() {
         return Err(Error::Key(format!("{label}: not a point of the subgroup")));
     }
     Ok(p)
