@@ -3,12 +3,14 @@
 //! with the Frobenius map τ(x, y) = (x², y²) and SEC 1 point encodings.
 //!
 //! As in curve25519-dalek, everything here is constant time in its inputs unless its
-//! name says `vartime`: [`mul_base`] (the fixed-base comb for secret scalars: ECDSA
-//! k·G, key generation d·G, the ICNR secrets), [`mul`] (a Montgomery ladder),
-//! [`Point::add_affine`], [`Point::to_affine`] select with `subtle::Choice` masks and
-//! read whole tables; the `_vartime` functions (verification, precomputation from
-//! public points, the τ-adic code in [`crate::tau`]) branch on their inputs and are for
-//! public values only.
+//! name says `vartime` (the crate documentation states the rule exactly):
+//! [`mul_base`] (the fixed-base comb for secret scalars: ECDSA k·G, key generation
+//! d·G, the ICNR secrets), [`mul`] (a Montgomery ladder), [`Point::add_affine`],
+//! [`Point::to_affine`], the SEC 1 encoding [`Affine::to_sec1`] and the comparisons
+//! (`==`, [`Affine::is_on_curve`], [`Point::has_x`]) select with `subtle::Choice` masks
+//! and read whole tables; the `_vartime` functions (decoding and subgroup checks of
+//! received points, verification, precomputed tables of public points, the τ-adic code
+//! in [`crate::tau`]) branch on their inputs and are for public values only.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -64,11 +66,11 @@ macro_rules! curve {
             const COFACTOR: u32 = $h;
             fn generator_table() -> &'static OddTable<Self> {
                 static T: std::sync::OnceLock<OddTable<$name>> = std::sync::OnceLock::new();
-                T.get_or_init(|| OddTable::new(&Affine::generator()))
+                T.get_or_init(|| OddTable::new_vartime(&Affine::generator()))
             }
             fn generator_comb() -> &'static Comb<Self> {
                 static T: std::sync::OnceLock<Comb<$name>> = std::sync::OnceLock::new();
-                T.get_or_init(|| Comb::new(&Affine::generator()))
+                T.get_or_init(|| Comb::new_vartime(&Affine::generator()))
             }
             fn tau() -> &'static Tau {
                 static T: std::sync::OnceLock<Tau> = std::sync::OnceLock::new();
@@ -76,7 +78,7 @@ macro_rules! curve {
             }
             fn generator_tau_table() -> &'static TauTable<Self> {
                 static T: std::sync::OnceLock<TauTable<$name>> = std::sync::OnceLock::new();
-                T.get_or_init(|| TauTable::new(&Affine::generator(), crate::tau::FIXED_WIDTH))
+                T.get_or_init(|| TauTable::new_vartime(&Affine::generator(), crate::tau::FIXED_WIDTH))
             }
             fn scalar_modulus() -> &'static crate::scalar::Modulus {
                 static T: std::sync::OnceLock<crate::scalar::Modulus> = std::sync::OnceLock::new();
@@ -138,10 +140,21 @@ pub struct Affine<C: Curve> {
     _c: PhantomData<C>,
 }
 
+impl<C: Curve> ConstantTimeEq for Affine<C> {
+    /// Both ∞, or both finite with equal coordinates, by masks.
+    fn ct_eq(&self, other: &Self) -> Choice {
+        let (a, b) = (
+            Choice::from(u8::from(self.infinity)),
+            Choice::from(u8::from(other.infinity)),
+        );
+        (a & b) | (!a & !b & self.x.ct_eq(&other.x) & self.y.ct_eq(&other.y))
+    }
+}
+
 impl<C: Curve> PartialEq for Affine<C> {
+    /// Constant time ([`ConstantTimeEq::ct_eq`]); only the answer is a `bool`.
     fn eq(&self, other: &Self) -> bool {
-        (self.infinity && other.infinity)
-            || (!self.infinity && !other.infinity && self.x == other.x && self.y == other.y)
+        self.ct_eq(other).into()
     }
 }
 impl<C: Curve> Eq for Affine<C> {}
@@ -237,16 +250,14 @@ impl<C: Curve> Affine<C> {
         self.infinity
     }
 
-    /// Whether y² + xy = x³ + ax² + 1 (infinity counts as on the curve).
+    /// Whether y² + xy = x³ + ax² + 1 (infinity counts as on the curve), in constant
+    /// time: the equation is evaluated for ∞ too and the flag folded in by mask.
     pub fn is_on_curve(&self) -> bool {
-        if self.infinity {
-            return true;
-        }
         let (x, y) = (self.x, self.y);
         let x2 = x.square();
         let lhs = y.square().add(&x.mul(&y));
         let rhs = x2.mul(&x).add(&a_coef::<C>().mul(&x2)).add(&Fe::ONE);
-        lhs == rhs
+        (Choice::from(u8::from(self.infinity)) | lhs.ct_eq(&rhs)).into()
     }
 
     /// −P = (x, x + y).
@@ -278,8 +289,8 @@ impl<C: Curve> Affine<C> {
         if q.infinity {
             return *self;
         }
-        if self.x == q.x {
-            if self.y == q.y {
+        if self.x.eq_vartime(&q.x) {
+            if self.y.eq_vartime(&q.y) {
                 return self.double_vartime();
             }
             return Self::INFINITY;
@@ -303,7 +314,7 @@ impl<C: Curve> Affine<C> {
     /// 2P (variable time).
     #[must_use]
     pub fn double_vartime(&self) -> Self {
-        if self.infinity || self.x.is_zero() {
+        if self.infinity || self.x.is_zero_vartime() {
             return Self::INFINITY;
         }
         let lambda = self.x.add(&self.y.mul(&self.x.invert_vartime()));
@@ -319,13 +330,18 @@ impl<C: Curve> Affine<C> {
 
     /// SEC 1 §2.3.3 encoding: `02`/`03` ‖ x (compressed: ỹ = lowest bit of y/x, 0 when
     /// x = 0) or `04` ‖ x ‖ y; infinity is the single byte `00`.
+    ///
+    /// Constant time in the coordinates (a public key derived from a secret may be
+    /// encoded before it is declassified): ỹ comes from the constant-time inversion,
+    /// which maps x = 0 to 0 and so gives ỹ = 0 there without a test. Whether the
+    /// point is ∞ decides the encoding's length and is branched on.
     pub fn to_sec1(&self, compressed: bool) -> Vec<u8> {
         if self.infinity {
             return vec![0];
         }
         let mut out = Vec::with_capacity(1 + 2 * Fe::<C::F>::BYTES);
         if compressed {
-            let ybit = !self.x.is_zero() && self.y.mul(&self.x.invert()).bit(0);
+            let ybit = self.y.mul(&self.x.invert()).bit(0);
             out.push(0x02 | u8::from(ybit));
             out.extend_from_slice(&self.x.to_be_bytes());
         } else {
@@ -339,12 +355,13 @@ impl<C: Curve> Affine<C> {
     /// The point with x-coordinate `x` whose compression bit (SEC 1 §2.3.4: the lowest
     /// bit of y/x, 0 for x = 0) is `y_bit`: y = x·z with z² + z = x + a + 1/x²
     /// (SEC 1 §2.3.4 step 2.4.3), solved by the half-trace since m is odd. Encodings are
-    /// public: the inversion and the half-trace are the `_vartime` ones.
+    /// public: the inversion and the half-trace are the `_vartime` ones, and the
+    /// function branches on x and on whether a point exists.
     ///
     /// # Errors
     /// [`PointError::NotOnCurve`] if no point has this x.
-    pub fn decompress(x: Fe<C::F>, y_bit: bool) -> Result<Self, PointError> {
-        let y = if x.is_zero() {
+    pub fn decompress_vartime(x: Fe<C::F>, y_bit: bool) -> Result<Self, PointError> {
+        let y = if x.is_zero_vartime() {
             // y² = b = 1.
             Fe::ONE
         } else {
@@ -363,17 +380,19 @@ impl<C: Curve> Affine<C> {
 
     /// SEC 1 §2.3.4 decoding of `02`/`03`/`04` encodings, checking the curve equation
     /// (decompression solves z² + z = x + a + x⁻² with the half-trace, m odd). Infinity
-    /// and subgroup membership are the caller's to check ([`Affine::check_subgroup`]).
+    /// and subgroup membership are the caller's to check
+    /// ([`Affine::check_subgroup_vartime`]). Variable time: for received, public
+    /// encodings.
     ///
     /// # Errors
     /// [`PointError::Encoding`] or [`PointError::NotOnCurve`].
-    pub fn from_sec1(bytes: &[u8]) -> Result<Self, PointError> {
+    pub fn from_sec1_vartime(bytes: &[u8]) -> Result<Self, PointError> {
         let len = Fe::<C::F>::BYTES;
         let (&tag, rest) = bytes.split_first().ok_or(PointError::Encoding)?;
         match tag {
             0x02 | 0x03 if rest.len() == len => {
                 let x = Fe::from_be_bytes(rest).ok_or(PointError::Encoding)?;
-                Self::decompress(x, tag == 0x03)
+                Self::decompress_vartime(x, tag == 0x03)
             }
             0x04 if rest.len() == 2 * len => {
                 let x = Fe::from_be_bytes(&rest[..len]).ok_or(PointError::Encoding)?;
@@ -388,9 +407,9 @@ impl<C: Curve> Affine<C> {
     /// multiplication: P ∈ 2E iff Tr(x) = Tr(a); for cofactor 2 that is the subgroup.
     /// For cofactor 4 (cyclic 2-part, E[2] = {∞, (0, 1)}) a half Q = (u, ·) of P,
     /// u = √(y + (λ + 1)·x) with λ² + λ = x + a, must lie in 2E as well. Infinity
-    /// counts as in the subgroup; callers reject it separately. For public points (the
-    /// half-trace is table-driven).
-    pub fn in_subgroup_fast(&self) -> bool {
+    /// counts as in the subgroup; callers reject it separately. Variable time, for
+    /// public points (it branches on the traces, and the half-trace is table-driven).
+    pub fn in_subgroup_fast_vartime(&self) -> bool {
         if self.infinity {
             return true;
         }
@@ -411,11 +430,12 @@ impl<C: Curve> Affine<C> {
         }
     }
 
-    /// Checks that the point is not infinity and that n·P = ∞.
+    /// Checks that the point is not infinity and that n·P = ∞ (by the variable-time
+    /// [`Point::mul_vartime`]: for public points).
     ///
     /// # Errors
     /// [`PointError::Infinity`] or [`PointError::NotInSubgroup`].
-    pub fn check_subgroup(&self) -> Result<(), PointError> {
+    pub fn check_subgroup_vartime(&self) -> Result<(), PointError> {
         if self.infinity {
             return Err(PointError::Infinity);
         }
@@ -445,9 +465,24 @@ impl<C: Curve> fmt::Debug for Point<C> {
     }
 }
 
+impl<C: Curve> ConstantTimeEq for Point<C> {
+    /// Both ∞ (Z = 0), or both finite with X1·Z2 = X2·Z1 and Y1·Z2² = Y2·Z1² (the same
+    /// affine x = X/Z and y = Y/Z²), by masks and without inversions.
+    fn ct_eq(&self, other: &Self) -> Choice {
+        let (a, b) = (self.z.ct_eq(&Fe::ZERO), other.z.ct_eq(&Fe::ZERO));
+        let same_x = self.x.mul(&other.z).ct_eq(&other.x.mul(&self.z));
+        let same_y = self
+            .y
+            .mul(&other.z.square())
+            .ct_eq(&other.y.mul(&self.z.square()));
+        (a & b) | (!a & !b & same_x & same_y)
+    }
+}
+
 impl<C: Curve> PartialEq for Point<C> {
+    /// Constant time ([`ConstantTimeEq::ct_eq`]); only the answer is a `bool`.
     fn eq(&self, other: &Self) -> bool {
-        self.to_affine() == other.to_affine()
+        self.ct_eq(other).into()
     }
 }
 
@@ -463,17 +498,13 @@ impl<C: Curve> ConditionallySelectable for Point<C> {
 }
 
 impl<C: Curve> From<Affine<C>> for Point<C> {
+    /// (x, y, 1), or ∞ selected by mask.
     fn from(p: Affine<C>) -> Self {
-        if p.infinity {
-            Self::INFINITY
-        } else {
-            Point {
-                x: p.x,
-                y: p.y,
-                z: Fe::ONE,
-                _c: PhantomData,
-            }
-        }
+        Point::conditional_select(
+            &Point::from_xy(p.x, p.y),
+            &Point::INFINITY,
+            Choice::from(u8::from(p.infinity)),
+        )
     }
 }
 
@@ -486,7 +517,8 @@ impl<C: Curve> Point<C> {
         _c: PhantomData,
     };
 
-    /// Whether this is infinity (a `bool` to branch on: for public points).
+    /// Whether this is infinity (Z = 0, compared in constant time; the answer is a
+    /// `bool` to branch on, so for points whose being ∞ is public).
     pub fn is_infinity(&self) -> bool {
         self.z.is_zero()
     }
@@ -514,9 +546,13 @@ impl<C: Curve> Point<C> {
     }
 
     /// Whether P ≠ ∞ has affine x-coordinate `x`, checked as X = x·Z without the
-    /// inversion that [`Point::to_affine`] costs (for ECDSA's final comparison).
+    /// inversion that [`Point::to_affine`] costs (for ECDSA's final comparison); both
+    /// conditions are computed in full (constant-time `==`) and combined without a
+    /// short circuit.
     pub fn has_x(&self, x: &Fe<C::F>) -> bool {
-        !self.is_infinity() && self.x == x.mul(&self.z)
+        let finite = !self.z.is_zero();
+        let same_x = self.x == x.mul(&self.z);
+        finite & same_x
     }
 
     /// τ(P) = (X², Y², Z²).
@@ -620,13 +656,13 @@ impl<C: Curve> Point<C> {
         if q.infinity {
             return *self;
         }
-        if self.is_infinity() {
-            return Point::from(*q);
+        if self.z.is_zero_vartime() {
+            return Point::from_xy(q.x, q.y);
         }
         let ab = self.add_affine_ab(q);
-        if ab[2].is_zero() {
-            return if ab[1].is_zero() {
-                Point::from(*q).double()
+        if ab[2].is_zero_vartime() {
+            return if ab[1].is_zero_vartime() {
+                Point::from_xy(q.x, q.y).double()
             } else {
                 Self::INFINITY
             };
@@ -792,8 +828,8 @@ impl<C: Curve> fmt::Debug for OddTable<C> {
 }
 
 impl<C: Curve> OddTable<C> {
-    /// The table of `p`.
-    pub fn new(p: &Affine<C>) -> Self {
+    /// The table of the public point `p` (variable-time additions).
+    pub fn new_vartime(p: &Affine<C>) -> Self {
         let count = 1usize << (W - 2);
         let two_p = p.double_vartime();
         let mut proj = vec![Point::from(*p)];
@@ -821,14 +857,14 @@ pub fn batch_to_affine_vartime<C: Curve>(points: &[Point<C>]) -> Vec<Affine<C>> 
     let mut acc = Fe::<C::F>::ONE;
     for p in points {
         prefix.push(acc);
-        if !p.is_infinity() {
+        if !p.z.is_zero_vartime() {
             acc = acc.mul(&p.z);
         }
     }
     let mut inv = acc.invert_vartime();
     let mut out = vec![Affine::INFINITY; points.len()];
     for (i, p) in points.iter().enumerate().rev() {
-        if p.is_infinity() {
+        if p.z.is_zero_vartime() {
             continue;
         }
         let zi = inv.mul(&prefix[i]);
@@ -846,7 +882,10 @@ pub fn batch_to_affine_vartime<C: Curve>(points: &[Point<C>]) -> Vec<Affine<C>> 
 /// `Σ k_i·P_i` for public scalars and points by interleaved width-W NAF (one shared
 /// doubling chain; variable time, for verification).
 pub fn multi_mul_vartime<C: Curve>(terms: &[(&[u8], &Affine<C>)]) -> Point<C> {
-    let tables: Vec<OddTable<C>> = terms.iter().map(|(_, p)| OddTable::new(p)).collect();
+    let tables: Vec<OddTable<C>> = terms
+        .iter()
+        .map(|(_, p)| OddTable::new_vartime(p))
+        .collect();
     let refs: Vec<(&[u8], &OddTable<C>)> = terms
         .iter()
         .zip(&tables)
@@ -889,15 +928,16 @@ impl<C: Curve> fmt::Debug for Comb<C> {
 }
 
 impl<C: Curve> Comb<C> {
-    /// The comb of `base`, which must have the curve's prime order n (n > 2^8): enough
-    /// windows for any scalar below n.
-    pub fn new(base: &Affine<C>) -> Self {
+    /// The comb of the public point `base`, which must have the curve's prime order n
+    /// (n > 2^8): enough windows for any scalar below n. Built with variable-time
+    /// arithmetic from the public base; [`mul_base`] reads it in constant time.
+    pub fn new_vartime(base: &Affine<C>) -> Self {
         let bits = C::scalar_modulus().bits() as usize;
         let count = bits.div_ceil(4) + 1;
         let mut windows = Vec::with_capacity(count);
         let mut b = *base;
         for _ in 0..count {
-            windows.push(OddTable::new(&b));
+            windows.push(OddTable::new_vartime(&b));
             b = (0..4).fold(b, |p, _| p.double_vartime());
         }
         Comb {

@@ -250,14 +250,18 @@ impl<F: Field> ConditionallySelectable for Fe<F> {
 }
 
 impl<F: Field> PartialEq for Fe<F> {
-    /// For public values (no optimisation barrier, so the verifier's comparisons stay
-    /// cheap); secret code uses [`ConstantTimeEq::ct_eq`] and keeps the [`Choice`].
+    /// Constant time: the OR of all word differences is computed in full and passed
+    /// through one optimisation barrier (`black_box`) before the test, so the compiler
+    /// cannot stop at the first differing word. Only the answer is a `bool`; secret
+    /// code that must not branch on it uses [`ConstantTimeEq::ct_eq`] and keeps the
+    /// [`Choice`].
     fn eq(&self, other: &Self) -> bool {
-        self.w
+        let diff = self
+            .w
             .iter()
             .zip(&other.w)
-            .fold(0u64, |acc, (a, b)| acc | (a ^ b))
-            == 0
+            .fold(0u64, |acc, (a, b)| acc | (a ^ b));
+        core::hint::black_box(diff) == 0
     }
 }
 impl<F: Field> Eq for Fe<F> {}
@@ -425,10 +429,27 @@ impl<F: Field> Fe<F> {
         i < F::M && (self.w[i / 64] >> (i % 64)) & 1 == 1
     }
 
-    /// Whether this is 0, as a `bool` for public values (secret code uses
-    /// `ct_eq(&Fe::ZERO)`).
+    /// Whether this is 0, computed in constant time as `==` is; the answer is a `bool`
+    /// (secret code that must not branch on it uses `ct_eq(&Fe::ZERO)`).
     pub fn is_zero(&self) -> bool {
         *self == Self::ZERO
+    }
+
+    /// Whether this is 0, without the optimisation barrier of [`Fe::is_zero`] (the
+    /// compiler may then branch on the words): for the `_vartime` point arithmetic on
+    /// public values, whose hot loops would pay for the barrier.
+    pub(crate) fn is_zero_vartime(&self) -> bool {
+        self.eq_vartime(&Self::ZERO)
+    }
+
+    /// `self == other` without the optimisation barrier (public values, as
+    /// [`Fe::is_zero_vartime`]).
+    pub(crate) fn eq_vartime(&self, other: &Self) -> bool {
+        self.w
+            .iter()
+            .zip(&other.w)
+            .fold(0u64, |acc, (a, b)| acc | (a ^ b))
+            == 0
     }
 
     /// `self + other` (XOR).

@@ -141,7 +141,7 @@ struct Digits {
     t_w: u64,
     /// α_u = β_u + γ_u·τ for u = 1, 3, …, 2^(w−1) − 1.
     alphas: Vec<(i64, i64)>,
-    /// The plain τNAF (digits 0, ±1) of each α_u, from which [`TauTable::new`]
+    /// The plain τNAF (digits 0, ±1) of each α_u, from which [`TauTable::new_vartime`]
     /// evaluates α_u·P; filled in by [`Tau::new`].
     units: Vec<Vec<i16>>,
 }
@@ -416,8 +416,9 @@ fn eval_unit_digits<C: Curve>(digits: &[i16], p: &Affine<C>) -> Point<C> {
 }
 
 impl<C: Curve> TauTable<C> {
-    /// The table of width `w` (2 ≤ w ≤ [`MAX_WIDTH`]; others are clamped) for `p`.
-    pub fn new(p: &Affine<C>, w: u32) -> Self {
+    /// The table of width `w` (2 ≤ w ≤ [`MAX_WIDTH`]; others are clamped) for the
+    /// public point `p` (variable-time additions).
+    pub fn new_vartime(p: &Affine<C>, w: u32) -> Self {
         let w = w.clamp(2, MAX_WIDTH);
         let proj: Vec<Point<C>> = C::tau()
             .digits(w)

@@ -69,10 +69,30 @@ fn exhaustive<C: Curve<F = F5>>(expected: usize, mu: i32) {
                 assert_eq!(mul(p, &kb).to_affine(), want, "ct {p:?} k={k}");
             }
         }
-        // Encodings.
+        // Encodings (for x = 0, SEC 1's ỹ is 0).
         if !p.is_infinity() {
+            if p.x().is_zero() {
+                assert_eq!(p.to_sec1(true)[0], 0x02, "{p:?}");
+            }
             for compressed in [true, false] {
-                assert_eq!(Affine::<C>::from_sec1(&p.to_sec1(compressed)).unwrap(), *p);
+                assert_eq!(
+                    Affine::<C>::from_sec1_vartime(&p.to_sec1(compressed)).unwrap(),
+                    *p
+                );
+            }
+        }
+    }
+    // Equality of projective points compares X/Z and Y/Z² (any Z, ∞ as any Z = 0), of
+    // affine points the coordinates and the flag; both agree with the group law.
+    for p in &pts {
+        for q in &pts {
+            let sum = Point::from(*p).add_affine(q);
+            assert_eq!(sum.to_affine(), p.add_vartime(q));
+            for r in &pts {
+                let want = p.add_vartime(q) == *r;
+                assert_eq!(sum == Point::from(*r), want, "{p:?} + {q:?} vs {r:?}");
+                assert_eq!(Point::from(*r).frobenius() == sum.frobenius(), want);
+                assert_eq!(sum.to_affine() == *r, want);
             }
         }
     }
@@ -86,7 +106,7 @@ fn exhaustive<C: Curve<F = F5>>(expected: usize, mu: i32) {
     assert!(!xs.is_empty());
     for x in xs {
         assert_eq!(
-            Affine::<C>::from_sec1(&[0x02, x as u8]),
+            Affine::<C>::from_sec1_vartime(&[0x02, x as u8]),
             Err(PointError::NotOnCurve)
         );
     }
@@ -109,7 +129,7 @@ fn openssl_check<C: Curve>(nid: openssl::nid::Nid) {
     let mut ctx = BigNumContext::new().unwrap();
     let g = Affine::<C>::generator();
     assert!(g.is_on_curve());
-    g.check_subgroup().unwrap();
+    g.check_subgroup_vartime().unwrap();
     for round in 0..8 {
         let mut k = vec![0u8; 36];
         openssl::rand::rand_bytes(&mut k).unwrap();
@@ -153,7 +173,7 @@ fn openssl_check<C: Curve>(nid: openssl::nid::Nid) {
                 theirs.to_bytes(&group, form, &mut ctx).unwrap(),
                 "SEC 1 encoding"
             );
-            assert_eq!(Affine::<C>::from_sec1(&enc).unwrap(), ours);
+            assert_eq!(Affine::<C>::from_sec1_vartime(&enc).unwrap(), ours);
         }
     }
 }
@@ -251,7 +271,7 @@ fn fixed_base_comb_matches_independent_multiplication() {
     fn check<C: Curve>() {
         let g = Affine::<C>::generator();
         let q = mul(&g, &[0x3c; 16]).to_affine();
-        let comb_q = Comb::<C>::new(&q);
+        let comb_q = Comb::<C>::new_vartime(&q);
         let n = order_bytes::<C>();
         let minus = |d: u8| {
             let mut v = n.clone();
@@ -308,12 +328,12 @@ fn fixed_base_comb_matches_independent_multiplication() {
 proptest::proptest! {
     #[test]
     fn point_decoding_never_panics(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80)) {
-        if let Ok(p) = Affine::<K163>::from_sec1(&bytes) {
+        if let Ok(p) = Affine::<K163>::from_sec1_vartime(&bytes) {
             proptest::prop_assert!(p.is_on_curve());
-            let _ = p.check_subgroup();
+            let _ = p.check_subgroup_vartime();
         }
-        let _ = Affine::<K233>::from_sec1(&bytes);
-        let _ = Affine::<K283>::from_sec1(&bytes);
+        let _ = Affine::<K233>::from_sec1_vartime(&bytes);
+        let _ = Affine::<K283>::from_sec1_vartime(&bytes);
     }
 }
 
@@ -325,10 +345,10 @@ fn points_outside_the_subgroup_are_refused() {
     let mut one = [0u8; 21];
     one[20] = 1;
     enc.extend_from_slice(&one);
-    let p = Affine::<K163>::from_sec1(&enc).unwrap();
-    assert_eq!(p.check_subgroup(), Err(PointError::NotInSubgroup));
+    let p = Affine::<K163>::from_sec1_vartime(&enc).unwrap();
+    assert_eq!(p.check_subgroup_vartime(), Err(PointError::NotInSubgroup));
     assert_eq!(
-        Affine::<K163>::INFINITY.check_subgroup(),
+        Affine::<K163>::INFINITY.check_subgroup_vartime(),
         Err(PointError::Infinity)
     );
 }
@@ -338,7 +358,7 @@ fn fast_subgroup_check_agrees_with_multiplication_by_n() {
     fn tiny<C: Curve<F = F5>>() {
         for p in all_points::<C>() {
             assert_eq!(
-                p.in_subgroup_fast(),
+                p.in_subgroup_fast_vartime(),
                 repeated(&p, 11).is_infinity(),
                 "{p:?}"
             );
@@ -348,16 +368,16 @@ fn fast_subgroup_check_agrees_with_multiplication_by_n() {
     tiny::<Tiny1>();
     fn real<C: Curve>(x_bytes: usize) {
         let g = Affine::<C>::generator();
-        assert!(g.in_subgroup_fast());
+        assert!(g.in_subgroup_fast_vartime());
         // Points outside the subgroup: random x on the curve, most of which are not.
         let mut outside = 0;
         for i in 0..40u8 {
             let mut enc = vec![0x02];
             enc.extend(std::iter::repeat_n(i, x_bytes));
             enc[1] &= 0x01;
-            if let Ok(p) = Affine::<C>::from_sec1(&enc) {
-                let slow = p.check_subgroup().is_ok();
-                assert_eq!(p.in_subgroup_fast(), slow);
+            if let Ok(p) = Affine::<C>::from_sec1_vartime(&enc) {
+                let slow = p.check_subgroup_vartime().is_ok();
+                assert_eq!(p.in_subgroup_fast_vartime(), slow);
                 outside += usize::from(!slow);
             }
         }
@@ -379,7 +399,10 @@ fn tau_exhaustive<C: Curve<F = F5>>() {
         .collect();
     assert_eq!(subgroup.len(), 11);
     for w in 2..=MAX_WIDTH {
-        let tables: Vec<TauTable<C>> = subgroup.iter().map(|p| TauTable::new(p, w)).collect();
+        let tables: Vec<TauTable<C>> = subgroup
+            .iter()
+            .map(|p| TauTable::new_vartime(p, w))
+            .collect();
         for (p, t) in subgroup.iter().zip(&tables) {
             for k in 0..512usize {
                 let kb = (k as u16).to_be_bytes();
@@ -393,7 +416,7 @@ fn tau_exhaustive<C: Curve<F = F5>>() {
         }
         // Two terms, mixed widths: the first table at w, the second at 2.
         let (p, q) = (subgroup[3], subgroup[7]);
-        let (tp, tq) = (TauTable::new(&p, w), TauTable::new(&q, 2));
+        let (tp, tq) = (TauTable::new_vartime(&p, w), TauTable::new_vartime(&q, 2));
         for k in 0..64usize {
             let (a, b) = ([k as u8], ((5 * k + 3) as u16).to_be_bytes());
             let want = repeated(&p, k % 11).add_vartime(&repeated(&q, (5 * k + 3) % 11));
@@ -421,7 +444,7 @@ fn tau_vs_binary<C: Curve>() {
     let n = order_bytes::<C>();
     let q = mul(&g, &[0x5a; 16]).to_affine();
     let r = mul(&g, &[0xc3; 16]).to_affine();
-    let (oq, or) = (OddTable::new(&q), OddTable::new(&r));
+    let (oq, or) = (OddTable::new_vartime(&q), OddTable::new_vartime(&r));
     let minus = |d: u8| {
         let mut v = n.clone();
         let last = v.len() - 1;
@@ -436,7 +459,7 @@ fn tau_vs_binary<C: Curve>() {
         scalars.push(k);
     }
     for w in [3, 4, 5, 6] {
-        let (tq, tr) = (TauTable::new(&q, w), TauTable::new(&r, w));
+        let (tq, tr) = (TauTable::new_vartime(&q, w), TauTable::new_vartime(&r, w));
         for (i, a) in scalars.iter().enumerate() {
             let b = &scalars[(i * 7 + 3) % scalars.len()];
             let c = &scalars[(i * 5 + 1) % scalars.len()];
@@ -449,7 +472,7 @@ fn tau_vs_binary<C: Curve>() {
     }
     // A scalar too long for the fixed-point quotient takes the binary path, still exact.
     let long = [0xffu8; 48];
-    let tq = TauTable::new(&q, 5);
+    let tq = TauTable::new_vartime(&q, 5);
     assert_eq!(
         multi_mul_tau_vartime(&[(&long, &tq)]).to_affine(),
         Point::from(q).mul_vartime(&long).to_affine()

@@ -95,13 +95,6 @@ pub struct PemBlock {
     pub der: Zeroizing<Vec<u8>>,
 }
 
-impl PemBlock {
-    /// The block re-encoded as PEM text, for OpenSSL's PEM readers.
-    pub fn to_pem(&self) -> Zeroizing<String> {
-        Zeroizing::new(crate::rsa::pem_block(&self.label, &self.der))
-    }
-}
-
 /// A parsed key file.
 pub struct KeyFile {
     /// The scheme id from the `scheme` header.
@@ -119,7 +112,7 @@ const HEADERS: [&str; 3] = ["hopsig-key", "scheme", "kind"];
 const MAX_NAME: usize = 64;
 
 /// Base64 characters per line of a PEM block (RFC 7468 §3, `strictbase64text`).
-const PEM_COLUMNS: usize = 64;
+pub(crate) const PEM_COLUMNS: usize = 64;
 
 /// At most 40 characters of `text`, for an error message.
 fn excerpt(text: &str) -> String {
@@ -830,12 +823,16 @@ mod tests {
         let spki = [0x30, 0x04, 0x30, 0x00, 0x03, 0x00];
         for (bytes, kind) in [
             (
-                crate::rsa::pem_block("PRIVATE KEY", &der).into_bytes(),
+                crate::rsa::pem_block("PRIVATE KEY", &der)
+                    .as_bytes()
+                    .to_vec(),
                 KeyKind::Secret,
             ),
             (der.to_vec(), KeyKind::Secret),
             (
-                crate::rsa::pem_block("PUBLIC KEY", &spki).into_bytes(),
+                crate::rsa::pem_block("PUBLIC KEY", &spki)
+                    .as_bytes()
+                    .to_vec(),
                 KeyKind::Public,
             ),
             (spki.to_vec(), KeyKind::Public),
@@ -873,8 +870,7 @@ mod tests {
             err(crate::rsa::pem_block("EC PRIVATE KEY", &der).as_bytes())
                 .contains("EC PRIVATE KEY: hopsig reads")
         );
-        let two = crate::rsa::pem_block("PRIVATE KEY", &der)
-            + &crate::rsa::pem_block("PRIVATE KEY", &der);
+        let two = crate::rsa::pem_block("PRIVATE KEY", &der).repeat(2);
         assert!(err(two.as_bytes()).contains("PRIVATE KEY, PRIVATE KEY"));
         assert!(err(crate::rsa::pem_block("PRIVATE KEY", &spki).as_bytes())
             .contains("not a DER PKCS #8"));

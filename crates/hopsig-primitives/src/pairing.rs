@@ -33,7 +33,10 @@ use blst::{
     blst_p2_is_inf, blst_p2_mult, blst_p2_to_affine, blst_p2_uncompress, blst_scalar,
     blst_scalar_from_be_bytes, blst_scalar_from_bendian, blst_sk_check, BLST_ERROR,
 };
+use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
+
+use crate::valgrind::{declassify, public_bool};
 
 /// Bytes of a compressed G1 point (ZCash serialization, as in the IETF BLS draft).
 pub const G1_BYTES: usize = 48;
@@ -41,9 +44,10 @@ pub const G1_BYTES: usize = 48;
 pub const G2_BYTES: usize = 96;
 /// Bytes of a scalar (big-endian, reduced modulo r).
 pub const SCALAR_BYTES: usize = 32;
-/// Bytes of `expand_message_xmd` output per scalar in [`Scalar::hash`]:
-/// `L = ceil((ceil(log2(r)) + k) / 8) = ceil((255 + 128) / 8) = 48` (RFC 9380 §5.1).
-const HASH_TO_SCALAR_LEN: usize = 48;
+/// Bytes reduced modulo r to make a uniform scalar ([`Scalar::hash`],
+/// [`Scalar::random`]): `L = ceil((ceil(log2(r)) + k) / 8) = ceil((255 + 128) / 8) = 48`
+/// (RFC 9380 §5.1), so the bias is below 2^-128.
+pub const WIDE_SCALAR_BYTES: usize = 48;
 
 /// Why a point encoding was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -94,9 +98,22 @@ impl Scalar {
     /// # Errors
     /// [`ScalarError::Rng`] if the random number generator fails.
     pub fn random() -> Result<Self, ScalarError> {
-        let mut wide = Zeroizing::new([0u8; HASH_TO_SCALAR_LEN]);
+        Self::random_from(|wide| openssl::rand::rand_priv_bytes(wide).map_err(|_| ScalarError::Rng))
+    }
+
+    /// [`Scalar::random`] with the random bytes from `fill`, which must be a
+    /// cryptographically secure source (the constant-time test passes bytes it has
+    /// marked secret). The zero test is constant time, and its verdict, which only
+    /// decides whether to draw again, is declassified.
+    ///
+    /// # Errors
+    /// Whatever `fill` returns.
+    pub fn random_from(
+        mut fill: impl FnMut(&mut [u8; WIDE_SCALAR_BYTES]) -> Result<(), ScalarError>,
+    ) -> Result<Self, ScalarError> {
+        let mut wide = Zeroizing::new([0u8; WIDE_SCALAR_BYTES]);
         loop {
-            openssl::rand::rand_priv_bytes(wide.as_mut()).map_err(|_| ScalarError::Rng)?;
+            fill(&mut wide)?;
             let s = Self::reduce(wide.as_ref());
             if !s.is_zero() {
                 return Ok(s);
@@ -118,7 +135,7 @@ impl Scalar {
     ///
     /// A `dst` longer than 255 bytes is hashed down as RFC 9380 §5.3.3 says.
     pub fn hash(msg: &[u8], dst: &[u8]) -> Self {
-        let mut uniform = Zeroizing::new([0u8; HASH_TO_SCALAR_LEN]);
+        let mut uniform = Zeroizing::new([0u8; WIDE_SCALAR_BYTES]);
         expand_message_xmd(msg, dst, uniform.as_mut());
         Self::reduce(uniform.as_ref())
     }
@@ -130,10 +147,13 @@ impl Scalar {
     pub fn from_be_bytes(bytes: &[u8; SCALAR_BYTES]) -> Result<Self, ScalarError> {
         let mut s = Scalar::default();
         // SAFETY: `bytes` is exactly the 32 bytes blst reads; `s.0` is writable.
-        let ok = unsafe {
+        let mut ok = unsafe {
             blst_scalar_from_bendian(&mut s.0, bytes.as_ptr());
             blst_sk_check(&s.0)
         };
+        // blst_sk_check is constant time; whether the bytes are a valid scalar is
+        // public (the file is accepted or refused).
+        declassify(&mut ok);
         if ok {
             Ok(s)
         } else {
@@ -189,10 +209,12 @@ impl Scalar {
         out
     }
 
-    /// Whether the scalar is zero. Not constant time: it reveals only this one bit,
-    /// which callers use to reject or redraw zero.
+    /// Whether the scalar is zero, computed in constant time (`subtle`'s `ct_eq` over
+    /// all 32 bytes). The answer itself is declassified
+    /// ([`crate::valgrind::public_bool`]): callers use it only to reject or redraw a
+    /// zero scalar, so it is public by the protocol.
     pub fn is_zero(&self) -> bool {
-        self.0.b.iter().all(|&b| b == 0)
+        public_bool(self.0.b.ct_eq(&[0u8; SCALAR_BYTES]))
     }
 
     /// The little-endian bytes blst's multiplication routines read.
@@ -618,6 +640,39 @@ mod tests {
         wide.extend_from_slice(&r);
         wide[32] = 6;
         assert_eq!(Scalar::reduce(&wide).to_be_bytes()[31], 5);
+    }
+
+    #[test]
+    fn zero_test_and_sampling() {
+        assert!(Scalar::default().is_zero());
+        let mut one = [0u8; 32];
+        one[31] = 1;
+        assert!(!Scalar::from_be_bytes(&one).unwrap().is_zero());
+        // A nonzero high byte alone (the short-circuit test stopped at the first one).
+        let mut high = [0u8; 32];
+        high[0] = 1;
+        assert!(!Scalar::from_be_bytes(&high).unwrap().is_zero());
+        // random_from redraws a zero (48 bytes equal to r reduce to 0) and reports the
+        // source's failure.
+        let r_be = unhex("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001");
+        let mut draws = 0;
+        let s = Scalar::random_from(|wide| {
+            draws += 1;
+            *wide = [0; WIDE_SCALAR_BYTES];
+            if draws == 1 {
+                wide[16..].copy_from_slice(&r_be);
+            } else {
+                wide[47] = 7;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(draws, 2);
+        assert_eq!(s.to_be_bytes()[31], 7);
+        assert_eq!(
+            Scalar::random_from(|_| Err(ScalarError::Rng)).unwrap_err(),
+            ScalarError::Rng
+        );
     }
 
     #[test]

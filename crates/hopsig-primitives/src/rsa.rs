@@ -14,6 +14,7 @@ use openssl::pkey::{Id, PKey, Private, Public};
 use openssl::rsa::{Padding, Rsa};
 use zeroize::Zeroizing;
 
+use crate::armor::PEM_COLUMNS;
 use crate::hash::{sha256, SHA256_LEN};
 
 /// The public exponent hopsig generates and accepts.
@@ -128,7 +129,7 @@ impl RsaPublicKey {
 
     /// The key as a PEM `PUBLIC KEY` block.
     pub fn to_pem(&self) -> String {
-        pem_block("PUBLIC KEY", &self.spki_der)
+        pem_block("PUBLIC KEY", &self.spki_der).to_string()
     }
 
     /// DER SubjectPublicKeyInfo.
@@ -251,6 +252,22 @@ impl RsaSecretKey {
     pub fn from_pkcs8_pem(pem: &[u8]) -> Result<Self, RsaError> {
         let pkey = PKey::private_key_from_pem(pem)
             .map_err(|_| RsaError::Key("not a PEM PRIVATE KEY block".into()))?;
+        Self::from_pkey(&pkey)
+    }
+
+    /// Parses an unencrypted PKCS #8 `PrivateKeyInfo` in DER holding an RSA key (the
+    /// contents of a key file's `PRIVATE KEY` block, read without re-encoding them as
+    /// PEM), and checks it as [`RsaSecretKey::from_pkcs8_pem`] does.
+    ///
+    /// # Errors
+    /// As [`RsaSecretKey::from_pkcs8_pem`].
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, RsaError> {
+        let pkey = PKey::private_key_from_pkcs8(der)
+            .map_err(|_| RsaError::Key("not a DER PKCS #8 private key".into()))?;
+        Self::from_pkey(&pkey)
+    }
+
+    fn from_pkey(pkey: &PKey<Private>) -> Result<Self, RsaError> {
         if pkey.id() != Id::RSA {
             return Err(RsaError::Key("not an RSA key".into()));
         }
@@ -263,7 +280,7 @@ impl RsaSecretKey {
     /// Backend failures.
     pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, RsaError> {
         let der = Zeroizing::new(PKey::from_rsa(self.rsa.clone())?.private_key_to_pkcs8()?);
-        Ok(Zeroizing::new(pem_block("PRIVATE KEY", &der)))
+        Ok(pem_block("PRIVATE KEY", &der))
     }
 
     /// The public key.
@@ -292,15 +309,28 @@ impl RsaSecretKey {
     }
 }
 
-/// PEM-encodes `der` under `label` with 64-column base64 lines (RFC 7468).
-pub fn pem_block(label: &str, der: &[u8]) -> String {
-    let b64 = openssl::base64::encode_block(der);
-    let mut out = format!("-----BEGIN {label}-----\n");
-    for line in b64.as_bytes().chunks(64) {
-        out.push_str(&String::from_utf8_lossy(line));
+/// PEM-encodes `der` under `label` with 64-column base64 lines (RFC 7468), in a
+/// buffer that zeroizes on drop: key files carry secret keys through here. The text is
+/// written into one allocation of its exact final length, so no reallocation leaves a
+/// partial copy behind, and the base64 text OpenSSL returns (one allocation of its own
+/// size) is zeroized too.
+pub fn pem_block(label: &str, der: &[u8]) -> Zeroizing<String> {
+    let b64 = Zeroizing::new(openssl::base64::encode_block(der));
+    let boundary = |out: &mut String, which: &str| {
+        for part in ["-----", which, label, "-----\n"] {
+            out.push_str(part);
+        }
+    };
+    let boundaries = "-----BEGIN -----\n".len() + "-----END -----\n".len() + 2 * label.len();
+    let newlines = b64.len().div_ceil(PEM_COLUMNS);
+    let mut out = Zeroizing::new(String::with_capacity(boundaries + b64.len() + newlines));
+    boundary(&mut out, "BEGIN ");
+    for line in b64.as_bytes().chunks(PEM_COLUMNS) {
+        // Base64 is ASCII: every chunk is UTF-8.
+        out.push_str(std::str::from_utf8(line).unwrap_or_default());
         out.push('\n');
     }
-    out.push_str(&format!("-----END {label}-----\n"));
+    boundary(&mut out, "END ");
     out
 }
 
@@ -342,12 +372,47 @@ mod tests {
         let sk = RsaSecretKey::generate(1024)?;
         let again = RsaSecretKey::from_pkcs8_pem(sk.to_pkcs8_pem()?.as_bytes())?;
         assert_eq!(again.public().spki_der(), sk.public().spki_der());
+        let der = PKey::from_rsa(sk.openssl().clone())?.private_key_to_pkcs8()?;
+        let from_der = RsaSecretKey::from_pkcs8_der(&der)?;
+        assert_eq!(from_der.public().spki_der(), sk.public().spki_der());
+        // PKCS #8 only: the PKCS #1 RSAPrivateKey of the same key is refused.
+        let pkcs1 = sk.openssl().private_key_to_der()?;
+        assert!(matches!(
+            RsaSecretKey::from_pkcs8_der(&pkcs1),
+            Err(RsaError::Key(_))
+        ));
         let pk = RsaPublicKey::from_pem(sk.public().to_pem().as_bytes())?;
         assert_eq!(pk.fingerprint(), sk.public().fingerprint());
         let mut der = pk.spki_der().to_vec();
         assert!(RsaPublicKey::from_spki_der(&der).is_ok());
         der.push(0);
         assert!(RsaPublicKey::from_spki_der(&der).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn pem_blocks_are_built_in_one_allocation_of_their_exact_length() -> Result<(), RsaError> {
+        // OpenSSL's own PEM writer is the reference for the text.
+        let sk = RsaSecretKey::generate(1024)?;
+        let pkey = PKey::from_rsa(sk.openssl().clone())?;
+        let der = pkey.private_key_to_pkcs8()?;
+        let pem = pem_block("PRIVATE KEY", &der);
+        assert_eq!(pem.as_bytes(), pkey.private_key_to_pem_pkcs8()?.as_slice());
+        // Every length, every last-line width: the capacity computed first is the final
+        // length, so the buffer never grew (a reallocation would leave a copy).
+        for len in 0..=200 {
+            let der: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            let pem = pem_block("HOPSIG TEST", &der);
+            assert_eq!(pem.capacity(), pem.len(), "{len} bytes");
+            let b64 = openssl::base64::encode_block(&der);
+            let body: String = b64
+                .as_bytes()
+                .chunks(64)
+                .map(|l| format!("{}\n", String::from_utf8_lossy(l)))
+                .collect();
+            let want = format!("-----BEGIN HOPSIG TEST-----\n{body}-----END HOPSIG TEST-----\n");
+            assert_eq!(*pem, want, "{len} bytes");
+        }
         Ok(())
     }
 

@@ -27,7 +27,7 @@ fn time(op: &dyn Fn() -> bool) -> Result<f64, Box<dyn Error>> {
 fn run<C: Curve>(mode: &str) -> Result<(), Box<dyn Error>> {
     let msg = [0x50u8; 100];
     let ttp = icnr::Ttp::<C>::setup()?;
-    let table = TauTable::new(ttp.public(), FIXED_WIDTH);
+    let table = TauTable::new_vartime(ttp.public(), FIXED_WIDTH);
     let blind = icnr::blind::<C>()?;
     let issued = ttp.issue(b"alice", blind.request())?;
     let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public())?;

@@ -20,6 +20,12 @@
 //!
 //! [`broken`] holds the two prior schemes that lazy verification breaks (LMRS and
 //! Neven, BGR App. A), kept only to demonstrate the attack.
+//!
+//! **Cargo feature `hazmat`** (off by default; features are additive): the module
+//! `hazmat`, whose `danger_…` functions break security if misused — signing with a
+//! caller-chosen nonce or randomness, PKG setup from given random bytes, access to a
+//! user key's secret fields. Only the constant-time test (`crates/hopsig-ctime`) and
+//! this crate's own tests enable it.
 
 pub mod bgr;
 pub mod bls;
@@ -27,6 +33,7 @@ pub mod broken;
 pub mod concat;
 mod error;
 pub mod floors;
+#[cfg(feature = "hazmat")]
 pub mod hazmat;
 pub mod ibas;
 pub mod inspect;

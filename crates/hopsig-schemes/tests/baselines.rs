@@ -193,7 +193,7 @@ impl hopsig_schemes::concat::BaseSignature for Counting {
     fn secret_to_pem(_: &()) -> Result<zeroize::Zeroizing<String>, Error> {
         Ok(zeroize::Zeroizing::new(String::new()))
     }
-    fn secret_from_pem(_: &[u8]) -> Result<(), Error> {
+    fn secret_from_der(_: &[u8]) -> Result<(), Error> {
         Ok(())
     }
     fn public_to_pem(_: &()) -> String {
@@ -230,4 +230,37 @@ fn a_full_concatenation_is_refused_before_signing() {
     );
     scheme.sign(&key, b"m", None).unwrap();
     assert_eq!(SIGNED.load(std::sync::atomic::Ordering::SeqCst), before + 1);
+}
+
+#[test]
+fn baseline_key_files_hold_pkcs8_only() {
+    use hopsig_schemes::primitives::armor::KeyFile;
+    use hopsig_schemes::primitives::rsa::pem_block;
+    use openssl::pkey::PKey;
+    for id in ["rsa2048-concat", "ecdsa-p256-concat"] {
+        let scheme = registry::lookup(id).unwrap();
+        let secret = scheme.generate().unwrap().to_key_file().unwrap();
+        let file = KeyFile::parse(secret.as_bytes()).unwrap();
+        let pkcs8 = &file.blocks[0].der;
+        let pkey = PKey::private_key_from_pkcs8(pkcs8).unwrap();
+        // The same key in its older format (PKCS #1 RSAPrivateKey, SEC 1
+        // ECPrivateKey), under its own label and under PRIVATE KEY.
+        let (label, older) = match id {
+            "rsa2048-concat" => ("RSA PRIVATE KEY", pkey.rsa().unwrap().private_key_to_der()),
+            _ => (
+                "EC PRIVATE KEY",
+                pkey.ec_key().unwrap().private_key_to_der(),
+            ),
+        };
+        let older = older.unwrap();
+        let original = pem_block("PRIVATE KEY", pkcs8);
+        for block in [pem_block(label, &older), pem_block("PRIVATE KEY", &older)] {
+            let edited = secret.replace(original.as_str(), &block);
+            assert_ne!(edited, *secret);
+            match scheme.signing_key_from_file(edited.as_bytes()) {
+                Err(Error::Key(_)) => {}
+                other => panic!("{id}: {label} accepted: {:?}", other.map(drop)),
+            }
+        }
+    }
 }

@@ -305,15 +305,15 @@ fn a_relabelled_aggregate_is_no_signature_of_another_parameter_set() {
 
 #[test]
 fn a_given_r_needs_the_random_variant_and_its_length() {
-    use hopsig_schemes::bgr::hazmat::danger_sign_with_r;
+    use hopsig_schemes::hazmat::danger_bgr_sign_with_r;
     let prf = BgrParams::PRF_RSA2048;
-    let e = danger_sign_with_r(&Bgr::new(prf), &bgr_key(prf, 0), b"m", &[7; 16], None);
+    let e = danger_bgr_sign_with_r(&Bgr::new(prf), &bgr_key(prf, 0), b"m", &[7; 16], None);
     assert!(matches!(e, Err(Error::Key(_))));
     let rand = BgrParams::RAND_RSA2048;
     let (scheme, key) = (Bgr::new(rand), bgr_key(rand, 0));
-    let e = danger_sign_with_r(&scheme, &key, b"m", &[7; 16], None);
+    let e = danger_bgr_sign_with_r(&scheme, &key, b"m", &[7; 16], None);
     assert!(matches!(e, Err(Error::Key(_))));
-    let agg = danger_sign_with_r(&scheme, &key, b"m", &[7; 19], None).unwrap();
+    let agg = danger_bgr_sign_with_r(&scheme, &key, b"m", &[7; 19], None).unwrap();
     assert_eq!(agg.r(1), Some(&[7u8; 19][..]));
     scheme
         .verify(&[(&key.verifying_key(), b"m")], &agg)

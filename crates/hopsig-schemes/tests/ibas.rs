@@ -298,7 +298,8 @@ fn key_files_round_trip_and_are_checked() {
     assert_eq!(alice.identity(), ALICE);
     // A key whose identity was edited fails the pairing check.
     let edited = user_file.replace(
-        &hopsig_schemes::primitives::rsa::pem_block("HOPSIG IBAS IDENTITY", ALICE.as_bytes()),
+        hopsig_schemes::primitives::rsa::pem_block("HOPSIG IBAS IDENTITY", ALICE.as_bytes())
+            .as_str(),
         &hopsig_schemes::primitives::rsa::pem_block("HOPSIG IBAS IDENTITY", EVE.as_bytes()),
     );
     assert_ne!(edited, *user_file);
@@ -307,10 +308,11 @@ fn key_files_round_trip_and_are_checked() {
     // A PKG file whose Q belongs to another master secret.
     let other = Pkg::setup().unwrap();
     let mixed = pkg_file.replace(
-        &hopsig_schemes::primitives::rsa::pem_block(
+        hopsig_schemes::primitives::rsa::pem_block(
             "HOPSIG IBAS PARAMS",
             &w.pkg.params().to_bytes(),
-        ),
+        )
+        .as_str(),
         &hopsig_schemes::primitives::rsa::pem_block(
             "HOPSIG IBAS PARAMS",
             &other.params().to_bytes(),

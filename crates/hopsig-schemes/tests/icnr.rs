@@ -9,7 +9,7 @@ use hopsig_schemes::pla::icnr::{self, ImplicitCert, Ttp};
 
 fn round_trip<C: Curve>() {
     let ttp = Ttp::<C>::setup().unwrap();
-    let ttp_table = TauTable::new(ttp.public(), POINT_WIDTH);
+    let ttp_table = TauTable::new_vartime(ttp.public(), POINT_WIDTH);
     let id = b"alice@pla.example";
     let blind = icnr::blind::<C>().unwrap();
     let issued = ttp.issue(id, blind.request()).unwrap();
@@ -39,7 +39,7 @@ fn round_trip<C: Curve>() {
     assert!(!icnr::verify_fused(
         id,
         &cert,
-        &TauTable::new(other.public(), POINT_WIDTH),
+        &TauTable::new_vartime(other.public(), POINT_WIDTH),
         msg,
         &sig
     ));
@@ -69,7 +69,7 @@ fn round_trip<C: Curve>() {
     let mut enc = vec![0x04];
     enc.extend(vec![0u8; 2 * cert.r.len() - 1]);
     enc.push(1);
-    let order_two = hopsig_koblitz::curve::Affine::<C>::from_sec1(&enc).unwrap();
+    let order_two = hopsig_koblitz::curve::Affine::<C>::from_sec1_vartime(&enc).unwrap();
     assert!(ttp.issue(id, &order_two).is_err());
 }
 
@@ -120,7 +120,7 @@ fn der(r: &[u8], s: &[u8]) -> Vec<u8> {
 #[test]
 fn out_of_range_signature_values_are_rejected() {
     let ttp = Ttp::<K163>::setup().unwrap();
-    let table = TauTable::new(ttp.public(), POINT_WIDTH);
+    let table = TauTable::new_vartime(ttp.public(), POINT_WIDTH);
     let blind = icnr::blind::<K163>().unwrap();
     let issued = ttp.issue(b"alice", blind.request()).unwrap();
     let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public()).unwrap();
@@ -168,7 +168,7 @@ proptest::proptest! {
         ss in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..30),
     ) {
         let ttp = hopsig_koblitz::curve::Affine::<K163>::generator();
-        let table = TauTable::new(&ttp, POINT_WIDTH);
+        let table = TauTable::new_vartime(&ttp, POINT_WIDTH);
         let cert = ImplicitCert { r, b };
         proptest::prop_assert!(!icnr::verify_fused(b"id", &cert, &table, b"m", &sig));
         proptest::prop_assert!(!icnr::verify_fused(b"id", &cert, &table, b"m", &der(&sr, &ss)));

@@ -46,13 +46,16 @@ fn both_ways<B: BaseSignature>(nid: openssl::nid::Nid) {
         assert!(!B::verify(&pk, &m, &bad));
     }
     // The secret key file round-trips, and a key on another curve is refused.
-    let back = B::secret_from_pem(pem.as_bytes()).unwrap();
+    let back = B::secret_from_der(&theirs.private_key_to_pkcs8().unwrap()).unwrap();
     let sig = B::sign(&back, msg).unwrap();
     assert!(B::verify(&B::public(&sk).unwrap(), msg, &sig));
     let p256 = openssl::ec::EcGroup::from_curve_name(openssl::nid::Nid::X9_62_PRIME256V1).unwrap();
     let other = PKey::from_ec_key(openssl::ec::EcKey::generate(&p256).unwrap()).unwrap();
     assert!(B::public_from_der(&other.public_key_to_der().unwrap()).is_err());
-    assert!(B::secret_from_pem(&other.private_key_to_pem_pkcs8().unwrap()).is_err());
+    assert!(B::secret_from_der(&other.private_key_to_pkcs8().unwrap()).is_err());
+    // PKCS #8 only: the same key as a SEC 1 ECPrivateKey is refused.
+    let sec1 = theirs.ec_key().unwrap().private_key_to_der().unwrap();
+    assert!(B::secret_from_der(&sec1).is_err());
 }
 
 #[test]

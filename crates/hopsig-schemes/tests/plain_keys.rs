@@ -12,7 +12,12 @@ use hopsig_schemes::Error;
 fn plain_forms(key_file: &str) -> [Vec<u8>; 2] {
     let file = KeyFile::parse(key_file.as_bytes()).unwrap();
     let block = &file.blocks[0];
-    [block.to_pem().as_bytes().to_vec(), block.der.to_vec()]
+    [
+        hopsig_schemes::primitives::rsa::pem_block(&block.label, &block.der)
+            .as_bytes()
+            .to_vec(),
+        block.der.to_vec(),
+    ]
 }
 
 #[test]

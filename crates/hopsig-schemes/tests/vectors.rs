@@ -16,10 +16,10 @@ mod common;
 
 use std::path::PathBuf;
 
-use hopsig_schemes::bgr::hazmat::danger_sign_with_r;
 use hopsig_schemes::bgr::{
     Bgr, BgrAggregate, BgrParams, BgrSigningKey, BgrVerifyingKey, Randomness,
 };
+use hopsig_schemes::hazmat::danger_bgr_sign_with_r;
 use hopsig_schemes::primitives::rsa::RsaSecretKey;
 use hopsig_schemes::{Aggregate, Error, SequentialAggregate, SigningKey};
 use serde_json::{json, Value};
@@ -91,7 +91,7 @@ fn sign_chain(
         agg = Some(match params.randomness() {
             Randomness::InputDependent => scheme.sign(&keys[*k], m, agg.as_ref()).unwrap(),
             Randomness::Random { .. } => {
-                danger_sign_with_r(&scheme, &keys[*k], m, &fixed_r(params, i + 1), agg.as_ref())
+                danger_bgr_sign_with_r(&scheme, &keys[*k], m, &fixed_r(params, i + 1), agg.as_ref())
                     .unwrap()
             }
         });

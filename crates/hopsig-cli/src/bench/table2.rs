@@ -78,17 +78,21 @@ fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Fail
     let q = mul(&g, &scalar(0x11)).to_affine();
     let d = mul(&g, &scalar(0x22)).to_affine();
     let wt = mul(&g, &scalar(0x33)).to_affine();
-    let (wt_binary, wt_tau) = (OddTable::new(&wt), TauTable::new(&wt, FIXED_WIDTH));
+    let (wt_binary, wt_tau) = (
+        OddTable::new_vartime(&wt),
+        TauTable::new_vartime(&wt, FIXED_WIDTH),
+    );
     let (gb, gt) = (C::generator_table(), C::generator_tau_table());
     let (b2, t2) = paired(
         budget,
         &mut || {
-            let x = multi_mul_tables_vartime(&[(&u1, gb), (&u2, &OddTable::new(&q))]);
+            let x = multi_mul_tables_vartime(&[(&u1, gb), (&u2, &OddTable::new_vartime(&q))]);
             std::hint::black_box(x);
             Ok(())
         },
         &mut || {
-            let x = multi_mul_tau_vartime(&[(&u1, gt), (&u2, &TauTable::new(&q, POINT_WIDTH))]);
+            let x =
+                multi_mul_tau_vartime(&[(&u1, gt), (&u2, &TauTable::new_vartime(&q, POINT_WIDTH))]);
             std::hint::black_box(x);
             Ok(())
         },
@@ -98,7 +102,7 @@ fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Fail
         &mut || {
             let x = multi_mul_tables_vartime(&[
                 (&u1, gb),
-                (&u2, &OddTable::new(&d)),
+                (&u2, &OddTable::new_vartime(&d)),
                 (&u3, &wt_binary),
             ]);
             std::hint::black_box(x);
@@ -107,7 +111,7 @@ fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Fail
         &mut || {
             let x = multi_mul_tau_vartime(&[
                 (&u1, gt),
-                (&u2, &TauTable::new(&d, POINT_WIDTH)),
+                (&u2, &TauTable::new_vartime(&d, POINT_WIDTH)),
                 (&u3, &wt_tau),
             ]);
             std::hint::black_box(x);
@@ -190,8 +194,10 @@ fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
     )?;
     // Implicit certificates: one TTP, one user, signed packets.
     let ttp = icnr::Ttp::<C>::setup().map_err(fail)?;
-    let ttp_table =
-        hopsig_koblitz_curve::TauTable::new(ttp.public(), hopsig_koblitz_curve::FIXED_WIDTH);
+    let ttp_table = hopsig_koblitz_curve::TauTable::new_vartime(
+        ttp.public(),
+        hopsig_koblitz_curve::FIXED_WIDTH,
+    );
     let blind = icnr::blind::<C>().map_err(fail)?;
     let issued = ttp.issue(b"alice", blind.request()).map_err(fail)?;
     let key = icnr::finalkey(&blind, &issued, b"alice", ttp.public()).map_err(fail)?;

@@ -349,7 +349,7 @@ fn verify<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
             sig.signers()
         )));
     }
-    let table = TauTable::new(&w_t, POINT_WIDTH);
+    let table = TauTable::new_vartime(&w_t, POINT_WIDTH);
     let der = sig.signature(1).unwrap_or_default();
     if !icnr::verify_fused(&id, &c, &table, &m, der) {
         return Err(Failure::Invalid(format!(

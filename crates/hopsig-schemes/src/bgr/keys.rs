@@ -94,7 +94,7 @@ impl BgrSigningKey {
     }
 
     pub(super) fn from_file(params: BgrParams, file: &KeyFile) -> Result<Self, Error> {
-        let rsa = RsaSecretKey::from_pkcs8_pem(file.block("PRIVATE KEY")?.to_pem().as_bytes())?;
+        let rsa = RsaSecretKey::from_pkcs8_der(&file.block("PRIVATE KEY")?.der)?;
         let expected_blocks = match params.randomness() {
             Randomness::InputDependent => 2,
             Randomness::Random { .. } => 1,
@@ -141,7 +141,7 @@ impl SigningKey for BgrSigningKey {
         let seed_pem = self
             .seed
             .as_ref()
-            .map(|s| Zeroizing::new(pem_block(SEED_LABEL, s.as_ref())));
+            .map(|s| pem_block(SEED_LABEL, s.as_ref()));
         let mut blocks: Vec<&str> = vec![key_pem.as_str()];
         if let Some(s) = &seed_pem {
             blocks.push(s.as_str());

@@ -11,7 +11,6 @@
 //! hash inputs and test vectors: `docs/spec/bgr.md`.
 
 mod aggregate;
-pub mod hazmat;
 mod keys;
 pub mod oracles;
 mod params;
@@ -69,8 +68,8 @@ impl Bgr {
     }
 
     /// Sign (§3 lines 1–7): `r_i` from the PRF or the CSPRNG as the parameter set says,
-    /// or `given_r` (random-r variant only, from [`hazmat`]).
-    fn sign_with(
+    /// or `given_r` (random-r variant only, from `crate::hazmat::danger_bgr_sign_with_r`).
+    pub(crate) fn sign_with(
         &self,
         key: &BgrSigningKey,
         msg: &[u8],

@@ -107,9 +107,15 @@ impl BglsSigningKey {
         Ok(Self::from_secret(sk))
     }
 
+    /// The key with its public key `SkToPk(SK)` (blst, constant time in SK), which is
+    /// public from here on (declassified for the constant-time test).
     fn from_secret(sk: SecretKey) -> Self {
-        let pk = BglsVerifyingKey { pk: sk.sk_to_pk() };
-        BglsSigningKey { sk, pk }
+        let mut pk = sk.sk_to_pk();
+        declassify(&mut pk);
+        BglsSigningKey {
+            sk,
+            pk: BglsVerifyingKey { pk },
+        }
     }
 
     /// `CoreSign(SK, msg)`: the 96-byte signature on `msg` alone.
@@ -233,7 +239,7 @@ impl SigningKey for BglsSigningKey {
         self.pk.clone()
     }
     fn to_key_file(&self) -> Result<Zeroizing<String>, Error> {
-        let block = Zeroizing::new(pem_block(SECRET_LABEL, self.to_bytes().as_ref()));
+        let block = pem_block(SECRET_LABEL, self.to_bytes().as_ref());
         Ok(KeyFile::render(ID, KeyKind::Secret, &[block.as_str()]))
     }
 }

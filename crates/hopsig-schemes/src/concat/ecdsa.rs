@@ -11,7 +11,7 @@ use openssl::nid::Nid;
 use openssl::pkey::{Id, PKey, Private, Public};
 use zeroize::Zeroizing;
 
-use super::BaseSignature;
+use super::{private_key_from_pkcs8, BaseSignature};
 use crate::wire::SchemeCode;
 use crate::Error;
 
@@ -72,10 +72,8 @@ impl BaseSignature for EcdsaP256 {
         let pem = Zeroizing::new(PKey::from_ec_key(sk.clone())?.private_key_to_pem_pkcs8()?);
         Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
     }
-    fn secret_from_pem(pem: &[u8]) -> Result<EcKey<Private>, Error> {
-        let pkey = PKey::private_key_from_pem(pem)
-            .map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
-        p256_key(&pkey)
+    fn secret_from_der(der: &[u8]) -> Result<EcKey<Private>, Error> {
+        p256_key(&private_key_from_pkcs8(der)?)
     }
     fn public_to_pem(pk: &EcKey<Public>) -> String {
         PKey::from_ec_key(pk.clone())

@@ -193,7 +193,7 @@ pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> bool {
     };
     let w = s.invert_vartime();
     let (u1, u2) = (digest::<C>(msg).mul(&w), r.mul(&w));
-    let q_table = TauTable::new(q, POINT_WIDTH);
+    let q_table = TauTable::new_vartime(q, POINT_WIDTH);
     let x = multi_mul_tau_vartime(&[
         (&u1.to_be_bytes(), C::generator_tau_table()),
         (&u2.to_be_bytes(), &q_table),
@@ -241,8 +241,9 @@ fn check_key_type(pkey_id: Id, curve: Option<Nid>, nid: Nid) -> Result<(), Error
 }
 
 fn public_from_point<C: Curve>(bytes: &[u8]) -> Result<KoblitzPublic<C>, Error> {
-    let q = Affine::<C>::from_sec1(bytes).map_err(|e| Error::Key(format!("public key: {e}")))?;
-    q.check_subgroup()
+    let q = Affine::<C>::from_sec1_vartime(bytes)
+        .map_err(|e| Error::Key(format!("public key: {e}")))?;
+    q.check_subgroup_vartime()
         .map_err(|e| Error::Key(format!("public key: {e}")))?;
     Ok(KoblitzPublic { q })
 }
@@ -291,9 +292,8 @@ macro_rules! koblitz_ecdsa {
                 let pem = Zeroizing::new(PKey::from_ec_key(key)?.private_key_to_pem_pkcs8()?);
                 Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
             }
-            fn secret_from_pem(pem: &[u8]) -> Result<Self::SecretKey, Error> {
-                let pkey = PKey::private_key_from_pem(pem)
-                    .map_err(|_| Error::Key("not a PEM PRIVATE KEY block".into()))?;
+            fn secret_from_der(der: &[u8]) -> Result<Self::SecretKey, Error> {
+                let pkey = super::private_key_from_pkcs8(der)?;
                 let key = pkey.ec_key().map_err(|_| Error::Key("not an EC key".into()))?;
                 check_key_type(pkey.id(), key.group().curve_name(), $nid)?;
                 let bytes = Zeroizing::new(
@@ -382,8 +382,8 @@ mod tests {
         for x in zero.lifts_below(<C::F as Field>::M as u32, Fe::<C::F>::BYTES) {
             let x = Fe::<C::F>::from_be_bytes(&x).unwrap();
             for bit in [false, true] {
-                if let Ok(p) = Affine::<C>::decompress(x, bit) {
-                    if p.in_subgroup_fast() {
+                if let Ok(p) = Affine::<C>::decompress_vartime(x, bit) {
+                    if p.in_subgroup_fast_vartime() {
                         assert!(x_is_r_mod_n(&Point::from(p), &zero));
                         found += 1;
                     }

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 
 use hopsig_primitives::armor::{KeyFile, KeyKind};
 use hopsig_primitives::codec::{Codec, DecodeError, Reader, Writer};
+use openssl::pkey::{PKey, Private};
 use zeroize::Zeroizing;
 
 use crate::wire::{
@@ -62,11 +63,12 @@ pub trait BaseSignature: Send + Sync + 'static {
     /// # Errors
     /// Backend failures.
     fn secret_to_pem(sk: &Self::SecretKey) -> Result<Zeroizing<String>, Error>;
-    /// Parses and checks a PKCS #8 PEM secret key.
+    /// Parses and checks an unencrypted PKCS #8 `PrivateKeyInfo` in DER (a key file's
+    /// `PRIVATE KEY` block, read without a round trip through PEM text).
     ///
     /// # Errors
     /// Malformed or unacceptable keys.
-    fn secret_from_pem(pem: &[u8]) -> Result<Self::SecretKey, Error>;
+    fn secret_from_der(der: &[u8]) -> Result<Self::SecretKey, Error>;
     /// SPKI PEM of a public key.
     fn public_to_pem(pk: &Self::PublicKey) -> String;
     /// Parses and checks a DER SPKI public key.
@@ -74,6 +76,13 @@ pub trait BaseSignature: Send + Sync + 'static {
     /// # Errors
     /// Malformed or unacceptable keys.
     fn public_from_der(der: &[u8]) -> Result<Self::PublicKey, Error>;
+}
+
+/// An unencrypted PKCS #8 `PrivateKeyInfo` in DER, parsed by OpenSSL (the key type and
+/// parameters are the caller's to check).
+fn private_key_from_pkcs8(der: &[u8]) -> Result<PKey<Private>, Error> {
+    PKey::private_key_from_pkcs8(der)
+        .map_err(|_| Error::Key("not a DER PKCS #8 private key".into()))
 }
 
 /// n independent signatures of `B`.
@@ -202,9 +211,17 @@ impl<B: BaseSignature> Aggregate for ConcatAggregate<B> {
     }
 }
 
-fn single_block(file: &KeyFile) -> Result<&hopsig_primitives::armor::PemBlock, Error> {
+/// The one block of a key file of this scheme, which must carry `label`.
+fn single_block<'a>(
+    file: &'a KeyFile,
+    label: &str,
+) -> Result<&'a hopsig_primitives::armor::PemBlock, Error> {
     match file.blocks.as_slice() {
-        [only] => Ok(only),
+        [only] if only.label == label => Ok(only),
+        [other] => Err(Error::Key(format!(
+            "expected a {label} block, found {}",
+            other.label
+        ))),
         blocks => Err(Error::Key(format!(
             "key files of this scheme hold 1 PEM block, this one {}",
             blocks.len()
@@ -291,22 +308,15 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
         }
     }
     fn signing_key_from_file(&self, file: &KeyFile) -> Result<Self::SigningKey, Error> {
-        let sk = B::secret_from_pem(single_block(file)?.to_pem().as_bytes())?;
+        let sk = B::secret_from_der(&single_block(file, "PRIVATE KEY")?.der)?;
         let pk = ConcatVerifyingKey {
             pk: B::public(&sk)?,
         };
         Ok(ConcatSigningKey { sk, pk })
     }
     fn verifying_key_from_file(&self, file: &KeyFile) -> Result<Self::VerifyingKey, Error> {
-        let block = single_block(file)?;
-        if block.label != "PUBLIC KEY" {
-            return Err(Error::Key(format!(
-                "expected a PUBLIC KEY block, found {}",
-                block.label
-            )));
-        }
         Ok(ConcatVerifyingKey {
-            pk: B::public_from_der(&block.der)?,
+            pk: B::public_from_der(&single_block(file, "PUBLIC KEY")?.der)?,
         })
     }
 }

@@ -81,8 +81,8 @@ impl BaseSignature for Rsa2048Pkcs1 {
     fn secret_to_pem(sk: &RsaSk) -> Result<Zeroizing<String>, Error> {
         Ok(sk.rsa.to_pkcs8_pem()?)
     }
-    fn secret_from_pem(pem: &[u8]) -> Result<RsaSk, Error> {
-        wrap_secret(RsaSecretKey::from_pkcs8_pem(pem)?)
+    fn secret_from_der(der: &[u8]) -> Result<RsaSk, Error> {
+        wrap_secret(RsaSecretKey::from_pkcs8_der(der)?)
     }
     fn public_to_pem(pk: &RsaPk) -> String {
         pk.rsa.to_pem()

@@ -7,9 +7,11 @@ use hopsig_primitives::armor::{KeyFile, KeyKind};
 use hopsig_primitives::codec::to_hex;
 use hopsig_primitives::hash::sha256;
 use hopsig_primitives::pairing::{
-    pairing_product_is_one, G1Table, G2Affine, Scalar, G1, G1_BYTES, G2, G2_BYTES, SCALAR_BYTES,
+    pairing_product_is_one, G1Table, G2Affine, Scalar, ScalarError, G1, G1_BYTES, G2, G2_BYTES,
+    SCALAR_BYTES,
 };
 use hopsig_primitives::rsa::pem_block;
+use hopsig_primitives::valgrind::declassify;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{h1, ID, MAX_IDENTITY_LEN};
@@ -123,12 +125,32 @@ impl Pkg {
     /// # Errors
     /// [`Error::Key`] if the random number generator fails.
     pub fn setup() -> Result<Self, Error> {
-        let s = Scalar::random().map_err(|e| Error::Key(e.to_string()))?;
+        Self::from_draw(Scalar::random())
+    }
+
+    /// [`Pkg::setup`] with the random bytes from `fill` (for
+    /// [`crate::hazmat::danger_pkg_setup_with_random_bytes`]).
+    #[cfg(feature = "hazmat")]
+    pub(crate) fn setup_from(
+        mut fill: impl FnMut(&mut [u8; hopsig_primitives::pairing::WIDE_SCALAR_BYTES]),
+    ) -> Result<Self, Error> {
+        Self::from_draw(Scalar::random_from(|wide| {
+            fill(wide);
+            Ok(())
+        }))
+    }
+
+    fn from_draw(s: Result<Scalar, ScalarError>) -> Result<Self, Error> {
+        let s = s.map_err(|e| Error::Key(e.to_string()))?;
         Ok(Self::from_secret(s))
     }
 
+    /// The PKG of master secret `s`: `Q = sP` in constant time, then declassified (the
+    /// parameters are public).
     fn from_secret(s: Scalar) -> Self {
-        let params = PublicParams::from_q(&G2::generator().mul(&s));
+        let mut q = G2::generator().mul(&s);
+        declassify(&mut q);
+        let params = PublicParams::from_q(&q);
         Pkg { s, params }
     }
 
@@ -146,17 +168,20 @@ impl Pkg {
     /// [`Error::IdentityLength`] for an empty identity or one over 1,024 bytes.
     pub fn extract(&self, identity: &str) -> Result<UserKey, Error> {
         check_identity(identity.as_bytes())?;
+        let (d0, d1) = (h1(identity, 0).mul(&self.s), h1(identity, 1).mul(&self.s));
+        let mut enc = Zeroizing::new([0u8; 2 * G1_BYTES]);
+        enc[..G1_BYTES].copy_from_slice(Zeroizing::new(d0.to_compressed()).as_ref());
+        enc[G1_BYTES..].copy_from_slice(Zeroizing::new(d1.to_compressed()).as_ref());
         Ok(UserKey {
             identity: identity.to_string(),
-            d0: h1(identity, 0).mul(&self.s),
-            d1: h1(identity, 1).mul(&self.s),
+            secret: UserSecret { d0, d1, enc },
             params: self.params.clone(),
         })
     }
 
     /// The PKG's secret file (master secret and parameters).
     pub fn to_key_file(&self) -> Zeroizing<String> {
-        let secret = Zeroizing::new(pem_block(MASTER_LABEL, self.s.to_be_bytes().as_ref()));
+        let secret = pem_block(MASTER_LABEL, self.s.to_be_bytes().as_ref());
         KeyFile::render(
             ID,
             KeyKind::Secret,
@@ -203,15 +228,26 @@ pub fn check_identity(identity: &[u8]) -> Result<(), Error> {
 }
 
 /// A user's private key `(s·H1(ID, 0), s·H1(ID, 1))` with its identity and its PKG's
-/// parameters. The two points are zeroized on drop.
+/// parameters. The secret part is zeroized on drop.
 pub struct UserKey {
     identity: String,
-    pub(super) d0: G1,
-    pub(super) d1: G1,
+    pub(super) secret: UserSecret,
     params: PublicParams,
 }
 
-impl Drop for UserKey {
+/// The secret part of a user key: `d_0`, `d_1` and their encoding
+/// `enc(d_0) ‖ enc(d_1)` (two compressed G1 points, 96 bytes), computed once when the
+/// key is extracted or read, so that signing hashes these bytes
+/// ([`super::signer_r`]) without encoding a secret point again. All of it is
+/// zeroized on drop; one contiguous value, so that the constant-time test can mark it
+/// secret as a whole.
+pub(crate) struct UserSecret {
+    pub(super) d0: G1,
+    pub(super) d1: G1,
+    pub(super) enc: Zeroizing<[u8; 2 * G1_BYTES]>,
+}
+
+impl Drop for UserSecret {
     fn drop(&mut self) {
         self.d0.zeroize();
         self.d1.zeroize();
@@ -235,12 +271,15 @@ impl UserKey {
         &self.params
     }
 
+    /// The secret part (for [`crate::hazmat::danger_user_key_secret_mut`]).
+    #[cfg(feature = "hazmat")]
+    pub(crate) fn secret_mut(&mut self) -> &mut UserSecret {
+        &mut self.secret
+    }
+
     /// The user's secret key file: identity, key, and the PKG's parameters.
     pub fn to_key_file(&self) -> Zeroizing<String> {
-        let mut both = Zeroizing::new([0u8; 2 * G1_BYTES]);
-        both[..G1_BYTES].copy_from_slice(&self.d0.to_compressed());
-        both[G1_BYTES..].copy_from_slice(&self.d1.to_compressed());
-        let key = Zeroizing::new(pem_block(USER_KEY_LABEL, both.as_ref()));
+        let key = pem_block(USER_KEY_LABEL, self.secret.enc.as_ref());
         KeyFile::render(
             ID,
             KeyKind::Secret,
@@ -265,19 +304,24 @@ impl UserKey {
             .map_err(|_| Error::Key("identity is not UTF-8".into()))?
             .to_string();
         check_identity(identity.as_bytes())?;
-        let both = fixed::<{ 2 * G1_BYTES }>(file, USER_KEY_LABEL)?;
+        // The file's bytes are enc(d_0) ‖ enc(d_1) as extraction makes them: the
+        // decoder accepts only the canonical compressed encoding of a point.
+        let enc = fixed::<{ 2 * G1_BYTES }>(file, USER_KEY_LABEL)?;
         let point = |half: &[u8]| -> Result<G1, Error> {
-            let mut enc = Zeroizing::new([0u8; G1_BYTES]);
-            enc.copy_from_slice(half);
-            G1::from_compressed(&enc).map_err(|e| Error::Key(format!("IBAS user key: {e}")))
+            let mut one = Zeroizing::new([0u8; G1_BYTES]);
+            one.copy_from_slice(half);
+            G1::from_compressed(&one).map_err(|e| Error::Key(format!("IBAS user key: {e}")))
         };
         let key = UserKey {
-            d0: point(&both[..G1_BYTES])?,
-            d1: point(&both[G1_BYTES..])?,
+            secret: UserSecret {
+                d0: point(&enc[..G1_BYTES])?,
+                d1: point(&enc[G1_BYTES..])?,
+                enc,
+            },
             params: PublicParams::from_bytes(&*fixed::<G2_BYTES>(file, PARAMS_LABEL)?)?,
             identity,
         };
-        for (j, d) in [(0u8, &key.d0), (1, &key.d1)] {
+        for (j, d) in [(0u8, &key.secret.d0), (1, &key.secret.d1)] {
             let ok = pairing_product_is_one(&[
                 (&d.to_affine(), &key.params.neg_p),
                 (&h1(&key.identity, j).to_affine(), key.params.q()),

@@ -94,17 +94,20 @@ pub fn h3(msg: &[u8], identity: &str, w: &[u8; W_LEN]) -> Scalar {
 
 /// The signer's r for `msg` under `w`: RFC 9380 §5.2 `hash_to_field` into Z/rZ (as
 /// [`h3`]) of `d0 ‖ d1 ‖ w ‖ m` under [`DST_R`], with `d0`, `d1` the user key's two
-/// compressed G1 points (48 bytes each). A keyed hash of the message, as RFC 6979 §3.2
-/// and RFC 8032 §5.1.6 (EdDSA) derive their nonces: unpredictable without the key, and
-/// the same for the same (key, w, message), so a repeated signature is identical.
+/// compressed G1 points (48 bytes each, the bytes of the key file's
+/// `HOPSIG IBAS USER KEY` block, kept with the key so that no secret point is encoded
+/// per signature). A keyed hash of the message, as RFC 6979 §3.2 and RFC 8032 §5.1.6
+/// (EdDSA) derive their nonces: unpredictable without the key, and the same for the
+/// same (key, w, message), so a repeated signature is identical. Constant time in the
+/// key and r: SHA-256, the reduction and the zero test (whose verdict alone is
+/// declassified) do not branch on them.
 ///
 /// # Errors
 /// [`Error::Key`] in the case, of probability 2^-254, that r is zero (`T' = rP` would
 /// be the identity).
 pub fn signer_r(key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<Scalar, Error> {
     let mut input = Zeroizing::new(Vec::with_capacity(2 * G1_BYTES + W_LEN + msg.len()));
-    input.extend_from_slice(Zeroizing::new(key.d0.to_compressed()).as_ref());
-    input.extend_from_slice(Zeroizing::new(key.d1.to_compressed()).as_ref());
+    input.extend_from_slice(key.secret.enc.as_ref());
     input.extend_from_slice(w);
     input.extend_from_slice(msg);
     let r = Scalar::hash(&input, DST_R);
@@ -118,7 +121,8 @@ pub fn signer_r(key: &UserKey, w: &[u8; W_LEN], msg: &[u8]) -> Result<Scalar, Er
 }
 
 /// Individual Signing (004 §2.3) of `msg` by `key` under `w`, after claiming (w, msg)
-/// in `journal`: `S' = r P_w + d_0 + c d_1`, `T' = r P` with r = [`signer_r`].
+/// in `journal`: `S' = r P_w + d_0 + c d_1` with `c = H3(m, ID, w)`, `T' = r P`, with
+/// r = [`signer_r`]; blst's constant-time multiplications and additions.
 fn share(
     key: &UserKey,
     msg: &[u8],
@@ -127,30 +131,12 @@ fn share(
 ) -> Result<(G1, G2), Error> {
     journal.claim(key, w, msg)?;
     let r = signer_r(key, w, msg)?;
-    Ok(individual_signature(
-        &key.d0,
-        &key.d1,
-        key.identity(),
-        msg,
-        w,
-        &r,
-    ))
-}
-
-/// Individual Signing (004 §2.3) for a given r and user key (d_0, d_1):
-/// `S' = r P_w + d_0 + c d_1` with `c = H3(m, ID, w)`, `T' = r P`; blst's constant-time
-/// multiplications and additions.
-pub(crate) fn individual_signature(
-    d0: &G1,
-    d1: &G1,
-    identity: &str,
-    msg: &[u8],
-    w: &[u8; W_LEN],
-    r: &Scalar,
-) -> (G1, G2) {
-    let c = h3(msg, identity, w);
-    let s = h2(w).mul(r).add(d0).add(&d1.mul(&c));
-    (s, G2::generator().mul(r))
+    let c = h3(msg, key.identity(), w);
+    let s = h2(w)
+        .mul(&r)
+        .add(&key.secret.d0)
+        .add(&key.secret.d1.mul(&c));
+    Ok((s, G2::generator().mul(&r)))
 }
 
 /// A fresh state string: 16 bytes from the OS CSPRNG via OpenSSL.

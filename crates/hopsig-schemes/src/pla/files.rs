@@ -67,15 +67,16 @@ fn point<C: Curve>(file: &KeyFile, label: &str) -> Result<Affine<C>, Error> {
             "{label}: not a SEC 1 compressed point (02 or 03 ‖ x)"
         )));
     }
-    let p = Affine::<C>::from_sec1(bytes).map_err(|e| Error::Key(format!("{label}: {e}")))?;
-    if p.is_infinity() || !p.in_subgroup_fast() {
+    let p =
+        Affine::<C>::from_sec1_vartime(bytes).map_err(|e| Error::Key(format!("{label}: {e}")))?;
+    if p.is_infinity() || !p.in_subgroup_fast_vartime() {
         return Err(Error::Key(format!("{label}: not a point of the subgroup")));
     }
     Ok(p)
 }
 
 fn secret_block<C: Curve>(label: &str, k: &SecretScalar<C>) -> Zeroizing<String> {
-    Zeroizing::new(pem_block(label, &k.to_be_bytes()))
+    pem_block(label, &k.to_be_bytes())
 }
 
 /// A secret file (the scalar, then the point) and the public file (the point alone).
@@ -155,7 +156,7 @@ pub fn request_from_file<C: Curve>(file: &KeyFile) -> Result<Affine<C>, Error> {
     point::<C>(file, REQUEST)
 }
 
-fn cert_block(cert: &ImplicitCert) -> String {
+fn cert_block(cert: &ImplicitCert) -> Zeroizing<String> {
     let mut bytes = cert.r.clone();
     bytes.push(u8::from(cert.b));
     pem_block(CERT, &bytes)

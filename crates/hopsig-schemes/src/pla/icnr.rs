@@ -195,7 +195,7 @@ impl<C: Curve> Ttp<C> {
         request: &Affine<C>,
         k_t: &SecretScalar<C>,
     ) -> Result<Option<Issued<C>>, Error> {
-        if request.is_infinity() || !request.is_on_curve() || !request.in_subgroup_fast() {
+        if request.is_infinity() || !request.is_on_curve() || !request.in_subgroup_fast_vartime() {
             return Err(Error::Key(
                 "certificate request is not a point of the subgroup".into(),
             ));
@@ -291,8 +291,8 @@ pub(crate) fn decompress_d<C: Curve>(
         return None;
     }
     let r_bar = mod_2m::<C>(&cert.r, &h_id::<C>(id), false);
-    let d = Affine::<C>::decompress(Fe::from_be_bytes(&r_bar)?, cert.b).ok()?;
-    if !d.in_subgroup_fast() {
+    let d = Affine::<C>::decompress_vartime(Fe::from_be_bytes(&r_bar)?, cert.b).ok()?;
+    if !d.in_subgroup_fast_vartime() {
         return None;
     }
     Some((d, Scalar::reduce_be_bytes(&cert.r)?))
@@ -311,8 +311,11 @@ pub fn extract<C: Curve>(
         Error::Key("implicit certificate does not decode to a subgroup point".into())
     })?;
     let w = multi_mul_tau_vartime(&[
-        (&[1], &TauTable::new(&d, POINT_WIDTH)),
-        (&r.neg().to_be_bytes(), &TauTable::new(ttp, POINT_WIDTH)),
+        (&[1], &TauTable::new_vartime(&d, POINT_WIDTH)),
+        (
+            &r.neg().to_be_bytes(),
+            &TauTable::new_vartime(ttp, POINT_WIDTH),
+        ),
     ])
     .to_affine();
     if w.is_infinity() {
@@ -345,7 +348,7 @@ pub fn verify_fused<C: Curve>(
     let (u, v) = (digest::<C>(msg).mul(&t), c.mul(&t));
     let x = multi_mul_tau_vartime(&[
         (&u.to_be_bytes(), C::generator_tau_table()),
-        (&v.to_be_bytes(), &TauTable::new(&d, POINT_WIDTH)),
+        (&v.to_be_bytes(), &TauTable::new_vartime(&d, POINT_WIDTH)),
         (&v.neg().mul(&r_a).to_be_bytes(), ttp),
     ]);
     x_is_r_mod_n(&x, &c)
