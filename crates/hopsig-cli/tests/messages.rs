@@ -268,6 +268,55 @@ fn a_malformed_key_is_blamed_whatever_else_is_given() {
     );
 }
 
+/// A key file `hopsig sign` cannot sign with, because of the scheme it names, is blamed
+/// by name with what it is: one of the implicit-certificate files of `hopsig ic` (not
+/// the key `ic finalize` makes from them), or a key file of a scheme hopsig does not
+/// know. `keygen --scheme icnr-k163` points to `hopsig ic` as `keygen --scheme
+/// ibas-bls12381` points to `hopsig pkg`.
+#[test]
+fn a_key_file_of_no_signature_scheme_is_named_with_what_it_is() {
+    let s = Scratch::new();
+    let ic = s.implicit_certificate("k163", "2001:db8::17");
+    let ttp_key = format!("{}/ttp.key", ic.ttp);
+    let out = s.p("out");
+    for file in [
+        &ic.blind,
+        &ic.request,
+        &ic.issued,
+        &ic.cert,
+        &ttp_key,
+        &ic.ttp_pub,
+    ] {
+        let o = s.exits(
+            2,
+            &sign(file, &ic.msg, None, &out, &[]),
+            &format!("{file}: "),
+        );
+        let line = one_line(&o.stderr);
+        assert!(
+            line.contains("icnr-k163") && line.contains("hopsig ic finalize"),
+            "{line}"
+        );
+    }
+    let key = s.keygen("ecdsa-k163", "k");
+    let text = std::fs::read_to_string(&key).unwrap();
+    let odd = s.write(
+        "odd.key",
+        text.replace("scheme: ecdsa-k163", "scheme: ecdsa-k999"),
+    );
+    s.exits(
+        2,
+        &sign(&odd, &ic.msg, None, &out, &[]),
+        &format!("{odd}: unknown scheme 'ecdsa-k999'"),
+    );
+    s.exits(
+        2,
+        &["keygen", "--scheme", "icnr-k163", "--out", &s.p("new")],
+        "icnr-k163 is the scheme id of the implicit-certificate files of `hopsig ic`",
+    );
+    assert!(!s.path("out").exists() && !s.path("new").exists());
+}
+
 /// IBAS verification: `--pkg` with `--params` says they exclude each other; a repeated
 /// `--id` is invalid (exit 1, ibas.md) and the message says which identity repeats.
 #[test]
