@@ -469,6 +469,15 @@ fn a_version_1_journal_beside_the_key_is_honoured() {
         &sign(&ib.gov, &m2, Some(&ib.a1), &e.p("a2"), &[]),
         "already signed another message",
     );
+    // Anything else at that name is refused as what hopsig took it for, unquoted.
+    e.write("gov.key.wlog", b"Not a journal: hunter2\n");
+    let o = e.exits(
+        2,
+        &sign(&ib.gov, &m2, Some(&ib.a1), &e.p("a2"), &[]),
+        "gov.key.wlog: line 1: not a line of a version-1 IBAS journal",
+    );
+    assert!(!text(&o).contains("hunter2"), "{}", text(&o));
+    assert!(!e.path("a2").exists());
 }
 
 /// The system calls behind one secret output and one journal entry, checked with
