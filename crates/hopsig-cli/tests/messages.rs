@@ -317,6 +317,36 @@ fn a_key_file_of_no_signature_scheme_is_named_with_what_it_is() {
     assert!(!s.path("out").exists() && !s.path("new").exists());
 }
 
+/// An `-rBITS` alias hopsig does not accept (docs/spec/bgr.md §1) says which BITS there
+/// are, rather than only "unknown scheme".
+#[test]
+fn an_r_bits_alias_out_of_range_says_which_there_are() {
+    let s = Scratch::new();
+    for id in [
+        "bgr-rand-rsa2048-r63",
+        "bgr-rand-rsa2048-r264",
+        "bgr-rand-rsa3072-r0152",
+        "bgr-rand-rsa2048-r",
+    ] {
+        s.exits(
+            2,
+            &["keygen", "--scheme", id, "--out", &s.p("new")],
+            &format!("unknown scheme '{id}': the -rBITS aliases of bgr-rand-rsa"),
+        );
+    }
+    s.exits(
+        2,
+        &[
+            "keygen",
+            "--scheme",
+            "bgr-rand-rsa2048-r63",
+            "--out",
+            &s.p("new"),
+        ],
+        "64..=256, a multiple of 8",
+    );
+}
+
 /// IBAS verification: `--pkg` with `--params` says they exclude each other; a repeated
 /// `--id` is invalid (exit 1, ibas.md) and the message says which identity repeats.
 #[test]
