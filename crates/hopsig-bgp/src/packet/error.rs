@@ -180,6 +180,10 @@ pub enum AttributeFault {
     /// The BGPsec_PATH value is malformed.
     #[error("{0}")]
     BgpsecPath(BgpsecPathError),
+    /// An attribute kept as received has a length its type forbids (RFC 7606 §7.4,
+    /// §7.6–7.8, §7.14, §7.15; RFC 6793 §6; RFC 8092 §5).
+    #[error("length {0} is not one the type allows")]
+    Length(usize),
 }
 
 /// A malformed path attribute: its type, the fault, and the attribute as received
@@ -196,16 +200,21 @@ pub struct AttributeError {
 }
 
 impl AttributeError {
-    /// RFC 7606's approach for a malformed attribute of this type: ORIGIN (§7.1),
-    /// AS_PATH (§7.2), NEXT_HOP (§7.3) and BGPsec_PATH (RFC 8205 §5.2) are
-    /// treat-as-withdraw; AS4_PATH is attribute discard (RFC 6793 §6); MP_REACH_NLRI
-    /// and MP_UNREACH_NLRI are session reset, because the routes they carry cannot be
-    /// located to withdraw them (§3 j, §5.3, §7.11). Flag conflicts follow the same
-    /// rule (§3 c).
+    /// RFC 7606's approach for a malformed attribute of this type: MP_REACH_NLRI and
+    /// MP_UNREACH_NLRI are session reset, because the routes they carry cannot be
+    /// located to withdraw them (§3 j, §5.3, §7.11); ATOMIC_AGGREGATE and AGGREGATOR
+    /// (§3 f, §7.6, §7.7), AS4_PATH and AS4_AGGREGATOR (RFC 6793 §6) are attribute
+    /// discard; all others — ORIGIN, AS_PATH, NEXT_HOP, MULTI_EXIT_DISC, LOCAL_PREF,
+    /// the communities (§7.1–7.4, §7.8, §7.14, §7.15; RFC 8092 §5) and BGPsec_PATH
+    /// (RFC 8205 §5.2) — are treat-as-withdraw. Flag conflicts follow the type's rule
+    /// (§3 c).
     pub fn action(&self) -> Action {
         match self.type_code {
             AttrType::MpReachNlri | AttrType::MpUnreachNlri => Action::SessionReset,
-            AttrType::As4Path => Action::AttributeDiscard,
+            AttrType::As4Path
+            | AttrType::As4Aggregator
+            | AttrType::Aggregator
+            | AttrType::AtomicAggregate => Action::AttributeDiscard,
             _ => Action::TreatAsWithdraw,
         }
     }
@@ -213,6 +222,7 @@ impl AttributeError {
     fn subcode(&self) -> UpdateSubcode {
         match (&self.fault, self.type_code) {
             (AttributeFault::Flags(_), _) => UpdateSubcode::AttributeFlagsError,
+            (AttributeFault::Length(_), _) => UpdateSubcode::AttributeLengthError,
             (_, AttrType::Origin) => UpdateSubcode::InvalidOriginAttribute,
             (_, AttrType::AsPath) => UpdateSubcode::MalformedAsPath,
             (_, AttrType::NextHop) => UpdateSubcode::AttributeLengthError,
@@ -285,10 +295,11 @@ pub enum UpdateErrorKind {
     /// (RFC 8205 §4.1; an error in the BGPsec_PATH attribute, treat-as-withdraw).
     #[error("BGPsec UPDATE: {0}")]
     BgpsecNlri(BgpsecNlriFault),
-    /// AS4_PATH on a session where both speakers use 4-octet AS numbers (RFC 6793 §6:
-    /// "MUST discard the path attribute and continue processing").
-    #[error("AS4_PATH between two 4-octet-AS speakers")]
-    As4PathBetweenNewSpeakers,
+    /// AS4_PATH or AS4_AGGREGATOR on a session where both speakers use 4-octet AS
+    /// numbers (RFC 6793 §6: "MUST discard the path attribute and continue
+    /// processing").
+    #[error("{0:?} between two 4-octet-AS speakers")]
+    As4AttributeBetweenNewSpeakers(AttrType),
 }
 
 impl UpdateErrorKind {
@@ -305,9 +316,8 @@ impl UpdateErrorKind {
             | UpdateErrorKind::Missing(_)
             | UpdateErrorKind::AsPathWithBgpsecPath
             | UpdateErrorKind::BgpsecNlri(_) => Action::TreatAsWithdraw,
-            UpdateErrorKind::DuplicateAttribute(_) | UpdateErrorKind::As4PathBetweenNewSpeakers => {
-                Action::AttributeDiscard
-            }
+            UpdateErrorKind::DuplicateAttribute(_)
+            | UpdateErrorKind::As4AttributeBetweenNewSpeakers(_) => Action::AttributeDiscard,
             UpdateErrorKind::Attribute(e) => e.action(),
         }
     }

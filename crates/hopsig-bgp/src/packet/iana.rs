@@ -24,7 +24,9 @@ code_points! {
 code_points! {
     /// Path attribute type codes (IANA "BGP Path Attributes") that hopsig names. Only
     /// ORIGIN, AS_PATH, NEXT_HOP, MP_REACH_NLRI, MP_UNREACH_NLRI, AS4_PATH and
-    /// BGPsec_PATH are decoded; every other attribute is kept byte for byte.
+    /// BGPsec_PATH are decoded; every other attribute is kept byte for byte, those
+    /// marked "length checked" after the flag and length checks RFC 7606 §7 gives
+    /// them.
     pub enum AttrType: "path attribute type" {
         /// ORIGIN, well-known mandatory (RFC 4271 §5.1.1).
         Origin = 1,
@@ -32,27 +34,30 @@ code_points! {
         AsPath = 2,
         /// NEXT_HOP, well-known (RFC 4271 §5.1.3; discretionary under RFC 4760).
         NextHop = 3,
-        /// MULTI_EXIT_DISC, optional non-transitive (RFC 4271 §5.1.4). Kept raw.
+        /// MULTI_EXIT_DISC, optional non-transitive (RFC 4271 §5.1.4). Length checked.
         MultiExitDisc = 4,
-        /// LOCAL_PREF, well-known (RFC 4271 §5.1.5). Kept raw.
+        /// LOCAL_PREF, well-known (RFC 4271 §5.1.5). Flags checked; its length rule
+        /// depends on iBGP or eBGP (RFC 7606 §7.5), so it is the speaker's.
         LocalPref = 5,
-        /// ATOMIC_AGGREGATE, well-known discretionary (RFC 4271 §5.1.6). Kept raw.
+        /// ATOMIC_AGGREGATE, well-known discretionary (RFC 4271 §5.1.6). Length checked.
         AtomicAggregate = 6,
-        /// AGGREGATOR, optional transitive (RFC 4271 §5.1.7). Kept raw.
+        /// AGGREGATOR, optional transitive (RFC 4271 §5.1.7). Length checked.
         Aggregator = 7,
-        /// COMMUNITIES (RFC 1997). Kept raw.
+        /// COMMUNITIES (RFC 1997). Length checked.
         Communities = 8,
         /// MP_REACH_NLRI, optional non-transitive (RFC 4760 §3).
         MpReachNlri = 14,
         /// MP_UNREACH_NLRI, optional non-transitive (RFC 4760 §4).
         MpUnreachNlri = 15,
-        /// EXTENDED COMMUNITIES (RFC 4360). Kept raw.
+        /// EXTENDED COMMUNITIES (RFC 4360). Length checked.
         ExtendedCommunities = 16,
         /// AS4_PATH, optional transitive (RFC 6793 §3).
         As4Path = 17,
-        /// AS4_AGGREGATOR, optional transitive (RFC 6793 §3). Kept raw.
+        /// AS4_AGGREGATOR, optional transitive (RFC 6793 §3). Length checked.
         As4Aggregator = 18,
-        /// LARGE_COMMUNITY (RFC 8092). Kept raw.
+        /// IPv6 Address Specific Extended Community (RFC 5701). Length checked.
+        Ipv6ExtendedCommunities = 25,
+        /// LARGE_COMMUNITY (RFC 8092). Length checked.
         LargeCommunity = 32,
         /// BGPsec_PATH, optional non-transitive (RFC 8205 §3). IANA assigned 33; the
         /// examples of RFC 8608 Appendix A were made with the pre-assignment value 30,

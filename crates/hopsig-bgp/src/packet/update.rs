@@ -27,7 +27,7 @@
 //!   RFC 4760 §3, RFC 7606 §3 d: treat-as-withdraw);
 //! - a BGPsec_PATH excludes AS_PATH and requires exactly one prefix, in MP_REACH_NLRI
 //!   (RFC 8205 §3, §4.1, §5.2 check 4: treat-as-withdraw);
-//! - AS4_PATH with [`AsWidth::Four`] is discarded (RFC 6793 §6).
+//! - AS4_PATH and AS4_AGGREGATOR with [`AsWidth::Four`] are discarded (RFC 6793 §6).
 //!
 //! The Withdrawn Routes and NLRI fields carry IPv4 prefixes (RFC 4271); ADD-PATH path
 //! identifiers (RFC 7911) are not supported.
@@ -194,14 +194,10 @@ impl<'a> Update<'a> {
             .unwrap_or(0);
         let kind = errors.swap_remove(position);
         let salvage = (action != Action::SessionReset).then(|| {
-            if errors
-                .iter()
-                .chain([&kind])
-                .any(|e| *e == UpdateErrorKind::As4PathBetweenNewSpeakers)
-            {
-                update
-                    .attributes
-                    .retain(|a| a.type_code() != u8::from(AttrType::As4Path));
+            for e in errors.iter().chain([&kind]) {
+                if let UpdateErrorKind::As4AttributeBetweenNewSpeakers(t) = e {
+                    update.attributes.retain(|a| a.type_code() != u8::from(*t));
+                }
             }
             Box::new(update.into_owned())
         });
@@ -234,6 +230,7 @@ impl<'a> Update<'a> {
             if let Some(kind) = repeat_or_unrecognized(&mut seen, a.flags(), a.type_code(), &[]) {
                 return Err(kind.into());
             }
+            a.check_kept(width).map_err(UpdateErrorKind::Attribute)?;
         }
         if let Some(kind) = message_rules(self, width).into_iter().next() {
             return Err(kind.into());
@@ -325,8 +322,12 @@ fn message_rules(u: &Update<'_>, width: AsWidth) -> Vec<UpdateErrorKind> {
             errors.push(UpdateErrorKind::BgpsecNlri(f));
         }
     }
-    if width == AsWidth::Four && has(AttrType::As4Path) {
-        errors.push(UpdateErrorKind::As4PathBetweenNewSpeakers);
+    if width == AsWidth::Four {
+        for t in [AttrType::As4Path, AttrType::As4Aggregator] {
+            if has(t) {
+                errors.push(UpdateErrorKind::As4AttributeBetweenNewSpeakers(t));
+            }
+        }
     }
     errors
 }

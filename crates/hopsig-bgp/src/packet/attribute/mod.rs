@@ -22,9 +22,18 @@
 //! octets or more must carry it. Each value thus has exactly one encoding, and
 //! re-encoding a decoded attribute gives back its octets.
 //!
-//! **Flags checked.** For the decoded types only the Optional and Transitive bits,
-//! which must match the type (RFC 7606 §3 c); the Partial bit is not checked (RFC 7606
-//! replaced the RFC 4271 rule; docs/spec/bgpsec.md, C12).
+//! **Flags checked.** Only the Optional and Transitive bits, which must match the type
+//! (RFC 7606 §3 c), for the decoded types and for MULTI_EXIT_DISC, LOCAL_PREF,
+//! ATOMIC_AGGREGATE, AGGREGATOR and AS4_AGGREGATOR; the Partial bit is not checked
+//! (RFC 7606 replaced the RFC 4271 rule; docs/spec/bgpsec.md, C12).
+//!
+//! **Kept, but checked.** Attributes whose malformations RFC 7606 §7 (and RFC 6793 §6,
+//! RFC 8092 §5) define by length alone are kept as received after that check:
+//! MULTI_EXIT_DISC 4 octets, ATOMIC_AGGREGATE 0, AGGREGATOR 6 or 8 (AS width),
+//! AS4_AGGREGATOR 8, COMMUNITIES a non-zero multiple of 4, EXTENDED COMMUNITIES of 8,
+//! IPv6 Address Specific Extended Community of 20, LARGE_COMMUNITY of 12. LOCAL_PREF,
+//! ORIGINATOR_ID and CLUSTER_LIST are not checked: their rule depends on whether the
+//! peer is internal (RFC 7606 §7.5, §7.9, §7.10), which the speaker knows.
 
 mod as_path;
 pub mod bgpsec;
@@ -78,15 +87,20 @@ impl AttrFlags {
         self.0 & Self::EXTENDED_LENGTH != 0
     }
 
-    /// The Optional and Transitive bits a decoded type must carry (RFC 4271 §5,
-    /// RFC 4760 §3–4, RFC 6793 §3, RFC 8205 §3).
+    /// The Optional and Transitive bits a type must carry (RFC 4271 §5, RFC 4760
+    /// §3–4, RFC 6793 §3, RFC 8205 §3): the decoded types and the RFC 4271 / RFC 6793
+    /// attributes kept as received. The communities attributes are not checked.
     fn expected(t: AttrType) -> Option<u8> {
         Some(match t {
             AttrType::Origin | AttrType::AsPath | AttrType::NextHop => Self::TRANSITIVE,
             AttrType::MpReachNlri | AttrType::MpUnreachNlri | AttrType::BgpsecPath => {
                 Self::OPTIONAL
             }
-            AttrType::As4Path => Self::OPTIONAL | Self::TRANSITIVE,
+            AttrType::As4Path | AttrType::Aggregator | AttrType::As4Aggregator => {
+                Self::OPTIONAL | Self::TRANSITIVE
+            }
+            AttrType::LocalPref | AttrType::AtomicAggregate => Self::TRANSITIVE,
+            AttrType::MultiExitDisc => Self::OPTIONAL,
             _ => return None,
         })
     }
@@ -263,9 +277,11 @@ impl<'a> PathAttribute<'a> {
     /// An attribute with the flags octet given.
     ///
     /// # Errors
-    /// [`AttributeFault::Flags`] if the Optional / Transitive bits do not match a
-    /// decoded type; [`AttributeFault::Value`] for an [`AttributeValue::Other`] whose
-    /// type code hopsig decodes (it would not re-decode as kept).
+    /// [`AttributeFault::Flags`] if the Optional / Transitive bits do not match the
+    /// type; [`AttributeFault::Value`] for an [`AttributeValue::Other`] whose type code
+    /// hopsig decodes (it would not re-decode as kept). The length rules of kept
+    /// attributes, which may depend on the AS width, are checked by
+    /// [`Update::encode`](crate::packet::Update::encode).
     pub fn with_flags(
         flags: AttrFlags,
         value: AttributeValue<'a>,
@@ -277,9 +293,8 @@ impl<'a> PathAttribute<'a> {
                     reason: "hopsig decodes this type: give the decoded value",
                 }));
             }
-        } else {
-            check_flags(flags, value.type_code())?;
         }
+        check_flags(flags, value.type_code())?;
         Ok(PathAttribute { flags, value })
     }
 
@@ -313,7 +328,15 @@ impl<'a> PathAttribute<'a> {
         width: AsWidth,
     ) -> Result<PathAttribute<'a>, AttributeError> {
         let value = raw.value;
+        let fail = |type_code: AttrType, fault: AttributeFault| AttributeError {
+            type_code,
+            fault,
+            attribute: raw.bytes.to_vec(),
+        };
         if kept_as_received(raw.type_code, value) {
+            if let Ok(t) = AttrType::try_from(raw.type_code) {
+                check_kept(raw.flags, t, value, width).map_err(|f| fail(t, f))?;
+            }
             return Ok(PathAttribute {
                 flags: raw.flags,
                 value: AttributeValue::Other {
@@ -322,11 +345,6 @@ impl<'a> PathAttribute<'a> {
                 },
             });
         }
-        let fail = |type_code: AttrType, fault: AttributeFault| AttributeError {
-            type_code,
-            fault,
-            attribute: raw.bytes.to_vec(),
-        };
         // kept_as_received is false only for the decoded types.
         let t = AttrType::try_from(raw.type_code)
             .map_err(|e| fail(AttrType::Origin, AttributeFault::Value(e)))?;
@@ -376,6 +394,21 @@ impl<'a> PathAttribute<'a> {
         }
     }
 
+    /// The flag and length checks of an attribute kept as received, as the decoder
+    /// makes them (for the encoder, which must refuse what would not decode).
+    pub(crate) fn check_kept(&self, width: AsWidth) -> Result<(), AttributeError> {
+        if let AttributeValue::Other { type_code, value } = &self.value {
+            if let Ok(t) = AttrType::try_from(*type_code) {
+                check_kept(self.flags, t, value, width).map_err(|fault| AttributeError {
+                    type_code: t,
+                    fault,
+                    attribute: vec![],
+                })?;
+            }
+        }
+        Ok(())
+    }
+
     /// The same attribute owning its octets.
     pub fn into_owned(self) -> PathAttribute<'static> {
         let value = match self.value {
@@ -398,7 +431,37 @@ impl<'a> PathAttribute<'a> {
     }
 }
 
-/// RFC 7606 §3 c: the Optional and Transitive bits of a decoded type.
+/// The checks of an attribute kept as received: Optional and Transitive bits (RFC
+/// 7606 §3 c) and the length rules of RFC 7606 §7.4, §7.6–7.8, §7.14, §7.15, RFC 6793
+/// §6 and RFC 8092 §5.
+fn check_kept(
+    flags: AttrFlags,
+    t: AttrType,
+    value: &[u8],
+    width: AsWidth,
+) -> Result<(), AttributeFault> {
+    check_flags(flags, u8::from(t))?;
+    let len = value.len();
+    let multiple_of = |unit: usize| len > 0 && len % unit == 0;
+    let ok = match t {
+        AttrType::MultiExitDisc => len == 4,
+        AttrType::AtomicAggregate => len == 0,
+        AttrType::Aggregator => len == width.octets() + 4,
+        AttrType::As4Aggregator => len == 8,
+        AttrType::Communities => multiple_of(4),
+        AttrType::ExtendedCommunities => multiple_of(8),
+        AttrType::Ipv6ExtendedCommunities => multiple_of(20),
+        AttrType::LargeCommunity => multiple_of(12),
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(AttributeFault::Length(len))
+    }
+}
+
+/// RFC 7606 §3 c: the Optional and Transitive bits of a type that has them fixed.
 fn check_flags(flags: AttrFlags, type_code: u8) -> Result<(), AttributeFault> {
     let expected = AttrType::try_from(type_code)
         .ok()
@@ -512,6 +575,64 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn kept_attributes_are_length_checked_with_the_rfc_7606_action() {
+        use crate::packet::error::Action;
+        let cases: [(&[u8], AsWidth, AttrType, Action); 6] = [
+            // MULTI_EXIT_DISC of 3 octets (RFC 7606 §7.4).
+            (
+                &[0x80, 0x04, 0x03, 0, 0, 0],
+                AsWidth::Four,
+                AttrType::MultiExitDisc,
+                Action::TreatAsWithdraw,
+            ),
+            // COMMUNITIES of 3 octets (§7.8).
+            (
+                &[0xc0, 0x08, 0x03, 0, 0, 0],
+                AsWidth::Four,
+                AttrType::Communities,
+                Action::TreatAsWithdraw,
+            ),
+            // AGGREGATOR of 8 octets on a 2-octet session (§7.7).
+            (
+                &[0xc0, 0x07, 0x08, 0, 0, 0, 1, 10, 0, 0, 1],
+                AsWidth::Two,
+                AttrType::Aggregator,
+                Action::AttributeDiscard,
+            ),
+            // ATOMIC_AGGREGATE with a value (§7.6).
+            (
+                &[0x40, 0x06, 0x01, 0],
+                AsWidth::Four,
+                AttrType::AtomicAggregate,
+                Action::AttributeDiscard,
+            ),
+            // LARGE_COMMUNITY of 8 octets (RFC 8092 §5).
+            (
+                &[0xc0, 0x20, 0x08, 0, 0, 0, 1, 0, 0, 0, 2],
+                AsWidth::Four,
+                AttrType::LargeCommunity,
+                Action::TreatAsWithdraw,
+            ),
+            // MULTI_EXIT_DISC marked transitive (§3 c).
+            (
+                &[0xc0, 0x04, 0x04, 0, 0, 0, 0],
+                AsWidth::Four,
+                AttrType::MultiExitDisc,
+                Action::TreatAsWithdraw,
+            ),
+        ];
+        for (bytes, width, t, action) in cases {
+            let e = PathAttribute::from_raw(raw(bytes), width).unwrap_err();
+            assert_eq!((e.type_code, e.action()), (t, action), "{bytes:02x?}");
+            assert_eq!(e.attribute, bytes);
+        }
+        // The same AGGREGATOR is right on a 4-octet session and kept as received.
+        round_trip(&[0xc0, 0x07, 0x08, 0, 0, 0, 1, 10, 0, 0, 1], AsWidth::Four);
+        // LOCAL_PREF's length is not checked (it depends on iBGP or eBGP).
+        round_trip(&[0x40, 0x05, 0x02, 0, 0], AsWidth::Four);
     }
 
     #[test]
