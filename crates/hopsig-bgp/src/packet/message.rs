@@ -112,3 +112,69 @@ impl<'a> Message<'a> {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::packet::error::Action;
+    use hopsig_primitives::codec::DecodeError;
+
+    fn framed(t: u8, body: &[u8]) -> Vec<u8> {
+        let mut v = vec![0xff; 16];
+        v.extend_from_slice(&((body.len() + HEADER_LEN) as u16).to_be_bytes());
+        v.push(t);
+        v.extend_from_slice(body);
+        v
+    }
+
+    #[test]
+    fn notification_message_on_commented_bytes() {
+        #[rustfmt::skip]
+        let bytes = [
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, // marker
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0x00, 0x15,                                     // length 21
+            0x03,                                           // NOTIFICATION
+            0x04, 0x00,                                     // Hold Timer Expired, subcode 0
+        ];
+        let m = Message::decode(&bytes, AsWidth::Four).unwrap();
+        assert!(matches!(&m, Message::Notification(n) if n.code == 4 && n.data.is_empty()));
+        assert_eq!(m.encoding(AsWidth::Four).unwrap(), bytes);
+    }
+
+    #[test]
+    fn errors_say_what_to_send() {
+        // Bytes beyond Length: the caller's framing, nothing to send.
+        let mut v = framed(4, &[]);
+        v.push(0);
+        let e = Message::decode(&v, AsWidth::Four).unwrap_err();
+        assert!(matches!(
+            e,
+            MessageError::Header(HeaderError::Framing(DecodeError::TrailingBytes { .. }))
+        ));
+        assert!(e.notification().is_none());
+        // A bad OPEN: OPEN Message Error, Unsupported Version Number.
+        let mut open = vec![3, 0, 1, 0, 90, 10, 0, 0, 1, 0];
+        let e = Message::decode(&framed(1, &open), AsWidth::Four).unwrap_err();
+        assert_eq!(e.action(), Action::SessionReset);
+        let n = e.notification().unwrap();
+        assert_eq!((n.code, n.subcode, &n.data[..]), (2, 1, &[0, 4][..]));
+        open[0] = 4;
+        assert!(Message::decode(&framed(1, &open), AsWidth::Four).is_ok());
+        // A NOTIFICATION cannot be answered with one (RFC 4271 §6.4); a one-octet body
+        // is caught by the header's minimum length already.
+        let e = Message::decode(&framed(3, &[6]), AsWidth::Four).unwrap_err();
+        assert_eq!(e, MessageError::Header(HeaderError::BadLength(20)));
+        // An UPDATE over 4096 octets does not encode.
+        let big = Update {
+            withdrawn: (0..1100)
+                .map(|i: u32| {
+                    crate::packet::Prefix::new(std::net::Ipv4Addr::from(i << 8).into(), 24).unwrap()
+                })
+                .collect(),
+            ..Update::default()
+        };
+        assert!(Message::Update(big).encoding(AsWidth::Four).is_err());
+    }
+}

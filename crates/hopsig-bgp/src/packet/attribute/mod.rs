@@ -442,7 +442,7 @@ fn check_kept(
 ) -> Result<(), AttributeFault> {
     check_flags(flags, u8::from(t))?;
     let len = value.len();
-    let multiple_of = |unit: usize| len > 0 && len % unit == 0;
+    let multiple_of = |unit: usize| len > 0 && len.is_multiple_of(unit);
     let ok = match t {
         AttrType::MultiExitDisc => len == 4,
         AttrType::AtomicAggregate => len == 0,

@@ -86,7 +86,7 @@ impl Codec for SecurePathSegment {
 pub(super) fn read(r: &mut Reader<'_>) -> Result<Vec<SecurePathSegment>, BgpsecPathError> {
     let length = r.u16_be("Secure_Path Length")?;
     let len = usize::from(length);
-    if len < 2 || (len - 2) % SECURE_PATH_SEGMENT_LEN != 0 {
+    if len < 2 || !(len - 2).is_multiple_of(SECURE_PATH_SEGMENT_LEN) {
         return Err(BgpsecPathError::SecurePathLength(length));
     }
     if len == 2 {
