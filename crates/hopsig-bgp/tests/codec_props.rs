@@ -10,14 +10,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::borrow::Cow;
 use std::net::Ipv4Addr;
 
 use hopsig_bgp::packet::{
-    read_prefixes, Action, Afi, AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttrFlags,
+    read_prefixes, Afi, AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttrFlags,
     AttributeValue, BgpsecCapability, BgpsecPath, Capability, Direction, Header, Message,
-    MessageError, MpReachNlri, MpUnreachNlri, MultiprotocolCapability, NextHop, Notification, Open,
-    Origin, PathAttribute, Prefix, Safi, SecurePathFlags, SecurePathSegment, SignatureBlock,
+    MpReachNlri, MpUnreachNlri, MultiprotocolCapability, NextHop, Notification, Open, Origin,
+    PathAttribute, Prefix, Safi, SecurePathFlags, SecurePathSegment, SignatureBlock,
     SignatureSegment, Update,
 };
 use hopsig_primitives::codec::Reader;
@@ -306,26 +308,7 @@ fn message() -> impl Strategy<Value = (AsWidth, Message<'static>)> {
     ]
 }
 
-/// Decoding and, for an accepted input, re-encoding to the same octets.
-fn decode_exactly(bytes: &[u8], width: AsWidth) -> Result<Message<'_>, MessageError> {
-    let decoded = Message::decode(bytes, width);
-    match &decoded {
-        Ok(m) => assert_eq!(
-            m.encoding(width).unwrap(),
-            bytes,
-            "accepted input re-encodes differently: {m:?}"
-        ),
-        Err(MessageError::Update(e)) => {
-            assert_eq!(e.salvage().is_some(), e.action() != Action::SessionReset);
-            assert_eq!(
-                e.notification().is_some(),
-                e.action() == Action::SessionReset
-            );
-        }
-        Err(_) => {}
-    }
-    decoded
-}
+use common::checks::message as decode_exactly;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]

@@ -10,53 +10,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 
+use common::{hex, with_type_33, A3, A4};
 use hopsig_bgp::packet::{
     Action, AsWidth, AttrFlags, AttrType, AttributeValue, Message, NextHop, Origin, Safi,
     SecurePathFlags, SecurePathSegment, Update, UpdateErrorKind,
 };
-
-/// RFC 8608 Appendix A.3, "Binary Form of BGPsec UPDATE (TCP-DUMP)", as printed.
-const A3: &str = "
-   FF FF FF FF FF FF FF FF  FF FF FF FF FF FF FF FF
-   01 03 02 00 00 00 EC 40  01 01 02 80 04 04 00 00
-   00 00 80 0E 0D 00 01 01  04 C6 33 64 64 00 18 C0
-   00 02 90 1E 00 CD 00 0E  01 00 00 01 00 00 01 00
-   00 00 FB F0 00 BF 01 47  F2 3B F1 AB 2F 8A 9D 26
-   86 4E BB D8 DF 27 11 C7  44 06 EC 00 48 30 46 02
-   21 00 EF D4 8B 2A AC B6  A8 FD 11 40 DD 9C D4 5E
-   81 D6 9D 2C 87 7B 56 AA  F9 91 C3 4D 0E A8 4E AF
-   37 16 02 21 00 90 F2 C1  29 AB B2 F3 9B 6A 07 96
-   3B D5 55 A8 7A B2 B7 33  3B 7B 91 F1 66 8F D8 61
-   8C 83 FA C3 F1 AB 4D 91  0F 55 CA E7 1A 21 5E F3
-   CA FE 3A CC 45 B5 EE C1  54 00 48 30 46 02 21 00
-   EF D4 8B 2A AC B6 A8 FD  11 40 DD 9C D4 5E 81 D6
-   9D 2C 87 7B 56 AA F9 91  C3 4D 0E A8 4E AF 37 16
-   02 21 00 8E 21 F6 0E 44  C6 06 6C 8B 8A 95 A3 C0
-   9D 3A D4 37 95 85 A2 D7  28 EE AD 07 A1 7E D7 AA
-   05 5E CA";
-
-/// RFC 8608 Appendix A.4, "Binary Form of BGP/BGPsec UPDATE (TCP-DUMP)", as printed.
-const A4: &str = "
-   FF FF FF FF FF FF FF FF  FF FF FF FF FF FF FF FF
-   01 10 02 00 00 00 F9 40  01 01 02 80 04 04 00 00
-   00 00 80 0E 1A 00 02 01  10 FD 00 00 00 00 00 00
-   00 00 00 00 00 C6 33 64  64 00 20 20 01 0D B8 90
-   1E 00 CD 00 0E 01 00 00  01 00 00 01 00 00 00 FB
-   F0 00 BF 01 47 F2 3B F1  AB 2F 8A 9D 26 86 4E BB
-   D8 DF 27 11 C7 44 06 EC  00 48 30 46 02 21 00 EF
-   D4 8B 2A AC B6 A8 FD 11  40 DD 9C D4 5E 81 D6 9D
-   2C 87 7B 56 AA F9 91 C3  4D 0E A8 4E AF 37 16 02
-   21 00 D1 B9 4F 62 51 04  6D 21 36 A1 05 B0 F4 72
-   7C C5 BC D6 74 D9 7D 28  E6 1B 8F 43 BD DE 91 C3
-   06 26 AB 4D 91 0F 55 CA  E7 1A 21 5E F3 CA FE 3A
-   CC 45 B5 EE C1 54 00 48  30 46 02 21 00 EF D4 8B
-   2A AC B6 A8 FD 11 40 DD  9C D4 5E 81 D6 9D 2C 87
-   7B 56 AA F9 91 C3 4D 0E  A8 4E AF 37 16 02 21 00
-   E2 A0 2C 68 FE 53 CB 96  93 4C 78 1F 5A 14 A2 97
-   19 79 20 0C 91 56 ED F8  55 05 8E 80 53 F4 AC D3";
 
 // The printout's fields (A.3 "Signature Segment" lines; the same keys sign in A.4).
 const SKI_65536: &str = "47F23BF1AB2F8A9D26864EBBD8DF2711C74406EC";
@@ -65,23 +28,6 @@ const A3_SIG_65536: &str = "3046022100EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56
 const A3_SIG_64496: &str = "3046022100EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF37160221008E21F60E44C6066C8B8A95A3C09D3AD4379585A2D728EEAD07A17ED7AA055ECA";
 const A4_SIG_65536: &str = "3046022100EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716022100D1B94F6251046D2136A105B0F4727CC5BCD674D97D28E61B8F43BDDE91C30626";
 const A4_SIG_64496: &str = "3046022100EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716022100E2A02C68FE53CB96934C781F5A14A2971979200C9156EDF855058E8053F4ACD3";
-
-fn hex(s: &str) -> Vec<u8> {
-    let digits: Vec<u8> = s.bytes().filter(u8::is_ascii_hexdigit).collect();
-    digits
-        .chunks(2)
-        .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
-        .collect()
-}
-
-/// The printed bytes with the BGPsec_PATH type code 30 (`90 1E`) changed to 33.
-fn with_type_33(printed: &[u8]) -> Vec<u8> {
-    let at = printed.windows(2).position(|w| w == [0x90, 0x1e]).unwrap();
-    let mut v = printed.to_vec();
-    v[at + 1] = 33;
-    assert_eq!(printed.windows(2).filter(|w| *w == [0x90, 0x1e]).count(), 1);
-    v
-}
 
 fn update(bytes: &[u8]) -> Update<'_> {
     match Message::decode(bytes, AsWidth::Four).unwrap() {

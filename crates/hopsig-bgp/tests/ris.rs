@@ -7,63 +7,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::io::Read;
-use std::path::{Path, PathBuf};
 
-use hopsig_bgp::packet::{AsWidth, Message};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/mrt")
-        .join(name)
-}
-
-/// The BGP messages of an MRT file with the AS width of their record.
-fn bgp4mp_messages(name: &str) -> Vec<(AsWidth, Vec<u8>)> {
-    let mut raw = Vec::new();
-    flate2::read::MultiGzDecoder::new(std::fs::File::open(data(name)).unwrap())
-        .read_to_end(&mut raw)
-        .unwrap();
-    let mut out = Vec::new();
-    let mut rest = &raw[..];
-    while rest.len() >= 12 {
-        let mrt_type = u16::from_be_bytes([rest[4], rest[5]]);
-        let subtype = u16::from_be_bytes([rest[6], rest[7]]);
-        let len = u32::from_be_bytes([rest[8], rest[9], rest[10], rest[11]]) as usize;
-        let mut body = &rest[12..12 + len];
-        rest = &rest[12 + len..];
-        // BGP4MP (16) and BGP4MP_ET (17, with a microsecond field first).
-        match mrt_type {
-            16 => {}
-            17 => body = &body[4..],
-            _ => continue,
-        }
-        let width = match subtype {
-            1 | 6 => AsWidth::Two,
-            4 | 7 => AsWidth::Four,
-            _ => continue, // state changes
-        };
-        let as_len = width.octets();
-        let afi = u16::from_be_bytes([body[2 * as_len + 2], body[2 * as_len + 3]]);
-        let ip_len = if afi == 1 { 4 } else { 16 };
-        let message = &body[2 * as_len + 4 + 2 * ip_len..];
-        out.push((width, message.to_vec()));
-    }
-    assert!(
-        rest.is_empty(),
-        "{name}: {} octets after the last record",
-        rest.len()
-    );
-    out
-}
+use hopsig_bgp::packet::Message;
 
 fn check_file(name: &str) -> BTreeMap<&'static str, usize> {
-    let messages = bgp4mp_messages(name);
+    let messages = common::bgp4mp_messages(name);
     let mut counts = BTreeMap::new();
     let mut failures = Vec::new();
     for (width, bytes) in &messages {
-        match Message::decode(bytes, *width) {
+        match common::checks::message(bytes, *width) {
             Ok(m) => {
                 let kind = match &m {
                     Message::Update(u) if u.mp_reach().is_some() || u.mp_unreach().is_some() => {
