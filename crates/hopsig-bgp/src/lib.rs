@@ -27,8 +27,18 @@
 //! RFC 8608 Appendix A examples. Only this crate's tests enable it.
 
 pub mod as_path_equivalent;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
 pub mod mrt;
 pub mod packet;
+pub mod router_key;
+pub mod sign;
 pub mod signature_input;
+pub mod suite;
+pub mod validate;
 
+pub use router_key::{KeyLookup, RouterKey, RouterKeys, Ski};
+pub use sign::{Chain, Hop, SignError, Signer};
 pub use signature_input::{Coverage, SignatureInput, SignedNlri};
+pub use suite::{AlgorithmSuite, BlockFault, SigningKey, VerifyingKey, SUITES};
+pub use validate::{BlockFailure, Malformed, NotValid, Peer, Unsigned, Validation, Validator};
