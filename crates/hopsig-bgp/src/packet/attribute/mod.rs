@@ -23,17 +23,19 @@
 //! re-encoding a decoded attribute gives back its octets.
 //!
 //! **Flags checked.** Only the Optional and Transitive bits, which must match the type
-//! (RFC 7606 §3 c), for the decoded types and for MULTI_EXIT_DISC, LOCAL_PREF,
-//! ATOMIC_AGGREGATE, AGGREGATOR and AS4_AGGREGATOR; the Partial bit is not checked
-//! (RFC 7606 replaced the RFC 4271 rule; docs/spec/bgpsec.md, C12).
+//! (RFC 7606 §3 c), for every type [`AttrType`] names but LOCAL_PREF; the Partial bit
+//! is not checked (RFC 7606 replaced the RFC 4271 rule; docs/spec/bgpsec.md, C12). A
+//! conflict is an error of that type, with its action — also when the Optional bit of
+//! an optional type is clear, which is not an "Unrecognized Well-known Attribute".
 //!
 //! **Kept, but checked.** Attributes whose malformations RFC 7606 §7 (and RFC 6793 §6,
 //! RFC 8092 §5) define by length alone are kept as received after that check:
 //! MULTI_EXIT_DISC 4 octets, ATOMIC_AGGREGATE 0, AGGREGATOR 6 or 8 (AS width),
 //! AS4_AGGREGATOR 8, COMMUNITIES a non-zero multiple of 4, EXTENDED COMMUNITIES of 8,
 //! IPv6 Address Specific Extended Community of 20, LARGE_COMMUNITY of 12. LOCAL_PREF,
-//! ORIGINATOR_ID and CLUSTER_LIST are not checked: their rule depends on whether the
-//! peer is internal (RFC 7606 §7.5, §7.9, §7.10), which the speaker knows.
+//! ORIGINATOR_ID and CLUSTER_LIST are not checked at all, flags nor length: their rule
+//! depends on whether the peer is internal (RFC 7606 §7.5, §7.9, §7.10; from an
+//! external peer they are discarded whatever they hold), which the speaker knows.
 
 mod as_path;
 pub mod bgpsec;
@@ -88,20 +90,25 @@ impl AttrFlags {
     }
 
     /// The Optional and Transitive bits a type must carry (RFC 4271 §5, RFC 4760
-    /// §3–4, RFC 6793 §3, RFC 8205 §3): the decoded types and the RFC 4271 / RFC 6793
-    /// attributes kept as received. The communities attributes are not checked.
+    /// §3–4, RFC 6793 §3, RFC 8205 §3, RFC 1997, RFC 4360 §2, RFC 5701 §2, RFC 8092
+    /// §3): every [`AttrType`] but LOCAL_PREF, whose rules depend on whether the peer
+    /// is internal (RFC 7606 §7.5) and are the speaker's.
     fn expected(t: AttrType) -> Option<u8> {
         Some(match t {
             AttrType::Origin | AttrType::AsPath | AttrType::NextHop => Self::TRANSITIVE,
             AttrType::MpReachNlri | AttrType::MpUnreachNlri | AttrType::BgpsecPath => {
                 Self::OPTIONAL
             }
-            AttrType::As4Path | AttrType::Aggregator | AttrType::As4Aggregator => {
-                Self::OPTIONAL | Self::TRANSITIVE
-            }
-            AttrType::LocalPref | AttrType::AtomicAggregate => Self::TRANSITIVE,
+            AttrType::As4Path
+            | AttrType::Aggregator
+            | AttrType::As4Aggregator
+            | AttrType::Communities
+            | AttrType::ExtendedCommunities
+            | AttrType::Ipv6ExtendedCommunities
+            | AttrType::LargeCommunity => Self::OPTIONAL | Self::TRANSITIVE,
+            AttrType::AtomicAggregate => Self::TRANSITIVE,
             AttrType::MultiExitDisc => Self::OPTIONAL,
-            _ => return None,
+            AttrType::LocalPref => return None,
         })
     }
 }
