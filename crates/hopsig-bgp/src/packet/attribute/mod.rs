@@ -202,7 +202,7 @@ impl AttributeValue<'_> {
             AttributeValue::NextHop(a) => next_hop::encode(*a, w),
             AttributeValue::MpReachNlri(m) => m.encode(w),
             AttributeValue::MpUnreachNlri(m) => m.encode(w),
-            AttributeValue::As4Path(p) => p.encode(w, AsWidth::Four)?,
+            AttributeValue::As4Path(p) => p.encode_as4(w)?,
             AttributeValue::BgpsecPath(p) => p.encode(w)?,
             AttributeValue::Other { value, .. } => w.bytes(value),
         }
@@ -664,6 +664,11 @@ mod tests {
         };
         assert!(PathAttribute::with_flags(AttrFlags(0x40), fake.clone()).is_err());
         assert!(PathAttribute::new(fake, AsWidth::Four).is_err());
+        // An AS4_PATH of no AS does not decode (RFC 6793 §6), so it does not encode.
+        let empty = AttributeValue::As4Path(AsPath::default());
+        assert!(PathAttribute::new(empty.clone(), AsWidth::Two).is_err());
+        let a = PathAttribute::with_flags(AttrFlags(0xc0), empty).unwrap();
+        assert!(a.encode(&mut Writer::new(), AsWidth::Two).is_err());
         let unreach = MpUnreachNlri::new(Afi::Ipv6, Safi::Unicast, vec![]).unwrap();
         let a = PathAttribute::new(AttributeValue::MpUnreachNlri(unreach), AsWidth::Four).unwrap();
         assert_eq!(a.flags(), AttrFlags(0x80));
