@@ -102,8 +102,8 @@ impl Table3 {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let mrt = mrt_path();
         let stats = std::fs::File::open(&mrt)
-            .map_err(hopsig_protocols::mrt::MrtError::from)
-            .and_then(hopsig_protocols::mrt::path_stats);
+            .map_err(hopsig_bgp::mrt::MrtError::from)
+            .and_then(hopsig_bgp::mrt::path_stats);
         let (today_l, announcements) = match &stats {
             Ok(s) => (Some(s.mean_unique), s.announcements),
             Err(e) => {

@@ -1,0 +1,12 @@
+//! Fuzz target: `open` — never panics; accepted inputs re-encode to themselves.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[allow(dead_code, clippy::unwrap_used)]
+#[path = "../../tests/common/checks.rs"]
+mod checks;
+
+fuzz_target!(|data: &[u8]| {
+    checks::open(data);
+});

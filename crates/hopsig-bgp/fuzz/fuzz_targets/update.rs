@@ -1,0 +1,14 @@
+//! Fuzz target: `update` — never panics; accepted inputs re-encode to themselves.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[allow(dead_code, clippy::unwrap_used)]
+#[path = "../../tests/common/checks.rs"]
+mod checks;
+
+fuzz_target!(|data: &[u8]| {
+    for width in checks::WIDTHS {
+        checks::update(data, width);
+    }
+});
