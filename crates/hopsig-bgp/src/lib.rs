@@ -4,6 +4,12 @@
 //!   (4-octet AS, multiprotocol, BGPsec), KEEPALIVE, NOTIFICATION and UPDATE with its
 //!   path attributes, among them the BGPsec_PATH attribute of RFC 8205 §3; every error
 //!   carries the receiver's action from RFC 7606.
+//! * BGPsec signing and validation (RFC 8205 §4, §5): [`signature_input`] — the
+//!   octets each hop signs, built once per path; [`suite`] — algorithm suites as table
+//!   entries (suite 1 of RFC 8608 first); [`router_key`] — the RPKI's (AS, SKI, key)
+//!   triples and their lookup; [`sign`] — a router's outgoing BGPsec UPDATE and a path
+//!   signed hop by hop; [`validate`] — RFC 8205 §5.2, with the step that failed;
+//!   [`as_path_equivalent`] — the AS_PATH of a Secure_Path (§4.4).
 //! * [`mrt`] — BGP workloads read from MRT files (RFC 6396), as RIPE RIS publishes
 //!   them, through `bgpkit-parser`.
 //!
@@ -15,6 +21,24 @@
 //! assert_eq!(m, Message::Keepalive);
 //! assert_eq!(m.encoding(AsWidth::Four).unwrap(), keepalive);
 //! ```
+//!
+//! **Cargo feature `hazmat`** (off by default; features are additive): the module
+//! `hazmat`, whose `danger_…` function signs suite 1 with a caller-chosen nonce, for the
+//! RFC 8608 Appendix A examples. Only this crate's tests enable it.
 
+pub mod as_path_equivalent;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
 pub mod mrt;
 pub mod packet;
+pub mod router_key;
+pub mod sign;
+pub mod signature_input;
+pub mod suite;
+pub mod validate;
+
+pub use router_key::{KeyLookup, RouterKey, RouterKeys, Ski};
+pub use sign::{Chain, Hop, SignError, Signer};
+pub use signature_input::{Coverage, SignatureInput, SignedNlri};
+pub use suite::{AlgorithmSuite, BlockFault, SigningKey, VerifyingKey, SUITES};
+pub use validate::{BlockFailure, Malformed, NotValid, Peer, Unsigned, Validation, Validator};

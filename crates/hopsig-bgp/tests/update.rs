@@ -281,6 +281,23 @@ fn a_withdraw_only_update_with_a_bad_attribute_resets_the_session() {
     assert!(matches!(e.kind(), UpdateErrorKind::Attribute(a) if a.type_code == AttrType::Origin));
     assert_eq!(e.action(), Action::SessionReset);
     assert_eq!(e.notification().unwrap().subcode, 6); // Invalid ORIGIN Attribute
+
+    // A length the type does not allow is an Attribute Length Error (RFC 4271 §6.3),
+    // with the attribute as Data: ORIGIN of two octets, NEXT_HOP of three.
+    for attr in [
+        &[0x40, 0x01, 0x02, 0x00, 0x00][..],
+        &[0x40, 0x03, 0x03, 0x0a, 0x00, 0x00][..],
+    ] {
+        let mut body = vec![0x00, 0x02, 0x08, 0x0a, 0x00, attr.len() as u8];
+        body.extend_from_slice(attr);
+        let e = decode(&body).unwrap_err();
+        assert!(
+            matches!(e.kind(), UpdateErrorKind::Attribute(a) if a.fault == AttributeFault::Length(attr.len() - 3)),
+            "{e}"
+        );
+        let n = e.notification().unwrap();
+        assert_eq!((n.subcode, &n.data[..]), (5, attr));
+    }
 }
 
 /// A BGPsec UPDATE (RFC 8608 A.3's attributes with type 33, one signature shortened).

@@ -60,7 +60,7 @@ code_points! {
         /// LARGE_COMMUNITY (RFC 8092). Length checked.
         LargeCommunity = 32,
         /// BGPsec_PATH, optional non-transitive (RFC 8205 §3). IANA assigned 33; the
-        /// examples of RFC 8608 Appendix A were made with the pre-assignment value 30,
+        /// examples of RFC 8608 Appendix A print 30, a value IANA deprecated (RFC 8093),
         /// which hopsig does not accept (docs/spec/bgpsec.md, choice C1).
         BgpsecPath = 33,
     }

@@ -356,6 +356,7 @@ impl<'a> PathAttribute<'a> {
         let t = AttrType::try_from(raw.type_code)
             .map_err(|e| fail(AttrType::Origin, AttributeFault::Value(e)))?;
         check_flags(raw.flags, raw.type_code).map_err(|f| fail(t, f))?;
+        check_length(t, value.len(), width).map_err(|f| fail(t, f))?;
         let v = |e: DecodeError| fail(t, AttributeFault::Value(e));
         let value = match t {
             AttrType::Origin => AttributeValue::Origin(Origin::decode(value).map_err(v)?),
@@ -439,8 +440,7 @@ impl<'a> PathAttribute<'a> {
 }
 
 /// The checks of an attribute kept as received: Optional and Transitive bits (RFC
-/// 7606 §3 c) and the length rules of RFC 7606 §7.4, §7.6–7.8, §7.14, §7.15, RFC 6793
-/// §6 and RFC 8092 §5.
+/// 7606 §3 c) and its length rule.
 fn check_kept(
     flags: AttrFlags,
     t: AttrType,
@@ -448,10 +448,17 @@ fn check_kept(
     width: AsWidth,
 ) -> Result<(), AttributeFault> {
     check_flags(flags, u8::from(t))?;
-    let len = value.len();
+    check_length(t, value.len(), width)
+}
+
+/// The length rules of the types whose length alone can be wrong, checked before the
+/// value, so that a wrong length is an Attribute Length Error (RFC 4271 §6.3): RFC
+/// 7606 §7.1, §7.3, §7.4, §7.6–7.8, §7.14, §7.15, RFC 6793 §6 and RFC 8092 §5.
+fn check_length(t: AttrType, len: usize, width: AsWidth) -> Result<(), AttributeFault> {
     let multiple_of = |unit: usize| len > 0 && len.is_multiple_of(unit);
     let ok = match t {
-        AttrType::MultiExitDisc => len == 4,
+        AttrType::Origin => len == 1,
+        AttrType::NextHop | AttrType::MultiExitDisc => len == 4,
         AttrType::AtomicAggregate => len == 0,
         AttrType::Aggregator => len == width.octets() + 4,
         AttrType::As4Aggregator => len == 8,
@@ -572,16 +579,19 @@ mod tests {
         assert_eq!(e.attribute, [0xc0, 0x01, 0x01, 0x00]);
         // Partial and the unused low bits are not checked, and are kept.
         round_trip(&[0x6f, 0x01, 0x01, 0x00], AsWidth::Four);
-        // A value error names the field.
+        // A wrong length is a length fault, checked before the value.
         let e =
             PathAttribute::from_raw(raw(&[0x40, 0x03, 0x03, 1, 2, 3]), AsWidth::Four).unwrap_err();
-        assert!(matches!(
+        assert_eq!(e.fault, AttributeFault::Length(3));
+        // A value error names the field.
+        let e = PathAttribute::from_raw(raw(&[0x40, 0x01, 0x01, 0x03]), AsWidth::Four).unwrap_err();
+        assert_eq!(
             e.fault,
-            AttributeFault::Value(DecodeError::ShortInput {
-                field: "NEXT_HOP",
-                ..
+            AttributeFault::Value(DecodeError::UnknownCode {
+                field: "ORIGIN",
+                value: 3
             })
-        ));
+        );
     }
 
     #[test]

@@ -1,0 +1,253 @@
+//! BGPsec algorithm suites (RFC 8205 §6.1, RFC 8608 §2) as entries of one table,
+//! [`SUITES`], each calling a signature scheme through a trait (STYLE.md 20).
+//!
+//! The interface is the Signature_Block (RFC 8205 §3.2), not the single signature, so
+//! that a suite may carry an aggregate across the block instead of one independent
+//! signature per segment (issue 12 §3, BGR's lazy sequential aggregate). A suite
+//!
+//! * says which octets of earlier Signature Segments its signers sign
+//!   ([`AlgorithmSuite::coverage`]; RFC 8205 signs them whole);
+//! * adds one hop's signature to a block, given that hop's signature input
+//!   ([`AlgorithmSuite::sign`], §4.2) — for a per-segment suite, it prepends a
+//!   Signature Segment;
+//! * validates a whole block, given every hop's input ([`crate::SignatureInput`]) and a
+//!   key lookup, and says which step failed ([`AlgorithmSuite::validate`], §5.2
+//!   steps 1–4);
+//! * parses keys: a router's public key from its DER SubjectPublicKeyInfo (once, when
+//!   keys are loaded), and signing keys.
+//!
+//! Keys cross this interface as [`VerifyingKey`] and [`SigningKey`], which hold the
+//! suite's own key type behind `Any`: a suite downcasts to the type it made, so a new
+//! suite brings its key types without a change here.
+//!
+//! | id | name | what | file |
+//! |---|---|---|---|
+//! | 0x01 | `ecdsa-p256-sha256` | RFC 8608 suite 1: ECDSA P-256, SHA-256, DER signatures, one per segment | `per_segment.rs` |
+
+pub(crate) mod per_segment;
+
+use std::any::Any;
+use std::sync::Arc;
+
+use hopsig_primitives::codec::DecodeError;
+
+pub use per_segment::{PerSegment, ECDSA_P256_SHA256};
+
+use crate::packet::{SecurePathSegment, SignatureBlock};
+use crate::router_key::{ski_of_spki, KeyLookup, Ski};
+use crate::sign::SignError;
+use crate::signature_input::{Coverage, SignatureInput};
+
+/// Every algorithm suite hopsig implements, by identifier. The validator and the
+/// signer take their suites from here unless given others; a key is parsed by each
+/// entry that accepts it.
+pub static SUITES: &[&dyn AlgorithmSuite] = &[&ECDSA_P256_SHA256];
+
+/// The suite of [`SUITES`] with Algorithm Suite Identifier `id`.
+pub fn by_id(id: u8) -> Option<&'static dyn AlgorithmSuite> {
+    SUITES.iter().copied().find(|s| s.id() == id)
+}
+
+/// The suite of [`SUITES`] named `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn AlgorithmSuite> {
+    SUITES.iter().copied().find(|s| s.name() == name)
+}
+
+/// A BGPsec algorithm suite: one entry of [`SUITES`].
+pub trait AlgorithmSuite: Send + Sync {
+    /// The Algorithm Suite Identifier of its Signature_Blocks (RFC 8608 §2.1, §7).
+    fn id(&self) -> u8;
+
+    /// A stable name, for the command line and reports.
+    fn name(&self) -> &'static str;
+
+    /// Which octets of Signature Segment N−1 hop N signs ([`Coverage::WholeSegment`]
+    /// for RFC 8205's Figure 8).
+    fn coverage(&self) -> Coverage {
+        Coverage::WholeSegment
+    }
+
+    /// A fresh router key pair from OpenSSL's CSPRNG.
+    ///
+    /// # Errors
+    /// Backend failures.
+    fn generate(&self) -> Result<SigningKey, KeyError>;
+
+    /// A router's private key from an unencrypted PKCS #8 `PrivateKeyInfo` in DER.
+    ///
+    /// # Errors
+    /// A key that is not one of this suite's.
+    fn signing_key_from_pkcs8(&self, der: &[u8]) -> Result<SigningKey, KeyError>;
+
+    /// A router's public key from its DER SubjectPublicKeyInfo, parsed and checked
+    /// once, for [`AlgorithmSuite::validate`].
+    ///
+    /// # Errors
+    /// A key this suite cannot use.
+    fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError>;
+
+    /// Adds this hop's signature to `block`, which holds the earlier hops' (RFC 8205
+    /// §4.2): `input` is this hop's signed octets ([`SignatureInput::newest_toward`]).
+    /// For a per-segment suite, prepends one Signature Segment.
+    ///
+    /// # Errors
+    /// [`SignError::KeyForOtherSuite`], [`SignError::BlockForOtherSuite`], backend
+    /// failures.
+    fn sign(
+        &self,
+        key: &SigningKey,
+        input: &[u8],
+        block: &mut SignatureBlock<'_>,
+    ) -> Result<(), SignError>;
+
+    /// Validates a whole block (RFC 8205 §5.2 steps 1–4): `secure_path` and `block`
+    /// have one segment per hop, newest first; `input.hop(n)` is hop n's signed octets
+    /// (1 = origin), the newest toward the validator; `keys` gives the router keys.
+    ///
+    /// # Errors
+    /// The [`BlockFault`] that marks the block 'Not Valid'.
+    fn validate(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+    ) -> Result<(), BlockFault>;
+}
+
+/// A router's public key as one suite parsed it.
+#[derive(Clone)]
+pub struct VerifyingKey {
+    suite: u8,
+    key: Arc<dyn Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for VerifyingKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VerifyingKey")
+            .field("suite", &self.suite)
+            .finish_non_exhaustive()
+    }
+}
+
+impl VerifyingKey {
+    /// Suite `suite`'s parsed key `key`.
+    pub fn new<K: Any + Send + Sync>(suite: u8, key: K) -> VerifyingKey {
+        VerifyingKey {
+            suite,
+            key: Arc::new(key),
+        }
+    }
+
+    /// The suite that parsed it.
+    pub fn suite(&self) -> u8 {
+        self.suite
+    }
+
+    /// The parsed key, if it is a `K`.
+    pub fn downcast<K: Any>(&self) -> Option<&K> {
+        self.key.downcast_ref()
+    }
+}
+
+/// A router's private key for one suite, with the SKI of its public key (RFC 8209).
+/// `Debug` prints the suite and SKI only; the secret is dropped as its type drops it
+/// (OpenSSL clears EC and RSA private keys when it frees them).
+pub struct SigningKey {
+    suite: u8,
+    ski: Ski,
+    spki: Vec<u8>,
+    secret: Box<dyn Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("suite", &self.suite)
+            .field("ski", &hopsig_primitives::codec::to_hex(&self.ski))
+            .finish_non_exhaustive()
+    }
+}
+
+impl SigningKey {
+    /// Suite `suite`'s private key `secret`, whose public key is the DER
+    /// SubjectPublicKeyInfo `spki`; the SKI is computed from it.
+    ///
+    /// # Errors
+    /// As [`ski_of_spki`].
+    pub fn new<K: Any + Send + Sync>(
+        suite: u8,
+        spki: Vec<u8>,
+        secret: K,
+    ) -> Result<SigningKey, KeyError> {
+        Ok(SigningKey {
+            suite,
+            ski: ski_of_spki(&spki)?,
+            spki,
+            secret: Box::new(secret),
+        })
+    }
+
+    /// The suite the key belongs to.
+    pub fn suite(&self) -> u8 {
+        self.suite
+    }
+
+    /// The Subject Key Identifier of the public key, which goes in each Signature
+    /// Segment the key makes (RFC 8205 §4.2).
+    pub fn ski(&self) -> &Ski {
+        &self.ski
+    }
+
+    /// The public key, a DER SubjectPublicKeyInfo.
+    pub fn spki(&self) -> &[u8] {
+        &self.spki
+    }
+
+    /// The secret, if it is a `K`.
+    pub fn downcast<K: Any>(&self) -> Option<&K> {
+        self.secret.downcast_ref()
+    }
+}
+
+/// Why a Signature_Block of a supported suite is 'Not Valid' (RFC 8205 §5.2).
+/// Segments are numbered as in §5.2 step 1: 1 is the origin's, K the newest.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlockFault {
+    /// Step 2: no valid router key has the segment's AS and SKI.
+    #[error("no router key for AS {asn} with SKI {} (segment {segment})", hopsig_primitives::codec::to_hex(.ski))]
+    NoKey {
+        /// The segment, N.
+        segment: usize,
+        /// AS(N).
+        asn: u32,
+        /// The SKI of Signature Segment N.
+        ski: Ski,
+    },
+    /// Step 4: the signature of the segment verifies under none of the keys found.
+    #[error("the signature of AS {asn} (segment {segment}) does not verify")]
+    BadSignature {
+        /// The segment, N.
+        segment: usize,
+        /// AS(N).
+        asn: u32,
+    },
+    /// An aggregate suite's block does not verify as a whole: no one segment is to
+    /// blame.
+    #[error("the aggregate does not verify")]
+    BadAggregate,
+}
+
+/// Why a key could not be made or read.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    /// The SubjectPublicKeyInfo is not DER of the RFC 5280 §4.1 shape.
+    #[error("SubjectPublicKeyInfo: {0}")]
+    Spki(#[from] DecodeError),
+    /// The scheme refused the key, or the backend failed.
+    #[error("{0}")]
+    Scheme(#[from] hopsig_schemes::Error),
+    /// OpenSSL failed.
+    #[error("OpenSSL: {0}")]
+    Backend(#[from] openssl::error::ErrorStack),
+}

@@ -1,0 +1,169 @@
+//! Suites with one independent signature per Signature Segment (RFC 8205 §3.2, §4.2,
+//! §5.2), over any ordinary signature scheme of hopsig-schemes
+//! ([`BaseSignature`]): suite 1 of RFC 8608 is [`ECDSA_P256_SHA256`].
+//!
+//! The signer signs its hop's octets of Figure 8 and prepends a Signature Segment of
+//! its SKI and the signature. The validator walks the segments from the newest (N = K)
+//! to the origin's (N = 1), as §5.2 orders it: step 2 looks up the keys of (AS(N),
+//! SKI(N)) — none marks the block 'Not Valid' —, steps 3–4 verify the signature over
+//! hop N's octets with each key found until one accepts — none marks the block 'Not
+//! Valid'. A signature that is not in the scheme's canonical encoding (for suite 1:
+//! DER `ECDSA-Sig-Value`, RFC 8608 §4 / RFC 3279 §2.2.3, r and s in [1, n−1]) verifies
+//! under no key: docs/spec/bgpsec.md, "Signing and validation".
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use hopsig_primitives::codec::Reader;
+use hopsig_schemes::concat::{BaseSignature, EcdsaP256};
+use openssl::pkey::PKey;
+
+use super::{AlgorithmSuite, BlockFault, KeyError, SigningKey, VerifyingKey};
+use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
+use crate::router_key::KeyLookup;
+use crate::sign::SignError;
+use crate::signature_input::SignatureInput;
+
+/// Algorithm suite 1 (RFC 8608 §2.2.1, §3, §4): ECDSA on P-256 over the SHA-256 digest
+/// of each hop's octets, DER signatures, uncompressed P-256 router keys.
+pub static ECDSA_P256_SHA256: PerSegment<EcdsaP256> = PerSegment::new(1, "ecdsa-p256-sha256");
+
+/// Signs for suite `id` with `key`'s secret, a `K`, through `sign`, and prepends the
+/// Signature Segment of the key's SKI and the signature to `block` (RFC 8205 §4.2).
+pub(crate) fn sign_segment<K: Any>(
+    id: u8,
+    key: &SigningKey,
+    block: &mut SignatureBlock<'_>,
+    sign: impl FnOnce(&K) -> Result<Vec<u8>, SignError>,
+) -> Result<(), SignError> {
+    let (Some(secret), true) = (key.downcast::<K>(), key.suite() == id) else {
+        return Err(SignError::KeyForOtherSuite {
+            key: key.suite(),
+            suite: id,
+        });
+    };
+    if block.suite != id {
+        return Err(SignError::BlockForOtherSuite {
+            block: block.suite,
+            suite: id,
+        });
+    }
+    let signature = sign(secret)?;
+    block.segments.insert(
+        0,
+        SignatureSegment {
+            ski: *key.ski(),
+            signature: Cow::Owned(signature),
+        },
+    );
+    Ok(())
+}
+
+/// A suite of independent `B` signatures, one per Signature Segment.
+pub struct PerSegment<B> {
+    id: u8,
+    name: &'static str,
+    scheme: PhantomData<fn() -> B>,
+}
+
+impl<B> PerSegment<B> {
+    /// The suite with identifier `id` and name `name`.
+    pub const fn new(id: u8, name: &'static str) -> PerSegment<B> {
+        PerSegment {
+            id,
+            name,
+            scheme: PhantomData,
+        }
+    }
+}
+
+impl<B: BaseSignature> PerSegment<B> {
+    /// Whether `signature` is exactly one signature in the scheme's canonical encoding.
+    fn canonical(signature: &[u8]) -> bool {
+        let mut r = Reader::new(signature);
+        B::read_signature(&mut r).is_ok() && r.remaining() == 0
+    }
+
+    fn signing_key(&self, secret: B::SecretKey) -> Result<SigningKey, KeyError> {
+        // The SubjectPublicKeyInfo in DER, through OpenSSL's reading of the scheme's
+        // PEM (BaseSignature gives PEM only).
+        let pem = B::public_to_pem(&B::public(&secret)?);
+        let spki = PKey::public_key_from_pem(pem.as_bytes())?.public_key_to_der()?;
+        SigningKey::new(self.id, spki, secret)
+    }
+}
+
+impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
+    fn id(&self) -> u8 {
+        self.id
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn generate(&self) -> Result<SigningKey, KeyError> {
+        self.signing_key(B::generate()?)
+    }
+
+    fn signing_key_from_pkcs8(&self, der: &[u8]) -> Result<SigningKey, KeyError> {
+        self.signing_key(B::secret_from_der(der)?)
+    }
+
+    fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {
+        Ok(VerifyingKey::new(self.id, B::public_from_der(spki)?))
+    }
+
+    /// RFC 8205 §4.2: "populate the Signature field … with this digital signature",
+    /// the SKI field with the key's SKI; the segment is prepended.
+    fn sign(
+        &self,
+        key: &SigningKey,
+        input: &[u8],
+        block: &mut SignatureBlock<'_>,
+    ) -> Result<(), SignError> {
+        sign_segment(self.id, key, block, |secret: &B::SecretKey| {
+            Ok(B::sign(secret, input)?)
+        })
+    }
+
+    /// RFC 8205 §5.2 steps 1–4, newest segment first.
+    fn validate(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+    ) -> Result<(), BlockFault> {
+        let k = secure_path.len();
+        for (i, (segment, signature)) in secure_path.iter().zip(&block.segments).enumerate() {
+            let n = k - i;
+            // Step 2.
+            let found = keys.router_keys(segment.asn, &signature.ski);
+            if found.is_empty() {
+                return Err(BlockFault::NoKey {
+                    segment: n,
+                    asn: segment.asn,
+                    ski: signature.ski,
+                });
+            }
+            // Steps 3 and 4.
+            let verified = input.hop(n).is_some_and(|octets| {
+                Self::canonical(&signature.signature)
+                    && found.iter().any(|key| {
+                        key.for_suite(self.id)
+                            .and_then(VerifyingKey::downcast::<B::PublicKey>)
+                            .is_some_and(|pk| B::verify(pk, octets, &signature.signature))
+                    })
+            });
+            if !verified {
+                return Err(BlockFault::BadSignature {
+                    segment: n,
+                    asn: segment.asn,
+                });
+            }
+        }
+        Ok(())
+    }
+}

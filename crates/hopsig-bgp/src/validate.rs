@@ -1,0 +1,327 @@
+//! Validation of a received BGPsec UPDATE (RFC 8205 §5.2), every step in the RFC's
+//! order, with the step that failed as a type.
+//!
+//! 1. The message is properly formed (§5.2 first paragraph): the codec's RFC 4271 §6.3 /
+//!    RFC 7606 checks, with checks 1 (BGPsec_PATH syntax), 3 (one Signature Segment per
+//!    Secure_Path Segment in every block, of any suite) and 4 (no AS_PATH) among them,
+//!    and the RFC 8205 §4.1 rule of one prefix in MP_REACH_NLRI. An error whose RFC 7606
+//!    action is "attribute discard" drops the attribute and validation goes on.
+//! 2. Checks 2 (the newest segment's AS is the peer's), 5 and 6 (Confed_Segment flags
+//!    and the confederation), 7 (pCount 0 from a peer not expected to send it), 8 (AS
+//!    loop on the §4.4 AS_PATH equivalent). A failure of any check 1–8 is "an error in
+//!    the BGPsec_PATH attribute": [`Malformed`], treat-as-withdraw.
+//! 3. Blocks of suites the validator does not support are not considered; with none
+//!    left, the UPDATE is treated as unsigned ([`Unsigned`]).
+//! 4. Each supported block, in wire order, is validated by its suite (steps 1–4, newest
+//!    segment first); the first block marked 'Valid' ends validation with
+//!    [`Validation::Valid`] ("if the first Signature_Block is marked 'Valid' OR the
+//!    second …"); if none is, [`NotValid::Signatures`] says why each failed.
+
+use crate::packet::{
+    Action, AsWidth, AttrType, BgpsecNlriFault, BgpsecPath, Message, MessageError, MessageType,
+    Update,
+};
+use crate::router_key::KeyLookup;
+use crate::signature_input::{SignatureInput, SignedNlri};
+use crate::suite::{AlgorithmSuite, BlockFault, SUITES};
+
+/// What the validating router knows of the BGP session the UPDATE came over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Peer {
+    /// The AS number this router announced in its OPEN on the session: AS(K+1), the
+    /// Target AS of the newest signature (§5.2 step 3), and the local AS of the loop
+    /// check (check 8).
+    pub local_as: u32,
+    /// The AS number the peer announced in its OPEN, for check 2 — `None` where the
+    /// check does not apply (it is "performed only at an ingress BGPsec router").
+    pub peer_as: Option<u32>,
+    /// Whether the peer is a member of this router's AS confederation (checks 5, 6).
+    pub in_confederation: bool,
+    /// Whether the peer is expected to set pCount 0 in its segment (check 7; a route
+    /// server, RFC 8205 §7.2).
+    pub may_send_pcount_zero: bool,
+}
+
+impl Peer {
+    /// An external peer of AS `peer_as`, outside the confederation, not a route
+    /// server, seen by the router of AS `local_as`.
+    pub fn external(local_as: u32, peer_as: u32) -> Peer {
+        Peer {
+            local_as,
+            peer_as: Some(peer_as),
+            in_confederation: false,
+            may_send_pcount_zero: false,
+        }
+    }
+
+    /// As [`Peer::external`], with check 2 skipped (the peer's AS unknown: an MRT
+    /// record, a test vector).
+    pub fn any_external(local_as: u32) -> Peer {
+        Peer {
+            peer_as: None,
+            ..Peer::external(local_as, 0)
+        }
+    }
+}
+
+/// The outcome of validating an UPDATE (RFC 8205 §5.1: 'Valid' or 'Not Valid').
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Validation {
+    /// A Signature_Block of a supported suite is 'Valid'.
+    Valid {
+        /// Its suite.
+        suite: u8,
+        /// The blocks validated before it and marked 'Not Valid'.
+        failed: Vec<BlockFailure>,
+    },
+    /// Not 'Valid', and why.
+    NotValid(NotValid),
+}
+
+impl Validation {
+    /// Whether the UPDATE is 'Valid'.
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Validation::Valid { .. })
+    }
+}
+
+/// Why an UPDATE is not 'Valid'.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotValid {
+    /// The UPDATE is malformed or breaks a check of §5.2: [`Malformed::action`] says
+    /// what to do with its routes; no signature was looked at.
+    #[error("malformed: {0}")]
+    Malformed(Malformed),
+    /// Nothing to validate: treat the route as unsigned (§5.2).
+    #[error("unsigned: {0}")]
+    Unsigned(Unsigned),
+    /// Every Signature_Block of a supported suite is 'Not Valid' (§5.2 steps 2, 4).
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Signatures(Vec<BlockFailure>),
+}
+
+impl NotValid {
+    /// What to do with the UPDATE's routes besides not deeming them 'Valid': the RFC
+    /// 7606 action for [`NotValid::Malformed`], `None` (keep the route, as unsigned or
+    /// as 'Not Valid', per local policy, §5.1) otherwise.
+    pub fn action(&self) -> Option<Action> {
+        match self {
+            NotValid::Malformed(m) => Some(m.action()),
+            NotValid::Unsigned(_) | NotValid::Signatures(_) => None,
+        }
+    }
+}
+
+/// A Signature_Block marked 'Not Valid' and the step that marked it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("suite {suite}: {fault}")]
+pub struct BlockFailure {
+    /// The block's Algorithm Suite Identifier.
+    pub suite: u8,
+    /// What failed.
+    pub fault: BlockFault,
+}
+
+/// An UPDATE the validator does not get to its signatures (§5.2, first part).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Malformed {
+    /// The codec's verdict (RFC 4271 §6, RFC 7606; RFC 8205 §5.2 checks 1, 3, 4 and the
+    /// §4.1 single-prefix rule), with its action.
+    #[error("{0}")]
+    Message(MessageError),
+    /// AS_PATH beside BGPsec_PATH (check 4), in an UPDATE built rather than decoded.
+    #[error("AS_PATH and BGPsec_PATH in one UPDATE (RFC 8205 §5.2 check 4)")]
+    AsPathWithBgpsecPath,
+    /// Not one prefix in MP_REACH_NLRI (§4.1), in an UPDATE built rather than decoded.
+    #[error("{0} (RFC 8205 §4.1)")]
+    Nlri(BgpsecNlriFault),
+    /// Check 2: the newest Secure_Path Segment is not the peer's AS.
+    #[error("the newest Secure_Path Segment is AS {newest}, the peer is AS {peer} (RFC 8205 §5.2 check 2)")]
+    PeerAs {
+        /// The AS of the newest segment.
+        newest: u32,
+        /// The peer's AS from its OPEN.
+        peer: u32,
+    },
+    /// Check 5: a Confed_Segment flag from a peer outside the confederation.
+    #[error("Confed_Segment flag in segment {segment} from a peer outside the confederation (RFC 8205 §5.2 check 5)")]
+    ConfedSegmentFromOutside {
+        /// The segment (1 = origin).
+        segment: usize,
+    },
+    /// Check 6: a confederation peer's segment without the Confed_Segment flag.
+    #[error(
+        "the confederation peer's segment lacks the Confed_Segment flag (RFC 8205 §5.2 check 6)"
+    )]
+    NoConfedSegmentFromMember,
+    /// Check 7: pCount 0 in the newest segment from a peer not expected to set it.
+    #[error(
+        "pCount 0 in the newest segment from a peer not expected to set it (RFC 8205 §5.2 check 7)"
+    )]
+    PcountZero,
+    /// Check 8: the local AS is on the path.
+    #[error("the local AS is in segment {segment}: an AS loop (RFC 8205 §5.2 check 8)")]
+    AsLoop {
+        /// The segment (1 = origin) nearest the origin that holds it.
+        segment: usize,
+    },
+}
+
+impl Malformed {
+    /// The codec's action for a malformed message; treat-as-withdraw for an error in
+    /// the BGPsec_PATH attribute (§5.2: "MUST handle … by using the
+    /// 'treat-as-withdraw' approach").
+    pub fn action(&self) -> Action {
+        match self {
+            Malformed::Message(e) => e.action(),
+            _ => Action::TreatAsWithdraw,
+        }
+    }
+}
+
+/// An UPDATE with no signature to validate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unsigned {
+    /// A message that is not an UPDATE.
+    #[error("a {0:?} message, not an UPDATE")]
+    NotAnUpdate(MessageType),
+    /// An UPDATE without BGPsec_PATH: a non-BGPsec UPDATE, or one announcing nothing.
+    #[error("no BGPsec_PATH")]
+    NoBgpsecPath,
+    /// Only Signature_Blocks of suites the validator does not support (these): §5.2,
+    /// "treat the UPDATE message as if it were received as an unsigned BGP UPDATE".
+    #[error("no Signature_Block of a supported suite (suites {0:?})")]
+    NoSupportedSuite(Vec<u8>),
+}
+
+/// A BGPsec validator: the suites it supports and the router keys it trusts.
+pub struct Validator<'v> {
+    suites: &'v [&'v dyn AlgorithmSuite],
+    keys: &'v dyn KeyLookup,
+}
+
+impl<'v> Validator<'v> {
+    /// A validator of every suite in [`SUITES`], with the keys of `keys`.
+    pub fn new(keys: &'v dyn KeyLookup) -> Validator<'v> {
+        Validator::with_suites(SUITES, keys)
+    }
+
+    /// A validator supporting exactly `suites`.
+    pub fn with_suites(
+        suites: &'v [&'v dyn AlgorithmSuite],
+        keys: &'v dyn KeyLookup,
+    ) -> Validator<'v> {
+        Validator { suites, keys }
+    }
+
+    /// Validates a whole BGP message (header included) received from `peer`. BGPsec
+    /// speakers use 4-octet AS numbers (RFC 8205 §2.2).
+    pub fn message(&self, bytes: &[u8], peer: &Peer) -> Validation {
+        match Message::decode(bytes, AsWidth::Four) {
+            Ok(Message::Update(u)) => self.update(&u, peer),
+            Ok(other) => not_valid(Unsigned::NotAnUpdate(other.message_type())),
+            Err(MessageError::Update(e)) if e.action() == Action::AttributeDiscard => {
+                match e.salvage() {
+                    Some(u) => self.update(u, peer),
+                    None => malformed(Malformed::Message(MessageError::Update(e))),
+                }
+            }
+            Err(e) => malformed(Malformed::Message(e)),
+        }
+    }
+
+    /// Validates a decoded UPDATE received from `peer`.
+    pub fn update(&self, update: &Update<'_>, peer: &Peer) -> Validation {
+        let Some(path) = update.bgpsec_path() else {
+            return not_valid(Unsigned::NoBgpsecPath);
+        };
+        if update.attribute(AttrType::AsPath).is_some() {
+            return malformed(Malformed::AsPathWithBgpsecPath);
+        }
+        match SignedNlri::of_update(update) {
+            Ok(nlri) => self.path(path, &nlri, peer),
+            Err(fault) => malformed(Malformed::Nlri(fault)),
+        }
+    }
+
+    /// Validates the BGPsec_PATH `path` of a well-formed UPDATE announcing `nlri`,
+    /// received from `peer`: checks 2 and 5–8, then the blocks.
+    pub fn path(&self, path: &BgpsecPath<'_>, nlri: &SignedNlri, peer: &Peer) -> Validation {
+        if let Err(m) = checks(path, peer) {
+            return malformed(m);
+        }
+        let mut failed = Vec::new();
+        let mut supported = false;
+        for block in path.signature_blocks() {
+            let Some(suite) = self.suites.iter().find(|s| s.id() == block.suite) else {
+                continue;
+            };
+            supported = true;
+            let Some(input) =
+                SignatureInput::of_path(path, block.suite, nlri, suite.coverage(), peer.local_as)
+            else {
+                continue;
+            };
+            match suite.validate(block, path.secure_path(), &input, self.keys) {
+                Ok(()) => {
+                    return Validation::Valid {
+                        suite: block.suite,
+                        failed,
+                    }
+                }
+                Err(fault) => failed.push(BlockFailure {
+                    suite: block.suite,
+                    fault,
+                }),
+            }
+        }
+        if !supported {
+            let suites = path.signature_blocks().iter().map(|b| b.suite).collect();
+            return not_valid(Unsigned::NoSupportedSuite(suites));
+        }
+        Validation::NotValid(NotValid::Signatures(failed))
+    }
+}
+
+/// RFC 8205 §5.2 checks 2, 5, 6, 7 and 8, in that order (1, 3 and 4 are the codec's).
+fn checks(path: &BgpsecPath<'_>, peer: &Peer) -> Result<(), Malformed> {
+    let segments = path.secure_path();
+    let k = segments.len();
+    let newest = segments[0];
+    if let Some(peer_as) = peer.peer_as {
+        if newest.asn != peer_as {
+            return Err(Malformed::PeerAs {
+                newest: newest.asn,
+                peer: peer_as,
+            });
+        }
+    }
+    if !peer.in_confederation {
+        if let Some(i) = segments.iter().position(|s| s.flags.confed_segment()) {
+            return Err(Malformed::ConfedSegmentFromOutside { segment: k - i });
+        }
+    } else if !newest.flags.confed_segment() {
+        return Err(Malformed::NoConfedSegmentFromMember);
+    }
+    if newest.pcount == 0 && !peer.may_send_pcount_zero {
+        return Err(Malformed::PcountZero);
+    }
+    // The §4.4 AS_PATH holds exactly the ASes of the segments with pCount > 0
+    // (as_path_equivalent::as_path; the "MAY" of also checking pCount-0 segments is
+    // not taken).
+    if let Some(i) = segments
+        .iter()
+        .rposition(|s| s.pcount > 0 && s.asn == peer.local_as)
+    {
+        return Err(Malformed::AsLoop { segment: k - i });
+    }
+    Ok(())
+}
+
+fn malformed(m: Malformed) -> Validation {
+    Validation::NotValid(NotValid::Malformed(m))
+}
+
+fn not_valid(u: Unsigned) -> Validation {
+    Validation::NotValid(NotValid::Unsigned(u))
+}
