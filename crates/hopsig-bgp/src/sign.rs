@@ -432,6 +432,21 @@ pub enum SignError {
         /// The signing suite.
         suite: u8,
     },
+    /// A received Signature_Block the suite cannot extend: a segment the signer must
+    /// read is not in the suite's form (an aggregate suite reads every segment;
+    /// docs/spec/bgpsec-bgr.md §5). A block that is well formed but does not verify is
+    /// signed all the same.
+    #[error(
+        "suite {suite} cannot extend the received Signature_Block: segment {segment}: {reason}"
+    )]
+    IllFormedBlock {
+        /// The suite.
+        suite: u8,
+        /// The segment (1 = origin).
+        segment: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// Two keys of one suite for one router.
     #[error("two keys of suite {0}")]
     DuplicateSuite(u8),
