@@ -465,13 +465,7 @@ fn view_prints_ris_messages_as_bgpkit_does() {
         let Ok(Message::Update(u)) = Message::decode(m.message, m.width) else {
             continue;
         };
-        let session = Session {
-            timestamp: m.timestamp,
-            microseconds: m.microseconds,
-            peer_ip: m.peer_ip,
-            peer_as: m.peer_as,
-        };
-        ours.extend(elems(&u, Some(session), m.width == AsWidth::Four));
+        ours.extend(elems(&u, Some(Session::from(&m)), m.width == AsWidth::Four));
     }
     let theirs: Vec<_> = BgpkitParser::from_reader(raw.as_slice())
         .into_elem_iter()

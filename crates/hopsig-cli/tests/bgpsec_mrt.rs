@@ -45,11 +45,7 @@ fn sign(s: &Scratch, name: &str, extra: &[&str]) -> (String, String, String) {
         s.p(&format!("{name}.mrt")),
         s.p(&format!("{name}.keys")),
     );
-    let mut args = vec![
-        "bgpsec", "sign-mrt", &input, &out, "--suite", "1", "--keys", &keys,
-    ];
-    args.extend_from_slice(extra);
-    let said = stdout(&s.ok(&args));
+    let said = stdout(&s.ok(&sign_mrt(&input, &out, &keys, extra)));
     (out, keys, said)
 }
 
@@ -242,11 +238,21 @@ fn tampered_and_cut_files() {
     assert!(stdout(&o).contains("  unsigned: "), "{}", stdout(&o));
 }
 
+/// `hopsig bgpsec sign-mrt IN OUT --suite 1 --keys KEYS` and `extra`.
+fn sign_mrt<'a>(input: &'a str, out: &'a str, keys: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "bgpsec", "sign-mrt", input, out, "--suite", "1", "--keys", keys,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 #[test]
 fn bad_input_exits_2_naming_the_file() {
     let s = Scratch::new();
     let (out, keys, _) = sign(&s, "ris-updates.20100722.2015.gz", &["--limit", "20"]);
     let json = format!("{keys}/bgpsec_keys.json");
+    let (x, k) = (s.p("x.mrt"), s.p("k"));
     let missing = s.p("missing.mrt");
     s.exits(
         2,
@@ -262,137 +268,56 @@ fn bad_input_exits_2_naming_the_file() {
         "bad.json",
         r#"{"bgpsec_keys": [{"asn": 1, "ski": "00", "pubkey": ""}]}"#,
     );
+    let named = format!("{bad_json}: bgpsec_keys[0].ski");
     s.exits(
         2,
         &["bgpsec", "validate-mrt", &out, "--keys", &bad_json],
-        &format!("{bad_json}: bgpsec_keys[0].ski"),
+        &named,
     );
     let text_file = s.write(
         "notes.txt",
         "this is not an MRT file, nor anything like one\n",
     );
-    s.exits(
-        2,
-        &[
-            "bgpsec",
-            "sign-mrt",
-            &text_file,
-            &s.p("x.mrt"),
-            "--suite",
-            "1",
-            "--keys",
-            &s.p("k"),
-        ],
-        &text_file,
-    );
+    s.exits(2, &sign_mrt(&text_file, &x, &k, &[]), &text_file);
     assert!(
         !s.path("x.mrt").exists() && !s.path("k").exists(),
         "nothing left behind"
     );
     let empty = s.write("empty.mrt", "");
-    s.exits(
-        2,
-        &[
-            "bgpsec",
-            "sign-mrt",
-            &empty,
-            &s.p("x.mrt"),
-            "--suite",
-            "1",
-            "--keys",
-            &s.p("k"),
-        ],
-        "no announcement",
-    );
+    s.exits(2, &sign_mrt(&empty, &x, &k, &[]), "no announcement");
+    let named = format!("{empty}: no UPDATE");
     s.exits(
         2,
         &["bgpsec", "validate-mrt", &empty, "--keys", &json],
-        &format!("{empty}: no UPDATE"),
+        &named,
     );
+    s.exits(2, &sign_mrt(&missing, &x, &k, &[]), &missing);
+    let input = data("ris-updates.20100722.2015.gz");
+    let mut bad_suite = sign_mrt(&input, &x, &k, &[]);
+    bad_suite[5] = "9";
     s.exits(
         2,
-        &[
-            "bgpsec",
-            "sign-mrt",
-            &missing,
-            &s.p("x.mrt"),
-            "--suite",
-            "1",
-            "--keys",
-            &s.p("k"),
-        ],
-        &missing,
-    );
-    s.exits(
-        2,
-        &[
-            "bgpsec",
-            "sign-mrt",
-            &data("ris-updates.20100722.2015.gz"),
-            &s.p("x.mrt"),
-            "--suite",
-            "9",
-            "--keys",
-            &s.p("k"),
-        ],
+        &bad_suite,
         "unknown algorithm suite '9' (available: 1 (ecdsa-p256-sha256)",
     );
     // Outputs that exist are kept without --force, and replaced with it.
-    let input = data("ris-updates.20100722.2015.gz");
+    let (k2, y) = (s.p("k2"), s.p("y.mrt"));
     s.exits(
         2,
-        &[
-            "bgpsec",
-            "sign-mrt",
-            &input,
-            &out,
-            "--suite",
-            "1",
-            "--keys",
-            &s.p("k2"),
-            "--limit",
-            "5",
-        ],
+        &sign_mrt(&input, &out, &k2, &["--limit", "5"]),
         "--force",
     );
     s.exits(
         2,
-        &[
-            "bgpsec",
-            "sign-mrt",
-            &input,
-            &s.p("y.mrt"),
-            "--suite",
-            "1",
-            "--keys",
-            &keys,
-            "--limit",
-            "5",
-        ],
+        &sign_mrt(&input, &y, &keys, &["--limit", "5"]),
         "--force",
     );
-    s.ok(&[
-        "bgpsec", "sign-mrt", &input, &out, "--suite", "1", "--keys", &keys, "--limit", "5",
-        "--force",
-    ]);
+    s.ok(&sign_mrt(&input, &out, &keys, &["--limit", "5", "--force"]));
     s.ok(&["bgpsec", "validate-mrt", &out, "--keys", &json]);
     // Never over the input, even with --force.
     let copy = s.write("copy.mrt.gz", std::fs::read(&input).unwrap());
-    s.exits(
-        2,
-        &[
-            "bgpsec",
-            "sign-mrt",
-            &copy,
-            &copy,
-            "--suite",
-            "1",
-            "--keys",
-            &s.p("k3"),
-            "--force",
-        ],
-        &copy,
-    );
+    let k3 = s.p("k3");
+    s.exits(2, &sign_mrt(&copy, &copy, &k3, &["--force"]), &copy);
     assert_eq!(
         std::fs::read(&copy).unwrap(),
         std::fs::read(&input).unwrap()

@@ -37,6 +37,17 @@ pub struct Session {
     pub peer_as: u32,
 }
 
+impl From<&crate::trace::Bgp4mpMessage<'_>> for Session {
+    fn from(m: &crate::trace::Bgp4mpMessage<'_>) -> Session {
+        Session {
+            timestamp: m.timestamp,
+            microseconds: m.microseconds,
+            peer_ip: m.peer_ip,
+            peer_as: m.peer_as,
+        }
+    }
+}
+
 /// One prefix of an UPDATE with its attributes, as bgpkit-parser's `BgpElem`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Elem {

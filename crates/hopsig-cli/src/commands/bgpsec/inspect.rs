@@ -67,12 +67,7 @@ fn file(path: &Path, json: bool) -> Outcome {
                 continue;
             }
         };
-        let session = Session {
-            timestamp: m.timestamp,
-            microseconds: m.microseconds,
-            peer_ip: m.peer_ip,
-            peer_as: m.peer_as,
-        };
+        let session = Session::from(&m);
         match Message::decode(m.message, m.width) {
             Ok(message) => show(
                 &message,
