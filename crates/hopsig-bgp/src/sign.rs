@@ -136,7 +136,7 @@ impl<'s> Signer<'s> {
         let chain = match received {
             None => Chain::originate(self, nlri, hop)?,
             Some(path) => {
-                let mut chain = Chain::received(path, nlri, self);
+                let mut chain = Chain::received(path, nlri, self)?;
                 chain.forward(self, hop)?;
                 chain
             }
@@ -309,8 +309,16 @@ impl Chain {
     /// octets built once ([`SignatureInput::of_path`]). The other blocks are left out,
     /// as §4.2 requires of what the router sends ("MUST remove the Signature_Block
     /// corresponding to the algorithm suite that it does not understand").
-    pub fn received(path: &BgpsecPath<'_>, nlri: SignedNlri, to: &Signer<'_>) -> Chain {
-        let blocks = path
+    ///
+    /// # Errors
+    /// [`SignError::NoCommonSuite`] if `to` has a key for no block's suite: it must
+    /// send the route unsigned, if at all (§4.2).
+    pub fn received(
+        path: &BgpsecPath<'_>,
+        nlri: SignedNlri,
+        to: &Signer<'_>,
+    ) -> Result<Chain, SignError> {
+        let blocks: Vec<_> = path
             .signature_blocks()
             .iter()
             .filter_map(|b| {
@@ -320,11 +328,15 @@ impl Chain {
                 Some((b.clone().into_owned(), input))
             })
             .collect();
-        Chain {
+        if blocks.is_empty() {
+            let suites = path.signature_blocks().iter().map(|b| b.suite).collect();
+            return Err(SignError::NoCommonSuite(suites));
+        }
+        Ok(Chain {
             nlri,
             secure_path: path.secure_path().to_vec(),
             blocks,
-        }
+        })
     }
 
     /// The next hop: `signer` prepends its Secure_Path Segment and adds its signature
@@ -419,6 +431,21 @@ pub enum SignError {
         block: u8,
         /// The signing suite.
         suite: u8,
+    },
+    /// A received Signature_Block the suite cannot extend: a segment the signer must
+    /// read is not in the suite's form (an aggregate suite reads every segment;
+    /// docs/spec/bgpsec-bgr.md §5). A block that is well formed but does not verify is
+    /// signed all the same.
+    #[error(
+        "suite {suite} cannot extend the received Signature_Block: segment {segment}: {reason}"
+    )]
+    IllFormedBlock {
+        /// The suite.
+        suite: u8,
+        /// The segment (1 = origin).
+        segment: usize,
+        /// What is wrong with it.
+        reason: &'static str,
     },
     /// Two keys of one suite for one router.
     #[error("two keys of suite {0}")]

@@ -23,7 +23,7 @@ use crate::packet::{
 };
 use crate::router_key::KeyLookup;
 use crate::signature_input::{SignatureInput, SignedNlri};
-use crate::suite::{AlgorithmSuite, BlockFault, SUITES};
+use crate::suite::{default_suites, AlgorithmSuite, BlockFault};
 
 /// What the validating router knows of the BGP session the UPDATE came over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -201,9 +201,12 @@ pub struct Validator<'v> {
 }
 
 impl<'v> Validator<'v> {
-    /// A validator of every suite in [`SUITES`], with the keys of `keys`.
+    /// A validator of the suites of [`crate::SUITES`] outside RFC 8608 §2.1's experimentation
+    /// range ([`default_suites`]: suite 1), with the keys of `keys`. Blocks of the
+    /// experimental suites are then those of unsupported suites; an experiment
+    /// validates them with [`Validator::with_suites`]`(SUITES, keys)`.
     pub fn new(keys: &'v dyn KeyLookup) -> Validator<'v> {
-        Validator::with_suites(SUITES, keys)
+        Validator::with_suites(default_suites(), keys)
     }
 
     /// A validator supporting exactly `suites`.

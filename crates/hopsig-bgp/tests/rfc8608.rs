@@ -2,8 +2,8 @@
 //! decoded to exactly the fields of the RFC's printout and re-encoded byte for byte.
 //!
 //! The RFC prints the BGPsec_PATH attribute with type code 30 ("Type Code: BGPSEC Path
-//! Attribute (30)", octets `90 1E`), the value its authors' implementation used before
-//! IANA assigned 33 (/work/notes/bgpsec-ref-README.md, C1). The tests use the bytes as
+//! Attribute (30)", octets `90 1E`), a value IANA deprecated (RFC 8093), not the 33 it
+//! assigned to BGPsec_PATH (docs/spec/bgpsec.md, C1). The tests use the bytes as
 //! printed with **that one octet changed from 0x1E to 0x21**; the bytes as printed are
 //! checked too: type 30 is then an unknown optional attribute, and the UPDATE lacks
 //! both AS_PATH and BGPsec_PATH.

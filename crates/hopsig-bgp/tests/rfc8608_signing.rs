@@ -196,6 +196,24 @@ fn each_hops_signature_input_hashes_to_the_printed_digest() {
                 e["section"]
             );
         }
+        // The digest pins the order and the octets of Figure 8: hop 2's octets are
+        // Target ‖ Signature Segment 1 (SKI ‖ Signature Length ‖ Signature, 94 octets)
+        // ‖ Secure_Path Segment 2 ‖ Secure_Path Segment 1 ‖ suite, AFI, SAFI, NLRI.
+        // Neither the Secure_Path Segment first nor the Signature alone gives it.
+        let hop2 = input.hop(2).unwrap();
+        let (target, rest) = hop2.split_at(4);
+        let (sig1, rest) = rest.split_at(94);
+        let (sp2, tail) = rest.split_at(6);
+        assert_eq!(
+            sha256(&[target, sig1, sp2, tail]).to_vec(),
+            hexs(&sigs[1]["digest"])
+        );
+        for other in [
+            sha256(&[target, sp2, sig1, tail]),
+            sha256(&[target, &sig1[22..], sp2, tail]),
+        ] {
+            assert_ne!(other.to_vec(), hexs(&sigs[1]["digest"]));
+        }
     }
 }
 

@@ -230,7 +230,7 @@ fn every_tampered_update_is_rejected() {
                         }],
                     )
                     .unwrap();
-                    let mut chain = hopsig_bgp::Chain::received(&received, nlri, signer);
+                    let mut chain = hopsig_bgp::Chain::received(&received, nlri, signer).unwrap();
                     chain
                         .forward(
                             signer,

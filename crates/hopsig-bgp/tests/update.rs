@@ -188,6 +188,86 @@ fn rfc_7606_verdicts() {
 }
 
 #[test]
+fn a_recognized_attribute_with_conflicting_flags_gets_its_own_action() {
+    // RFC 7606 §3 c: an Optional or Transitive bit in conflict with the type makes the
+    // attribute malformed, handled by the type's rule. "Unrecognized Well-known
+    // Attribute" (RFC 4271 §6.3, session reset) is only for types the receiver does
+    // not recognise, so a recognized optional attribute sent with the Optional bit
+    // clear is a flag error, not that.
+    let cases: [(&[u8], AttrType, Action); 6] = [
+        // MULTI_EXIT_DISC marked well-known (§7.4).
+        (
+            &[0x00, 0x04, 0x04, 0, 0, 0, 0],
+            AttrType::MultiExitDisc,
+            Action::TreatAsWithdraw,
+        ),
+        // EXTENDED COMMUNITIES marked well-known, LARGE_COMMUNITY non-transitive
+        // (both optional transitive, RFC 4360 §2, RFC 8092 §3).
+        (
+            &[0x40, 0x10, 0x08, 0, 2, 0, 1, 0, 0, 0, 1],
+            AttrType::ExtendedCommunities,
+            Action::TreatAsWithdraw,
+        ),
+        (
+            &[0x80, 0x20, 0x0c, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3],
+            AttrType::LargeCommunity,
+            Action::TreatAsWithdraw,
+        ),
+        // AS4_PATH marked well-known (RFC 6793 §6: attribute discard).
+        (
+            &[0x40, 0x11, 0x06, 0x02, 0x01, 0, 0, 0, 1],
+            AttrType::As4Path,
+            Action::AttributeDiscard,
+        ),
+        // AGGREGATOR marked well-known (§7.7: attribute discard).
+        (
+            &[0x40, 0x07, 0x06, 0x0d, 0x1c, 10, 0, 0, 1],
+            AttrType::Aggregator,
+            Action::AttributeDiscard,
+        ),
+        // MP_UNREACH_NLRI marked well-known (§5.3, §3 j: session reset).
+        (
+            &[0x00, 0x0f, 0x03, 0x00, 0x01, 0x01],
+            AttrType::MpUnreachNlri,
+            Action::SessionReset,
+        ),
+    ];
+    for (attr, t, action) in cases {
+        let e = error(&with_attribute(attr));
+        assert_eq!(e.action(), action, "{attr:02x?}: {e}");
+        let UpdateErrorKind::Attribute(a) = e.kind() else {
+            panic!("{attr:02x?}: {e}")
+        };
+        assert_eq!(
+            (a.type_code, &a.fault),
+            (t, &AttributeFault::Flags(attr[0]))
+        );
+        if action == Action::SessionReset {
+            let n = e.notification().unwrap();
+            assert_eq!((n.subcode, &n.data[..]), (4, attr)); // Attribute Flags Error
+        }
+    }
+    // BGPsec_PATH marked well-known: an error in the BGPsec_PATH attribute
+    // (RFC 8205 §5.2: treat-as-withdraw), the route to withdraw kept.
+    let mut v = bgpsec_update(&[]);
+    v[4 + 20] = 0x50;
+    let e = Update::decode(&v, AsWidth::Four).unwrap_err();
+    assert!(
+        matches!(e.kind(), UpdateErrorKind::Attribute(a) if a.type_code == AttrType::BgpsecPath && a.fault == AttributeFault::Flags(0x50)),
+        "{e}"
+    );
+    assert_eq!(e.action(), Action::TreatAsWithdraw);
+    assert_eq!(e.salvage().unwrap().announced().count(), 1);
+    // LOCAL_PREF's rules depend on whether the peer is internal (RFC 7606 §7.5: from
+    // an external peer it is discarded whatever it holds), so it is kept as received,
+    // flags included, for the speaker to judge.
+    let v = with_attribute(&[0xc0, 0x05, 0x04, 0, 0, 0, 100]);
+    let u = decode(&v).unwrap();
+    assert_eq!(u.attribute(AttrType::LocalPref).unwrap().flags().0, 0xc0);
+    assert_eq!(encode(&u, AsWidth::Two).unwrap(), v);
+}
+
+#[test]
 fn a_withdraw_only_update_with_a_bad_attribute_resets_the_session() {
     // RFC 7606 §5.2: no reachable NLRI, attributes other than MP_UNREACH_NLRI, and an
     // error other than attribute discard.
@@ -201,6 +281,23 @@ fn a_withdraw_only_update_with_a_bad_attribute_resets_the_session() {
     assert!(matches!(e.kind(), UpdateErrorKind::Attribute(a) if a.type_code == AttrType::Origin));
     assert_eq!(e.action(), Action::SessionReset);
     assert_eq!(e.notification().unwrap().subcode, 6); // Invalid ORIGIN Attribute
+
+    // A length the type does not allow is an Attribute Length Error (RFC 4271 §6.3),
+    // with the attribute as Data: ORIGIN of two octets, NEXT_HOP of three.
+    for attr in [
+        &[0x40, 0x01, 0x02, 0x00, 0x00][..],
+        &[0x40, 0x03, 0x03, 0x0a, 0x00, 0x00][..],
+    ] {
+        let mut body = vec![0x00, 0x02, 0x08, 0x0a, 0x00, attr.len() as u8];
+        body.extend_from_slice(attr);
+        let e = decode(&body).unwrap_err();
+        assert!(
+            matches!(e.kind(), UpdateErrorKind::Attribute(a) if a.fault == AttributeFault::Length(attr.len() - 3)),
+            "{e}"
+        );
+        let n = e.notification().unwrap();
+        assert_eq!((n.subcode, &n.data[..]), (5, attr));
+    }
 }
 
 /// A BGPsec UPDATE (RFC 8608 A.3's attributes with type 33, one signature shortened).

@@ -124,6 +124,73 @@ fn force_gives_a_replaced_secret_mode_0600() {
     assert!(read(&key).starts_with(b"hopsig-key: 1"));
 }
 
+/// `--force` replaces a regular file and nothing else: a FIFO, a socket, or a symlink
+/// (to a FIFO, as `/dev/stdout` leads to a pipe; to a regular file; dangling) stays as
+/// it is, and the error names it. (Run as root, `--out /dev/null --force` would
+/// otherwise put the aggregate, or a secret key, in place of the system's /dev/null.)
+#[test]
+fn force_replaces_only_regular_files() {
+    use std::os::unix::fs::FileTypeExt;
+    let e = Scratch::new();
+    let key = e.keygen("ecdsa-p256-concat", "k");
+    let m = e.write("m", b"route");
+    let fifo = e.p("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let socket = e.p("socket");
+    let _listening = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let target = e.write("target", b"kept");
+    let links = [
+        ("to-fifo", fifo.clone()),
+        ("to-file", target.clone()),
+        ("dangling", e.p("nowhere")),
+    ];
+    for (name, to) in &links {
+        std::os::unix::fs::symlink(to, e.path(name)).unwrap();
+    }
+    let outs = [
+        &fifo,
+        &socket,
+        &e.p("to-fifo"),
+        &e.p("to-file"),
+        &e.p("dangling"),
+    ];
+    for out in outs {
+        for args in [
+            sign(&key, &m, None, out, &["--force"]),
+            vec!["keygen", "--scheme", "ecdsa-k163", "--out", out, "--force"],
+        ] {
+            let o = e.run(&args);
+            assert_eq!(code(&o), 2, "{args:?}: {}", text(&o));
+            assert!(
+                text(&o).contains(&format!("{out}: is a "))
+                    && text(&o).contains("not a regular file"),
+                "{args:?}: {}",
+                text(&o)
+            );
+        }
+    }
+    let kind = |p: &str| std::fs::symlink_metadata(p).unwrap().file_type();
+    assert!(kind(&fifo).is_fifo());
+    assert!(kind(&socket).is_socket());
+    for (name, to) in &links {
+        assert!(kind(&e.p(name)).is_symlink());
+        assert_eq!(std::fs::read_link(e.path(name)).unwrap(), Path::new(to));
+    }
+    assert_eq!(read(&target), b"kept");
+    assert!(!e.path("nowhere").exists());
+    // Without --force a FIFO is not called a file that --force could replace.
+    let o = e.run(&sign(&key, &m, None, &fifo, &[]));
+    assert_eq!(code(&o), 2, "{}", text(&o));
+    assert!(!text(&o).contains("--force"), "{}", text(&o));
+    let mut left = e.names();
+    left.retain(|n| n.contains("hopsig-tmp") || n.ends_with(".pub") && n != "k.pub");
+    assert!(left.is_empty(), "{left:?}");
+}
+
 #[test]
 fn a_write_error_leaves_the_old_files_and_nothing_else() {
     let e = Scratch::new();
@@ -402,6 +469,15 @@ fn a_version_1_journal_beside_the_key_is_honoured() {
         &sign(&ib.gov, &m2, Some(&ib.a1), &e.p("a2"), &[]),
         "already signed another message",
     );
+    // Anything else at that name is refused as what hopsig took it for, unquoted.
+    e.write("gov.key.wlog", b"Not a journal: hunter2\n");
+    let o = e.exits(
+        2,
+        &sign(&ib.gov, &m2, Some(&ib.a1), &e.p("a2"), &[]),
+        "gov.key.wlog: line 1: not a line of a version-1 IBAS journal",
+    );
+    assert!(!text(&o).contains("hunter2"), "{}", text(&o));
+    assert!(!e.path("a2").exists());
 }
 
 /// The system calls behind one secret output and one journal entry, checked with

@@ -268,6 +268,85 @@ fn a_malformed_key_is_blamed_whatever_else_is_given() {
     );
 }
 
+/// A key file `hopsig sign` cannot sign with, because of the scheme it names, is blamed
+/// by name with what it is: one of the implicit-certificate files of `hopsig ic` (not
+/// the key `ic finalize` makes from them), or a key file of a scheme hopsig does not
+/// know. `keygen --scheme icnr-k163` points to `hopsig ic` as `keygen --scheme
+/// ibas-bls12381` points to `hopsig pkg`.
+#[test]
+fn a_key_file_of_no_signature_scheme_is_named_with_what_it_is() {
+    let s = Scratch::new();
+    let ic = s.implicit_certificate("k163", "2001:db8::17");
+    let ttp_key = format!("{}/ttp.key", ic.ttp);
+    let out = s.p("out");
+    for file in [
+        &ic.blind,
+        &ic.request,
+        &ic.issued,
+        &ic.cert,
+        &ttp_key,
+        &ic.ttp_pub,
+    ] {
+        let o = s.exits(
+            2,
+            &sign(file, &ic.msg, None, &out, &[]),
+            &format!("{file}: "),
+        );
+        let line = one_line(&o.stderr);
+        assert!(
+            line.contains("icnr-k163") && line.contains("hopsig ic finalize"),
+            "{line}"
+        );
+    }
+    let key = s.keygen("ecdsa-k163", "k");
+    let text = std::fs::read_to_string(&key).unwrap();
+    let odd = s.write(
+        "odd.key",
+        text.replace("scheme: ecdsa-k163", "scheme: ecdsa-k999"),
+    );
+    s.exits(
+        2,
+        &sign(&odd, &ic.msg, None, &out, &[]),
+        &format!("{odd}: unknown scheme 'ecdsa-k999'"),
+    );
+    s.exits(
+        2,
+        &["keygen", "--scheme", "icnr-k163", "--out", &s.p("new")],
+        "icnr-k163 is the scheme id of the implicit-certificate files of `hopsig ic`",
+    );
+    assert!(!s.path("out").exists() && !s.path("new").exists());
+}
+
+/// An `-rBITS` alias hopsig does not accept (docs/spec/bgr.md §1) says which BITS there
+/// are, rather than only "unknown scheme".
+#[test]
+fn an_r_bits_alias_out_of_range_says_which_there_are() {
+    let s = Scratch::new();
+    for id in [
+        "bgr-rand-rsa2048-r63",
+        "bgr-rand-rsa2048-r264",
+        "bgr-rand-rsa3072-r0152",
+        "bgr-rand-rsa2048-r",
+    ] {
+        s.exits(
+            2,
+            &["keygen", "--scheme", id, "--out", &s.p("new")],
+            &format!("unknown scheme '{id}': the -rBITS aliases of bgr-rand-rsa"),
+        );
+    }
+    s.exits(
+        2,
+        &[
+            "keygen",
+            "--scheme",
+            "bgr-rand-rsa2048-r63",
+            "--out",
+            &s.p("new"),
+        ],
+        "64..=256, a multiple of 8",
+    );
+}
+
 /// IBAS verification: `--pkg` with `--params` says they exclude each other; a repeated
 /// `--id` is invalid (exit 1, ibas.md) and the message says which identity repeats.
 #[test]

@@ -9,7 +9,8 @@
 //!   folder is fsynced. Several files are placed together or not at all. An existing
 //!   file is never replaced without [`Replace::Force`], and never — even with it — when
 //!   it is one of the command's inputs (same device and inode, so a hard link or a
-//!   symlink to an input counts as the input).
+//!   symlink to an input counts as the input), nor when it is not a regular file (a
+//!   symlink, device, FIFO or socket).
 //! * [`Log`] — an append-only journal of text lines, in memory or in a file, for signer
 //!   state that must never go backwards: HORS signature counters
 //!   ([`crate::hors::Counter`]) and the IBAS state-string journal. A file log is locked
@@ -44,6 +45,17 @@ pub enum PersistError {
         path: PathBuf,
         /// The input it is the same file as.
         input: PathBuf,
+    },
+    /// The destination exists but is not a regular file: a symlink, device, FIFO or
+    /// socket is never replaced, even with [`Replace::Force`] (replacing the name would
+    /// not write where it leads, and `/dev/null` or `/dev/stdout` must stay what they
+    /// are).
+    #[error("{}: is a {what}, not a regular file; an output replaces only a regular file", path.display())]
+    NotRegularOutput {
+        /// The destination.
+        path: PathBuf,
+        /// What it is ("FIFO", "symbolic link to a character device", ...).
+        what: String,
     },
     /// An operating-system call failed.
     #[error("{}: cannot {action}: {source}", path.display())]
@@ -134,6 +146,26 @@ fn io_error<'a>(
     }
 }
 
+/// What a file that is not a regular file is, in messages.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_symlink() {
+        "symbolic link"
+    } else if t.is_dir() {
+        "folder"
+    } else if t.is_fifo() {
+        "FIFO"
+    } else if t.is_socket() {
+        "socket"
+    } else if t.is_char_device() {
+        "character device"
+    } else if t.is_block_device() {
+        "block device"
+    } else {
+        "special file"
+    }
+}
+
 /// Who may read a file hopsig writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Secrecy {
@@ -150,7 +182,8 @@ pub enum Replace {
     /// Never: an existing file (or symlink) at the destination is an error, even one
     /// that appears while the outputs are being placed.
     Never,
-    /// Replace it (`--force`); inputs are still protected.
+    /// Replace it (`--force`) if it is a regular file; inputs are still protected, and
+    /// a symlink, device, FIFO or socket is never replaced.
     Force,
 }
 
@@ -363,8 +396,16 @@ impl Outputs {
 
     /// The replacement and input rules for `dest`: checked when it is staged and
     /// again just before it is placed (an input may have been moved or the
-    /// destination created meanwhile).
+    /// destination created meanwhile). Only a regular file is ever replaced: a
+    /// device, FIFO or socket (or a symlink leading to one) is refused whatever
+    /// `replace` says, a symlink is refused with [`Replace::Force`] too.
     fn replace_rules(&self, dest: &Path) -> Result<(), PersistError> {
+        let not_regular = |what: String| PersistError::NotRegularOutput {
+            path: dest.to_path_buf(),
+            what,
+        };
+        // symlink_metadata also sees a dangling symlink, which `link` would refuse.
+        let named = std::fs::symlink_metadata(dest);
         if let Ok(meta) = std::fs::metadata(dest) {
             let id = FileId::of(&meta);
             if let Some((_, input)) = self.inputs.iter().find(|(i, _)| *i == id) {
@@ -378,14 +419,23 @@ impl Outputs {
                     io::ErrorKind::IsADirectory,
                 )));
             }
+            if !meta.is_file() {
+                let what = kind_of(meta.file_type());
+                return Err(not_regular(match &named {
+                    Ok(link) if link.file_type().is_symlink() => {
+                        format!("symbolic link to a {what}")
+                    }
+                    _ => what.to_string(),
+                }));
+            }
         }
-        // symlink_metadata also sees a dangling symlink, which `link` would refuse.
-        if self.replace == Replace::Never && std::fs::symlink_metadata(dest).is_ok() {
-            return Err(PersistError::Exists {
+        match named {
+            Ok(_) if self.replace == Replace::Never => Err(PersistError::Exists {
                 path: dest.to_path_buf(),
-            });
+            }),
+            Ok(meta) if !meta.is_file() => Err(not_regular(kind_of(meta.file_type()).into())),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Checks now that `dest` could be written: the rules above, and that a temporary
@@ -394,8 +444,9 @@ impl Outputs {
     /// [`Outputs::commit`] check again.
     ///
     /// # Errors
-    /// [`PersistError::Exists`], [`PersistError::IsInput`], or [`PersistError::Io`]
-    /// if the folder is missing or not writable.
+    /// [`PersistError::Exists`], [`PersistError::IsInput`],
+    /// [`PersistError::NotRegularOutput`], or [`PersistError::Io`] if the folder is
+    /// missing or not writable.
     pub fn check(&self, dest: &Path) -> Result<(), PersistError> {
         self.rules(dest)?;
         let (tmp, file) = create_temp(dest, Secrecy::Public)?;
@@ -427,7 +478,8 @@ impl Outputs {
     /// temporary file, lets `write` fill it, fsyncs it.
     ///
     /// # Errors
-    /// [`PersistError::Exists`] or [`PersistError::IsInput`]; [`PersistError::Io`] if
+    /// [`PersistError::Exists`], [`PersistError::IsInput`] or
+    /// [`PersistError::NotRegularOutput`]; [`PersistError::Io`] if
     /// the temporary file cannot be created, written (then it is removed) or synced.
     pub fn add_with(
         &mut self,
@@ -459,7 +511,8 @@ impl Outputs {
     /// # Errors
     /// The first placement error (after undoing the placements before it):
     /// [`PersistError::Exists`] if a destination appeared since it was checked and
-    /// replacing is not allowed, [`PersistError::IsInput`], [`PersistError::Io`]. An
+    /// replacing is not allowed, [`PersistError::IsInput`],
+    /// [`PersistError::NotRegularOutput`], [`PersistError::Io`]. An
     /// error syncing a folder comes after every file is placed and is not undone.
     pub fn commit(mut self) -> Result<(), PersistError> {
         let backups = self.staged.len() > 1 && self.replace == Replace::Force;
@@ -1278,6 +1331,48 @@ mod tests {
         ));
         assert!(!d.path().join("nowhere").exists());
         assert_eq!(names(d.path()), ["key", "link"]);
+    }
+
+    #[test]
+    fn force_replaces_only_regular_files() {
+        let d = temp_dir();
+        let socket = d.path().join("socket");
+        let _listening = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let target = d.path().join("target");
+        std::fs::write(&target, b"kept").unwrap();
+        let (to_file, to_socket, dangling) = (
+            d.path().join("to-file"),
+            d.path().join("to-socket"),
+            d.path().join("dangling"),
+        );
+        std::os::unix::fs::symlink(&target, &to_file).unwrap();
+        std::os::unix::fs::symlink(&socket, &to_socket).unwrap();
+        std::os::unix::fs::symlink(d.path().join("nowhere"), &dangling).unwrap();
+        let what = |e: PersistError| match e {
+            PersistError::NotRegularOutput { what, .. } => what,
+            other => panic!("{other}"),
+        };
+        for (dest, is) in [
+            (&socket, "socket"),
+            (&to_socket, "symbolic link to a socket"),
+            (&to_file, "symbolic link"),
+            (&dangling, "symbolic link"),
+        ] {
+            let out = Outputs::new(Replace::Force);
+            assert_eq!(what(out.check(dest).unwrap_err()), is);
+            let e = write(dest, b"x", Secrecy::Secret, Replace::Force).unwrap_err();
+            assert_eq!(what(e), is);
+        }
+        // Without --force a device, FIFO or socket is refused as such, not as a file
+        // that --force could replace.
+        let e = write(&socket, b"x", Secrecy::Public, Replace::Never).unwrap_err();
+        assert_eq!(what(e), "socket");
+        assert!(std::fs::symlink_metadata(&to_file).unwrap().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"kept");
+        assert_eq!(
+            names(d.path()),
+            ["dangling", "socket", "target", "to-file", "to-socket"]
+        );
     }
 
     #[test]

@@ -77,8 +77,18 @@ impl<'a> Capability<'a> {
     /// Appends code, length and value.
     ///
     /// # Errors
-    /// A BGPsec capability whose fields exceed their bits; a value over 255 octets.
+    /// A BGPsec capability whose fields exceed their bits; a value over 255 octets; an
+    /// [`Capability::Other`] of a code hopsig decodes (it would not decode back to
+    /// itself: give the typed value).
     pub fn encode(&self, w: &mut Writer) -> Result<(), codec::EncodeError> {
+        if let Capability::Other { code, .. } = self {
+            if CapabilityCode::try_from(*code).is_ok() {
+                return Err(codec::EncodeError::Unrepresentable {
+                    field: "capability code",
+                    reason: "hopsig decodes this capability: give the decoded value",
+                });
+            }
+        }
         w.u8(self.code());
         let mut v = Writer::new();
         match self {
@@ -322,6 +332,15 @@ mod tests {
         let r = Capability::read(&mut Reader::new(&[0x01, 0x05, 0x00]));
         assert!(matches!(r, Err((1, DecodeError::ShortInput { .. }))));
         let mut w = Writer::new();
+        // A capability of a code hopsig decodes, given as raw octets, would decode as
+        // the typed value (or not at all): it does not encode.
+        for code in [1, 7, 65] {
+            let raw = Capability::Other {
+                code,
+                value: Cow::Borrowed(&[0, 0, 0, 1][..]),
+            };
+            assert!(raw.encode(&mut w).is_err(), "{code}");
+        }
         let bad = BgpsecCapability {
             version: 16,
             ..BgpsecCapability::new(Direction::Send, Afi::Ipv4)

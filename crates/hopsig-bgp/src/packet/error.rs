@@ -180,8 +180,9 @@ pub enum AttributeFault {
     /// The BGPsec_PATH value is malformed.
     #[error("{0}")]
     BgpsecPath(BgpsecPathError),
-    /// An attribute kept as received has a length its type forbids (RFC 7606 §7.4,
-    /// §7.6–7.8, §7.14, §7.15; RFC 6793 §6; RFC 8092 §5).
+    /// An attribute has a length its type forbids: ORIGIN not 1, NEXT_HOP not 4 (RFC
+    /// 7606 §7.1, §7.3), and the attributes kept as received (§7.4, §7.6–7.8, §7.14,
+    /// §7.15; RFC 6793 §6; RFC 8092 §5). An Attribute Length Error (RFC 4271 §6.3).
     #[error("length {0} is not one the type allows")]
     Length(usize),
 }
@@ -225,7 +226,7 @@ impl AttributeError {
             (AttributeFault::Length(_), _) => UpdateSubcode::AttributeLengthError,
             (_, AttrType::Origin) => UpdateSubcode::InvalidOriginAttribute,
             (_, AttrType::AsPath) => UpdateSubcode::MalformedAsPath,
-            (_, AttrType::NextHop) => UpdateSubcode::AttributeLengthError,
+            (_, AttrType::NextHop) => UpdateSubcode::InvalidNextHopAttribute,
             _ => UpdateSubcode::OptionalAttributeError,
         }
     }

@@ -36,8 +36,8 @@ code_points! {
         NextHop = 3,
         /// MULTI_EXIT_DISC, optional non-transitive (RFC 4271 §5.1.4). Length checked.
         MultiExitDisc = 4,
-        /// LOCAL_PREF, well-known (RFC 4271 §5.1.5). Flags checked; its length rule
-        /// depends on iBGP or eBGP (RFC 7606 §7.5), so it is the speaker's.
+        /// LOCAL_PREF, well-known (RFC 4271 §5.1.5). Neither flags nor length checked:
+        /// its rule depends on iBGP or eBGP (RFC 7606 §7.5), so it is the speaker's.
         LocalPref = 5,
         /// ATOMIC_AGGREGATE, well-known discretionary (RFC 4271 §5.1.6). Length checked.
         AtomicAggregate = 6,
@@ -60,7 +60,7 @@ code_points! {
         /// LARGE_COMMUNITY (RFC 8092). Length checked.
         LargeCommunity = 32,
         /// BGPsec_PATH, optional non-transitive (RFC 8205 §3). IANA assigned 33; the
-        /// examples of RFC 8608 Appendix A were made with the pre-assignment value 30,
+        /// examples of RFC 8608 Appendix A print 30, a value IANA deprecated (RFC 8093),
         /// which hopsig does not accept (docs/spec/bgpsec.md, choice C1).
         BgpsecPath = 33,
     }
@@ -69,8 +69,9 @@ code_points! {
 impl AttrType {
     /// The type codes whose attributes are well-known (Optional bit 0): ORIGIN,
     /// AS_PATH, NEXT_HOP, LOCAL_PREF, ATOMIC_AGGREGATE (RFC 4271 §5). An attribute
-    /// with the Optional bit clear and any other code is an "Unrecognized Well-known
-    /// Attribute" (RFC 4271 §6.3).
+    /// with the Optional bit clear and a code hopsig does not name is an
+    /// "Unrecognized Well-known Attribute" (RFC 4271 §6.3); one with a code it names
+    /// but that is optional has conflicting flags (RFC 7606 §3 c).
     pub const WELL_KNOWN: [AttrType; 5] = [
         AttrType::Origin,
         AttrType::AsPath,

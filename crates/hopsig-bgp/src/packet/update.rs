@@ -20,8 +20,10 @@
 //!
 //! - an attribute that appears twice: MP_REACH_NLRI / MP_UNREACH_NLRI is a session
 //!   reset, any other keeps its first copy (attribute discard, RFC 7606 §3 g);
-//! - an attribute with the Optional bit clear whose type is not well-known is an
-//!   "Unrecognized Well-known Attribute" (RFC 4271 §6.3, session reset);
+//! - an attribute with the Optional bit clear whose type hopsig does not recognise
+//!   ([`AttrType`]) is an "Unrecognized Well-known Attribute" (RFC 4271 §6.3, session
+//!   reset); a recognized type with conflicting flags is malformed by its own rule
+//!   (RFC 7606 §3 c);
 //! - an UPDATE that announces routes (NLRI field or MP_REACH_NLRI) needs ORIGIN,
 //!   AS_PATH or BGPsec_PATH, and NEXT_HOP when the NLRI field is used (RFC 4271 §5,
 //!   RFC 4760 §3, RFC 7606 §3 d: treat-as-withdraw);
@@ -278,7 +280,10 @@ fn repeat_or_unrecognized(
             UpdateErrorKind::DuplicateAttribute(code)
         });
     }
-    if !flags.optional() && !AttrType::is_well_known(code) {
+    // Only a type the receiver does not recognise: a recognized optional attribute
+    // with the Optional bit clear is a flags error of that type (RFC 7606 §3 c),
+    // handled by its own rule in `PathAttribute::from_raw`.
+    if !flags.optional() && AttrType::try_from(code).is_err() {
         return Some(UpdateErrorKind::UnrecognizedWellKnown {
             type_code: code,
             attribute: bytes.to_vec(),

@@ -23,7 +23,16 @@
 //! | id | name | what | file |
 //! |---|---|---|---|
 //! | 0x01 | `ecdsa-p256-sha256` | RFC 8608 suite 1: ECDSA P-256, SHA-256, DER signatures, one per segment | `per_segment.rs` |
+//! | 0xF7 | `bgr-rsa2048` | experimental: BGR's lazy sequential aggregate, RSA-2048, PRF r; per segment r_i ‖ b_i, the newest also x_K ‖ h_K (docs/spec/bgpsec-bgr.md) | `bgr.rs` |
+//! | 0xF8 | `rsa2048-pkcs1-sha256` | experimental: RSA-2048 PKCS #1 v1.5, SHA-256, one per segment (bgpsec-bgr.md §9) | `per_segment.rs` |
+//!
+//! RFC 8608 §2.1: a router "that encounters an algorithm ID of [the experimentation]
+//! type outside of an experimental network SHOULD treat it the same as an unsupported
+//! algorithm". [`SUITES`] lists every suite hopsig implements (keys are parsed by all of
+//! them); [`default_suites`], what a validator supports unless told otherwise, leaves
+//! the experimental ones out.
 
+pub mod bgr;
 pub(crate) mod per_segment;
 
 use std::any::Any;
@@ -32,17 +41,35 @@ use std::sync::Arc;
 use hopsig_primitives::codec::DecodeError;
 use zeroize::Zeroizing;
 
-pub use per_segment::{PerSegment, ECDSA_P256_SHA256};
+pub use bgr::{BgrSuite, BGR_RSA2048};
+pub use per_segment::{PerSegment, ECDSA_P256_SHA256, RSA2048_PKCS1_SHA256};
 
-use crate::packet::{SecurePathSegment, SignatureBlock};
-use crate::router_key::{ski_of_spki, KeyLookup, Ski};
+use crate::packet::iana::SuiteIdKind;
+use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
+use crate::router_key::{ski_of_spki, KeyLookup, RouterKey, Ski};
 use crate::sign::SignError;
 use crate::signature_input::{Coverage, SignatureInput};
 
 /// Every algorithm suite hopsig implements, by identifier. The validator and the
 /// signer take their suites from here unless given others; a key is parsed by each
 /// entry that accepts it.
-pub static SUITES: &[&dyn AlgorithmSuite] = &[&ECDSA_P256_SHA256];
+pub static SUITES: &[&dyn AlgorithmSuite] =
+    &[&ECDSA_P256_SHA256, &BGR_RSA2048, &RSA2048_PKCS1_SHA256];
+
+/// The suites of [`SUITES`] whose identifiers are not in RFC 8608 §2.1's
+/// experimentation range: what [`crate::Validator::new`] supports. An experiment
+/// names its suites ([`crate::Validator::with_suites`] with [`SUITES`]).
+pub fn default_suites() -> &'static [&'static dyn AlgorithmSuite] {
+    static DEFAULT: std::sync::LazyLock<Vec<&'static dyn AlgorithmSuite>> =
+        std::sync::LazyLock::new(|| {
+            SUITES
+                .iter()
+                .copied()
+                .filter(|s| SuiteIdKind::of(s.id()) != SuiteIdKind::Experimental)
+                .collect()
+        });
+    &DEFAULT
+}
 
 /// The suite of [`SUITES`] with Algorithm Suite Identifier `id`.
 pub fn by_id(id: u8) -> Option<&'static dyn AlgorithmSuite> {
@@ -123,6 +150,40 @@ pub trait AlgorithmSuite: Send + Sync {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
     ) -> Result<(), BlockFault>;
+}
+
+/// A block's Signature Segments with their Secure_Path Segments, in the order of RFC
+/// 8205 §5.2's walk: newest first, numbered K down to 1 (§5.2 step 1).
+pub(crate) fn newest_first<'b, 'a>(
+    secure_path: &'b [SecurePathSegment],
+    block: &'b SignatureBlock<'a>,
+) -> impl Iterator<Item = (usize, &'b SecurePathSegment, &'b SignatureSegment<'a>)> {
+    let k = secure_path.len();
+    secure_path
+        .iter()
+        .zip(&block.segments)
+        .enumerate()
+        .map(move |(i, (segment, signature))| (k - i, segment, signature))
+}
+
+/// RFC 8205 §5.2 step 2 for segment `n` (1 = origin): the valid router keys of its AS
+/// and SKI, or [`BlockFault::NoKey`] when there is none, which marks the block 'Not
+/// Valid'. Every suite's validation starts each segment with it.
+pub(crate) fn router_keys_of<'k>(
+    keys: &'k dyn KeyLookup,
+    n: usize,
+    segment: &SecurePathSegment,
+    signature: &SignatureSegment<'_>,
+) -> Result<&'k [RouterKey], BlockFault> {
+    let found = keys.router_keys(segment.asn, &signature.ski);
+    if found.is_empty() {
+        return Err(BlockFault::NoKey {
+            segment: n,
+            asn: segment.asn,
+            ski: signature.ski,
+        });
+    }
+    Ok(found)
 }
 
 /// A router's public key as one suite parsed it.

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use hopsig_primitives::codec::Reader;
-use hopsig_schemes::concat::{BaseSignature, EcdsaP256};
+use hopsig_schemes::concat::{BaseSignature, EcdsaP256, Rsa2048Pkcs1};
 use openssl::pkey::PKey;
 use zeroize::Zeroizing;
 
@@ -29,6 +29,12 @@ use crate::signature_input::SignatureInput;
 /// Algorithm suite 1 (RFC 8608 §2.2.1, §3, §4): ECDSA on P-256 over the SHA-256 digest
 /// of each hop's octets, DER signatures, uncompressed P-256 router keys.
 pub static ECDSA_P256_SHA256: PerSegment<EcdsaP256> = PerSegment::new(1, "ecdsa-p256-sha256");
+
+/// Experimental suite 0xF8 (RFC 8608 §2.1's experimentation range): suite 1 with one
+/// RSA-2048 RSASSA-PKCS1-v1_5 SHA-256 signature (RFC 8017 §8.2) per segment, BGR
+/// Table 1's "2048-bit RSA" column (docs/spec/bgpsec-bgr.md §9).
+pub static RSA2048_PKCS1_SHA256: PerSegment<Rsa2048Pkcs1> =
+    PerSegment::new(0xf8, "rsa2048-pkcs1-sha256");
 
 /// Signs for suite `id` with `key`'s secret, a `K`, through `sign`, and prepends the
 /// Signature Segment of the key's SKI and the signature to `block` (RFC 8205 §4.2).
@@ -147,18 +153,9 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
     ) -> Result<(), BlockFault> {
-        let k = secure_path.len();
-        for (i, (segment, signature)) in secure_path.iter().zip(&block.segments).enumerate() {
-            let n = k - i;
+        for (n, segment, signature) in super::newest_first(secure_path, block) {
             // Step 2.
-            let found = keys.router_keys(segment.asn, &signature.ski);
-            if found.is_empty() {
-                return Err(BlockFault::NoKey {
-                    segment: n,
-                    asn: segment.asn,
-                    ski: signature.ski,
-                });
-            }
+            let found = super::router_keys_of(keys, n, segment, signature)?;
             // Steps 3 and 4.
             let verified = input.hop(n).is_some_and(|octets| {
                 Self::canonical(&signature.signature)

@@ -14,11 +14,38 @@ pub mod schemes;
 pub mod sign;
 pub mod verify;
 
-use hopsig_schemes::registry;
+use hopsig_schemes::pla::files::curve_of_id;
+use hopsig_schemes::registry::{self, Param};
+use hopsig_schemes::Error;
 
 use crate::io::Failure;
 
 /// The sequential scheme with this id (`--scheme`).
 fn scheme(id: &str) -> Result<Box<dyn registry::Scheme>, Failure> {
-    registry::lookup(id).map_err(|e| Failure::Input(e.to_string()))
+    registry::lookup(id).map_err(|e| Failure::Input(no_scheme(id, e)))
+}
+
+/// Why `id` names no sequential scheme: [`registry::lookup`]'s error `e`; for the
+/// scheme id of the `hopsig ic` files, what those files are; for an `-rBITS` alias
+/// out of range, which BITS there are.
+fn no_scheme(id: &str, e: Error) -> String {
+    if curve_of_id(id).is_some() {
+        return format!(
+            "{id} is the scheme id of the implicit-certificate files of `hopsig ic`, not a signature scheme: `hopsig ic` makes and verifies them, and one signs with the key `hopsig ic finalize` writes"
+        );
+    }
+    let alias = registry::ALL_SCHEMES.iter().find_map(|s| match &s.param {
+        Param::RandomR { bits, .. } if id.strip_prefix(s.id)?.starts_with("-r") => {
+            Some((s.id, bits))
+        }
+        _ => None,
+    });
+    match alias {
+        Some((base, bits)) => format!(
+            "unknown scheme '{id}': the -rBITS aliases of {base} take BITS = {}..={}, a multiple of 8 written without leading zeros (docs/spec/bgr.md)",
+            bits.start(),
+            bits.end()
+        ),
+        None => e.to_string(),
+    }
 }

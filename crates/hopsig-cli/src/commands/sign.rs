@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use hopsig_schemes::ibas::{self, journal, IbasAggregate, Journal, UserKey, MAX_JOURNAL_BYTES};
 use hopsig_schemes::primitives::armor::{KeyInput, KeyKind};
 use hopsig_schemes::primitives::persist::{create_private_folder, NewLog, PersistError};
-use hopsig_schemes::registry::ALL_SCHEMES;
+use hopsig_schemes::registry::{self, ALL_SCHEMES};
 use hopsig_schemes::{Aggregate, Error, StateError};
 
 use crate::io::{
@@ -124,7 +124,11 @@ fn output(args: &Args, inputs: &[&Path]) -> Result<Outputs, Failure> {
 }
 
 fn sign_sequential(args: &Args, id: &str, text: &[u8]) -> Outcome {
-    let s = super::scheme(id)?;
+    // Named by the key file unless --scheme is given: then the file is at fault.
+    let s = registry::lookup(id).map_err(|e| match args.scheme {
+        Some(_) => Failure::Input(super::no_scheme(id, e)),
+        None => at(&args.key, super::no_scheme(id, e)),
+    })?;
     let mut files = output(args, &[&args.key, &args.msg])?;
     let key = s
         .signing_key_from_file(text)

@@ -318,7 +318,12 @@ impl Journal {
                     Error::from(StateError::Journal(PersistError::Malformed {
                         path: source.to_path_buf(),
                         line: i + 1,
-                        reason: format!("not {} hex digits", 2 * W_LEN),
+                        // The file is read only because of its name (KEY.wlog):
+                        // say what it was taken for.
+                        reason: format!(
+                            "not a line of a version-1 IBAS journal ({} hex digits), which a file named KEY.wlog beside the key is read as",
+                            2 * W_LEN
+                        ),
                     }))
                 })?;
             listed.push(w);

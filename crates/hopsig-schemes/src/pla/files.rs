@@ -245,6 +245,15 @@ pub fn cert_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, ImplicitCert
     Ok((id, cert))
 }
 
+/// The curve whose implicit-certificate files carry the scheme id `id` (`icnr-k163`,
+/// `icnr-k233`, `icnr-k283`), or `None` for any other id.
+pub fn curve_of_id(id: &str) -> Option<PlaCurve> {
+    PlaCurve::ALL
+        .iter()
+        .copied()
+        .find(|c| id == format!("icnr-{}", c.name().to_lowercase()))
+}
+
 /// The curve of an implicit-certificate file, named by its scheme id (`icnr-k163`,
 /// `icnr-k233`, `icnr-k283`), so that the `hopsig ic` steps that read files take the
 /// curve from them.
@@ -252,14 +261,10 @@ pub fn cert_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, ImplicitCert
 /// # Errors
 /// [`Error::KeyForOtherScheme`] for any other scheme id.
 pub fn curve_of(file: &KeyFile) -> Result<PlaCurve, Error> {
-    PlaCurve::ALL
-        .iter()
-        .copied()
-        .find(|c| file.scheme == format!("icnr-{}", c.name().to_lowercase()))
-        .ok_or_else(|| Error::KeyForOtherScheme {
-            expected: "icnr-k163, icnr-k233 or icnr-k283".into(),
-            found: file.scheme.clone(),
-        })
+    curve_of_id(&file.scheme).ok_or_else(|| Error::KeyForOtherScheme {
+        expected: "icnr-k163, icnr-k233 or icnr-k283".into(),
+        found: file.scheme.clone(),
+    })
 }
 
 /// What an implicit-certificate file is (`hopsig inspect`).

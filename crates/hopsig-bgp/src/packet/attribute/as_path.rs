@@ -152,6 +152,21 @@ impl AsPath {
         Ok(())
     }
 
+    /// Appends an AS4_PATH value: 4-octet AS numbers, at least one.
+    ///
+    /// # Errors
+    /// As [`AsPath::encode`], and for a path of no segment, which
+    /// [`AsPath::decode_as4`] refuses (RFC 6793 §6).
+    pub fn encode_as4(&self, w: &mut Writer) -> Result<(), codec::EncodeError> {
+        if self.segments.is_empty() {
+            return Err(codec::EncodeError::Unrepresentable {
+                field: "AS4_PATH",
+                reason: "carries at least one AS number (RFC 6793 §6)",
+            });
+        }
+        self.encode(w, AsWidth::Four)
+    }
+
     /// Number of AS numbers in AS_SEQUENCE segments plus one per AS_SET, as route
     /// selection counts path length (RFC 4271 §9.1.2.2 a; confederation segments do not
     /// count, RFC 5065 §5.3).

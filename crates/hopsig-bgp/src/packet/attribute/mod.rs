@@ -23,17 +23,19 @@
 //! re-encoding a decoded attribute gives back its octets.
 //!
 //! **Flags checked.** Only the Optional and Transitive bits, which must match the type
-//! (RFC 7606 §3 c), for the decoded types and for MULTI_EXIT_DISC, LOCAL_PREF,
-//! ATOMIC_AGGREGATE, AGGREGATOR and AS4_AGGREGATOR; the Partial bit is not checked
-//! (RFC 7606 replaced the RFC 4271 rule; docs/spec/bgpsec.md, C12).
+//! (RFC 7606 §3 c), for every type [`AttrType`] names but LOCAL_PREF; the Partial bit
+//! is not checked (RFC 7606 replaced the RFC 4271 rule; docs/spec/bgpsec.md, C12). A
+//! conflict is an error of that type, with its action — also when the Optional bit of
+//! an optional type is clear, which is not an "Unrecognized Well-known Attribute".
 //!
 //! **Kept, but checked.** Attributes whose malformations RFC 7606 §7 (and RFC 6793 §6,
 //! RFC 8092 §5) define by length alone are kept as received after that check:
 //! MULTI_EXIT_DISC 4 octets, ATOMIC_AGGREGATE 0, AGGREGATOR 6 or 8 (AS width),
 //! AS4_AGGREGATOR 8, COMMUNITIES a non-zero multiple of 4, EXTENDED COMMUNITIES of 8,
 //! IPv6 Address Specific Extended Community of 20, LARGE_COMMUNITY of 12. LOCAL_PREF,
-//! ORIGINATOR_ID and CLUSTER_LIST are not checked: their rule depends on whether the
-//! peer is internal (RFC 7606 §7.5, §7.9, §7.10), which the speaker knows.
+//! ORIGINATOR_ID and CLUSTER_LIST are not checked at all, flags nor length: their rule
+//! depends on whether the peer is internal (RFC 7606 §7.5, §7.9, §7.10; from an
+//! external peer they are discarded whatever they hold), which the speaker knows.
 
 mod as_path;
 pub mod bgpsec;
@@ -88,20 +90,25 @@ impl AttrFlags {
     }
 
     /// The Optional and Transitive bits a type must carry (RFC 4271 §5, RFC 4760
-    /// §3–4, RFC 6793 §3, RFC 8205 §3): the decoded types and the RFC 4271 / RFC 6793
-    /// attributes kept as received. The communities attributes are not checked.
+    /// §3–4, RFC 6793 §3, RFC 8205 §3, RFC 1997, RFC 4360 §2, RFC 5701 §2, RFC 8092
+    /// §3): every [`AttrType`] but LOCAL_PREF, whose rules depend on whether the peer
+    /// is internal (RFC 7606 §7.5) and are the speaker's.
     fn expected(t: AttrType) -> Option<u8> {
         Some(match t {
             AttrType::Origin | AttrType::AsPath | AttrType::NextHop => Self::TRANSITIVE,
             AttrType::MpReachNlri | AttrType::MpUnreachNlri | AttrType::BgpsecPath => {
                 Self::OPTIONAL
             }
-            AttrType::As4Path | AttrType::Aggregator | AttrType::As4Aggregator => {
-                Self::OPTIONAL | Self::TRANSITIVE
-            }
-            AttrType::LocalPref | AttrType::AtomicAggregate => Self::TRANSITIVE,
+            AttrType::As4Path
+            | AttrType::Aggregator
+            | AttrType::As4Aggregator
+            | AttrType::Communities
+            | AttrType::ExtendedCommunities
+            | AttrType::Ipv6ExtendedCommunities
+            | AttrType::LargeCommunity => Self::OPTIONAL | Self::TRANSITIVE,
+            AttrType::AtomicAggregate => Self::TRANSITIVE,
             AttrType::MultiExitDisc => Self::OPTIONAL,
-            _ => return None,
+            AttrType::LocalPref => return None,
         })
     }
 }
@@ -195,7 +202,7 @@ impl AttributeValue<'_> {
             AttributeValue::NextHop(a) => next_hop::encode(*a, w),
             AttributeValue::MpReachNlri(m) => m.encode(w),
             AttributeValue::MpUnreachNlri(m) => m.encode(w),
-            AttributeValue::As4Path(p) => p.encode(w, AsWidth::Four)?,
+            AttributeValue::As4Path(p) => p.encode_as4(w)?,
             AttributeValue::BgpsecPath(p) => p.encode(w)?,
             AttributeValue::Other { value, .. } => w.bytes(value),
         }
@@ -349,6 +356,7 @@ impl<'a> PathAttribute<'a> {
         let t = AttrType::try_from(raw.type_code)
             .map_err(|e| fail(AttrType::Origin, AttributeFault::Value(e)))?;
         check_flags(raw.flags, raw.type_code).map_err(|f| fail(t, f))?;
+        check_length(t, value.len(), width).map_err(|f| fail(t, f))?;
         let v = |e: DecodeError| fail(t, AttributeFault::Value(e));
         let value = match t {
             AttrType::Origin => AttributeValue::Origin(Origin::decode(value).map_err(v)?),
@@ -432,8 +440,7 @@ impl<'a> PathAttribute<'a> {
 }
 
 /// The checks of an attribute kept as received: Optional and Transitive bits (RFC
-/// 7606 §3 c) and the length rules of RFC 7606 §7.4, §7.6–7.8, §7.14, §7.15, RFC 6793
-/// §6 and RFC 8092 §5.
+/// 7606 §3 c) and its length rule.
 fn check_kept(
     flags: AttrFlags,
     t: AttrType,
@@ -441,10 +448,17 @@ fn check_kept(
     width: AsWidth,
 ) -> Result<(), AttributeFault> {
     check_flags(flags, u8::from(t))?;
-    let len = value.len();
+    check_length(t, value.len(), width)
+}
+
+/// The length rules of the types whose length alone can be wrong, checked before the
+/// value, so that a wrong length is an Attribute Length Error (RFC 4271 §6.3): RFC
+/// 7606 §7.1, §7.3, §7.4, §7.6–7.8, §7.14, §7.15, RFC 6793 §6 and RFC 8092 §5.
+fn check_length(t: AttrType, len: usize, width: AsWidth) -> Result<(), AttributeFault> {
     let multiple_of = |unit: usize| len > 0 && len.is_multiple_of(unit);
     let ok = match t {
-        AttrType::MultiExitDisc => len == 4,
+        AttrType::Origin => len == 1,
+        AttrType::NextHop | AttrType::MultiExitDisc => len == 4,
         AttrType::AtomicAggregate => len == 0,
         AttrType::Aggregator => len == width.octets() + 4,
         AttrType::As4Aggregator => len == 8,
@@ -565,16 +579,19 @@ mod tests {
         assert_eq!(e.attribute, [0xc0, 0x01, 0x01, 0x00]);
         // Partial and the unused low bits are not checked, and are kept.
         round_trip(&[0x6f, 0x01, 0x01, 0x00], AsWidth::Four);
-        // A value error names the field.
+        // A wrong length is a length fault, checked before the value.
         let e =
             PathAttribute::from_raw(raw(&[0x40, 0x03, 0x03, 1, 2, 3]), AsWidth::Four).unwrap_err();
-        assert!(matches!(
+        assert_eq!(e.fault, AttributeFault::Length(3));
+        // A value error names the field.
+        let e = PathAttribute::from_raw(raw(&[0x40, 0x01, 0x01, 0x03]), AsWidth::Four).unwrap_err();
+        assert_eq!(
             e.fault,
-            AttributeFault::Value(DecodeError::ShortInput {
-                field: "NEXT_HOP",
-                ..
+            AttributeFault::Value(DecodeError::UnknownCode {
+                field: "ORIGIN",
+                value: 3
             })
-        ));
+        );
     }
 
     #[test]
@@ -657,6 +674,11 @@ mod tests {
         };
         assert!(PathAttribute::with_flags(AttrFlags(0x40), fake.clone()).is_err());
         assert!(PathAttribute::new(fake, AsWidth::Four).is_err());
+        // An AS4_PATH of no AS does not decode (RFC 6793 §6), so it does not encode.
+        let empty = AttributeValue::As4Path(AsPath::default());
+        assert!(PathAttribute::new(empty.clone(), AsWidth::Two).is_err());
+        let a = PathAttribute::with_flags(AttrFlags(0xc0), empty).unwrap();
+        assert!(a.encode(&mut Writer::new(), AsWidth::Two).is_err());
         let unreach = MpUnreachNlri::new(Afi::Ipv6, Safi::Unicast, vec![]).unwrap();
         let a = PathAttribute::new(AttributeValue::MpUnreachNlri(unreach), AsWidth::Four).unwrap();
         assert_eq!(a.flags(), AttrFlags(0x80));
