@@ -24,8 +24,8 @@ use super::bgp4mp::Bgp4mpMessage;
 use super::keyring::Keyring;
 use super::parallel_map;
 use crate::packet::{
-    AsWidth, AttributeValue, EncodeError, Header, MessageType, MpReachNlri, PathAttribute, Update,
-    HEADER_LEN, MAX_MESSAGE_LEN,
+    AsWidth, AttributeValue, BgpsecPath, EncodeError, Header, MessageType, MpReachNlri,
+    PathAttribute, Update, HEADER_LEN, MAX_MESSAGE_LEN,
 };
 use crate::sign::{Chain, Hop, SignError};
 use crate::suite::KeyError;
@@ -119,10 +119,18 @@ impl From<EncodeError> for RouteError {
 /// `keyring` (RFC 8205 §4.2), as a whole BGP message.
 ///
 /// # Errors
-/// [`RouteError::Skip`] with [`Skip::TooLarge`] for a message over 4096 octets;
-/// [`RouteError::Sign`] for an AS without a key ([`SignError::NoKey`]) or a failing
-/// suite.
+/// As [`signed_path`] and [`update_message`].
 pub fn bgpsec_update(route: &Route, keyring: &Keyring) -> Result<Vec<u8>, RouteError> {
+    update_message(route, signed_path(route, keyring)?)
+}
+
+/// The BGPsec_PATH of `route`: each AS of its path signs in turn with its key in
+/// `keyring`, the origin first, toward the next AS; the newest toward
+/// `route.target_as` (RFC 8205 §4.2).
+///
+/// # Errors
+/// [`SignError::NoKey`] for an AS without a key, a failing suite.
+pub fn signed_path(route: &Route, keyring: &Keyring) -> Result<BgpsecPath<'static>, SignError> {
     let mut chain: Option<Chain> = None;
     for (i, h) in route.hops.iter().enumerate() {
         let signer = keyring.signer(h.asn).ok_or(SignError::NoKey)?;
@@ -136,7 +144,17 @@ pub fn bgpsec_update(route: &Route, keyring: &Keyring) -> Result<Vec<u8>, RouteE
             Some(c) => c.forward(signer, &hop)?,
         }
     }
-    let path = chain.ok_or(SignError::NoKey)?.path()?;
+    chain.ok_or(SignError::NoKey)?.path()
+}
+
+/// The UPDATE message announcing `route` with the BGPsec_PATH `path`: ORIGIN,
+/// MP_REACH_NLRI (the route's next hop and prefix) and BGPsec_PATH, in ascending type
+/// code.
+///
+/// # Errors
+/// [`RouteError::Skip`] with [`Skip::TooLarge`] for a message over 4096 octets (RFC
+/// 8205 §4.1); [`RouteError::Sign`] for a next hop of another family than the prefix.
+pub fn update_message(route: &Route, path: BgpsecPath<'static>) -> Result<Vec<u8>, RouteError> {
     let reach = MpReachNlri::new(route.nlri.safi, route.next_hop, vec![route.nlri.prefix])
         .map_err(EncodeError::from)?;
     let update = Update {

@@ -9,6 +9,9 @@
 //! UPDATEs that only withdraw, other BGP messages and other MRT records are counted
 //! as skipped.
 //!
+//! Every suite of [`SUITES`] is supported, the experimental ones (RFC 8608 §2.1's
+//! range) too: `sign-mrt` may have signed with any of them.
+//!
 //! One thread frames the records ([`Records`]) into batches; the others take batches
 //! as they come and keep their own counts, added up at the end.
 
@@ -22,7 +25,7 @@ use hopsig_primitives::codec::Reader;
 use super::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::packet::{AsWidth, Message};
 use crate::router_key::KeyLookup;
-use crate::suite::BlockFault;
+use crate::suite::{BlockFault, SUITES};
 use crate::validate::{Malformed, NotValid, Peer, Unsigned, Validation, Validator};
 
 /// Records per batch: small enough that the last batches of a stream keep every
@@ -244,7 +247,9 @@ fn worker(
     keys: &dyn KeyLookup,
     done: &AtomicU64,
 ) -> ValidateReport {
-    let validator = Validator::new(keys);
+    // Every suite hopsig implements, the experimental ones too: sign-mrt signs with
+    // any of them (docs/spec/bgpsec-mrt.md).
+    let validator = Validator::with_suites(SUITES, keys);
     let mut report = ValidateReport::default();
     loop {
         // A poisoned lock only means another worker panicked; its panic is raised
