@@ -9,10 +9,11 @@
 
 use serde::Serialize;
 
-use hopsig_bgp::packet::{AsWidth, Message, NextHop, Origin, Prefix};
+use hopsig_bgp::packet::{AsWidth, AttributeValue, NextHop, Origin, PathAttribute, Prefix};
 use hopsig_bgp::suite::AlgorithmSuite;
+use hopsig_bgp::trace::sign::RouteError;
 use hopsig_bgp::trace::{
-    bgpsec_update, sign_mrt, validate_mrt, Keyring, PathHop, Route, SignOptions,
+    sign_mrt, signed_path, update_message, validate_mrt, Keyring, PathHop, Route, SignOptions, Skip,
 };
 use hopsig_bgp::{Peer, SignatureInput, SignedNlri, Validator, SUITES};
 use hopsig_schemes::floors::{EcdsaP256Verifications, RawRsa};
@@ -72,8 +73,9 @@ pub struct SizeRow {
     pub attribute_bytes: usize,
     /// Of which signature octets (the Signature fields).
     pub signature_bytes: usize,
-    /// The whole UPDATE message, octets.
-    pub message_bytes: usize,
+    /// The whole UPDATE message, octets; `None` over BGP's 4096 (RFC 8205 §4.1: such a
+    /// path cannot be sent without RFC 8654's extended messages, and is not validated).
+    pub message_bytes: Option<usize>,
     /// BGR Table 1's column for the scheme, if it has one.
     pub paper_scheme: Option<String>,
     /// Its signature length for n, in octets (bits / 8).
@@ -165,7 +167,7 @@ fn floor_of(suite: &dyn AlgorithmSuite) -> Option<Measured> {
     let (floor, paper, paper_bits): (Floor, &'static str, fn(f64) -> f64) = match suite.name() {
         "ecdsa-p256-sha256" => (Floor::EcdsaP256, "256-bit ECDSA: 512n", |n| 512.0 * n),
         "bgr-rsa2048" => (Floor::RsaPublic, "BGR: 2304 + 129n", |n| 2304.0 + 129.0 * n),
-        "rsa2048-concat" | "rsa2048" => (Floor::RsaPublic, "2048-bit RSA: 2048n", |n| 2048.0 * n),
+        "rsa2048-pkcs1-sha256" => (Floor::RsaPublic, "2048-bit RSA: 2048n", |n| 2048.0 * n),
         _ => return None,
     };
     Some(Measured {
@@ -195,7 +197,8 @@ fn route(n: usize) -> Result<Route, Failure> {
 
 /// The n-hop UPDATE of a suite, signed, and what the floor needs of it.
 struct Signed {
-    message: Vec<u8>,
+    /// The UPDATE; `None` if it exceeds BGP's 4096 octets (RFC 8205 §4.1).
+    message: Option<Vec<u8>>,
     attribute_bytes: usize,
     signature_bytes: usize,
     /// Per hop, origin first: (SPKI, signed octets, signature).
@@ -203,41 +206,35 @@ struct Signed {
 }
 
 fn signed(suite: &dyn AlgorithmSuite, ring: &Keyring, n: usize) -> Result<Signed, Failure> {
+    let setup = |e: &dyn std::fmt::Display| Failure::Input(format!("benchmark setup failed: {e}"));
     let r = route(n)?;
-    let message = bgpsec_update(&r, ring)
-        .map_err(|e| Failure::Input(format!("benchmark setup failed: {e}")))?;
-    let decoded = match Message::decode(&message, AsWidth::Four) {
-        Ok(Message::Update(u)) => u,
-        _ => {
-            return Err(Failure::Input(
-                "benchmark setup failed: the signed UPDATE does not decode".into(),
-            ))
-        }
-    };
-    let path = decoded
-        .bgpsec_path()
-        .ok_or_else(|| Failure::Input("benchmark setup failed: no BGPsec_PATH".into()))?;
-    let input = SignatureInput::of_path(path, suite.id(), &r.nlri, suite.coverage(), LOCAL_AS)
-        .ok_or_else(|| Failure::Input("benchmark setup failed: no block of the suite".into()))?;
+    let path = signed_path(&r, ring).map_err(|e| setup(&e))?;
+    let input = SignatureInput::of_path(&path, suite.id(), &r.nlri, suite.coverage(), LOCAL_AS)
+        .ok_or_else(|| setup(&"no block of the suite"))?;
     let block = &path.signature_blocks()[0];
     let mut hops = Vec::with_capacity(n);
     for (i, h) in r.hops.iter().enumerate() {
         let (_, key) = ring
             .signer(h.asn)
             .and_then(|s| s.key(suite.id()))
-            .ok_or_else(|| Failure::Input("benchmark setup failed: a key is missing".into()))?;
+            .ok_or_else(|| setup(&"a key is missing"))?;
         let octets = input.hop(i + 1).unwrap_or_default().to_vec();
         let sig = block.segments[n - 1 - i].signature.to_vec();
         hops.push((key.spki().to_vec(), octets, sig));
     }
+    let signature_bytes = block.segments.iter().map(|s| s.signature.len()).sum();
     let mut attr = hopsig_schemes::primitives::codec::Writer::new();
-    if let Some(a) = decoded.attribute(hopsig_bgp::packet::AttrType::BgpsecPath) {
-        a.encode(&mut attr, AsWidth::Four)
-            .map_err(|e| Failure::Input(e.to_string()))?;
-    }
+    PathAttribute::new(AttributeValue::BgpsecPath(path.clone()), AsWidth::Four)
+        .and_then(|a| Ok(a.encode(&mut attr, AsWidth::Four)?))
+        .map_err(|e| setup(&e))?;
+    let message = match update_message(&r, path) {
+        Ok(m) => Some(m),
+        Err(RouteError::Skip(Skip::TooLarge)) => None,
+        Err(e) => return Err(setup(&e)),
+    };
     Ok(Signed {
         attribute_bytes: attr.len(),
-        signature_bytes: block.segments.iter().map(|s| s.signature.len()).sum(),
+        signature_bytes,
         message,
         hops,
     })
@@ -287,7 +284,7 @@ impl Bgpsec {
             ring.generate(&ases, 1)
                 .map_err(|e| Failure::Input(format!("benchmark setup failed: {e}")))?;
             let keys = ring.router_keys();
-            let validator = Validator::new(&keys);
+            let validator = Validator::with_suites(SUITES, &keys);
             for n in 1..=MAX_N {
                 let s = signed(suite, &ring, n)?;
                 sizes.push(SizeRow {
@@ -295,13 +292,13 @@ impl Bgpsec {
                     n,
                     attribute_bytes: s.attribute_bytes,
                     signature_bytes: s.signature_bytes,
-                    message_bytes: s.message.len(),
+                    message_bytes: s.message.as_ref().map(Vec::len),
                     paper_scheme: Some(paper.to_string()),
                     paper_signature_bytes: Some(paper_bits(n as f64) / 8.0),
                 });
-                if !ns.contains(&n) {
+                let Some(message) = s.message.as_deref().filter(|_| ns.contains(&n)) else {
                     continue;
-                }
+                };
                 note(format_args!(
                     "[{}/{}] {} n={n}",
                     paths.len() + 1,
@@ -310,7 +307,7 @@ impl Bgpsec {
                 ));
                 let peer = Peer::external(LOCAL_AS, 65_000 + n as u32);
                 let mut validate = || {
-                    if validator.message(&s.message, &peer).is_valid() {
+                    if validator.message(message, &peer).is_valid() {
                         Ok(())
                     } else {
                         Err(Error::InvalidSignature)
@@ -440,7 +437,8 @@ impl Bgpsec {
                 s.n,
                 s.attribute_bytes,
                 s.signature_bytes,
-                s.message_bytes,
+                s.message_bytes
+                    .map_or_else(|| "> 4096".to_string(), |b| b.to_string()),
                 match (&s.paper_scheme, s.paper_signature_bytes) {
                     (Some(name), Some(b)) => format!("{b:.1} ({name} bits)"),
                     _ => String::new(),
@@ -585,7 +583,7 @@ mod tests {
             let value = 2 + 6 * n + 3 + 22 * n + s.signature_bytes;
             let header = if value > 255 { 4 } else { 3 };
             assert_eq!(s.attribute_bytes, header + value, "n = {n}");
-            assert!(s.message.len() > s.attribute_bytes);
+            assert!(s.message.unwrap().len() > s.attribute_bytes);
         }
     }
 
