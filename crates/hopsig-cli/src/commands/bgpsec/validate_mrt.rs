@@ -51,7 +51,9 @@ pub fn run(args: Args) -> Outcome {
     let threads = threads(args.threads);
     let mut progress = Progress::new("validate-mrt", &input);
     let report = validate_mrt(input.reader, &keys, threads, &mut |done| {
-        progress.tick(|| format!("{done} records validated"))
+        if done > 0 {
+            progress.tick(|| format!("{done} records validated"));
+        }
     })
     .map_err(|e| at(&args.file, e))?;
     let seconds = progress.seconds();
