@@ -97,6 +97,10 @@ impl AlgorithmSuite for FixedNonce {
         ECDSA_P256_SHA256.signing_key_from_pkcs8(der)
     }
 
+    fn secret_key_file(&self, key: &SigningKey) -> Result<zeroize::Zeroizing<String>, KeyError> {
+        ECDSA_P256_SHA256.secret_key_file(key)
+    }
+
     fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {
         ECDSA_P256_SHA256.verifying_key_from_spki(spki)
     }

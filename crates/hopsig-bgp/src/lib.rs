@@ -12,6 +12,9 @@
 //!   [`as_path_equivalent`] — the AS_PATH of a Secure_Path (§4.4).
 //! * [`mrt`] — BGP workloads read from MRT files (RFC 6396), as RIPE RIS publishes
 //!   them, through `bgpkit-parser`.
+//! * [`trace`] — BGPsec over real MRT files: each announcement signed by the ASes on
+//!   its path and written as MRT (`sign-mrt`), validated on several threads
+//!   (`validate-mrt`), shown in bgpkit-parser's pipe format (`inspect`).
 //!
 //! ```
 //! use hopsig_bgp::packet::{AsWidth, Message};
@@ -35,6 +38,7 @@ pub mod router_key;
 pub mod sign;
 pub mod signature_input;
 pub mod suite;
+pub mod trace;
 pub mod validate;
 
 pub use router_key::{KeyLookup, RouterKey, RouterKeys, Ski};

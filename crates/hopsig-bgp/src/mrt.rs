@@ -36,6 +36,38 @@ pub struct PathStats {
 /// gzip's first two bytes (RFC 1952 §2.3.1).
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
+/// An MRT stream as read: plain, or gzip-compressed (several members, as RIPE RIS
+/// concatenates them).
+pub enum Decompressed<R: Read> {
+    /// Not compressed.
+    Plain(BufReader<R>),
+    /// gzip (RFC 1952).
+    Gzip(flate2::read::MultiGzDecoder<BufReader<R>>),
+}
+
+impl<R: Read> Read for Decompressed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Decompressed::Plain(r) => r.read(buf),
+            Decompressed::Gzip(r) => r.read(buf),
+        }
+    }
+}
+
+/// `input` decompressed if it starts with gzip's magic bytes, as it is otherwise.
+///
+/// # Errors
+/// The error of the first read.
+pub fn decompressed<R: Read>(input: R) -> std::io::Result<Decompressed<R>> {
+    let mut buffered = BufReader::new(input);
+    let head = buffered.fill_buf()?;
+    Ok(if head.starts_with(&GZIP_MAGIC) {
+        Decompressed::Gzip(flate2::read::MultiGzDecoder::new(buffered))
+    } else {
+        Decompressed::Plain(buffered)
+    })
+}
+
 /// Measures the AS paths of an MRT update stream, plain or gzip-compressed (as RIPE RIS
 /// publishes it; recognised by its first bytes). The caller opens the file, so errors
 /// carry no path: name it where you report them.
@@ -44,13 +76,7 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// [`MrtError::Read`] if the stream cannot be read, [`MrtError::NoAnnouncements`] if it
 /// holds no announcement with an AS path.
 pub fn path_stats(input: impl Read) -> Result<PathStats, MrtError> {
-    let mut buffered = BufReader::new(input);
-    let head = buffered.fill_buf()?;
-    let reader: Box<dyn Read> = if head.starts_with(&GZIP_MAGIC) {
-        Box::new(flate2::read::MultiGzDecoder::new(buffered))
-    } else {
-        Box::new(buffered)
-    };
+    let reader = decompressed(input)?;
     let (mut n, mut unique, mut full, mut max, mut max_all) = (0u64, 0u64, 0u64, 0usize, 0usize);
     for elem in BgpkitParser::from_reader(reader).into_elem_iter() {
         if elem.elem_type != ElemType::ANNOUNCE {

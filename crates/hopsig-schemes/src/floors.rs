@@ -95,6 +95,46 @@ impl RawEcdsaP256 {
     }
 }
 
+/// OpenSSL verifying n ECDSA P-256 signatures, each over the SHA-256 digest of its own
+/// message, with its own key: the floor of validating an n-hop BGPsec path of
+/// algorithm suite 1 (RFC 8608), "n OpenSSL P-256 verifications + the SHA-256 of the
+/// inputs". Each call hashes every message and verifies every DER signature, as
+/// OpenSSL's `ECDSA_verify` does (it reads the DER first).
+pub struct EcdsaP256Verifications {
+    items: Vec<(EcKey<openssl::pkey::Public>, Vec<u8>, Vec<u8>)>,
+}
+
+impl EcdsaP256Verifications {
+    /// `(DER SubjectPublicKeyInfo, message, DER signature)` for each signature.
+    ///
+    /// # Errors
+    /// A key that is not a P-256 key, backend failures.
+    pub fn new(items: &[(&[u8], &[u8], &[u8])]) -> Result<Self, Error> {
+        let items = items
+            .iter()
+            .map(|(spki, message, sig)| {
+                let key = openssl::pkey::PKey::public_key_from_der(spki)?.ec_key()?;
+                Ok((key, message.to_vec(), sig.to_vec()))
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(EcdsaP256Verifications { items })
+    }
+
+    /// Hashes every message and verifies every signature (all must verify).
+    ///
+    /// # Errors
+    /// Backend failures or a signature that does not verify.
+    pub fn verify_all(&self) -> Result<(), Error> {
+        for (key, message, sig) in &self.items {
+            let digest = sha256(&[message.as_slice()]);
+            if !EcdsaSig::from_der(sig)?.verify(&digest, key)? {
+                return Err(Error::InvalidSignature);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// blst's own three-pair pairing product check (its safe `Pairing` API: three
 /// `raw_aggregate` calls, `commit`, `finalverify`), on fixed random points. The floor
 /// of IBAS verification, whose equation (1) is a three-pair product.

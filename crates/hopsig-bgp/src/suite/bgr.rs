@@ -18,6 +18,8 @@
 
 use std::borrow::Cow;
 
+use zeroize::Zeroizing;
+
 use hopsig_primitives::rsa::RsaPublicKey;
 use hopsig_schemes::bgr::{
     Bgr, BgrAggregate, BgrParams, BgrSigningKey, BgrVerifyingKey, Randomness, H_LEN,
@@ -197,6 +199,18 @@ impl AlgorithmSuite for BgrSuite {
             Randomness::Random { .. } => Err(KeyError::Scheme(hopsig_schemes::Error::Key(
                 "only the PRF variant of BGR is a BGPsec suite".into(),
             ))),
+        }
+    }
+
+    /// A hopsig key file of scheme `bgr-rsa2048`: the RSA key and the PRF seed
+    /// (docs/spec/keys.md), which PKCS #8 cannot hold.
+    fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError> {
+        match key.downcast::<BgrSigningKey>() {
+            Some(secret) if key.suite() == self.id => Ok(secret.to_key_file()?),
+            _ => Err(KeyError::Scheme(hopsig_schemes::Error::KeyForOtherScheme {
+                expected: self.name.to_string(),
+                found: format!("suite {}", key.suite()),
+            })),
         }
     }
 

@@ -39,6 +39,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use hopsig_primitives::codec::DecodeError;
+use zeroize::Zeroizing;
 
 pub use bgr::{BgrSuite, BGR_RSA2048};
 pub use per_segment::{PerSegment, ECDSA_P256_SHA256, RSA2048_PKCS1_SHA256};
@@ -105,6 +106,15 @@ pub trait AlgorithmSuite: Send + Sync {
     /// # Errors
     /// A key that is not one of this suite's.
     fn signing_key_from_pkcs8(&self, der: &[u8]) -> Result<SigningKey, KeyError>;
+
+    /// The text of a router's secret key file for `key`, one of this suite's: an
+    /// unencrypted PKCS #8 `PRIVATE KEY` PEM block for a suite whose key is a plain
+    /// private key (suite 1), what `openssl pkey` reads (RFC 8608 §3.1.2 leaves the
+    /// format of private keys to local policy).
+    ///
+    /// # Errors
+    /// [`KeyError::Scheme`] for a key of another suite, backend failures.
+    fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError>;
 
     /// A router's public key from its DER SubjectPublicKeyInfo, parsed and checked
     /// once, for [`AlgorithmSuite::validate`].

@@ -18,6 +18,7 @@ use std::marker::PhantomData;
 use hopsig_primitives::codec::Reader;
 use hopsig_schemes::concat::{BaseSignature, EcdsaP256, Rsa2048Pkcs1};
 use openssl::pkey::PKey;
+use zeroize::Zeroizing;
 
 use super::{AlgorithmSuite, BlockFault, KeyError, SigningKey, VerifyingKey};
 use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
@@ -115,6 +116,16 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
 
     fn signing_key_from_pkcs8(&self, der: &[u8]) -> Result<SigningKey, KeyError> {
         self.signing_key(B::secret_from_der(der)?)
+    }
+
+    fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError> {
+        match key.downcast::<B::SecretKey>() {
+            Some(secret) if key.suite() == self.id => Ok(B::secret_to_pem(secret)?),
+            _ => Err(KeyError::Scheme(hopsig_schemes::Error::KeyForOtherScheme {
+                expected: self.name.to_string(),
+                found: format!("suite {}", key.suite()),
+            })),
+        }
     }
 
     fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {

@@ -1,5 +1,6 @@
 //! `hopsig bench SUITE`: measurements in one run on one machine, each beside its floor.
 
+mod bgpsec;
 mod fig4;
 mod table1;
 mod table2;
@@ -85,8 +86,9 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>, force: bool) -> 
         "table3" => report(&Table3::measure(quick)?, Table3::render, to),
         "table5" => report(&Table5::measure(quick)?, Table5::render, to),
         "fig4" => report(&Fig4::measure(quick)?, Fig4::render, to),
+        "bgpsec" => report(&bgpsec::Bgpsec::measure(quick)?, bgpsec::Bgpsec::render, to),
         other => Err(Failure::Input(format!(
-            "unknown suite '{other}' (available: table1, table2, table3, table5, fig4)"
+            "unknown suite '{other}' (available: table1, table2, table3, table5, fig4, bgpsec)"
         ))),
     }
 }

@@ -22,7 +22,7 @@ use crate::io::{note, Failure};
 pub const MRT_FILE: &str = "../shared/data/mrt/ris-updates.20160811.1600.gz";
 
 /// [`MRT_FILE`] as found from the working directory or from the source tree.
-fn mrt_path() -> std::path::PathBuf {
+pub(super) fn mrt_path() -> std::path::PathBuf {
     let here = Path::new(MRT_FILE);
     if here.exists() {
         return here.to_path_buf();

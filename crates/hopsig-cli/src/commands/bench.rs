@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use crate::io::Outcome;
 
-/// Run a benchmark suite (table1, table2, table3, table5, fig4).
+/// Run a benchmark suite (table1, table2, table3, table5, fig4, bgpsec).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Suite name: table1, table2, table3, table5 or fig4.
+    /// Suite name: table1, table2, table3, table5, fig4 or bgpsec.
     suite: String,
     /// Fewer n values and shorter measurements.
     #[arg(long)]

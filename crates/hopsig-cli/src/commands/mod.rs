@@ -3,6 +3,7 @@
 //! nothing else and calls the library for everything that knows a byte format.
 
 pub mod bench;
+pub mod bgpsec;
 pub mod ic;
 pub mod inspect;
 pub mod kcx;

@@ -1,0 +1,287 @@
+//! `validate-mrt`: every UPDATE of an MRT file validated as the collector would
+//! (RFC 8205 §5.2), on several threads.
+//!
+//! Each BGP4MP message record is one UPDATE received by the record's local AS from
+//! its peer AS ([`Peer::external`]: check 2 compares the newest Secure_Path Segment
+//! with the record's peer AS, check 8 looks for the local AS on the path). Every
+//! UPDATE that announces a route counts: 'Valid', or 'Not Valid' with the reason —
+//! an announcing UPDATE without BGPsec_PATH is *unsigned*, which is not 'Valid'.
+//! UPDATEs that only withdraw, other BGP messages and other MRT records are counted
+//! as skipped.
+//!
+//! Every suite of [`SUITES`] is supported, the experimental ones (RFC 8608 §2.1's
+//! range) too: `sign-mrt` may have signed with any of them.
+//!
+//! One thread frames the records ([`Records`]) into batches; the others take batches
+//! as they come and keep their own counts, added up at the end.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Mutex};
+
+use hopsig_primitives::codec::Reader;
+
+use super::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
+use crate::packet::{AsWidth, Message};
+use crate::router_key::KeyLookup;
+use crate::suite::{BlockFault, SUITES};
+use crate::validate::{Malformed, NotValid, Peer, Unsigned, Validation, Validator};
+
+/// Records per batch: small enough that the last batches of a stream keep every
+/// thread busy (a batch of suite 1 UPDATEs is about 20 ms of work), large enough
+/// that the channel costs nothing beside it.
+const BATCH: usize = 64;
+/// A batch: the index of its first record, and the records.
+type Batch = (u64, Vec<Vec<u8>>);
+/// Failures kept with their details.
+pub const FIRST_FAILURES: usize = 10;
+
+/// What a run found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ValidateReport {
+    /// MRT records read.
+    pub records: u64,
+    /// UPDATEs that announce a route, validated.
+    pub updates: u64,
+    /// Of which 'Valid'.
+    pub valid: u64,
+    /// Of which 'Not Valid', by reason ([`reason`]).
+    pub not_valid: BTreeMap<&'static str, u64>,
+    /// Signatures verified: the Secure_Path Segments of the 'Valid' UPDATEs.
+    pub signatures: u64,
+    /// Records and messages not validated, by kind: `other_record` (not a BGP4MP
+    /// message), `not_update` (OPEN, KEEPALIVE, NOTIFICATION), `withdrawal` (an
+    /// UPDATE announcing nothing).
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// The first [`FIRST_FAILURES`] 'Not Valid' UPDATEs, in record order.
+    pub first_failures: Vec<Failure>,
+}
+
+impl ValidateReport {
+    /// UPDATEs not 'Valid'.
+    pub fn not_valid_total(&self) -> u64 {
+        self.not_valid.values().sum()
+    }
+
+    fn add(&mut self, other: ValidateReport) {
+        self.updates += other.updates;
+        self.valid += other.valid;
+        self.signatures += other.signatures;
+        for (k, v) in other.not_valid {
+            *self.not_valid.entry(k).or_default() += v;
+        }
+        for (k, v) in other.skipped {
+            *self.skipped.entry(k).or_default() += v;
+        }
+        self.first_failures.extend(other.first_failures);
+        self.first_failures.sort_by_key(|f| f.record);
+        self.first_failures.truncate(FIRST_FAILURES);
+    }
+}
+
+/// One UPDATE found 'Not Valid'.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// Its record's index, from 0.
+    pub record: u64,
+    /// [`reason`].
+    pub reason: &'static str,
+    /// The validator's words.
+    pub detail: String,
+}
+
+/// The short name of why an UPDATE is 'Not Valid', for counts:
+///
+/// | name | what |
+/// |---|---|
+/// | `malformed` | the codec's RFC 4271 / RFC 7606 / RFC 8205 §5.2 checks 1, 3, 4 verdict |
+/// | `malformed_record` | a BGP4MP record whose fields do not decode |
+/// | `two_octet_as` | an UPDATE of a 2-octet AS session: no BGPsec (RFC 8205 §2.2) |
+/// | `peer_as` | check 2: the newest segment is not the peer's AS |
+/// | `confed_segment` | checks 5, 6 |
+/// | `pcount_zero` | check 7 |
+/// | `as_loop` | check 8 |
+/// | `unsigned` | no BGPsec_PATH |
+/// | `no_supported_suite` | only blocks of suites the validator lacks |
+/// | `no_key` | step 2: no router key for an (AS, SKI) |
+/// | `bad_signature` | step 4: a signature does not verify |
+/// | `bad_aggregate` | an aggregate suite's block does not verify |
+pub fn reason(v: &NotValid) -> &'static str {
+    match v {
+        NotValid::Malformed(m) => match m {
+            Malformed::Message(_) | Malformed::AsPathWithBgpsecPath | Malformed::Nlri(_) => {
+                "malformed"
+            }
+            Malformed::PeerAs { .. } => "peer_as",
+            Malformed::ConfedSegmentFromOutside { .. } | Malformed::NoConfedSegmentFromMember => {
+                "confed_segment"
+            }
+            Malformed::PcountZero => "pcount_zero",
+            Malformed::AsLoop { .. } => "as_loop",
+        },
+        NotValid::Unsigned(Unsigned::NoSupportedSuite(_)) => "no_supported_suite",
+        NotValid::Unsigned(_) => "unsigned",
+        NotValid::Signatures(failures) => match failures.first().map(|f| &f.fault) {
+            Some(BlockFault::NoKey { .. }) => "no_key",
+            Some(BlockFault::BadSignature { .. }) => "bad_signature",
+            Some(BlockFault::BadAggregate) | None => "bad_aggregate",
+        },
+    }
+}
+
+/// What one record is to the validator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Not validated: the [`ValidateReport::skipped`] kind.
+    Skipped(&'static str),
+    /// 'Valid', with this many signatures verified.
+    Valid(usize),
+    /// 'Not Valid': the [`reason`] and the validator's words.
+    NotValid(&'static str, String),
+}
+
+/// Validates the one MRT record `record` (its whole octets) with `validator`.
+pub fn validate_record(record: &[u8], validator: &Validator<'_>) -> Outcome {
+    let Ok(mrt) = MrtRecord::read(&mut Reader::new(record)) else {
+        return Outcome::NotValid("malformed_record", "the MRT record does not decode".into());
+    };
+    let m = match Bgp4mpMessage::decode(&mrt) {
+        Ok(Some(m)) => m,
+        Ok(None) => return Outcome::Skipped("other_record"),
+        Err(e) => return Outcome::NotValid("malformed_record", e.to_string()),
+    };
+    let peer = Peer::external(m.local_as, m.peer_as);
+    let validation = match Message::decode(m.message, m.width) {
+        Ok(Message::Update(u)) if u.announced().next().is_none() && u.bgpsec_path().is_none() => {
+            return Outcome::Skipped("withdrawal")
+        }
+        Ok(Message::Update(_)) if m.width == AsWidth::Two => {
+            return Outcome::NotValid(
+                "two_octet_as",
+                "an UPDATE of a 2-octet AS session (BGP4MP_MESSAGE): BGPsec needs 4-octet AS numbers (RFC 8205 §2.2)".into(),
+            )
+        }
+        Ok(Message::Update(u)) => {
+            let v = validator.update(&u, &peer);
+            let hops = u.bgpsec_path().map_or(0, |p| p.secure_path().len());
+            (v, hops)
+        }
+        Ok(_) => return Outcome::Skipped("not_update"),
+        // Malformed: the validator's verdict, with what RFC 7606 salvages.
+        Err(_) => (validator.message(m.message, &peer), 0),
+    };
+    match validation {
+        (Validation::Valid { .. }, hops) => Outcome::Valid(hops),
+        (Validation::NotValid(v), _) => Outcome::NotValid(reason(&v), v.to_string()),
+    }
+}
+
+/// Why a run stopped.
+pub type ValidateMrtError = RecordError;
+
+/// Validates every record of the MRT stream `input` (uncompressed: see
+/// [`crate::mrt::decompressed`]) on `threads` threads with the keys of `keys`.
+/// `progress` is called with the number of records validated so far, about once per
+/// batch.
+///
+/// # Errors
+/// [`RecordError`] if the stream cannot be read or framed; nothing is validated after
+/// it.
+pub fn validate_mrt(
+    input: impl Read,
+    keys: &dyn KeyLookup,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ValidateReport, ValidateMrtError> {
+    let done = AtomicU64::new(0);
+    let threads = threads.max(1);
+    let (tx, rx) = mpsc::sync_channel::<Batch>(threads * 2);
+    let rx = Mutex::new(rx);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| s.spawn(|| worker(&rx, keys, &done)))
+            .collect();
+        let mut records = 0u64;
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut failed = None;
+        for record in Records::new(input) {
+            match record {
+                Ok(r) => batch.push(r),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if batch.len() == BATCH {
+                let first = records;
+                records += BATCH as u64;
+                if tx.send((first, std::mem::take(&mut batch))).is_err() {
+                    break;
+                }
+                progress(done.load(Ordering::Relaxed));
+            }
+        }
+        let first = records;
+        records += batch.len() as u64;
+        let _ = tx.send((first, batch));
+        drop(tx);
+        let mut report = ValidateReport {
+            records,
+            ..ValidateReport::default()
+        };
+        for w in workers {
+            report.add(w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        progress(done.load(Ordering::Relaxed));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(report),
+        }
+    })
+}
+
+/// One validating thread: batches until the channel closes.
+fn worker(
+    rx: &Mutex<mpsc::Receiver<Batch>>,
+    keys: &dyn KeyLookup,
+    done: &AtomicU64,
+) -> ValidateReport {
+    // Every suite hopsig implements, the experimental ones too: sign-mrt signs with
+    // any of them (docs/spec/bgpsec-mrt.md).
+    let validator = Validator::with_suites(SUITES, keys);
+    let mut report = ValidateReport::default();
+    loop {
+        // A poisoned lock only means another worker panicked; its panic is raised
+        // when it is joined.
+        let next = match rx.lock() {
+            Ok(r) => r.recv(),
+            Err(p) => p.into_inner().recv(),
+        };
+        let Ok((first, batch)) = next else {
+            return report;
+        };
+        for (i, record) in batch.iter().enumerate() {
+            match validate_record(record, &validator) {
+                Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
+                Outcome::Valid(hops) => {
+                    report.updates += 1;
+                    report.valid += 1;
+                    report.signatures += hops as u64;
+                }
+                Outcome::NotValid(reason, detail) => {
+                    report.updates += 1;
+                    *report.not_valid.entry(reason).or_default() += 1;
+                    if report.first_failures.len() < FIRST_FAILURES {
+                        report.first_failures.push(Failure {
+                            record: first + i as u64,
+                            reason,
+                            detail,
+                        });
+                    }
+                }
+            }
+        }
+        done.fetch_add(batch.len() as u64, Ordering::Relaxed);
+    }
+}
