@@ -205,13 +205,7 @@ impl AlgorithmSuite for BgrSuite {
     /// A hopsig key file of scheme `bgr-rsa2048`: the RSA key and the PRF seed
     /// (docs/spec/keys.md), which PKCS #8 cannot hold.
     fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError> {
-        match key.downcast::<BgrSigningKey>() {
-            Some(secret) if key.suite() == self.id => Ok(secret.to_key_file()?),
-            _ => Err(KeyError::Scheme(hopsig_schemes::Error::KeyForOtherScheme {
-                expected: self.name.to_string(),
-                found: format!("suite {}", key.suite()),
-            })),
-        }
+        Ok(key.secret_of::<BgrSigningKey>(self)?.to_key_file()?)
     }
 
     fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {

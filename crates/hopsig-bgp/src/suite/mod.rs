@@ -279,6 +279,21 @@ impl SigningKey {
     pub fn downcast<K: Any>(&self) -> Option<&K> {
         self.secret.downcast_ref()
     }
+
+    /// The secret as suite `suite`'s key type `K`, for a suite that writes or reads
+    /// it back ([`AlgorithmSuite::secret_key_file`]).
+    ///
+    /// # Errors
+    /// [`KeyError::Scheme`] for a key of another suite.
+    pub(crate) fn secret_of<K: Any>(&self, suite: &dyn AlgorithmSuite) -> Result<&K, KeyError> {
+        match self.downcast::<K>() {
+            Some(secret) if self.suite == suite.id() => Ok(secret),
+            _ => Err(KeyError::Scheme(hopsig_schemes::Error::KeyForOtherScheme {
+                expected: suite.name().to_string(),
+                found: format!("suite {}", self.suite),
+            })),
+        }
+    }
 }
 
 /// Why a Signature_Block of a supported suite is 'Not Valid' (RFC 8205 §5.2).

@@ -119,13 +119,7 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
     }
 
     fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError> {
-        match key.downcast::<B::SecretKey>() {
-            Some(secret) if key.suite() == self.id => Ok(B::secret_to_pem(secret)?),
-            _ => Err(KeyError::Scheme(hopsig_schemes::Error::KeyForOtherScheme {
-                expected: self.name.to_string(),
-                found: format!("suite {}", key.suite()),
-            })),
-        }
+        Ok(B::secret_to_pem(key.secret_of::<B::SecretKey>(self)?)?)
     }
 
     fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {
