@@ -101,6 +101,10 @@ impl AlgorithmSuite for FixedNonce {
         ECDSA_P256_SHA256.secret_key_file(key)
     }
 
+    fn signing_key_from_file(&self, text: &[u8]) -> Result<SigningKey, KeyError> {
+        ECDSA_P256_SHA256.signing_key_from_file(text)
+    }
+
     fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {
         ECDSA_P256_SHA256.verifying_key_from_spki(spki)
     }

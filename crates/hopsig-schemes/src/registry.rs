@@ -197,7 +197,7 @@ pub trait Scheme: Send + Sync {
 
 /// A key file of `scheme` and `kind`: a hopsig key file with those headers, or a plain
 /// standard key if the scheme's key files of that kind are one ([`PlainKeys`]).
-fn read_key_file(text: &[u8], scheme: &str, kind: KeyKind) -> Result<KeyFile, Error> {
+pub fn read_key_file(text: &[u8], scheme: &str, kind: KeyKind) -> Result<KeyFile, Error> {
     match KeyInput::parse(text)? {
         KeyInput::File(file) => {
             expect_header(&file, scheme, kind)?;

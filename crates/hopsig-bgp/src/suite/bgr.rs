@@ -20,10 +20,12 @@ use std::borrow::Cow;
 
 use zeroize::Zeroizing;
 
+use hopsig_primitives::armor::KeyKind;
 use hopsig_primitives::rsa::RsaPublicKey;
 use hopsig_schemes::bgr::{
     Bgr, BgrAggregate, BgrParams, BgrSigningKey, BgrVerifyingKey, Randomness, H_LEN,
 };
+use hopsig_schemes::registry::read_key_file;
 use hopsig_schemes::{Aggregate, SequentialAggregate, SigningKey as _};
 
 use super::{AlgorithmSuite, BlockFault, KeyError, SigningKey, VerifyingKey};
@@ -206,6 +208,14 @@ impl AlgorithmSuite for BgrSuite {
     /// (docs/spec/keys.md), which PKCS #8 cannot hold.
     fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError> {
         Ok(key.secret_of::<BgrSigningKey>(self)?.to_key_file()?)
+    }
+
+    /// A `bgr-rsa2048` hopsig key file: the RSA key and the PRF seed
+    /// (docs/spec/keys.md).
+    fn signing_key_from_file(&self, text: &[u8]) -> Result<SigningKey, KeyError> {
+        let scheme = self.scheme();
+        let file = read_key_file(text, &scheme.id(), KeyKind::Secret)?;
+        self.signing_key(scheme.signing_key_from_file(&file)?)
     }
 
     fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {

@@ -116,6 +116,16 @@ pub trait AlgorithmSuite: Send + Sync {
     /// [`KeyError::Scheme`] for a key of another suite, backend failures.
     fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError>;
 
+    /// A router's private key from the text of its secret key file, as
+    /// [`AlgorithmSuite::secret_key_file`] writes it (docs/spec/bgpsec.md, "Router
+    /// keys"): for suite 1 and `rsa2048-pkcs1-sha256` an unencrypted PKCS #8 key, PEM or
+    /// DER, as `openssl genpkey` writes it; for `bgr-rsa2048` a hopsig key file.
+    ///
+    /// # Errors
+    /// [`KeyError::Scheme`] naming what is wrong: not a key file, a public key, a key
+    /// of another suite.
+    fn signing_key_from_file(&self, text: &[u8]) -> Result<SigningKey, KeyError>;
+
     /// A router's public key from its DER SubjectPublicKeyInfo, parsed and checked
     /// once, for [`AlgorithmSuite::validate`].
     ///

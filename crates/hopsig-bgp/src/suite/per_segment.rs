@@ -15,6 +15,7 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
+use hopsig_primitives::armor::{KeyKind, PlainKey};
 use hopsig_primitives::codec::Reader;
 use hopsig_schemes::concat::{BaseSignature, EcdsaP256, Rsa2048Pkcs1};
 use openssl::pkey::PKey;
@@ -120,6 +121,17 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
 
     fn secret_key_file(&self, key: &SigningKey) -> Result<Zeroizing<String>, KeyError> {
         Ok(B::secret_to_pem(key.secret_of::<B::SecretKey>(self)?)?)
+    }
+
+    fn signing_key_from_file(&self, text: &[u8]) -> Result<SigningKey, KeyError> {
+        let plain = PlainKey::parse(text).map_err(hopsig_schemes::Error::from)?;
+        if plain.kind != KeyKind::Secret {
+            return Err(KeyError::Scheme(hopsig_schemes::Error::WrongKeyKind {
+                expected: KeyKind::Secret,
+                found: plain.kind,
+            }));
+        }
+        self.signing_key_from_pkcs8(&plain.der)
     }
 
     fn verifying_key_from_spki(&self, spki: &[u8]) -> Result<VerifyingKey, KeyError> {

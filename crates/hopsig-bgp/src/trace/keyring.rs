@@ -12,14 +12,14 @@
 //!   ([`AlgorithmSuite::secret_key_file`]; for suite 1 an unencrypted PKCS #8 P-256
 //!   key in PEM), written with mode 0600.
 //!
-//! [`router_keys_from_rpki_json`] reads the `bgpsec_keys` back into a
+//! [`crate::router_key::from_rpki_json`] reads the `bgpsec_keys` back into a
 //! [`RouterKeys`] lookup for validation.
 
 use std::collections::HashMap;
 
 use zeroize::Zeroizing;
 
-use crate::router_key::{ski_of_spki, RouterKey, RouterKeys, Ski};
+use crate::router_key::{to_rpki_json, RouterKey, RouterKeys};
 use crate::sign::Signer;
 use crate::suite::{AlgorithmSuite, KeyError};
 
@@ -142,92 +142,6 @@ impl Keyring {
     }
 }
 
-/// `keys` as rpki-client's JSON: an object whose `bgpsec_keys` lists them in order.
-pub fn to_rpki_json(keys: &[RouterKey]) -> String {
-    let entries: Vec<String> = keys
-        .iter()
-        .map(|k| {
-            format!(
-                "    {{ \"asn\": {}, \"ski\": \"{}\", \"pubkey\": \"{}\" }}",
-                k.asn(),
-                hex_upper(k.ski()),
-                openssl::base64::encode_block(k.spki())
-            )
-        })
-        .collect();
-    format!(
-        "{{\n  \"bgpsec_keys\": [\n{}\n  ]\n}}\n",
-        entries.join(",\n")
-    )
-}
-
-fn hex_upper(bytes: &[u8]) -> String {
-    hopsig_primitives::codec::to_hex(bytes).to_ascii_uppercase()
-}
-
-/// Why a `bgpsec_keys` JSON document was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum KeysJsonError {
-    /// Not a JSON object with a `bgpsec_keys` array (serde_json's message).
-    #[error("not an rpki-client JSON document with a \"bgpsec_keys\" array: {0}")]
-    Document(String),
-    /// Entry `index` of `bgpsec_keys`: `field` is wrong.
-    #[error("bgpsec_keys[{index}].{field}: {problem}")]
-    Entry {
-        /// Index in the array, from 0.
-        index: usize,
-        /// The member at fault.
-        field: &'static str,
-        /// What is wrong.
-        problem: String,
-    },
-}
-
-/// The `bgpsec_keys` of an rpki-client JSON document as a validator's lookup: each
-/// entry's `asn` (0 to 2³²−1), `ski` (40 hex digits, either case) and `pubkey` (base64
-/// DER SubjectPublicKeyInfo, whose SKI must be `ski`); other members are ignored.
-///
-/// # Errors
-/// [`KeysJsonError`] naming the first bad entry and member.
-pub fn router_keys_from_rpki_json(text: &[u8]) -> Result<RouterKeys, KeysJsonError> {
-    let doc: serde_json::Value =
-        serde_json::from_slice(text).map_err(|e| KeysJsonError::Document(e.to_string()))?;
-    let entries = doc
-        .get("bgpsec_keys")
-        .and_then(serde_json::Value::as_array)
-        .ok_or_else(|| KeysJsonError::Document("no \"bgpsec_keys\" array".into()))?;
-    let mut keys = RouterKeys::new();
-    for (index, e) in entries.iter().enumerate() {
-        let bad = |field, problem: &str| KeysJsonError::Entry {
-            index,
-            field,
-            problem: problem.to_string(),
-        };
-        let asn = e
-            .get("asn")
-            .and_then(serde_json::Value::as_u64)
-            .and_then(|a| u32::try_from(a).ok())
-            .ok_or_else(|| bad("asn", "not an AS number from 0 to 4294967295"))?;
-        let ski: Ski = e
-            .get("ski")
-            .and_then(serde_json::Value::as_str)
-            .and_then(|s| hex::decode(s).ok())
-            .and_then(|v| v.try_into().ok())
-            .ok_or_else(|| bad("ski", "not 40 hexadecimal digits"))?;
-        let spki = e
-            .get("pubkey")
-            .and_then(serde_json::Value::as_str)
-            .and_then(|s| openssl::base64::decode_block(s).ok())
-            .ok_or_else(|| bad("pubkey", "not base64"))?;
-        let computed = ski_of_spki(&spki).map_err(|e| bad("pubkey", &e.to_string()))?;
-        if computed != ski {
-            return Err(bad("ski", "is not the SKI of pubkey (RFC 8209 §3.1.1)"));
-        }
-        keys.insert(RouterKey::new(asn, ski, &spki));
-    }
-    Ok(keys)
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -251,7 +165,9 @@ mod tests {
             .map(|e| e["asn"].as_u64().unwrap())
             .collect();
         assert_eq!(asns, [64_496, 64_497, 64_498]);
-        let keys = router_keys_from_rpki_json(json.as_bytes()).unwrap();
+        let keys = crate::router_key::from_rpki_json(json.as_bytes(), 0)
+            .unwrap()
+            .keys;
         assert_eq!(keys.len(), 3);
         for k in ring.public_keys() {
             let (_, signing) = ring.signer(k.asn()).unwrap().key(1).unwrap();
@@ -270,52 +186,5 @@ mod tests {
             assert_eq!(key.ski(), mine.ski());
             assert_eq!(secret_key_name(asn), format!("AS{asn}.key"));
         }
-    }
-
-    #[test]
-    fn bad_json_names_the_entry_and_member() {
-        let mut ring = Keyring::new(&ECDSA_P256_SHA256);
-        ring.generate(&[64_496], 1).unwrap();
-        let good = ring.rpki_json();
-        let doc: serde_json::Value = serde_json::from_str(&good).unwrap();
-        let entry = doc["bgpsec_keys"][0].clone();
-        let with = |field: &str, value: serde_json::Value| {
-            let mut e = entry.clone();
-            e[field] = value;
-            serde_json::json!({ "bgpsec_keys": [entry.clone(), e] }).to_string()
-        };
-        let other_ski = "00".repeat(20);
-        for (field, value, named) in [
-            ("asn", serde_json::json!(-1), "bgpsec_keys[1].asn"),
-            (
-                "asn",
-                serde_json::json!(4_294_967_296u64),
-                "bgpsec_keys[1].asn",
-            ),
-            ("ski", serde_json::json!("AB"), "bgpsec_keys[1].ski"),
-            ("ski", serde_json::json!(other_ski), "bgpsec_keys[1].ski"),
-            ("pubkey", serde_json::json!("!!"), "bgpsec_keys[1].pubkey"),
-            ("pubkey", serde_json::json!("AAAA"), "bgpsec_keys[1].pubkey"),
-        ] {
-            let e = router_keys_from_rpki_json(with(field, value).as_bytes()).unwrap_err();
-            assert!(e.to_string().starts_with(named), "{e}");
-        }
-        for doc in ["", "[]", "{}", "{\"bgpsec_keys\": 3}"] {
-            assert!(matches!(
-                router_keys_from_rpki_json(doc.as_bytes()),
-                Err(KeysJsonError::Document(_))
-            ));
-        }
-        // Upper or lower case SKI; members rpki-client adds are ignored.
-        let lower = good.to_ascii_lowercase();
-        assert!(
-            router_keys_from_rpki_json(lower.as_bytes()).is_err(),
-            "base64 is case-sensitive"
-        );
-        let mut e = entry.clone();
-        e["ski"] = serde_json::json!(e["ski"].as_str().unwrap().to_ascii_lowercase());
-        e["ta"] = serde_json::json!("ripe");
-        let doc = serde_json::json!({ "metadata": {}, "bgpsec_keys": [e] }).to_string();
-        assert_eq!(router_keys_from_rpki_json(doc.as_bytes()).unwrap().len(), 1);
     }
 }

@@ -23,7 +23,7 @@ pub mod view;
 
 pub use announcement::{Announcement, Entries, Entry, PathHop, Route, Skip};
 pub use bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
-pub use keyring::{router_keys_from_rpki_json, Keyring, KEYS_JSON};
+pub use keyring::{Keyring, KEYS_JSON};
 pub use sign::{bgpsec_update, sign_mrt, signed_path, update_message, SignOptions, SignReport};
 pub use validate::{validate_mrt, ValidateReport};
 

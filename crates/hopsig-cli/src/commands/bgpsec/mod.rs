@@ -3,6 +3,8 @@
 //! the thread count, opening an MRT file, and progress lines on standard error.
 
 pub mod inspect;
+pub mod keygen;
+pub mod keys;
 pub mod sign_mrt;
 pub mod validate_mrt;
 
@@ -18,7 +20,7 @@ use hopsig_bgp::suite::{self, AlgorithmSuite, SUITES};
 
 use crate::io::{at, note, Failure};
 
-/// BGPsec: signed MRT files, validation, inspection.
+/// BGPsec: router keys, signed MRT files, validation, inspection.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -27,6 +29,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Command {
+    Keygen(keygen::Args),
+    Keys(keys::Args),
     SignMrt(sign_mrt::Args),
     ValidateMrt(validate_mrt::Args),
     Inspect(inspect::Args),
@@ -35,6 +39,8 @@ enum Command {
 /// Runs the subcommand.
 pub fn run(args: Args) -> crate::io::Outcome {
     match args.command {
+        Command::Keygen(a) => keygen::run(a),
+        Command::Keys(a) => keys::run(a),
         Command::SignMrt(a) => sign_mrt::run(a),
         Command::ValidateMrt(a) => validate_mrt::run(a),
         Command::Inspect(a) => inspect::run(a),

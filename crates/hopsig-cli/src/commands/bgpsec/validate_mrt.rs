@@ -4,19 +4,17 @@
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use hopsig_bgp::trace::{router_keys_from_rpki_json, validate_mrt, ValidateReport};
+use hopsig_bgp::trace::{validate_mrt, ValidateReport};
 
 use super::{open_mrt, rate, threads, Progress};
-use crate::io::{at, outputs, read, say, Failure, Outcome, Secrecy};
-
-/// Largest router keys file read: 256 MiB (rpki-client's whole output is under 100).
-const MAX_KEYS_JSON: u64 = 256 << 20;
+use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Validate every BGPsec UPDATE of an MRT file, on every core.
 ///
 /// FILE is plain or gzip. Each UPDATE is validated as the collector of its record
 /// would (RFC 8205 §5.2; the record's peer AS for check 2, its local AS as the target
-/// of the newest signature), with the router keys of an rpki-client JSON file. An
+/// of the newest signature), with the router keys of an rpki-client JSON file or a
+/// keys folder (as `hopsig bgpsec keys` reads them). An
 /// UPDATE that announces a route is 'Valid' or not, and why; other records are
 /// counted as skipped. Exit status: 0 if every UPDATE is valid, 1 if any is not, 2 for
 /// bad usage or input (no UPDATE at all included).
@@ -24,9 +22,13 @@ const MAX_KEYS_JSON: u64 = 256 << 20;
 pub struct Args {
     /// The MRT file (from `hopsig bgpsec sign-mrt`, or any BGP4MP file).
     file: PathBuf,
-    /// The router keys: rpki-client's JSON (`bgpsec_keys`: asn, ski, pubkey).
-    #[arg(long, value_name = "JSON")]
+    /// The router keys: rpki-client's JSON (`bgpsec_keys`: asn, ski, pubkey), or a
+    /// folder of router certificates and AS<N>.pem public keys.
+    #[arg(long, value_name = "JSON|DIR")]
     keys: PathBuf,
+    /// Use the keys valid at this time, in Unix seconds [default: now].
+    #[arg(long, value_name = "UNIX")]
+    at: Option<i64>,
     /// Validating threads [default: every core].
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
@@ -45,8 +47,9 @@ pub fn run(args: Args) -> Outcome {
     if let Some(path) = &args.json {
         files.check(path)?;
     }
-    let text = read(&args.keys, MAX_KEYS_JSON, "router keys JSON file")?;
-    let keys = router_keys_from_rpki_json(&text).map_err(|e| at(&args.keys, e))?;
+    let loaded = super::keys::load(&args.keys, args.at)?;
+    note(super::keys::summary(&args.keys, &loaded));
+    let keys = loaded.keys;
     let input = open_mrt(&args.file)?;
     let threads = threads(args.threads);
     let mut progress = Progress::new("validate-mrt", &input);

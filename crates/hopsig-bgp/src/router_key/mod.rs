@@ -8,12 +8,22 @@
 //! [`RouterKey`]s and put them in a [`RouterKeys`], or implement [`KeyLookup`] over
 //! their own store.
 
+pub mod certificate;
+mod der;
+pub mod folder;
+pub mod rpki_json;
+
 use std::collections::HashMap;
 
 use hopsig_primitives::codec::{DecodeError, Reader};
 
 use crate::packet::SKI_LEN;
 use crate::suite::{AlgorithmSuite, KeyError, VerifyingKey, SUITES};
+use der::der;
+
+pub use certificate::{CertificateError, RouterCertificate};
+pub use folder::{from_dir, FolderError, LoadReport};
+pub use rpki_json::{from_rpki_json, to_rpki_json, KeysJsonError};
 
 /// A Subject Key Identifier (RFC 8205 §3.2: 20 octets).
 pub type Ski = [u8; SKI_LEN];
@@ -41,31 +51,6 @@ pub fn ski_of_spki(spki: &[u8]) -> Result<Ski, KeyError> {
     Ok(openssl::sha::sha1(
         bits.take(bits.remaining(), "subjectPublicKey")?,
     ))
-}
-
-/// Reads one DER TLV with tag `tag` (short or long definite length) and returns its
-/// contents.
-fn der<'a>(r: &mut Reader<'a>, tag: u8, field: &'static str) -> Result<&'a [u8], KeyError> {
-    let invalid = |reason| KeyError::Spki(DecodeError::Invalid { field, reason });
-    if r.u8(field)? != tag {
-        return Err(invalid("unexpected DER tag"));
-    }
-    let first = r.u8(field)?;
-    let len = match first {
-        0..=0x7f => usize::from(first),
-        0x81..=0x84 => {
-            let octets = r.take(usize::from(first & 0x7f), field)?;
-            let len = octets
-                .iter()
-                .fold(0usize, |n, &b| (n << 8) | usize::from(b));
-            if octets[0] == 0 || len < 0x80 {
-                return Err(invalid("DER length not minimal"));
-            }
-            len
-        }
-        _ => return Err(invalid("unsupported DER length")),
-    };
-    Ok(r.take(len, field)?)
 }
 
 /// One valid (AS Number, Public Key, SKI) triple (RFC 8205 §5.1), the key parsed by
@@ -196,6 +181,11 @@ impl RouterKeys {
     /// Whether the store holds no triple.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Every triple, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &RouterKey> {
+        self.by_as_ski.values().flatten()
     }
 }
 
