@@ -4,6 +4,7 @@
 //! hand-over passed on the simulated link.
 
 use hopsig_primitives::rsa::RsaSecretKey;
+use zeroize::Zeroizing;
 
 use super::{
     forward, issue, originate, verify, Asn, Handover, Issue, KcParams, Primary, ReceivedKey,
@@ -326,5 +327,245 @@ impl HorsOps {
             })
             .sum();
         total as f64 / f64::from(samples.max(1))
+    }
+}
+
+/// The router at the end of simulated paths of every length 1 ..= `max_hops`, for
+/// replaying a trace (`hopsig replay`, 001 §V-A-3): the upstream signatures are made
+/// once, here; each announcement then costs [`Router::verify`] of the path of its
+/// length (every hop, origin included) and [`Router::sign`] of the router's own hop,
+/// both real. One path is signed hop by hop and its prefixes serve the shorter
+/// lengths: the router at length L is speaker L, which receives the first L hops and
+/// the hand-over of speaker L − 1.
+pub struct Router {
+    params: KcParams,
+    variant: Variant,
+    dir: StaticDirectory,
+    total: usize,
+    expires: u64,
+    now: u64,
+    /// Per length L (index L − 1): the route after L hops, the hand-over speaker L
+    /// received (kept to take a fresh key after Σ KC-MT signatures, as a new
+    /// hand-over would), the key it signs with, and the attestation key it publishes.
+    at: Vec<At>,
+}
+
+struct At {
+    route: SignedRoute,
+    kept: Zeroizing<Vec<u8>>,
+    key: ReceivedKey,
+    /// The next hand-over, already received ([`Router::receive_handovers`]).
+    spare: Option<ReceivedKey>,
+    issued: super::AttestationPublic,
+}
+
+impl std::fmt::Debug for Router {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Router({:?}, up to {} hops)",
+            self.variant,
+            self.at.len()
+        )
+    }
+}
+
+impl Router {
+    /// Signs one path of `max_hops` speakers (1 ..= MAX_HOPS − 2), valid from `now`.
+    ///
+    /// # Errors
+    /// Backend failures, or a verification failure (a bug).
+    pub fn new(
+        params: KcParams,
+        variant: Variant,
+        max_hops: usize,
+        now: u64,
+    ) -> Result<Self, Error> {
+        let max = max_hops.clamp(1, super::MAX_HOPS - 2);
+        let total = max + 1;
+        let expires = now + 86_400;
+        let origin_key = RsaSecretKey::generate(params.rsa_bits)?;
+        let mut dir = StaticDirectory::default();
+        dir.set_key(asn(0), origin_key.public().clone());
+        for i in 0..total {
+            dir.set_neighbours(asn(i), neighbours(i, total));
+        }
+        let next = |i: usize| if i + 1 == total { RECEIVER } else { asn(i + 1) };
+        let (public, mut handover) = issue(&params, variant.issue())?;
+        let mut route = originate(
+            params,
+            &origin_key,
+            asn(0),
+            &neighbours(0, total),
+            &[next(0)],
+            b"198.51.100.0/24",
+            expires,
+            &public,
+        )?;
+        let mut at = Vec::with_capacity(max);
+        for l in 1..=max {
+            let kept = handover.to_bytes()?;
+            let (issued, h) = issue(&params, variant.issue())?;
+            let next_route = if l < max {
+                let mut received = ReceivedKey::new(params, Handover::from_bytes(&kept)?);
+                Some(forward(
+                    &route,
+                    &mut received,
+                    variant.primary(l),
+                    asn(l),
+                    &neighbours(l, total),
+                    &[next(l)],
+                    expires,
+                    &issued,
+                )?)
+            } else {
+                None
+            };
+            let key = ReceivedKey::new(params, Handover::from_bytes(&kept)?);
+            let received = match next_route {
+                Some(n) => std::mem::replace(&mut route, n),
+                None => route.clone(),
+            };
+            at.push(At {
+                route: received,
+                kept,
+                key,
+                spare: None,
+                issued,
+            });
+            handover = h;
+        }
+        let mut router = Router {
+            params,
+            variant,
+            dir,
+            total,
+            expires,
+            now,
+            at,
+        };
+        router.receive_handovers()?;
+        for l in 1..=router.at.len() {
+            router.verify(l)?;
+        }
+        Ok(router)
+    }
+
+    /// The longest path it holds.
+    pub fn max_hops(&self) -> usize {
+        self.at.len()
+    }
+
+    fn at(&self, hops: usize) -> Result<&At, Error> {
+        self.at
+            .get(hops.clamp(1, self.at.len()) - 1)
+            .ok_or(Error::InvalidSignature)
+    }
+
+    /// Verifies the route of `hops` hops (clamped to 1 ..= [`Router::max_hops`]) as
+    /// speaker `hops` receives it (§III-A: every hop, the origin's with K_0).
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] (a bug).
+    pub fn verify(&self, hops: usize) -> Result<(), Error> {
+        let at = self.at(hops)?;
+        verify(
+            &at.route,
+            &self.dir,
+            Some(asn(at.route.hops.len())),
+            self.now,
+        )
+    }
+
+    /// Takes in the hand-overs that replace KC-MT keys after Σ signatures: in a router
+    /// they arrive from the predecessor between UPDATEs (parsing one checks its RSA
+    /// key, which takes milliseconds and is no part of signing), so a replay calls
+    /// this outside its timed work.
+    ///
+    /// # Errors
+    /// A kept hand-over that no longer parses (a bug).
+    pub fn receive_handovers(&mut self) -> Result<(), Error> {
+        for at in self.at.iter_mut().filter(|a| a.spare.is_none()) {
+            at.spare = Some(ReceivedKey::new(
+                self.params,
+                Handover::from_bytes(&at.kept)?,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Signs the router's own hop onto the route of `hops` hops; returns the encoded
+    /// size of the route it sends. A KC-MT key that has made its Σ signatures is
+    /// replaced by the hand-over already received, so the next signature builds the
+    /// tree again (eq. 4's S1 once per Σ).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn sign(&mut self, hops: usize) -> Result<usize, Error> {
+        let i = hops.clamp(1, self.at.len()) - 1;
+        let (params, variant, total, expires) =
+            (self.params, self.variant, self.total, self.expires);
+        let at = self.at.get_mut(i).ok_or(Error::InvalidSignature)?;
+        let l = at.route.hops.len();
+        let primary = variant.primary(l);
+        if primary == Primary::Mt && at.key.mt_used() >= params.hors.sigma {
+            at.key = match at.spare.take() {
+                Some(k) => k,
+                None => ReceivedKey::new(params, Handover::from_bytes(&at.kept)?),
+            };
+        }
+        let next = if l + 1 == total { RECEIVER } else { asn(l + 1) };
+        let out = forward(
+            &at.route,
+            &mut at.key,
+            primary,
+            asn(l),
+            &neighbours(l, total),
+            &[next],
+            expires,
+            &at.issued,
+        )?;
+        Ok(super::encode(&out)?.len())
+    }
+
+    /// The encoded size of the route of `hops` hops (what a RIB keeps of it).
+    ///
+    /// # Errors
+    /// Encoding failures (a bug).
+    pub fn route_bytes(&self, hops: usize) -> Result<usize, Error> {
+        Ok(super::encode(&self.at(hops)?.route)?.len())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod router_tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_router_verifies_and_signs_every_length_and_renews_kc_mt_keys() {
+        for variant in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
+            let mut r = Router::new(KcParams::MODERN, variant, 4, 1_000).unwrap();
+            assert_eq!(r.max_hops(), 4);
+            let mut sizes = Vec::new();
+            for l in 1..=4 {
+                r.verify(l).unwrap();
+                sizes.push(r.route_bytes(l).unwrap());
+                assert!(r.sign(l).unwrap() > sizes[l - 1], "{variant:?} {l}");
+            }
+            assert!(
+                sizes.windows(2).all(|w| w[0] < w[1]),
+                "{variant:?} {sizes:?}"
+            );
+            // Past Σ signatures the KC-MT key is renewed, not refused.
+            for _ in 0..=2 * KcParams::MODERN.hors.sigma {
+                r.sign(2).unwrap();
+                r.receive_handovers().unwrap();
+            }
+            // A tampered route does not verify.
+            let mut bad = Router::new(KcParams::MODERN, variant, 2, 1_000).unwrap();
+            bad.at[1].route.hops[0].expires += 1;
+            assert!(bad.verify(2).is_err(), "{variant:?}");
+        }
     }
 }
