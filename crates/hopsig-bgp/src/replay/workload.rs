@@ -302,3 +302,61 @@ mod tests {
         assert_eq!(per_second(&[0.0, 0.5, 1.0, 2.99]), [2, 1, 1]);
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+    use std::io::Read as _;
+
+    /// The first 64 KiB of a real RIS update file, uncompressed.
+    fn real() -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/data/mrt/ris-updates.20100722.2015.gz");
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(std::fs::File::open(path).unwrap())
+            .take(64 << 10)
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// A real file cut anywhere, with bytes overwritten anywhere, is read or
+        /// refused, never a panic.
+        #[test]
+        fn damaged_mrt_files_never_panic(
+            cut in 0usize..(64 << 10),
+            flips in proptest::collection::vec((0usize..(64 << 10), any::<u8>()), 0..8),
+        ) {
+            let mut bytes = real();
+            for (at, b) in flips {
+                if let Some(x) = bytes.get_mut(at) {
+                    *x = b;
+                }
+            }
+            bytes.truncate(cut);
+            let _ = read_peers(bytes.as_slice(), None);
+        }
+    }
+
+    #[test]
+    fn an_undamaged_prefix_reads_its_announcements() {
+        let peers = read_peers(real().as_slice(), None).unwrap();
+        let n: usize = peers.peers.iter().map(|p| p.arrivals.len()).sum();
+        assert!(n > 100, "{n}");
+        assert!(peers
+            .peers
+            .iter()
+            .all(|p| p.arrivals.iter().all(|a| a.hops >= 1)));
+        assert_eq!(
+            read_peers(&b""[..], None).unwrap_err().to_string(),
+            WorkloadError::Empty.to_string()
+        );
+        let one = read_peers(real().as_slice(), Some(1)).unwrap();
+        assert_eq!(one.peers.iter().map(|p| p.arrivals.len()).sum::<usize>(), 1);
+    }
+}
