@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::{code, one_line, sign, stdout, text, Scratch};
 
 fn inspect(s: &Scratch, path: &str) -> serde_json::Value {
@@ -107,23 +105,6 @@ fn inspect_understands_every_file_hopsig_writes() {
     expect.push((
         results,
         serde_json::json!({"file": "benchmark results", "suite": "fig4", "quick": true}),
-    ));
-
-    // Replay results (replay --json; reproduce's replay.json is an array of them).
-    let replayed = s.p("replay.json");
-    s.ok(&[
-        "replay",
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/mrt/ris-updates.20100722.2015.gz")
-            .to_string_lossy(),
-        "--schemes",
-        "none,kc-mt",
-        "--json",
-        &replayed,
-    ]);
-    expect.push((
-        replayed,
-        serde_json::json!({"file": "replay results", "workloads": ["normal"], "mode": "strict", "schemes": ["none", "kc-mt"]}),
     ));
 
     let mut wrong = Vec::new();

@@ -10,8 +10,7 @@ use crate::io::{at, read_secret, say, say_json, Outcome, MAX_INSPECTED};
 /// Say what a file holds: a key file of any scheme (PKG, parameters and user keys of
 /// ibas-bls12381, the files of `hopsig ic`), an aggregate of any scheme, an IBAS
 /// journal, a HORS counter file, benchmark results (`bench --json`, the JSON files of
-/// `reproduce`), replay results (`replay --json`, `reproduce`'s replay.json), a plain
-/// PEM / DER key or a bare signature. The report.md and SVG plots
+/// `reproduce`), a plain PEM / DER key or a bare signature. The report.md and SVG plots
 /// of `reproduce` are for people, not hopsig formats: they are reported as unknown.
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,37 +44,6 @@ fn benchmark(bytes: &[u8]) -> Option<Vec<(String, serde_json::Value)>> {
     ])
 }
 
-/// The results `hopsig replay --json` writes (one workload) and `hopsig reproduce`'s
-/// `replay.json` (an array of them; docs/spec/replay.md): which workloads, peers and
-/// schemes.
-fn replay(bytes: &[u8]) -> Option<Vec<(String, serde_json::Value)>> {
-    let v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
-    let all: Vec<&serde_json::Value> = match &v {
-        serde_json::Value::Array(items) if !items.is_empty() => items.iter().collect(),
-        serde_json::Value::Object(_) => vec![&v],
-        _ => return None,
-    };
-    let mut workloads = Vec::new();
-    let mut peers = Vec::new();
-    for w in &all {
-        workloads.push(w.get("workload")?.as_str()?.to_string());
-        peers.push(w.get("peer_as")?.as_u64()?);
-    }
-    let schemes: Vec<serde_json::Value> = all[0]
-        .get("runs")?
-        .as_array()?
-        .iter()
-        .filter_map(|r| r.get("scheme").cloned())
-        .collect();
-    Some(vec![
-        ("file".into(), "replay results".into()),
-        ("workloads".into(), workloads.into()),
-        ("peer_as".into(), peers.into()),
-        ("mode".into(), all[0].get("mode")?.clone()),
-        ("schemes".into(), schemes.into()),
-    ])
-}
-
 /// Prints the description, one `name: value` line each (values escaped), or JSON.
 pub fn run(args: Args) -> Outcome {
     // The file may be a secret key.
@@ -86,9 +54,9 @@ pub fn run(args: Args) -> Outcome {
             .iter()
             .map(|(name, value)| ((*name).to_string(), json(value)))
             .collect(),
-        Err(Error::UnknownFile) => benchmark(&bytes)
-            .or_else(|| replay(&bytes))
-            .ok_or_else(|| at(&args.file, Error::UnknownFile))?,
+        Err(Error::UnknownFile) => {
+            benchmark(&bytes).ok_or_else(|| at(&args.file, Error::UnknownFile))?
+        }
         Err(e) => return Err(at(&args.file, e)),
     };
     if args.json {
