@@ -15,8 +15,6 @@
 //! * [`trace`] — BGPsec over real MRT files: each announcement signed by the ASes on
 //!   its path and written as MRT (`sign-mrt`), validated on several threads
 //!   (`validate-mrt`), shown in bgpkit-parser's pipe format (`inspect`).
-//! * [`replay`] — real traces replayed through a router that validates and signs under
-//!   each scheme (BGPsec, BGR, KC-x): the KC-x paper's Tables IV–VI and Fig. 5.
 //!
 //! ```
 //! use hopsig_bgp::packet::{AsWidth, Message};
@@ -36,7 +34,6 @@ pub mod as_path_equivalent;
 pub mod hazmat;
 pub mod mrt;
 pub mod packet;
-pub mod replay;
 pub mod router_key;
 pub mod sign;
 pub mod signature_input;

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
-use commands::{bgpsec, replay, schemes, sign, verify};
+use commands::{bgpsec, schemes, sign, verify};
 
 #[derive(Parser)]
 #[command(name = "hopsig", version, about = "Signatures that travel across network hops", long_about = None)]
@@ -41,7 +41,6 @@ enum Command {
     Inspect(inspect::Args),
     Bench(bench_cmd::Args),
     Bgpsec(bgpsec::Args),
-    Replay(replay::Args),
     Reproduce(reproduce_cmd::Args),
 }
 
@@ -57,7 +56,6 @@ fn run(command: Command) -> io::Outcome {
         Command::Inspect(args) => inspect::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Bgpsec(args) => bgpsec::run(args),
-        Command::Replay(args) => replay::run(args),
         Command::Reproduce(args) => reproduce_cmd::run(args),
     }
 }

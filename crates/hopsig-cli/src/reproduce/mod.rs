@@ -1,13 +1,12 @@
 //! `hopsig reproduce`: each paper table beside the one measured here, a markdown report
 //! and SVG plots.
 
-pub(crate) mod svg;
+mod svg;
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::bench::{to_json, Table1, Table2, Table3, Table5};
-use crate::commands::replay;
 use crate::io::{outputs, print_text, say, Outcome, Secrecy};
 use svg::{line_chart, Series};
 
@@ -339,14 +338,7 @@ fn series(t: &Table1, value: fn(&crate::bench::Row) -> f64) -> Vec<Series> {
         .collect()
 }
 
-fn report(
-    t: &Table1,
-    t2: &Table2,
-    t3: &Table3,
-    t5: &Table5,
-    replays: &[(replay::Replayed, String)],
-    quick: bool,
-) -> String {
+fn report(t: &Table1, t2: &Table2, t3: &Table3, t5: &Table5, quick: bool) -> String {
     let cmd = if quick {
         "hopsig reproduce --quick"
     } else {
@@ -410,25 +402,6 @@ fn report(
         side_by_side2(t2),
         t2.render()
     );
-    let _ = write!(
-        s,
-        "\n## KC-x Tables IV–VI and Fig. 5: paper beside measured\n\nPaper figures quoted from {}. \
-         Each announcement's validation and signing ran for real (`hopsig replay`); the \
-         measured times drive a one-core queue with the trace's arrival times.{}\n",
-        replay::SOURCE,
-        if quick {
-            " Quick run: at most 2,000 announcements of the busiest peer and 3,000 routes of the reset."
-        } else {
-            ""
-        }
-    );
-    for (r, text) in replays {
-        let _ = write!(s, "\n```text\n{text}```\n\n");
-        for run in &r.runs {
-            let name = format!("fig5-{}-{}.svg", r.workload, run.scheme.name());
-            let _ = writeln!(s, "![{name}]({name})");
-        }
-    }
     s
 }
 
@@ -443,9 +416,6 @@ const REPORT_FILES: [&str; 7] = [
     "report.md",
 ];
 
-/// The workloads replayed for KC-x Tables IV–VI and Fig. 5.
-const REPLAY_WORKLOADS: [&str; 3] = ["normal", "busiest", "reset"];
-
 /// Runs the reproduction. The report files are checked (none in the way without
 /// `force`, the folder writable) before anything is measured, and written together.
 pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
@@ -454,17 +424,10 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     for name in REPORT_FILES {
         files.check(&out.join(name))?;
     }
-    files.check(&out.join("replay.json"))?;
-    for w in REPLAY_WORKLOADS {
-        for s in hopsig_bgp::replay::Scheme::ALL {
-            files.check(&replay::fig5_path(out, w, s))?;
-        }
-    }
     let t = Table1::measure(quick)?;
     let t5 = Table5::measure(quick)?;
     let t3 = Table3::measure(quick)?;
     let t2 = Table2::measure(quick)?;
-    let replays = replay::paper_workloads(quick)?;
     print_text(&format!(
         "BGR Table 1 — paper ({SOURCE}) beside measured:\n\n{}\n{}\n\
          004 Table 5 — paper ({SOURCE5}) beside measured:\n\n{}\n{}\n\
@@ -479,9 +442,6 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         side_by_side2(&t2),
         t2.render()
     ))?;
-    for (_, text) in &replays {
-        print_text(&format!("KC-x Tables IV–VI, Fig. 5 — {text}\n"))?;
-    }
     let size = line_chart(
         "Aggregate signature size",
         "signers n",
@@ -501,25 +461,14 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         to_json(&t2)?,
         size.into_bytes(),
         verify.into_bytes(),
-        report(&t, &t2, &t3, &t5, &replays, quick).into_bytes(),
+        report(&t, &t2, &t3, &t5, quick).into_bytes(),
     ];
     for (name, bytes) in REPORT_FILES.iter().zip(&contents) {
         files.add(&out.join(name), bytes, Secrecy::Public)?;
     }
-    let all: Vec<&replay::Replayed> = replays.iter().map(|(r, _)| r).collect();
-    files.add(&out.join("replay.json"), &to_json(&all)?, Secrecy::Public)?;
-    for (r, _) in &replays {
-        for (s, svg) in replay::fig5(r) {
-            files.add(
-                &replay::fig5_path(out, r.workload, s),
-                svg.as_bytes(),
-                Secrecy::Public,
-            )?;
-        }
-    }
     files.commit()?;
     say(format_args!(
-        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, replay.json, size.svg, verify.svg, fig5-WORKLOAD-SCHEME.svg",
+        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, size.svg, verify.svg",
         out.display()
     ))
 }
