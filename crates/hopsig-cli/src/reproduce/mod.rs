@@ -1,7 +1,7 @@
 //! `hopsig reproduce`: each paper table beside the one measured here, a markdown report
 //! and SVG plots.
 
-mod svg;
+pub(crate) mod svg;
 
 use std::fmt::Write as _;
 use std::path::Path;
