@@ -18,9 +18,10 @@ pub struct Args {
     /// Comma-separated schemes: none, bgpsec-ecdsa, bgr, kc-rsa, kc-mt, hybrid.
     #[arg(long, value_delimiter = ',', default_value = "none,bgpsec-ecdsa,bgr,kc-rsa,kc-mt,hybrid")]
     schemes: Vec<String>,
-    /// The peer's AS (default: the peer with the median announcement rate).
-    #[arg(long)]
-    peer: Option<u32>,
+    /// The peer: its AS number, `median` (the peer with the median announcement
+    /// rate) or `busiest` (the most announcements; in a RIB dump, the largest table).
+    #[arg(long, default_value = "median")]
+    peer: String,
     /// Mode drawn in Fig. 5 (both are simulated from the same measurements).
     #[arg(long, value_enum, default_value = "lazy")]
     mode: Mode,
@@ -72,9 +73,17 @@ pub fn run(args: Args) -> Outcome {
     }
     let trace = TraceFile::read(&args.mrt)?;
     let rib = args.rib.as_deref().map(TraceFile::read).transpose()?;
-    let peer = match args.peer {
-        Some(asn) => trace.peer(asn)?,
-        None => trace.median_peer(),
+    let (workload, peer) = match args.peer.as_str() {
+        "median" => ("median peer", trace.median_peer()),
+        "busiest" => ("busiest peer", trace.busiest_peer()),
+        asn => {
+            let n = asn.strip_prefix("AS").unwrap_or(asn).parse::<u32>().map_err(|_| {
+                Failure::Input(format!(
+                    "--peer takes an AS number, `median` or `busiest`, not '{asn}'"
+                ))
+            })?;
+            ("peer", trace.peer(n)?)
+        }
     };
     let schemes = names
         .iter()
@@ -84,7 +93,7 @@ pub fn run(args: Args) -> Outcome {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let options = Options {
-        workload: if args.peer.is_some() { "peer" } else { "median peer" }.to_string(),
+        workload: workload.to_string(),
         mode: args.mode,
         threads: args.threads,
         speedup: args.speedup,

@@ -440,11 +440,7 @@ impl Replay {
 
     /// Fig. 5: one SVG per scheme, incoming and outgoing UPDATEs per second.
     pub fn figures(&self) -> Vec<(String, String)> {
-        let slug: String = self
-            .workload
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
+        let slug = slug(&self.workload);
         let points = |v: &[u32]| -> Vec<(f64, f64)> {
             v.iter().enumerate().map(|(i, n)| (i as f64, f64::from(*n))).collect()
         };
@@ -558,6 +554,127 @@ impl Memory {
                 "  {:<13} {:>8} {:>8} {:>8} {:>10.1} {:>26.1}",
                 r.scheme, r.bytes_by_hops[0], r.bytes_by_hops[3], r.bytes_by_hops[4], r.rib_mb, r.projected_mb
             );
+        }
+        s
+    }
+}
+
+/// The RIS update file of the normal and the busy workload.
+pub const UPDATES_FILE: &str = "../shared/data/mrt/ris-updates.20160811.1600.gz";
+/// The RIB dump of the session reset and of Table VI.
+pub const RIB_FILE: &str = "../shared/data/mrt/ris-bview.20020722.2337.gz";
+/// How much faster the busiest peer is replayed.
+pub const BUSY_SPEEDUP: f64 = 10.0;
+/// Announcements per workload with `--quick`.
+pub const QUICK_LIMIT: usize = 150;
+/// Announcements of the session reset without `--quick` (every scheme replays them).
+pub const RESET_LIMIT: usize = 20_000;
+
+/// What `hopsig reproduce` adds: three workloads and Table VI.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reproduction {
+    /// normal, session reset, busiest ×10.
+    pub replays: Vec<Replay>,
+    /// Table VI from the RIB dump.
+    pub memory: Option<Memory>,
+    /// Data files not found (their parts are left out).
+    pub missing: Vec<String>,
+}
+
+/// A workload name as a file name part.
+fn slug(workload: &str) -> String {
+    workload
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// The workload names `hopsig reproduce` uses, for its Fig. 5 file names.
+pub const WORKLOADS: [&str; 3] = ["normal", "session reset", "busiest x10"];
+
+/// Fig. 5 file names `hopsig reproduce` may write.
+pub fn figure_names() -> Vec<String> {
+    WORKLOADS
+        .iter()
+        .flat_map(|w| {
+            let slug = slug(w);
+            router::SCHEMES.iter().map(move |s| format!("fig5-{slug}-{s}.svg"))
+        })
+        .collect()
+}
+
+/// Replays the three workloads of issue 13 §4 with every scheme, lazy, one thread,
+/// and computes Table VI. `quick`: the first [`QUICK_LIMIT`] announcements of each.
+///
+/// # Errors
+/// As [`replay`]; a data file that exists but cannot be read.
+pub fn reproduce(quick: bool) -> Result<Reproduction, Failure> {
+    let updates = crate::bench::data_path(UPDATES_FILE);
+    let rib_path = crate::bench::data_path(RIB_FILE);
+    let mut missing = Vec::new();
+    let read = |p: &Path, missing: &mut Vec<String>| {
+        if p.exists() {
+            TraceFile::read(p).map(Some)
+        } else {
+            note(format!("{}: not found, its workloads are left out", p.display()));
+            missing.push(p.display().to_string());
+            Ok(None)
+        }
+    };
+    let trace = read(&updates, &mut missing)?;
+    let rib = read(&rib_path, &mut missing)?;
+    let schemes = router::SCHEMES
+        .iter()
+        .map(|n| {
+            note(format!("{n}: preparing keys and upstream signatures ..."));
+            Scheme::prepare(n)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let limit = |full: Option<usize>| if quick { Some(QUICK_LIMIT) } else { full };
+    let options = |workload: &str, speedup: f64, limit: Option<usize>| Options {
+        workload: workload.to_string(),
+        mode: Mode::Lazy,
+        threads: 1,
+        speedup,
+        limit,
+    };
+    let mut replays = Vec::new();
+    if let Some(t) = &trace {
+        replays.push(replay(t, t.median_peer(), &schemes, &options(WORKLOADS[0], 1.0, limit(None)))?);
+    }
+    if let Some(r) = &rib {
+        replays.push(replay(r, r.busiest_peer(), &schemes, &options(WORKLOADS[1], 1.0, limit(Some(RESET_LIMIT))))?);
+    }
+    if let Some(t) = &trace {
+        replays.push(replay(t, t.busiest_peer(), &schemes, &options(WORKLOADS[2], BUSY_SPEEDUP, limit(None)))?);
+    }
+    Ok(Reproduction {
+        replays,
+        memory: rib.as_ref().map(|r| Memory::of(r, &schemes)),
+        missing,
+    })
+}
+
+/// The note on the paper's pathological trace.
+pub const SLAMMER: &str = "The paper's pathological trace (AS 7911 during SQL Slammer, 24 Jan 2003) is not \
+available here. Its shape — minutes of thousands of arrivals per second — is approached by two stand-ins: a \
+session reset (the largest peer table of the 2002 RIB dump arriving at once) and the busiest 2016 peer \
+replayed 10× faster. Compare shapes (where the outgoing rate saturates, how long the backlog takes to drain), \
+not the numbers.";
+
+impl Reproduction {
+    /// Tables IV–VI beside the paper's, as text.
+    pub fn render(&self) -> String {
+        let mut s = format!("Paper: {SOURCE}.\n{}\n{SLAMMER}\n\n", paper_tables());
+        for r in &self.replays {
+            s += &r.render();
+            s += "\n";
+        }
+        if let Some(m) = &self.memory {
+            s += &m.render();
+        }
+        for m in &self.missing {
+            let _ = writeln!(s, "(not found, left out: {m})");
         }
         s
     }
