@@ -679,3 +679,83 @@ impl Reproduction {
         s
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = "../shared/data/mrt/ris-updates.20100722.2015.gz";
+
+    #[test]
+    fn replay_of_a_real_file_accounts_for_every_announcement() {
+        let path = crate::bench::data_path(SMALL);
+        let trace = TraceFile::read(&path).unwrap();
+        // Counted independently by bgpkit's element iterator (hopsig_bgp::mrt).
+        let stats = hopsig_bgp::mrt::path_stats(std::fs::File::open(&path).unwrap()).unwrap();
+        assert_eq!(trace.announcements, stats.announcements);
+        let per_peer: usize = trace.peers.values().map(Vec::len).sum();
+        assert_eq!(per_peer as u64, trace.announcements);
+        let hops: usize = trace.peers.values().flatten().map(|a| a.hops).sum();
+        assert!((hops as f64 / per_peer as f64 - stats.mean_unique).abs() < 1e-9);
+
+        let peer = trace.median_peer();
+        let all = trace.peers[&peer].len();
+        let limit = all.min(40);
+        let schemes: Vec<Scheme> = router::SCHEMES
+            .iter()
+            .map(|n| Scheme::prepare(n).unwrap())
+            .collect();
+        let o = Options {
+            workload: "test".into(),
+            mode: Mode::Lazy,
+            threads: 1,
+            speedup: 1.0,
+            limit: Some(limit),
+        };
+        let r = replay(&trace, peer, &schemes, &o).unwrap();
+        assert_eq!(r.trace.announcements, limit);
+        assert_eq!(r.incoming_per_s.iter().sum::<u32>() as usize, limit);
+        assert_eq!(r.schemes.len(), router::SCHEMES.len());
+        for s in &r.schemes {
+            assert!(s.validate_us.mean > 0.0 && s.sign_us.mean > 0.0, "{s:?}");
+            assert_eq!(s.outgoing_per_s.iter().sum::<u32>() as usize, limit, "{}", s.scheme);
+            // Nothing leaves before it arrives or is validated before it is forwarded
+            // in lazy mode.
+            assert!(s.strict.forward_s.mean > 0.0 && s.lazy.forward_s.mean > 0.0);
+            assert!(s.lazy.validate_s.mean >= s.lazy.forward_s.mean);
+        }
+        let ecdsa = r.schemes.iter().find(|s| s.scheme == "bgpsec-ecdsa").unwrap();
+        assert!(
+            ecdsa.lazy.forward_s.mean <= ecdsa.strict.forward_s.mean,
+            "{ecdsa:?}"
+        );
+        // Verifying ~L ECDSA signatures costs more than signing one.
+        assert!(ecdsa.validate_us.mean > ecdsa.sign_us.mean, "{ecdsa:?}");
+    }
+
+    #[test]
+    fn peers_are_chosen_by_rate_and_named_in_errors() {
+        let trace = TraceFile::read(&crate::bench::data_path(SMALL)).unwrap();
+        let counts: Vec<usize> = trace.peers.values().map(Vec::len).collect();
+        let busiest = trace.busiest_peer();
+        assert_eq!(trace.peers[&busiest].len(), *counts.iter().max().unwrap());
+        let mut sorted = counts.clone();
+        sorted.sort_unstable();
+        assert_eq!(trace.peers[&trace.median_peer()].len(), sorted[(sorted.len() - 1) / 2]);
+        assert_eq!(trace.peer(busiest.asn).unwrap().asn, busiest.asn);
+        let e = trace.peer(4_294_967_295).unwrap_err();
+        assert!(matches!(&e, Failure::Input(m) if m.contains("no peer AS4294967295") && m.contains("ris-updates.20100722")), "{e:?}");
+    }
+
+    #[test]
+    fn empty_and_garbage_files_are_errors_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, bytes) in [("empty.mrt", &b""[..]), ("junk.mrt", b"not MRT at all, not at all")] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            let e = TraceFile::read(&p).unwrap_err();
+            assert!(matches!(&e, Failure::Input(m) if m.contains(name)), "{e:?}");
+        }
+    }
+}

@@ -306,3 +306,77 @@ pub fn kcx_signature_bytes(route: &SignedRoute) -> usize {
         .sum();
     route.x.len() + route.b.len().div_ceil(8) + hors
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use hopsig_schemes::primitives::hors;
+
+    /// Table VI's sizes against the formulas of docs/spec: `bgpsec-bgr.md` (305 octets
+    /// for the newest segment, 17 for each earlier one), RFC 8208 (DER ECDSA P-256
+    /// signatures of at most 72 octets), `kcx.md` (x of k octets, one SPLIT bit per
+    /// RSA-signed hop in whole octets, each KC-MT hop's HORS signature of ℓ·(m + auth
+    /// nodes) octets).
+    #[test]
+    fn signature_sizes_follow_the_specs() {
+        let none = Scheme::prepare("none").unwrap();
+        let ecdsa = Scheme::prepare("bgpsec-ecdsa").unwrap();
+        let bgr = Scheme::prepare("bgr").unwrap();
+        let rsa = Scheme::prepare("kc-rsa").unwrap();
+        let mt = Scheme::prepare("kc-mt").unwrap();
+        let hybrid = Scheme::prepare("hybrid").unwrap();
+        let k = KCX_PARAMS.k();
+        for l in 1..=MAX_HOPS {
+            assert_eq!(none.signature_bytes(l), 0);
+            assert_eq!(bgr.signature_bytes(l), 305 + 17 * (l - 1), "bgr L={l}");
+            let e = ecdsa.signature_bytes(l);
+            assert!((68 * l..=72 * l).contains(&e), "ecdsa L={l}: {e}");
+            assert_eq!(rsa.signature_bytes(l), k + l.div_ceil(8), "kc-rsa L={l}");
+            for (scheme, variant) in [(&mt, Variant::Mt), (&hybrid, Variant::Hybrid)] {
+                let Prepared::Kcx(ladder) = &scheme.prepared else { panic!() };
+                let route = ladder.route(l);
+                let p = KCX_PARAMS.hors;
+                let mut hors_bytes = 0;
+                let mut rsa_hops = 1;
+                for i in 1..l {
+                    match &route.hops[i].sig {
+                        kcx::HopSig::Mt(sig) => {
+                            let root = route.hops[i - 1].key.mt.as_ref().unwrap();
+                            let idx = hors::indices(&p, root, &route.attestation_bytes(i).unwrap());
+                            assert_eq!(sig.len(), hors::signature_len(&p, &idx));
+                            assert_eq!(sig.len() % p.node_bytes, 0);
+                            hors_bytes += sig.len();
+                        }
+                        _ => rsa_hops += 1,
+                    }
+                }
+                if variant == Variant::Mt {
+                    assert_eq!(rsa_hops, 1);
+                } else {
+                    // Odd hops RSA, even hops KC-MT (§IV-C, kcx::sim).
+                    assert_eq!(rsa_hops, 1 + l / 2, "hybrid L={l}");
+                }
+                assert_eq!(scheme.signature_bytes(l), k + rsa_hops.div_ceil(8) + hors_bytes);
+            }
+        }
+        // Paths past the longest replayed are counted at the longest.
+        assert_eq!(rsa.signature_bytes(40), rsa.signature_bytes(MAX_HOPS));
+    }
+
+    #[test]
+    fn unknown_schemes_are_named() {
+        let e = check_scheme("s-bgp").unwrap_err();
+        assert!(matches!(&e, Failure::Input(m) if m.contains("'s-bgp'") && m.contains("kc-mt")));
+        assert!(Scheme::prepare("nope").is_err());
+    }
+
+    #[test]
+    fn kc_mt_routers_renew_their_key_after_sigma_signatures() {
+        let s = Scheme::prepare("kc-mt").unwrap();
+        let sigma = KCX_PARAMS.hors.sigma as usize;
+        // 3 × Σ announcements at one position: the key is renewed twice, no error.
+        let t = s.run(&vec![3; 3 * sigma], |_| {}).unwrap();
+        assert_eq!(t.len(), 3 * sigma);
+    }
+}
