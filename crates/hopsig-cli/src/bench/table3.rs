@@ -33,7 +33,9 @@ pub fn data_path(rel: &str) -> std::path::PathBuf {
     if here.exists() {
         return here.to_path_buf();
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
 }
 /// The paper's mean AS-path length.
 pub const PAPER_L: f64 = 3.7;

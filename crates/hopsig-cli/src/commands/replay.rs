@@ -16,7 +16,11 @@ pub struct Args {
     /// MRT file (RIS update file, or a RIB dump: a session reset, all at once).
     mrt: PathBuf,
     /// Comma-separated schemes: none, bgpsec-ecdsa, bgr, kc-rsa, kc-mt, hybrid.
-    #[arg(long, value_delimiter = ',', default_value = "none,bgpsec-ecdsa,bgr,kc-rsa,kc-mt,hybrid")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "none,bgpsec-ecdsa,bgr,kc-rsa,kc-mt,hybrid"
+    )]
     schemes: Vec<String>,
     /// The peer: its AS number, `median` (the peer with the median announcement
     /// rate) or `busiest` (the most announcements; in a RIB dump, the largest table).
@@ -57,7 +61,9 @@ pub fn run(args: Args) -> Outcome {
         )));
     }
     if args.threads == 0 || args.limit == Some(0) {
-        return Err(Failure::Input("--threads and --limit must be at least 1".into()));
+        return Err(Failure::Input(
+            "--threads and --limit must be at least 1".into(),
+        ));
     }
     let names = args
         .schemes
@@ -77,18 +83,24 @@ pub fn run(args: Args) -> Outcome {
         "median" => ("median peer", trace.median_peer()),
         "busiest" => ("busiest peer", trace.busiest_peer()),
         asn => {
-            let n = asn.strip_prefix("AS").unwrap_or(asn).parse::<u32>().map_err(|_| {
-                Failure::Input(format!(
-                    "--peer takes an AS number, `median` or `busiest`, not '{asn}'"
-                ))
-            })?;
+            let n = asn
+                .strip_prefix("AS")
+                .unwrap_or(asn)
+                .parse::<u32>()
+                .map_err(|_| {
+                    Failure::Input(format!(
+                        "--peer takes an AS number, `median` or `busiest`, not '{asn}'"
+                    ))
+                })?;
             ("peer", trace.peer(n)?)
         }
     };
     let schemes = names
         .iter()
         .map(|n| {
-            crate::io::note(format_args!("{n}: preparing keys and upstream signatures ..."));
+            crate::io::note(format_args!(
+                "{n}: preparing keys and upstream signatures ..."
+            ));
             Scheme::prepare(n)
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -106,8 +106,8 @@ impl TraceFile {
         let mut progress = Progress::new();
         while let Some(entry) = entries.next() {
             if let Entry::Announcement(a) = entry.map_err(|e| at(path, e))? {
-                let time = f64::from(a.timestamp)
-                    + f64::from(a.microseconds.unwrap_or(0)) / 1_000_000.0;
+                let time =
+                    f64::from(a.timestamp) + f64::from(a.microseconds.unwrap_or(0)) / 1_000_000.0;
                 peers
                     .entry(PeerId {
                         asn: a.peer_as,
@@ -279,14 +279,22 @@ pub struct Options {
 ///
 /// # Errors
 /// As [`Scheme::run`].
-pub fn replay(trace: &TraceFile, peer: PeerId, schemes: &[Scheme], o: &Options) -> Result<Replay, Failure> {
+pub fn replay(
+    trace: &TraceFile,
+    peer: PeerId,
+    schemes: &[Scheme],
+    o: &Options,
+) -> Result<Replay, Failure> {
     let mut arrivals = trace.peers.get(&peer).cloned().unwrap_or_default();
     arrivals.sort_by(|a, b| a.time.total_cmp(&b.time));
     if let Some(n) = o.limit {
         arrivals.truncate(n);
     }
     if arrivals.is_empty() {
-        return Err(at(&trace.path, format!("peer AS{} has no announcements", peer.asn)));
+        return Err(at(
+            &trace.path,
+            format!("peer AS{} has no announcements", peer.asn),
+        ));
     }
     let t0 = arrivals[0].time;
     let times: Vec<f64> = arrivals.iter().map(|a| (a.time - t0) / o.speedup).collect();
@@ -306,7 +314,14 @@ pub fn replay(trace: &TraceFile, peer: PeerId, schemes: &[Scheme], o: &Options) 
     for scheme in schemes {
         let mut progress = Progress::new();
         let services = scheme.run(&hops, |i| {
-            progress.tick(|| format!("replay {} {}: {}/{n} announcements", o.workload, scheme.name, i + 1));
+            progress.tick(|| {
+                format!(
+                    "replay {} {}: {}/{n} announcements",
+                    o.workload,
+                    scheme.name,
+                    i + 1
+                )
+            });
         })?;
         let jobs: Vec<Job> = times
             .iter()
@@ -318,13 +333,25 @@ pub fn replay(trace: &TraceFile, peer: PeerId, schemes: &[Scheme], o: &Options) 
             })
             .collect();
         let delays = |done: &[Done]| Delays {
-            forward_s: Summary::of(done.iter().zip(&jobs).map(|(d, j)| d.forwarded - j.arrival).collect()),
-            validate_s: Summary::of(done.iter().zip(&jobs).map(|(d, j)| d.validated - j.arrival).collect()),
+            forward_s: Summary::of(
+                done.iter()
+                    .zip(&jobs)
+                    .map(|(d, j)| d.forwarded - j.arrival)
+                    .collect(),
+            ),
+            validate_s: Summary::of(
+                done.iter()
+                    .zip(&jobs)
+                    .map(|(d, j)| d.validated - j.arrival)
+                    .collect(),
+            ),
         };
         let strict = simulate(&jobs, o.threads, Mode::Strict);
         let lazy = simulate(&jobs, o.threads, Mode::Lazy);
         let shown = if o.mode == Mode::Lazy { &lazy } else { &strict };
-        let us = |f: fn(&router::Service) -> f64| Summary::of(services.iter().map(|s| f(s) * 1e6).collect());
+        let us = |f: fn(&router::Service) -> f64| {
+            Summary::of(services.iter().map(|s| f(s) * 1e6).collect())
+        };
         let validate_us = us(|s| s.validate);
         let sign_us = us(|s| s.sign);
         results.push(SchemeResult {
@@ -400,7 +427,9 @@ impl Replay {
             self.peer.ip,
             self.threads,
             self.speedup,
-            self.limit.map(|n| format!(", first {n} announcements")).unwrap_or_default()
+            self.limit
+                .map(|n| format!(", first {n} announcements"))
+                .unwrap_or_default()
         );
         let _ = writeln!(
             s,
@@ -419,7 +448,13 @@ impl Replay {
         let _ = writeln!(
             s,
             "Table V (delay in s, mean / max):\n  {:<13} {:>10} {:>10} {:>9} {:>21} {:>21} {:>21}",
-            "scheme", "verify µs", "sign µs", "cap./s", "strict forward", "lazy forward", "lazy validated"
+            "scheme",
+            "verify µs",
+            "sign µs",
+            "cap./s",
+            "strict forward",
+            "lazy forward",
+            "lazy validated"
         );
         for r in &self.schemes {
             let mm = |x: &Summary| format!("{:.4} / {:.4}", x.mean, x.max);
@@ -442,13 +477,21 @@ impl Replay {
     pub fn figures(&self) -> Vec<(String, String)> {
         let slug = slug(&self.workload);
         let points = |v: &[u32]| -> Vec<(f64, f64)> {
-            v.iter().enumerate().map(|(i, n)| (i as f64, f64::from(*n))).collect()
+            v.iter()
+                .enumerate()
+                .map(|(i, n)| (i as f64, f64::from(*n)))
+                .collect()
         };
         self.schemes
             .iter()
             .map(|r| {
                 let svg = crate::reproduce::svg::line_chart(
-                    &format!("Fig. 5: {} — {} ({})", self.workload, r.scheme, self.mode.name()),
+                    &format!(
+                        "Fig. 5: {} — {} ({})",
+                        self.workload,
+                        r.scheme,
+                        self.mode.name()
+                    ),
                     "time (s)",
                     "UPDATEs per second",
                     &[
@@ -512,7 +555,8 @@ impl Memory {
         let rows = schemes
             .iter()
             .map(|s| {
-                let bytes_by_hops: Vec<usize> = (1..=MAX_HOPS).map(|l| s.signature_bytes(l)).collect();
+                let bytes_by_hops: Vec<usize> =
+                    (1..=MAX_HOPS).map(|l| s.signature_bytes(l)).collect();
                 let total: f64 = (1..=MAX_HOPS)
                     .map(|l| count[l] as f64 * bytes_by_hops[l - 1] as f64)
                     .sum();
@@ -552,7 +596,12 @@ impl Memory {
             let _ = writeln!(
                 s,
                 "  {:<13} {:>8} {:>8} {:>8} {:>10.1} {:>26.1}",
-                r.scheme, r.bytes_by_hops[0], r.bytes_by_hops[3], r.bytes_by_hops[4], r.rib_mb, r.projected_mb
+                r.scheme,
+                r.bytes_by_hops[0],
+                r.bytes_by_hops[3],
+                r.bytes_by_hops[4],
+                r.rib_mb,
+                r.projected_mb
             );
         }
         s
@@ -598,7 +647,9 @@ pub fn figure_names() -> Vec<String> {
         .iter()
         .flat_map(|w| {
             let slug = slug(w);
-            router::SCHEMES.iter().map(move |s| format!("fig5-{slug}-{s}.svg"))
+            router::SCHEMES
+                .iter()
+                .map(move |s| format!("fig5-{slug}-{s}.svg"))
         })
         .collect()
 }
@@ -616,7 +667,10 @@ pub fn reproduce(quick: bool) -> Result<Reproduction, Failure> {
         if p.exists() {
             TraceFile::read(p).map(Some)
         } else {
-            note(format!("{}: not found, its workloads are left out", p.display()));
+            note(format!(
+                "{}: not found, its workloads are left out",
+                p.display()
+            ));
             missing.push(p.display().to_string());
             Ok(None)
         }
@@ -640,13 +694,28 @@ pub fn reproduce(quick: bool) -> Result<Reproduction, Failure> {
     };
     let mut replays = Vec::new();
     if let Some(t) = &trace {
-        replays.push(replay(t, t.median_peer(), &schemes, &options(WORKLOADS[0], 1.0, limit(None)))?);
+        replays.push(replay(
+            t,
+            t.median_peer(),
+            &schemes,
+            &options(WORKLOADS[0], 1.0, limit(None)),
+        )?);
     }
     if let Some(r) = &rib {
-        replays.push(replay(r, r.busiest_peer(), &schemes, &options(WORKLOADS[1], 1.0, limit(Some(RESET_LIMIT))))?);
+        replays.push(replay(
+            r,
+            r.busiest_peer(),
+            &schemes,
+            &options(WORKLOADS[1], 1.0, limit(Some(RESET_LIMIT))),
+        )?);
     }
     if let Some(t) = &trace {
-        replays.push(replay(t, t.busiest_peer(), &schemes, &options(WORKLOADS[2], BUSY_SPEEDUP, limit(None)))?);
+        replays.push(replay(
+            t,
+            t.busiest_peer(),
+            &schemes,
+            &options(WORKLOADS[2], BUSY_SPEEDUP, limit(None)),
+        )?);
     }
     Ok(Reproduction {
         replays,
@@ -719,13 +788,22 @@ mod tests {
         assert_eq!(r.schemes.len(), router::SCHEMES.len());
         for s in &r.schemes {
             assert!(s.validate_us.mean > 0.0 && s.sign_us.mean > 0.0, "{s:?}");
-            assert_eq!(s.outgoing_per_s.iter().sum::<u32>() as usize, limit, "{}", s.scheme);
+            assert_eq!(
+                s.outgoing_per_s.iter().sum::<u32>() as usize,
+                limit,
+                "{}",
+                s.scheme
+            );
             // Nothing leaves before it arrives or is validated before it is forwarded
             // in lazy mode.
             assert!(s.strict.forward_s.mean > 0.0 && s.lazy.forward_s.mean > 0.0);
             assert!(s.lazy.validate_s.mean >= s.lazy.forward_s.mean);
         }
-        let ecdsa = r.schemes.iter().find(|s| s.scheme == "bgpsec-ecdsa").unwrap();
+        let ecdsa = r
+            .schemes
+            .iter()
+            .find(|s| s.scheme == "bgpsec-ecdsa")
+            .unwrap();
         assert!(
             ecdsa.lazy.forward_s.mean <= ecdsa.strict.forward_s.mean,
             "{ecdsa:?}"
@@ -742,16 +820,25 @@ mod tests {
         assert_eq!(trace.peers[&busiest].len(), *counts.iter().max().unwrap());
         let mut sorted = counts.clone();
         sorted.sort_unstable();
-        assert_eq!(trace.peers[&trace.median_peer()].len(), sorted[(sorted.len() - 1) / 2]);
+        assert_eq!(
+            trace.peers[&trace.median_peer()].len(),
+            sorted[(sorted.len() - 1) / 2]
+        );
         assert_eq!(trace.peer(busiest.asn).unwrap().asn, busiest.asn);
         let e = trace.peer(4_294_967_295).unwrap_err();
-        assert!(matches!(&e, Failure::Input(m) if m.contains("no peer AS4294967295") && m.contains("ris-updates.20100722")), "{e:?}");
+        assert!(
+            matches!(&e, Failure::Input(m) if m.contains("no peer AS4294967295") && m.contains("ris-updates.20100722")),
+            "{e:?}"
+        );
     }
 
     #[test]
     fn empty_and_garbage_files_are_errors_naming_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        for (name, bytes) in [("empty.mrt", &b""[..]), ("junk.mrt", b"not MRT at all, not at all")] {
+        for (name, bytes) in [
+            ("empty.mrt", &b""[..]),
+            ("junk.mrt", b"not MRT at all, not at all"),
+        ] {
             let p = dir.path().join(name);
             std::fs::write(&p, bytes).unwrap();
             let e = TraceFile::read(&p).unwrap_err();

@@ -202,7 +202,11 @@ mod tests {
         let d = simulate(&jobs(&[0.0, 0.5, 3.0, 10.0], 1.5, 0.5), 1, Mode::Strict);
         assert_eq!(forwarded(&d), [2.0, 4.0, 6.0, 12.0]);
         assert_eq!(validated(&d), forwarded(&d));
-        let delays: Vec<f64> = d.iter().zip([0.0, 0.5, 3.0, 10.0]).map(|(d, a)| d.forwarded - a).collect();
+        let delays: Vec<f64> = d
+            .iter()
+            .zip([0.0, 0.5, 3.0, 10.0])
+            .map(|(d, a)| d.forwarded - a)
+            .collect();
         assert_eq!(delays, [2.0, 3.5, 3.0, 2.0]);
     }
 
@@ -243,7 +247,11 @@ mod tests {
     fn a_session_reset_drains_at_the_service_rate() {
         // 128 announcements at once, 1/128 s each (exact in binary) on one server:
         // 127 leave within the first second, the last at exactly 1 s.
-        let d = simulate(&jobs(&[5.0; 128], 1.0 / 256.0, 1.0 / 256.0), 1, Mode::Strict);
+        let d = simulate(
+            &jobs(&[5.0; 128], 1.0 / 256.0, 1.0 / 256.0),
+            1,
+            Mode::Strict,
+        );
         assert_eq!(d.last().unwrap().forwarded, 6.0);
         assert_eq!(per_second(d.iter().map(|d| d.forwarded), 5.0), [127, 1]);
     }

@@ -12,13 +12,13 @@
 use std::net::Ipv4Addr;
 use std::time::Instant;
 
+use hopsig_bgp::packet::BgpsecPath;
 use hopsig_bgp::packet::{
     AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttributeValue, Header, Message,
     MessageType, MpReachNlri, NextHop, Origin, PathAttribute, Prefix, Update, HEADER_LEN,
 };
 use hopsig_bgp::suite::by_name;
 use hopsig_bgp::trace::{signed_path, update_message, Keyring, PathHop, Route};
-use hopsig_bgp::packet::BgpsecPath;
 use hopsig_bgp::{AlgorithmSuite, Chain, Hop, Peer, RouterKeys, SignedNlri, Validator, SUITES};
 use hopsig_schemes::kcx::sim::{Ladder, Variant};
 use hopsig_schemes::kcx::{self, KcParams, SignedRoute};
@@ -159,8 +159,8 @@ impl Scheme {
                 } else {
                     "ecdsa-p256-sha256"
                 };
-                let suite = by_name(suite_name)
-                    .ok_or_else(|| setup(format!("no suite {suite_name}")))?;
+                let suite =
+                    by_name(suite_name).ok_or_else(|| setup(format!("no suite {suite_name}")))?;
                 let mut ring = Keyring::new(suite);
                 let mut ases: Vec<u32> = route(MAX_HOPS)?.hops.iter().map(|h| h.asn).collect();
                 ases.push(LOCAL_AS);
@@ -198,7 +198,11 @@ impl Scheme {
     ///
     /// # Errors
     /// A validation that fails or a signing error (a bug).
-    pub fn run(&self, hops: &[usize], mut progress: impl FnMut(usize)) -> Result<Vec<Service>, Failure> {
+    pub fn run(
+        &self,
+        hops: &[usize],
+        mut progress: impl FnMut(usize),
+    ) -> Result<Vec<Service>, Failure> {
         let bad = |what: &str| Failure::Input(format!("replay: {} {what} (a bug)", self.name));
         let mut out = Vec::with_capacity(hops.len());
         match &self.prepared {
@@ -239,8 +243,11 @@ impl Scheme {
                         return Err(bad("path did not validate"));
                     }
                     let t1 = Instant::now();
-                    let mut chain = Chain::received(path, r.nlri, me).map_err(|e| bad(&e.to_string()))?;
-                    chain.forward(me, &Hop::to(NEXT_AS)).map_err(|e| bad(&e.to_string()))?;
+                    let mut chain =
+                        Chain::received(path, r.nlri, me).map_err(|e| bad(&e.to_string()))?;
+                    chain
+                        .forward(me, &Hop::to(NEXT_AS))
+                        .map_err(|e| bad(&e.to_string()))?;
                     let sent = chain.path().map_err(|e| bad(&e.to_string()))?;
                     std::hint::black_box(update_message(r, sent).map_err(|e| bad(&e.to_string()))?);
                     out.push(Service {
@@ -281,7 +288,9 @@ impl Scheme {
         let l = hops.clamp(1, MAX_HOPS);
         match &self.prepared {
             Prepared::None { .. } => 0,
-            Prepared::Bgpsec { received, suite, .. } => received[l - 1]
+            Prepared::Bgpsec {
+                received, suite, ..
+            } => received[l - 1]
                 .1
                 .signature_blocks()
                 .iter()
@@ -334,7 +343,9 @@ mod tests {
             assert!((68 * l..=72 * l).contains(&e), "ecdsa L={l}: {e}");
             assert_eq!(rsa.signature_bytes(l), k + l.div_ceil(8), "kc-rsa L={l}");
             for (scheme, variant) in [(&mt, Variant::Mt), (&hybrid, Variant::Hybrid)] {
-                let Prepared::Kcx(ladder) = &scheme.prepared else { panic!() };
+                let Prepared::Kcx(ladder) = &scheme.prepared else {
+                    panic!()
+                };
                 let route = ladder.route(l);
                 let p = KCX_PARAMS.hors;
                 let mut hors_bytes = 0;
@@ -357,7 +368,10 @@ mod tests {
                     // Odd hops RSA, even hops KC-MT (§IV-C, kcx::sim).
                     assert_eq!(rsa_hops, 1 + l / 2, "hybrid L={l}");
                 }
-                assert_eq!(scheme.signature_bytes(l), k + rsa_hops.div_ceil(8) + hors_bytes);
+                assert_eq!(
+                    scheme.signature_bytes(l),
+                    k + rsa_hops.div_ceil(8) + hors_bytes
+                );
             }
         }
         // Paths past the longest replayed are counted at the longest.
