@@ -546,7 +546,7 @@ AS7660 167,288, 4.46: 28.5, 250.8, 20.4, 151.2, 96 (70.8)\n";
 impl Memory {
     /// Table VI over every route of `rib`.
     pub fn of(rib: &TraceFile, schemes: &[Scheme]) -> Memory {
-        let mut count = vec![0u64; MAX_HOPS + 1];
+        let mut count = [0u64; MAX_HOPS + 1];
         let mut hop_sum = 0u64;
         for a in rib.peers.values().flatten() {
             count[a.hops.clamp(1, MAX_HOPS)] += 1;
