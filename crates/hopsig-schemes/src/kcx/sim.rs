@@ -141,6 +141,8 @@ pub struct Ladder {
     routes: Vec<SignedRoute>,
     /// `handovers[l - 1]`: speaker l − 1's hand-over to speaker l.
     handovers: Vec<zeroize::Zeroizing<Vec<u8>>>,
+    /// Its KC-MT seed, if any, for renewing a spent key without decoding the rest.
+    seeds: Vec<Option<zeroize::Zeroizing<[u8; hopsig_primitives::hors::SEED_LEN]>>>,
     dir: StaticDirectory,
     /// The attestation key(s) every replayed router offers its own next hop.
     issued: super::AttestationPublic,
@@ -181,9 +183,11 @@ impl Ladder {
             &public,
         )?;
         let (mut routes, mut handovers) = (Vec::with_capacity(max), Vec::with_capacity(max));
+        let mut seeds = Vec::with_capacity(max);
         for i in 1..max {
             routes.push(route.clone());
             handovers.push(handover.to_bytes()?);
+            seeds.push(handover.mt.clone());
             verify(&route, &dir, Some(asn(i)), 0)?;
             let mut received = ReceivedKey::new(params, handover);
             let (public, h) = issue(&params, v.issue())?;
@@ -201,12 +205,14 @@ impl Ladder {
         }
         routes.push(route);
         handovers.push(handover.to_bytes()?);
+        seeds.push(handover.mt.clone());
         let (issued, _) = issue(&params, v.issue())?;
         Ok(Ladder {
             params,
             variant: v,
             routes,
             handovers,
+            seeds,
             dir,
             issued,
             max,
@@ -274,9 +280,10 @@ impl Router<'_> {
     }
 
     /// Signs this router's hop and returns the route it forwards. A KC-MT key is good
-    /// for Σ signatures (§IV-B); once spent, the router takes a fresh hand-over (here,
-    /// the same one again) and builds its tree anew inside this call, so the tree
-    /// building is paid once every Σ signatures, as in the paper's amortized cost.
+    /// for Σ signatures (§IV-B); once spent, the router takes a fresh KC-MT seed (here,
+    /// the same one again; a hybrid router keeps its KC-RSA key) and builds its tree
+    /// anew inside this call, so the tree building is paid once every Σ signatures, as
+    /// in the paper's amortized cost (eq. 4).
     ///
     /// # Errors
     /// Backend failures.
@@ -297,7 +304,14 @@ impl Router<'_> {
         };
         match attempt(&mut self.key) {
             Err(Error::State(crate::StateError::Exhausted { .. })) => {
-                self.key = l.received(me)?;
+                let rsa = self.key.rsa.take();
+                self.key = ReceivedKey::new(
+                    l.params,
+                    Handover {
+                        rsa,
+                        mt: l.seeds[me - 1].clone(),
+                    },
+                );
                 attempt(&mut self.key)
             }
             r => r,
