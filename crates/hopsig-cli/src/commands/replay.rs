@@ -110,6 +110,7 @@ pub fn run(args: Args) -> Outcome {
         threads: args.threads,
         speedup: args.speedup,
         limit: args.limit,
+        quick_floors: false,
     };
     let result = replay(&trace, peer, &schemes, &options)?;
     let memory = rib.as_ref().map(|r| Memory::of(r, &schemes));

@@ -233,6 +233,13 @@ pub struct SchemeResult {
     pub lazy: Delays,
     /// Outgoing UPDATEs per second from the first arrival, in `--mode` (Fig. 5).
     pub outgoing_per_s: Vec<u32>,
+    /// The primitives underneath, measured in the same run, if the scheme rests on one.
+    pub floor: Option<router::Floor>,
+    /// Their cost for the replayed announcements: L̄·verify + sign, L̄ the mean
+    /// replayed path length, µs.
+    pub floor_us: Option<f64>,
+    /// Mean measured service (validate + sign) over `floor_us`.
+    pub over_floor: Option<f64>,
 }
 
 /// One workload's replay.
@@ -273,6 +280,8 @@ pub struct Options {
     pub speedup: f64,
     /// First announcements only.
     pub limit: Option<usize>,
+    /// Time the floors with the short budget.
+    pub quick_floors: bool,
 }
 
 /// Replays `peer` of `trace` through every scheme of `schemes`.
@@ -354,6 +363,9 @@ pub fn replay(
         };
         let validate_us = us(|s| s.validate);
         let sign_us = us(|s| s.sign);
+        let floor = router::Floor::measure(scheme.name, o.quick_floors)?;
+        let mean_l = hops.iter().map(|h| *h.clamp(&1, &MAX_HOPS)).sum::<usize>() as f64 / n as f64;
+        let floor_us = floor.as_ref().map(|f| mean_l * f.verify_us + f.sign_us);
         results.push(SchemeResult {
             scheme: scheme.name.to_string(),
             capacity_per_s: o.threads.max(1) as f64 / ((validate_us.mean + sign_us.mean) / 1e6),
@@ -362,6 +374,9 @@ pub fn replay(
             strict: delays(&strict),
             lazy: delays(&lazy),
             outgoing_per_s: per_second(shown.iter().map(|d| d.forwarded), 0.0),
+            over_floor: floor_us.map(|f| (validate_us.mean + sign_us.mean) / f),
+            floor,
+            floor_us,
         });
         note(format!("replay {} {}: done", o.workload, scheme.name));
     }
@@ -447,28 +462,48 @@ impl Replay {
         );
         let _ = writeln!(
             s,
-            "Table V (delay in s, mean / max):\n  {:<13} {:>10} {:>10} {:>9} {:>21} {:>21} {:>21}",
+            "Table V (delay in s, mean / max):\n  {:<13} {:>10} {:>10} {:>9} {:>21} {:>21} {:>21} {:>8}",
             "scheme",
             "verify µs",
             "sign µs",
             "cap./s",
             "strict forward",
             "lazy forward",
-            "lazy validated"
+            "lazy validated",
+            "/ floor"
         );
         for r in &self.schemes {
             let mm = |x: &Summary| format!("{:.4} / {:.4}", x.mean, x.max);
             let _ = writeln!(
                 s,
-                "  {:<13} {:>10.1} {:>10.1} {:>9.0} {:>21} {:>21} {:>21}",
+                "  {:<13} {:>10.1} {:>10.1} {:>9.0} {:>21} {:>21} {:>21} {:>8}",
                 r.scheme,
                 r.validate_us.mean,
                 r.sign_us.mean,
                 r.capacity_per_s,
                 mm(&r.strict.forward_s),
                 mm(&r.lazy.forward_s),
-                mm(&r.lazy.validate_s)
+                mm(&r.lazy.validate_s),
+                r.over_floor.map_or("—".to_string(), |x| format!("{x:.2}"))
             );
+        }
+        let floors: Vec<String> = self
+            .schemes
+            .iter()
+            .filter_map(|r| {
+                let f = r.floor.as_ref()?;
+                Some(format!(
+                    "{}: {} {:.1} / {:.1} µs, L̄·verify + sign = {:.1} µs",
+                    r.scheme,
+                    f.primitive,
+                    f.verify_us,
+                    f.sign_us,
+                    r.floor_us.unwrap_or(0.0)
+                ))
+            })
+            .collect();
+        if !floors.is_empty() {
+            let _ = writeln!(s, "Floors, same run: {}", floors.join("; "));
         }
         s
     }
@@ -691,6 +726,7 @@ pub fn reproduce(quick: bool) -> Result<Reproduction, Failure> {
         threads: 1,
         speedup,
         limit,
+        quick_floors: quick,
     };
     let mut replays = Vec::new();
     if let Some(t) = &trace {
@@ -781,6 +817,7 @@ mod tests {
             threads: 1,
             speedup: 1.0,
             limit: Some(limit),
+            quick_floors: true,
         };
         let r = replay(&trace, peer, &schemes, &o).unwrap();
         assert_eq!(r.trace.announcements, limit);

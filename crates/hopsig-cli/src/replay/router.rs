@@ -303,6 +303,62 @@ impl Scheme {
     }
 }
 
+/// The primitives under a scheme's router work, measured in the same run: one
+/// verification per upstream signature and one signature (KC-x eq. 1 with L hops).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Floor {
+    /// What was timed.
+    pub primitive: &'static str,
+    /// One verification, µs (median).
+    pub verify_us: f64,
+    /// One signature, µs (median).
+    pub sign_us: f64,
+}
+
+impl Floor {
+    /// The floor of `scheme`, if it rests on one primitive: OpenSSL ECDSA P-256
+    /// (`bgpsec-ecdsa`), raw RSA-2048 (`bgr`: L public operations, one private) or raw
+    /// RSA-1024 (`kc-rsa`). `none` has no cryptography; KC-MT and the hybrid mix HORS
+    /// with RSA (their floors are in `hopsig bench table3`).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn measure(scheme: &str, quick: bool) -> Result<Option<Floor>, Failure> {
+        use crate::bench::timer::{single, Budget};
+        use hopsig_schemes::floors::{RawEcdsaP256, RawRsa};
+        let budget = if quick { Budget::QUICK } else { Budget::FULL };
+        Ok(match scheme {
+            "bgpsec-ecdsa" => {
+                let e = RawEcdsaP256::new().map_err(setup)?;
+                Some(Floor {
+                    primitive: "OpenSSL ECDSA P-256 verify / sign",
+                    verify_us: single(budget, &mut || e.verify())?,
+                    sign_us: single(budget, &mut || e.sign())?,
+                })
+            }
+            "bgr" | "kc-rsa" => {
+                let bits = if scheme == "bgr" {
+                    2048
+                } else {
+                    KCX_PARAMS.rsa_bits
+                };
+                let mut r = RawRsa::new(bits).map_err(setup)?;
+                let verify_us = single(budget, &mut || r.public_op())?;
+                Some(Floor {
+                    primitive: if bits == 2048 {
+                        "OpenSSL raw RSA-2048 public / private"
+                    } else {
+                        "OpenSSL raw RSA-1024 public / private"
+                    },
+                    verify_us,
+                    sign_us: single(budget, &mut || r.private_op())?,
+                })
+            }
+            _ => None,
+        })
+    }
+}
+
 /// x, the SPLIT bits (one per RSA-signed hop, whole bytes) and the HORS signatures.
 pub fn kcx_signature_bytes(route: &SignedRoute) -> usize {
     let hors: usize = route
