@@ -120,10 +120,15 @@ fn replays_a_peer_prints_the_tables_and_writes_figures_and_json() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    // Named for the file, the peer and the speed-up, one per scheme.
+    let asn = r["peer"]["asn"].as_u64().unwrap();
+    let stem = format!("fig5-ris-updates-20100722-2015-busiest-AS{asn}-x4");
     assert_eq!(
         names,
-        ["fig5-busiest-peer-kc-mt.svg", "fig5-busiest-peer-none.svg"]
+        [format!("{stem}-kc-mt.svg"), format!("{stem}-none.svg")]
     );
+    let svg = std::fs::read_to_string(std::path::Path::new(&out).join(&names[0])).unwrap();
+    assert!(svg.starts_with("<svg") && svg.matches("<polyline").count() == 2);
     // Outputs are not overwritten without --force.
     s.exits(2, &args, "r.json");
     let mut forced = args.to_vec();

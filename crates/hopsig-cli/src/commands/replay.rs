@@ -80,8 +80,8 @@ pub fn run(args: Args) -> Outcome {
     let trace = TraceFile::read(&args.mrt)?;
     let rib = args.rib.as_deref().map(TraceFile::read).transpose()?;
     let (workload, peer) = match args.peer.as_str() {
-        "median" => ("median peer", trace.median_peer()),
-        "busiest" => ("busiest peer", trace.busiest_peer()),
+        "median" => ("median", trace.median_peer()),
+        "busiest" => ("busiest", trace.busiest_peer()),
         asn => {
             let n = asn
                 .strip_prefix("AS")
@@ -105,7 +105,21 @@ pub fn run(args: Args) -> Outcome {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let options = Options {
-        workload: workload.to_string(),
+        // Names the Fig. 5 files: one run per file, peer and speed-up does not
+        // overwrite another's.
+        workload: format!(
+            "{} {workload} AS{}{}",
+            args.mrt
+                .file_name()
+                .map(|n| n.to_string_lossy().trim_end_matches(".gz").to_string())
+                .unwrap_or_default(),
+            peer.asn,
+            if args.speedup == 1.0 {
+                String::new()
+            } else {
+                format!(" x{}", args.speedup)
+            }
+        ),
         mode: args.mode,
         threads: args.threads,
         speedup: args.speedup,
