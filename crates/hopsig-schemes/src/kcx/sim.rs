@@ -252,7 +252,7 @@ impl Ladder {
 }
 
 /// One replayed router of a [`Ladder`]: verifies the route it received, then signs its
-/// own hop toward [`RECEIVER`].
+/// own hop toward its successor on the line (speaker L + 1, or [`RECEIVER`] at L = max).
 pub struct Router<'l> {
     ladder: &'l Ladder,
     hops: usize,
@@ -290,14 +290,17 @@ impl Router<'_> {
     pub fn sign(&mut self) -> Result<SignedRoute, Error> {
         let l = self.ladder;
         let me = self.hops;
+        // Its list in the directory; the last entry is its successor on the line.
+        let list = neighbours(me, l.max + 1);
+        let next = list[list.len() - 1];
         let attempt = |key: &mut ReceivedKey| {
             forward(
                 l.route(me),
                 key,
                 l.variant.primary(me),
                 asn(me),
-                &[asn(me - 1), 64_000 + me as Asn, RECEIVER],
-                &[RECEIVER],
+                &list,
+                &[next],
                 l.route(me).hops[0].expires,
                 &l.issued,
             )
@@ -516,5 +519,41 @@ impl HorsOps {
             })
             .sum();
         total as f64 / f64::from(samples.max(1))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Every rung verifies; what each router forwards verifies at [`RECEIVER`], also
+    /// past Σ KC-MT signatures (the key renewed from its seed).
+    #[test]
+    fn ladder_routers_verify_and_forward_valid_routes() {
+        for v in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
+            let ladder = Ladder::new(KcParams::PAPER, v, 4, u64::MAX).unwrap();
+            assert_eq!(ladder.max(), 4);
+            for l in 1..=4 {
+                let next = if l == 4 { RECEIVER } else { asn(l + 1) };
+                assert_eq!(ladder.route(l).hops.len(), l);
+                let mut router = ladder.router(l).unwrap();
+                router.verify().unwrap();
+                let rounds = if v == Variant::Rsa {
+                    1
+                } else {
+                    KcParams::PAPER.hors.sigma as usize + 2
+                };
+                for _ in 0..rounds {
+                    let sent = router.sign().unwrap();
+                    assert_eq!(sent.hops.len(), l + 1);
+                    verify(&sent, &ladder.dir, Some(next), 0).unwrap();
+                }
+            }
+            // A route altered on the way does not verify.
+            let mut bad = ladder.route(3).clone();
+            bad.hops[1].asn += 1;
+            assert!(verify(&bad, &ladder.dir, Some(asn(3)), 0).is_err());
+        }
     }
 }
