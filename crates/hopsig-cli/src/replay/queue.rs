@@ -265,4 +265,36 @@ mod tests {
         assert_eq!(Summary::of(vec![]).max, 0.0);
         assert!(simulate(&[], 4, Mode::Lazy).is_empty());
     }
+
+    proptest::proptest! {
+        /// For any arrivals and service times: nothing is forwarded before its
+        /// arrival plus its own work, lazy validation ends after forwarding, every
+        /// announcement is counted once, and on one server both modes, never idle
+        /// while work waits, finish the whole work at the same time.
+        #[test]
+        fn queue_invariants(
+            raw in proptest::collection::vec((0u32..5_000, 1u32..500, 1u32..500), 0..60),
+            servers in 1usize..4,
+        ) {
+            let mut raw = raw;
+            raw.sort_by_key(|r| r.0);
+            // Multiples of 1/1024 s keep every sum exact.
+            let q = |x: u32| f64::from(x) / 1024.0;
+            let jobs: Vec<Job> = raw.iter().map(|&(a, v, s)| Job { arrival: q(a), validate: q(v), sign: q(s) }).collect();
+            let strict = simulate(&jobs, servers, Mode::Strict);
+            let lazy = simulate(&jobs, servers, Mode::Lazy);
+            for ((j, s), l) in jobs.iter().zip(&strict).zip(&lazy) {
+                proptest::prop_assert!(s.forwarded >= j.arrival + j.validate + j.sign);
+                proptest::prop_assert_eq!(s.forwarded, s.validated);
+                proptest::prop_assert!(l.forwarded >= j.arrival + j.sign);
+                proptest::prop_assert!(l.validated >= l.forwarded + j.validate);
+            }
+            let n: u32 = per_second(lazy.iter().map(|d| d.forwarded), 0.0).iter().sum();
+            proptest::prop_assert_eq!(n as usize, jobs.len());
+            if servers == 1 && !jobs.is_empty() {
+                let end = |d: &[Done]| d.iter().map(|d| d.validated).fold(0.0, f64::max);
+                proptest::prop_assert_eq!(end(&strict), end(&lazy));
+            }
+        }
+    }
 }
