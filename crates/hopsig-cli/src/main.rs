@@ -12,6 +12,7 @@
 mod bench;
 mod commands;
 mod io;
+mod replay;
 mod reproduce;
 
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
-use commands::{bgpsec, schemes, sign, verify};
+use commands::{bgpsec, replay as replay_cmd, schemes, sign, verify};
 
 #[derive(Parser)]
 #[command(name = "hopsig", version, about = "Signatures that travel across network hops", long_about = None)]
@@ -41,6 +42,7 @@ enum Command {
     Inspect(inspect::Args),
     Bench(bench_cmd::Args),
     Bgpsec(bgpsec::Args),
+    Replay(replay_cmd::Args),
     Reproduce(reproduce_cmd::Args),
 }
 
@@ -56,6 +58,7 @@ fn run(command: Command) -> io::Outcome {
         Command::Inspect(args) => inspect::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Bgpsec(args) => bgpsec::run(args),
+        Command::Replay(args) => replay_cmd::run(args),
         Command::Reproduce(args) => reproduce_cmd::run(args),
     }
 }

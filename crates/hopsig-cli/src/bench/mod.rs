@@ -18,7 +18,7 @@ use serde::Serialize;
 pub use fig4::Fig4;
 pub use table1::{notes as table1_notes, Row, Table1, SCHEMES as SCHEMES_FOR_PLOTS};
 pub use table2::Table2;
-pub use table3::Table3;
+pub use table3::{data_path, Table3};
 pub use table5::Table5;
 
 use crate::io::{note, outputs, print_text, Failure, Outcome, Outputs, Secrecy};

@@ -23,13 +23,19 @@ pub const MRT_FILE: &str = "../shared/data/mrt/ris-updates.20160811.1600.gz";
 
 /// [`MRT_FILE`] as found from the working directory or from the source tree.
 pub(super) fn mrt_path() -> std::path::PathBuf {
-    let here = Path::new(MRT_FILE);
+    data_path(MRT_FILE)
+}
+
+/// `rel` (relative to the repository's parent folder, e.g. `../shared/data/...`) as
+/// found from the working directory or from the source tree.
+pub fn data_path(rel: &str) -> std::path::PathBuf {
+    let here = Path::new(rel);
     if here.exists() {
         return here.to_path_buf();
     }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
-        .join(MRT_FILE)
+        .join(rel)
 }
 /// The paper's mean AS-path length.
 pub const PAPER_L: f64 = 3.7;

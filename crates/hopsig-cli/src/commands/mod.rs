@@ -9,6 +9,7 @@ pub mod inspect;
 pub mod kcx;
 pub mod keygen;
 pub mod pkg;
+pub mod replay;
 pub mod reproduce;
 pub mod schemes;
 pub mod sign;

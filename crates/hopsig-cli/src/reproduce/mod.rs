@@ -1,7 +1,7 @@
 //! `hopsig reproduce`: each paper table beside the one measured here, a markdown report
 //! and SVG plots.
 
-mod svg;
+pub(crate) mod svg;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -338,7 +338,17 @@ fn series(t: &Table1, value: fn(&crate::bench::Row) -> f64) -> Vec<Series> {
         .collect()
 }
 
-fn report(t: &Table1, t2: &Table2, t3: &Table3, t5: &Table5, quick: bool) -> String {
+/// KC-x Tables IV–VI as JSON, in the report folder.
+const REPLAY_JSON: &str = "replay.json";
+
+fn report(
+    t: &Table1,
+    t2: &Table2,
+    t3: &Table3,
+    t5: &Table5,
+    kcx: &crate::replay::Reproduction,
+    quick: bool,
+) -> String {
     let cmd = if quick {
         "hopsig reproduce --quick"
     } else {
@@ -402,6 +412,24 @@ fn report(t: &Table1, t2: &Table2, t3: &Table3, t5: &Table5, quick: bool) -> Str
         side_by_side2(t2),
         t2.render()
     );
+    let _ = write!(
+        s,
+        "\n## KC-x Tables IV–VI and Fig. 5: replayed traces\n\n\
+         Each announcement of one peer is validated and signed for real (upstream signatures \
+         prepared beforehand, not timed); the measured times are queued at the trace's arrival \
+         times on one server (`hopsig replay`, docs/spec/replay.md). Fig. 5 shows lazy mode.{}\n\n```text\n{}```\n",
+        if quick {
+            format!(" `--quick`: the first {} announcements of each workload.", crate::replay::QUICK_LIMIT)
+        } else {
+            String::new()
+        },
+        kcx.render()
+    );
+    for r in &kcx.replays {
+        for (name, _) in r.figures() {
+            let _ = writeln!(s, "![{name}]({name})");
+        }
+    }
     s
 }
 
@@ -424,15 +452,24 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     for name in REPORT_FILES {
         files.check(&out.join(name))?;
     }
+    for name in crate::replay::figure_names()
+        .iter()
+        .map(String::as_str)
+        .chain([REPLAY_JSON])
+    {
+        files.check(&out.join(name))?;
+    }
     let t = Table1::measure(quick)?;
     let t5 = Table5::measure(quick)?;
     let t3 = Table3::measure(quick)?;
     let t2 = Table2::measure(quick)?;
+    let kcx = crate::replay::reproduce(quick)?;
     print_text(&format!(
         "BGR Table 1 — paper ({SOURCE}) beside measured:\n\n{}\n{}\n\
          004 Table 5 — paper ({SOURCE5}) beside measured:\n\n{}\n{}\n\
          KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n\n{}\n{}\n\
-         PLA Tables I and II — paper ({SOURCE2}) beside measured:\n\n{}\n{}\n",
+         PLA Tables I and II — paper ({SOURCE2}) beside measured:\n\n{}\n{}\n\
+         KC-x Tables IV–VI and Fig. 5 — replayed traces:\n\n{}\n",
         side_by_side(&t),
         t.render(),
         side_by_side5(&t5),
@@ -440,7 +477,8 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         side_by_side3(&t3),
         t3.render(),
         side_by_side2(&t2),
-        t2.render()
+        t2.render(),
+        kcx.render()
     ))?;
     let size = line_chart(
         "Aggregate signature size",
@@ -461,14 +499,20 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         to_json(&t2)?,
         size.into_bytes(),
         verify.into_bytes(),
-        report(&t, &t2, &t3, &t5, quick).into_bytes(),
+        report(&t, &t2, &t3, &t5, &kcx, quick).into_bytes(),
     ];
     for (name, bytes) in REPORT_FILES.iter().zip(&contents) {
         files.add(&out.join(name), bytes, Secrecy::Public)?;
     }
+    for replay in &kcx.replays {
+        for (name, svg) in replay.figures() {
+            files.add(&out.join(name), svg.as_bytes(), Secrecy::Public)?;
+        }
+    }
+    files.add(&out.join(REPLAY_JSON), &to_json(&kcx)?, Secrecy::Public)?;
     files.commit()?;
     say(format_args!(
-        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, size.svg, verify.svg",
+        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, {REPLAY_JSON}, size.svg, verify.svg, fig5-*.svg",
         out.display()
     ))
 }

@@ -129,6 +129,199 @@ pub fn path(
     })
 }
 
+/// Routes of every length 1..=`max` along one simulated line of speakers, each with
+/// the hand-over its last speaker gave the next one, for `hopsig replay` (KC-x paper
+/// §V-A-3): the router at position L verifies the L-hop route it received and signs
+/// its own hop. The upstream signatures are made here, once, so the replay times only
+/// the router's own work.
+pub struct Ladder {
+    params: KcParams,
+    variant: Variant,
+    /// `routes[l - 1]`: the route of speakers 0..l, sent to speaker l.
+    routes: Vec<SignedRoute>,
+    /// `handovers[l - 1]`: speaker l − 1's hand-over to speaker l.
+    handovers: Vec<zeroize::Zeroizing<Vec<u8>>>,
+    /// Its KC-MT seed, if any, for renewing a spent key without decoding the rest.
+    seeds: Vec<Option<zeroize::Zeroizing<[u8; hopsig_primitives::hors::SEED_LEN]>>>,
+    dir: StaticDirectory,
+    /// The attestation key(s) every replayed router offers its own next hop.
+    issued: super::AttestationPublic,
+    max: usize,
+}
+
+impl std::fmt::Debug for Ladder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Ladder({:?}, {} hops)", self.variant, self.max)
+    }
+}
+
+impl Ladder {
+    /// Signs one line of `max` speakers (at least 1), keeping every intermediate route;
+    /// each speaker verifies what it received first, as [`path`] does.
+    ///
+    /// # Errors
+    /// Backend failures, or a verification failure (a bug).
+    pub fn new(params: KcParams, v: Variant, max: usize, expires: u64) -> Result<Self, Error> {
+        let max = max.max(1);
+        // Speakers 0..=max: the last one is a replayed router's position at L = max.
+        let speakers = max + 1;
+        let origin_key = RsaSecretKey::generate(params.rsa_bits)?;
+        let mut dir = StaticDirectory::default();
+        dir.set_key(asn(0), origin_key.public().clone());
+        for i in 0..speakers {
+            dir.set_neighbours(asn(i), neighbours(i, speakers));
+        }
+        let (public, mut handover) = issue(&params, v.issue())?;
+        let mut route = originate(
+            params,
+            &origin_key,
+            asn(0),
+            &neighbours(0, speakers),
+            &[asn(1)],
+            b"198.51.100.0/24",
+            expires,
+            &public,
+        )?;
+        let (mut routes, mut handovers) = (Vec::with_capacity(max), Vec::with_capacity(max));
+        let mut seeds = Vec::with_capacity(max);
+        for i in 1..max {
+            routes.push(route.clone());
+            handovers.push(handover.to_bytes()?);
+            seeds.push(handover.mt.clone());
+            verify(&route, &dir, Some(asn(i)), 0)?;
+            let mut received = ReceivedKey::new(params, handover);
+            let (public, h) = issue(&params, v.issue())?;
+            route = forward(
+                &route,
+                &mut received,
+                v.primary(i),
+                asn(i),
+                &neighbours(i, speakers),
+                &[asn(i + 1)],
+                expires,
+                &public,
+            )?;
+            handover = h;
+        }
+        routes.push(route);
+        handovers.push(handover.to_bytes()?);
+        seeds.push(handover.mt.clone());
+        let (issued, _) = issue(&params, v.issue())?;
+        Ok(Ladder {
+            params,
+            variant: v,
+            routes,
+            handovers,
+            seeds,
+            dir,
+            issued,
+            max,
+        })
+    }
+
+    /// The longest route held.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
+    /// The route of `hops` speakers (1..=max, clamped), as the next one receives it.
+    pub fn route(&self, hops: usize) -> &SignedRoute {
+        &self.routes[hops.clamp(1, self.max) - 1]
+    }
+
+    /// The router at position `hops` (1..=max, clamped), holding the key its
+    /// predecessor handed it (KC-MT: tree not built yet) with the real Σ.
+    ///
+    /// # Errors
+    /// A hand-over that does not decode (a bug).
+    pub fn router(&self, hops: usize) -> Result<Router<'_>, Error> {
+        let hops = hops.clamp(1, self.max);
+        Ok(Router {
+            ladder: self,
+            hops,
+            key: self.received(hops)?,
+        })
+    }
+
+    fn received(&self, hops: usize) -> Result<ReceivedKey, Error> {
+        Ok(ReceivedKey::new(
+            self.params,
+            Handover::from_bytes(&self.handovers[hops - 1])?,
+        ))
+    }
+}
+
+/// One replayed router of a [`Ladder`]: verifies the route it received, then signs its
+/// own hop toward its successor on the line (speaker L + 1, or [`RECEIVER`] at L = max).
+pub struct Router<'l> {
+    ladder: &'l Ladder,
+    hops: usize,
+    key: ReceivedKey,
+}
+
+impl std::fmt::Debug for Router<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Router({:?}, at {})", self.ladder.variant, self.hops)
+    }
+}
+
+impl Router<'_> {
+    /// Verifies the received route in full (§IV-A's five steps, every KC-MT hop).
+    ///
+    /// # Errors
+    /// [`Error::InvalidSignature`] (a bug).
+    pub fn verify(&self) -> Result<(), Error> {
+        verify(
+            self.ladder.route(self.hops),
+            &self.ladder.dir,
+            Some(asn(self.hops)),
+            0,
+        )
+    }
+
+    /// Signs this router's hop and returns the route it forwards. A KC-MT key is good
+    /// for Σ signatures (§IV-B); once spent, the router takes a fresh KC-MT seed (here,
+    /// the same one again; a hybrid router keeps its KC-RSA key) and builds its tree
+    /// anew inside this call, so the tree building is paid once every Σ signatures, as
+    /// in the paper's amortized cost (eq. 4).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn sign(&mut self) -> Result<SignedRoute, Error> {
+        let l = self.ladder;
+        let me = self.hops;
+        // Its list in the directory; the last entry is its successor on the line.
+        let list = neighbours(me, l.max + 1);
+        let next = list[list.len() - 1];
+        let attempt = |key: &mut ReceivedKey| {
+            forward(
+                l.route(me),
+                key,
+                l.variant.primary(me),
+                asn(me),
+                &list,
+                &[next],
+                l.route(me).hops[0].expires,
+                &l.issued,
+            )
+        };
+        match attempt(&mut self.key) {
+            Err(Error::State(crate::StateError::Exhausted { .. })) => {
+                let rsa = self.key.rsa.take();
+                self.key = ReceivedKey::new(
+                    l.params,
+                    Handover {
+                        rsa,
+                        mt: l.seeds[me - 1].clone(),
+                    },
+                );
+                attempt(&mut self.key)
+            }
+            r => r,
+        }
+    }
+}
+
 /// One-hop operations of a realization, set up once, for the Table III benchmark:
 /// signing with a freshly received key (KC-MT: the tree is built, S1), signing again
 /// with the same key (tree cached, S2), verifying one hop, and issuing a key.
@@ -326,5 +519,41 @@ impl HorsOps {
             })
             .sum();
         total as f64 / f64::from(samples.max(1))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Every rung verifies; what each router forwards verifies at [`RECEIVER`], also
+    /// past Σ KC-MT signatures (the key renewed from its seed).
+    #[test]
+    fn ladder_routers_verify_and_forward_valid_routes() {
+        for v in [Variant::Rsa, Variant::Mt, Variant::Hybrid] {
+            let ladder = Ladder::new(KcParams::PAPER, v, 4, u64::MAX).unwrap();
+            assert_eq!(ladder.max(), 4);
+            for l in 1..=4 {
+                let next = if l == 4 { RECEIVER } else { asn(l + 1) };
+                assert_eq!(ladder.route(l).hops.len(), l);
+                let mut router = ladder.router(l).unwrap();
+                router.verify().unwrap();
+                let rounds = if v == Variant::Rsa {
+                    1
+                } else {
+                    KcParams::PAPER.hors.sigma as usize + 2
+                };
+                for _ in 0..rounds {
+                    let sent = router.sign().unwrap();
+                    assert_eq!(sent.hops.len(), l + 1);
+                    verify(&sent, &ladder.dir, Some(next), 0).unwrap();
+                }
+            }
+            // A route altered on the way does not verify.
+            let mut bad = ladder.route(3).clone();
+            bad.hops[1].asn += 1;
+            assert!(verify(&bad, &ladder.dir, Some(asn(3)), 0).is_err());
+        }
     }
 }

@@ -1,0 +1,152 @@
+//! `hopsig replay`: KC-x Tables IV–VI and Fig. 5 from a real MRT trace, by
+//! [`crate::replay`].
+
+use std::path::PathBuf;
+
+use crate::io::{at, outputs, print_text, say, Failure, Outcome, Secrecy};
+use crate::replay::queue::Mode;
+use crate::replay::router::{check_scheme, Scheme};
+use crate::replay::{paper_tables, replay, Memory, Options, TraceFile, SOURCE};
+
+/// Replay one peer of an MRT trace through a router for each scheme: each announcement
+/// validated and signed for real, the measured times queued at the trace's arrival
+/// times (KC-x §V-A-3). Prints Tables IV and V beside the paper's; writes Fig. 5.
+#[derive(clap::Args)]
+pub struct Args {
+    /// MRT file (RIS update file, or a RIB dump: a session reset, all at once).
+    mrt: PathBuf,
+    /// Comma-separated schemes: none, bgpsec-ecdsa, bgr, kc-rsa, kc-mt, hybrid.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "none,bgpsec-ecdsa,bgr,kc-rsa,kc-mt,hybrid"
+    )]
+    schemes: Vec<String>,
+    /// The peer: its AS number, `median` (the peer with the median announcement
+    /// rate) or `busiest` (the most announcements; in a RIB dump, the largest table).
+    #[arg(long, default_value = "median")]
+    peer: String,
+    /// Mode drawn in Fig. 5 (both are simulated from the same measurements).
+    #[arg(long, value_enum, default_value = "lazy")]
+    mode: Mode,
+    /// Servers of the queue (router threads).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Divide the trace's arrival times by this (> 0).
+    #[arg(long, default_value_t = 1.0)]
+    speedup: f64,
+    /// Replay only the peer's first N announcements.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// RIB dump for Table VI (signature memory); not printed without it.
+    #[arg(long)]
+    rib: Option<PathBuf>,
+    /// Write the results as JSON (docs/spec/replay.md).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Folder for Fig. 5's SVG panels (one per scheme).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Overwrite earlier output files.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Reads, replays, prints and writes.
+pub fn run(args: Args) -> Outcome {
+    if !(args.speedup.is_finite() && args.speedup > 0.0) {
+        return Err(Failure::Input(format!(
+            "--speedup must be a positive number, not {}",
+            args.speedup
+        )));
+    }
+    if args.threads == 0 || args.limit == Some(0) {
+        return Err(Failure::Input(
+            "--threads and --limit must be at least 1".into(),
+        ));
+    }
+    let names = args
+        .schemes
+        .iter()
+        .map(|s| check_scheme(s.trim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut files = outputs(args.force, [args.mrt.as_path()]);
+    if let Some(dir) = &args.out {
+        files.folder(dir)?;
+    }
+    if let Some(json) = &args.json {
+        files.check(json)?;
+    }
+    let trace = TraceFile::read(&args.mrt)?;
+    let rib = args.rib.as_deref().map(TraceFile::read).transpose()?;
+    let (workload, peer) = match args.peer.as_str() {
+        "median" => ("median", trace.median_peer()),
+        "busiest" => ("busiest", trace.busiest_peer()),
+        asn => {
+            let n = asn
+                .strip_prefix("AS")
+                .unwrap_or(asn)
+                .parse::<u32>()
+                .map_err(|_| {
+                    Failure::Input(format!(
+                        "--peer takes an AS number, `median` or `busiest`, not '{asn}'"
+                    ))
+                })?;
+            ("peer", trace.peer(n)?)
+        }
+    };
+    let schemes = names
+        .iter()
+        .map(|n| {
+            crate::io::note(format_args!(
+                "{n}: preparing keys and upstream signatures ..."
+            ));
+            Scheme::prepare(n)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let options = Options {
+        // Names the Fig. 5 files: one run per file, peer and speed-up does not
+        // overwrite another's.
+        workload: format!(
+            "{} {workload} AS{}{}",
+            args.mrt
+                .file_name()
+                .map(|n| n.to_string_lossy().trim_end_matches(".gz").to_string())
+                .unwrap_or_default(),
+            peer.asn,
+            if args.speedup == 1.0 {
+                String::new()
+            } else {
+                format!(" x{}", args.speedup)
+            }
+        ),
+        mode: args.mode,
+        threads: args.threads,
+        speedup: args.speedup,
+        limit: args.limit,
+        quick_floors: false,
+    };
+    let result = replay(&trace, peer, &schemes, &options)?;
+    let memory = rib.as_ref().map(|r| Memory::of(r, &schemes));
+    let mut text = format!("Paper: {SOURCE}.\n{}\n{}", paper_tables(), result.render());
+    if let Some(m) = &memory {
+        text += "\n";
+        text += &m.render();
+    }
+    print_text(&text)?;
+    if let Some(dir) = &args.out {
+        for (name, svg) in result.figures() {
+            files.add(&dir.join(name), svg.as_bytes(), Secrecy::Public)?;
+        }
+    }
+    if let Some(json) = &args.json {
+        let value = serde_json::json!({ "replay": result, "memory": memory });
+        let bytes = serde_json::to_vec_pretty(&value).map_err(|e| at(json, e))?;
+        files.add(json, &bytes, Secrecy::Public)?;
+    }
+    files.commit()?;
+    if args.out.is_some() || args.json.is_some() {
+        say("wrote the Fig. 5 panels and JSON requested")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,452 @@
+//! One router's work on one announcement, per scheme, executed for real with hopsig's
+//! code: validate the L upstream signatures of the path it received, then sign its own
+//! hop (KC-x paper §V-A-3, eq. 1). The upstream signatures are made once per path
+//! length L = 1..=[`MAX_HOPS`] before the replay and are not timed.
+//!
+//! | scheme | validate | sign |
+//! |---|---|---|
+//! | `none` | decode the UPDATE (AS_PATH of L ASes) | encode the UPDATE with its own AS prepended |
+//! | `bgpsec-ecdsa`, `bgr` | `Validator::message`: decode + RFC 8205 §5.2 | RFC 8205 §4.2: `Chain::received` + `forward`, encode the UPDATE |
+//! | `kc-rsa`, `kc-mt`, `hybrid` | `kcx::verify` of the L-hop route | `kcx::forward` (KC-MT: tree rebuilt every Σ signatures) |
+
+use std::net::Ipv4Addr;
+use std::time::Instant;
+
+use hopsig_bgp::packet::BgpsecPath;
+use hopsig_bgp::packet::{
+    AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttributeValue, Header, Message,
+    MessageType, MpReachNlri, NextHop, Origin, PathAttribute, Prefix, Update, HEADER_LEN,
+};
+use hopsig_bgp::suite::by_name;
+use hopsig_bgp::trace::{signed_path, update_message, Keyring, PathHop, Route};
+use hopsig_bgp::{AlgorithmSuite, Chain, Hop, Peer, RouterKeys, SignedNlri, Validator, SUITES};
+use hopsig_schemes::kcx::sim::{Ladder, Variant};
+use hopsig_schemes::kcx::{self, KcParams, SignedRoute};
+use hopsig_schemes::primitives::codec::Writer;
+
+use crate::io::Failure;
+
+/// Longest path replayed: longer ones (after removing prepends) are replayed as this
+/// many hops and counted.
+pub const MAX_HOPS: usize = 15;
+/// The replaying router's AS (the paths' target).
+const LOCAL_AS: u32 = 64_999;
+/// The AS it forwards to.
+const NEXT_AS: u32 = 64_998;
+/// KC-x parameters: the paper's (RSA-1024, HORS (512, 3), Σ = 13), as in its Table V.
+pub const KCX_PARAMS: KcParams = KcParams::PAPER;
+
+/// The schemes, as `--schemes` names them.
+pub const SCHEMES: [&str; 6] = ["none", "bgpsec-ecdsa", "bgr", "kc-rsa", "kc-mt", "hybrid"];
+
+fn setup(e: impl std::fmt::Display) -> Failure {
+    Failure::Input(format!("replay setup failed: {e}"))
+}
+
+/// The scheme `name`, or the error listing the known ones.
+pub fn check_scheme(name: &str) -> Result<&'static str, Failure> {
+    SCHEMES.iter().copied().find(|s| *s == name).ok_or_else(|| {
+        Failure::Input(format!(
+            "unknown scheme '{name}' for --schemes (available: {})",
+            SCHEMES.join(", ")
+        ))
+    })
+}
+
+/// An L-hop route, ASes 65001.. from the origin, toward [`LOCAL_AS`].
+fn route(hops: usize) -> Result<Route, Failure> {
+    let prefix = Prefix::new(Ipv4Addr::new(198, 51, 100, 0).into(), 24).map_err(setup)?;
+    Ok(Route {
+        hops: (0..hops)
+            .map(|i| PathHop {
+                asn: 65_001 + i as u32,
+                pcount: 1,
+            })
+            .collect(),
+        target_as: LOCAL_AS,
+        nlri: SignedNlri::unicast(prefix),
+        next_hop: NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
+        origin: Origin::Igp,
+    })
+}
+
+/// A plain UPDATE (ORIGIN, AS_PATH, MP_REACH_NLRI) for `route` with AS_PATH `asns`
+/// (newest first).
+fn plain_update(route: &Route, asns: Vec<u32>) -> Result<Vec<u8>, Failure> {
+    let reach = MpReachNlri::new(route.nlri.safi, route.next_hop, vec![route.nlri.prefix])
+        .map_err(setup)?;
+    let path = AsPath {
+        segments: vec![AsPathSegment {
+            kind: AsPathSegmentType::AsSequence,
+            asns,
+        }],
+    };
+    let update = Update {
+        attributes: [
+            AttributeValue::Origin(route.origin),
+            AttributeValue::AsPath(path),
+            AttributeValue::MpReachNlri(reach),
+        ]
+        .into_iter()
+        .map(|v| PathAttribute::new(v, AsWidth::Four))
+        .collect::<Result<_, _>>()
+        .map_err(setup)?,
+        ..Update::default()
+    };
+    let mut body = Writer::new();
+    update.encode(&mut body, AsWidth::Four).map_err(setup)?;
+    let mut message = Writer::with_capacity(HEADER_LEN + body.len());
+    Header::new(HEADER_LEN + body.len(), MessageType::Update)
+        .map_err(setup)?
+        .encode(&mut message);
+    message.bytes(&body.into_bytes());
+    Ok(message.into_bytes())
+}
+
+/// What one scheme's router holds for every path length.
+enum Prepared {
+    None {
+        /// Per L: the received UPDATE and the route.
+        received: Vec<(Vec<u8>, Route)>,
+    },
+    Bgpsec {
+        suite: &'static dyn AlgorithmSuite,
+        ring: Keyring,
+        keys: RouterKeys,
+        /// Per L: the received UPDATE, its BGPsec_PATH, the route.
+        received: Vec<(Vec<u8>, BgpsecPath<'static>, Route)>,
+    },
+    Kcx(Ladder),
+}
+
+/// One scheme, ready to replay.
+pub struct Scheme {
+    /// Its name.
+    pub name: &'static str,
+    prepared: Prepared,
+}
+
+/// The measured service times of one announcement, seconds.
+#[derive(Debug, Clone, Copy)]
+pub struct Service {
+    /// Validating.
+    pub validate: f64,
+    /// Signing and encoding.
+    pub sign: f64,
+}
+
+impl Scheme {
+    /// Prepares `name` (from [`SCHEMES`]): keys and upstream signatures for L =
+    /// 1..=[`MAX_HOPS`].
+    ///
+    /// # Errors
+    /// An unknown name; backend failures.
+    pub fn prepare(name: &str) -> Result<Scheme, Failure> {
+        let name = check_scheme(name)?;
+        let prepared = match name {
+            "none" => Prepared::None {
+                received: (1..=MAX_HOPS)
+                    .map(|l| {
+                        let r = route(l)?;
+                        let asns = r.hops.iter().rev().map(|h| h.asn).collect();
+                        Ok((plain_update(&r, asns)?, r))
+                    })
+                    .collect::<Result<_, Failure>>()?,
+            },
+            "bgpsec-ecdsa" | "bgr" => {
+                let suite_name = if name == "bgr" {
+                    "bgr-rsa2048"
+                } else {
+                    "ecdsa-p256-sha256"
+                };
+                let suite =
+                    by_name(suite_name).ok_or_else(|| setup(format!("no suite {suite_name}")))?;
+                let mut ring = Keyring::new(suite);
+                let mut ases: Vec<u32> = route(MAX_HOPS)?.hops.iter().map(|h| h.asn).collect();
+                ases.push(LOCAL_AS);
+                ring.generate(&ases, 1).map_err(setup)?;
+                let keys = ring.router_keys();
+                let received = (1..=MAX_HOPS)
+                    .map(|l| {
+                        let r = route(l)?;
+                        let path = signed_path(&r, &ring).map_err(setup)?;
+                        let msg = update_message(&r, path.clone()).map_err(setup)?;
+                        Ok((msg, path, r))
+                    })
+                    .collect::<Result<_, Failure>>()?;
+                Prepared::Bgpsec {
+                    suite,
+                    ring,
+                    keys,
+                    received,
+                }
+            }
+            _ => {
+                let variant = match name {
+                    "kc-rsa" => Variant::Rsa,
+                    "kc-mt" => Variant::Mt,
+                    _ => Variant::Hybrid,
+                };
+                Prepared::Kcx(Ladder::new(KCX_PARAMS, variant, MAX_HOPS, u64::MAX).map_err(setup)?)
+            }
+        };
+        Ok(Scheme { name, prepared })
+    }
+
+    /// Replays `hops` (each clamped to 1..=[`MAX_HOPS`]) in order, timing each
+    /// announcement's validation and signing; `progress` is called after each.
+    ///
+    /// # Errors
+    /// A validation that fails or a signing error (a bug).
+    pub fn run(
+        &self,
+        hops: &[usize],
+        mut progress: impl FnMut(usize),
+    ) -> Result<Vec<Service>, Failure> {
+        let bad = |what: &str| Failure::Input(format!("replay: {} {what} (a bug)", self.name));
+        let mut out = Vec::with_capacity(hops.len());
+        match &self.prepared {
+            Prepared::None { received } => {
+                for (i, &l) in hops.iter().enumerate() {
+                    let (msg, r) = &received[l.clamp(1, MAX_HOPS) - 1];
+                    let t0 = Instant::now();
+                    let asns = match Message::decode(msg, AsWidth::Four) {
+                        Ok(Message::Update(u)) => u.as_path().map(|p| p.segments[0].asns.clone()),
+                        _ => None,
+                    }
+                    .ok_or_else(|| bad("UPDATE did not decode"))?;
+                    let t1 = Instant::now();
+                    let mut path = vec![LOCAL_AS];
+                    path.extend(asns);
+                    std::hint::black_box(plain_update(r, path)?);
+                    out.push(Service {
+                        validate: (t1 - t0).as_secs_f64(),
+                        sign: t1.elapsed().as_secs_f64(),
+                    });
+                    progress(i);
+                }
+            }
+            Prepared::Bgpsec {
+                ring,
+                keys,
+                received,
+                ..
+            } => {
+                let validator = Validator::with_suites(SUITES, keys);
+                let me = ring.signer(LOCAL_AS).ok_or_else(|| bad("has no key"))?;
+                for (i, &l) in hops.iter().enumerate() {
+                    let l = l.clamp(1, MAX_HOPS);
+                    let (msg, path, r) = &received[l - 1];
+                    let peer = Peer::external(LOCAL_AS, 65_000 + l as u32);
+                    let t0 = Instant::now();
+                    if !validator.message(msg, &peer).is_valid() {
+                        return Err(bad("path did not validate"));
+                    }
+                    let t1 = Instant::now();
+                    let mut chain =
+                        Chain::received(path, r.nlri, me).map_err(|e| bad(&e.to_string()))?;
+                    chain
+                        .forward(me, &Hop::to(NEXT_AS))
+                        .map_err(|e| bad(&e.to_string()))?;
+                    let sent = chain.path().map_err(|e| bad(&e.to_string()))?;
+                    std::hint::black_box(update_message(r, sent).map_err(|e| bad(&e.to_string()))?);
+                    out.push(Service {
+                        validate: (t1 - t0).as_secs_f64(),
+                        sign: t1.elapsed().as_secs_f64(),
+                    });
+                    progress(i);
+                }
+            }
+            Prepared::Kcx(ladder) => {
+                let mut routers = (1..=MAX_HOPS)
+                    .map(|l| ladder.router(l))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(setup)?;
+                for (i, &l) in hops.iter().enumerate() {
+                    let router = &mut routers[l.clamp(1, MAX_HOPS) - 1];
+                    let t0 = Instant::now();
+                    router.verify().map_err(|e| bad(&e.to_string()))?;
+                    let t1 = Instant::now();
+                    let sent = router.sign().map_err(|e| bad(&e.to_string()))?;
+                    std::hint::black_box(kcx::encode(&sent).map_err(|e| bad(&e.to_string()))?);
+                    out.push(Service {
+                        validate: (t1 - t0).as_secs_f64(),
+                        sign: t1.elapsed().as_secs_f64(),
+                    });
+                    progress(i);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Signature octets a route of `hops` hops holds in a RIB under this scheme, from
+    /// the real encodings prepared (Table VI): `none` 0; BGPsec the Signature fields of
+    /// the Signature_Block; KC-x the aggregate x, its SPLIT bits and every KC-MT hop's
+    /// HORS signature (`docs/spec/kcx.md`).
+    pub fn signature_bytes(&self, hops: usize) -> usize {
+        let l = hops.clamp(1, MAX_HOPS);
+        match &self.prepared {
+            Prepared::None { .. } => 0,
+            Prepared::Bgpsec {
+                received, suite, ..
+            } => received[l - 1]
+                .1
+                .signature_blocks()
+                .iter()
+                .filter(|b| b.suite == suite.id())
+                .flat_map(|b| b.segments.iter())
+                .map(|s| s.signature.len())
+                .sum(),
+            Prepared::Kcx(ladder) => kcx_signature_bytes(ladder.route(l)),
+        }
+    }
+}
+
+/// The primitives under a scheme's router work, measured in the same run: one
+/// verification per upstream signature and one signature (KC-x eq. 1 with L hops).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Floor {
+    /// What was timed.
+    pub primitive: &'static str,
+    /// One verification, µs (median).
+    pub verify_us: f64,
+    /// One signature, µs (median).
+    pub sign_us: f64,
+}
+
+impl Floor {
+    /// The floor of `scheme`, if it rests on one primitive: OpenSSL ECDSA P-256
+    /// (`bgpsec-ecdsa`), raw RSA-2048 (`bgr`: L public operations, one private) or raw
+    /// RSA-1024 (`kc-rsa`). `none` has no cryptography; KC-MT and the hybrid mix HORS
+    /// with RSA (their floors are in `hopsig bench table3`).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn measure(scheme: &str, quick: bool) -> Result<Option<Floor>, Failure> {
+        use crate::bench::timer::{single, Budget};
+        use hopsig_schemes::floors::{RawEcdsaP256, RawRsa};
+        let budget = if quick { Budget::QUICK } else { Budget::FULL };
+        Ok(match scheme {
+            "bgpsec-ecdsa" => {
+                let e = RawEcdsaP256::new().map_err(setup)?;
+                Some(Floor {
+                    primitive: "OpenSSL ECDSA P-256 verify / sign",
+                    verify_us: single(budget, &mut || e.verify())?,
+                    sign_us: single(budget, &mut || e.sign())?,
+                })
+            }
+            "bgr" | "kc-rsa" => {
+                let bits = if scheme == "bgr" {
+                    2048
+                } else {
+                    KCX_PARAMS.rsa_bits
+                };
+                let mut r = RawRsa::new(bits).map_err(setup)?;
+                let verify_us = single(budget, &mut || r.public_op())?;
+                Some(Floor {
+                    primitive: if bits == 2048 {
+                        "OpenSSL raw RSA-2048 public / private"
+                    } else {
+                        "OpenSSL raw RSA-1024 public / private"
+                    },
+                    verify_us,
+                    sign_us: single(budget, &mut || r.private_op())?,
+                })
+            }
+            _ => None,
+        })
+    }
+}
+
+/// x, the SPLIT bits (one per RSA-signed hop, whole bytes) and the HORS signatures.
+pub fn kcx_signature_bytes(route: &SignedRoute) -> usize {
+    let hors: usize = route
+        .hops
+        .iter()
+        .map(|h| match &h.sig {
+            kcx::HopSig::Mt(s) => s.len(),
+            _ => 0,
+        })
+        .sum();
+    route.x.len() + route.b.len().div_ceil(8) + hors
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use hopsig_schemes::primitives::hors;
+
+    /// Table VI's sizes against the formulas of docs/spec: `bgpsec-bgr.md` (305 octets
+    /// for the newest segment, 17 for each earlier one), RFC 8208 (DER ECDSA P-256
+    /// signatures of at most 72 octets), `kcx.md` (x of k octets, one SPLIT bit per
+    /// RSA-signed hop in whole octets, each KC-MT hop's HORS signature of ℓ·(m + auth
+    /// nodes) octets).
+    #[test]
+    fn signature_sizes_follow_the_specs() {
+        let none = Scheme::prepare("none").unwrap();
+        let ecdsa = Scheme::prepare("bgpsec-ecdsa").unwrap();
+        let bgr = Scheme::prepare("bgr").unwrap();
+        let rsa = Scheme::prepare("kc-rsa").unwrap();
+        let mt = Scheme::prepare("kc-mt").unwrap();
+        let hybrid = Scheme::prepare("hybrid").unwrap();
+        let k = KCX_PARAMS.k();
+        for l in 1..=MAX_HOPS {
+            assert_eq!(none.signature_bytes(l), 0);
+            assert_eq!(bgr.signature_bytes(l), 305 + 17 * (l - 1), "bgr L={l}");
+            let e = ecdsa.signature_bytes(l);
+            assert!((68 * l..=72 * l).contains(&e), "ecdsa L={l}: {e}");
+            assert_eq!(rsa.signature_bytes(l), k + l.div_ceil(8), "kc-rsa L={l}");
+            for (scheme, variant) in [(&mt, Variant::Mt), (&hybrid, Variant::Hybrid)] {
+                let Prepared::Kcx(ladder) = &scheme.prepared else {
+                    panic!()
+                };
+                let route = ladder.route(l);
+                let p = KCX_PARAMS.hors;
+                let mut hors_bytes = 0;
+                let mut rsa_hops = 1;
+                for i in 1..l {
+                    match &route.hops[i].sig {
+                        kcx::HopSig::Mt(sig) => {
+                            let root = route.hops[i - 1].key.mt.as_ref().unwrap();
+                            let idx = hors::indices(&p, root, &route.attestation_bytes(i).unwrap());
+                            assert_eq!(sig.len(), hors::signature_len(&p, &idx));
+                            assert_eq!(sig.len() % p.node_bytes, 0);
+                            hors_bytes += sig.len();
+                        }
+                        _ => rsa_hops += 1,
+                    }
+                }
+                if variant == Variant::Mt {
+                    assert_eq!(rsa_hops, 1);
+                } else {
+                    // Odd hops RSA, even hops KC-MT (§IV-C, kcx::sim).
+                    assert_eq!(rsa_hops, 1 + l / 2, "hybrid L={l}");
+                }
+                assert_eq!(
+                    scheme.signature_bytes(l),
+                    k + rsa_hops.div_ceil(8) + hors_bytes
+                );
+            }
+        }
+        // Paths past the longest replayed are counted at the longest.
+        assert_eq!(rsa.signature_bytes(40), rsa.signature_bytes(MAX_HOPS));
+    }
+
+    #[test]
+    fn unknown_schemes_are_named() {
+        let e = check_scheme("s-bgp").unwrap_err();
+        assert!(matches!(&e, Failure::Input(m) if m.contains("'s-bgp'") && m.contains("kc-mt")));
+        assert!(Scheme::prepare("nope").is_err());
+    }
+
+    #[test]
+    fn kc_mt_routers_renew_their_key_after_sigma_signatures() {
+        let s = Scheme::prepare("kc-mt").unwrap();
+        let sigma = KCX_PARAMS.hors.sigma as usize;
+        // 3 × Σ announcements at one position: the key is renewed twice, no error.
+        let t = s.run(&vec![3; 3 * sigma], |_| {}).unwrap();
+        assert_eq!(t.len(), 3 * sigma);
+    }
+}
