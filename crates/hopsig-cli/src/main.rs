@@ -13,13 +13,14 @@ mod bench;
 mod commands;
 mod io;
 mod reproduce;
+mod speaker;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
-use commands::{bgpsec, schemes, sign, verify};
+use commands::{bgpsec, schemes, sign, speaker as speaker_cmd, verify};
 
 #[derive(Parser)]
 #[command(name = "hopsig", version, about = "Signatures that travel across network hops", long_about = None)]
@@ -42,6 +43,7 @@ enum Command {
     Bench(bench_cmd::Args),
     Bgpsec(bgpsec::Args),
     Reproduce(reproduce_cmd::Args),
+    Speaker(speaker_cmd::Args),
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -57,6 +59,7 @@ fn run(command: Command) -> io::Outcome {
         Command::Bench(args) => bench_cmd::run(args),
         Command::Bgpsec(args) => bgpsec::run(args),
         Command::Reproduce(args) => reproduce_cmd::run(args),
+        Command::Speaker(args) => speaker_cmd::run(args),
     }
 }
 
