@@ -79,4 +79,3 @@ fn summary(v: &serde_json::Value) -> Option<Outcome> {
     ));
     Some(lines.iter().try_for_each(say))
 }
-

@@ -139,7 +139,10 @@ impl Config {
             rel(&mut k.file);
         }
         if config.hold_time != 0 && config.hold_time < 3 {
-            return Err(io::at(path, "hold_time must be 0 or at least 3 (RFC 4271 §4.2)"));
+            return Err(io::at(
+                path,
+                "hold_time must be 0 or at least 3 (RFC 4271 §4.2)",
+            ));
         }
         if config.local_as == 0 {
             return Err(io::at(path, "local_as 0 is reserved (RFC 7607)"));

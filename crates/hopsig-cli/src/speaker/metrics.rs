@@ -20,7 +20,8 @@ impl Histogram {
     pub fn record(&mut self, d: Duration) {
         self.count += 1;
         if self.samples.len() < MAX_SAMPLES {
-            self.samples.push(u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
+            self.samples
+                .push(u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
         }
     }
 

@@ -90,7 +90,11 @@ pub fn run(config: Config) -> Result<(), Failure> {
             last_error: None,
         });
     }
-    let local: BTreeSet<_> = config.originated().map_err(Failure::Input)?.into_iter().collect();
+    let local: BTreeSet<_> = config
+        .originated()
+        .map_err(Failure::Input)?
+        .into_iter()
+        .collect();
     let threads = config
         .validation_threads
         .unwrap_or_else(|| crate::commands::bgpsec::threads(None));

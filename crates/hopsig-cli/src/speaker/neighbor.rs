@@ -169,7 +169,9 @@ async fn send(
     width: AsWidth,
 ) -> Result<(), Ended> {
     let bytes = m.encoding(width).map_err(|e| format!("encode: {e}"))?;
-    wr.write_all(&bytes).await.map_err(|e| format!("write: {e}"))
+    wr.write_all(&bytes)
+        .await
+        .map_err(|e| format!("write: {e}"))
 }
 
 /// Sends `n` (if any) and gives the reason the session ends.

@@ -213,7 +213,9 @@ pub fn prepend(path: &AsPath, asn: u32) -> AsPath {
         Some(s) if s.kind == AsPathSegmentType::AsSequence && s.asns.len() < 255 => {
             s.asns.insert(0, asn)
         }
-        _ => p.segments.insert(0, AsPath::sequence(vec![asn]).segments.remove(0)),
+        _ => p
+            .segments
+            .insert(0, AsPath::sequence(vec![asn]).segments.remove(0)),
     }
     p
 }
@@ -269,7 +271,9 @@ impl Rib {
                 }
             }
             Event::Up(id, up) => {
-                let Some(session) = self.sessions.get_mut(id) else { return };
+                let Some(session) = self.sessions.get_mut(id) else {
+                    return;
+                };
                 session.up = Some(up);
                 session.adj_out.clear();
                 let all: BTreeSet<Prefix> = self.known_prefixes();
@@ -278,7 +282,9 @@ impl Rib {
                 }
             }
             Event::Down(id, why) => {
-                let Some(session) = self.sessions.get_mut(id) else { return };
+                let Some(session) = self.sessions.get_mut(id) else {
+                    return;
+                };
                 session.up = None;
                 session.adj_out.clear();
                 session.last_error = Some(why);
@@ -309,9 +315,14 @@ impl Rib {
     }
 
     fn update(&mut self, id: usize, update: Update<'static>, at: Instant) {
-        let Some(session) = self.sessions.get_mut(id) else { return };
+        let Some(session) = self.sessions.get_mut(id) else {
+            return;
+        };
         session.updates_in += 1;
-        let peer_as = session.up.as_ref().map_or(session.remote_as, |u| u.remote_as);
+        let peer_as = session
+            .up
+            .as_ref()
+            .map_or(session.remote_as, |u| u.remote_as);
         let mut touched: Vec<Prefix> = update.withdrawn_all().collect();
         for p in &touched {
             session.adj_in.remove(p);
@@ -368,7 +379,9 @@ impl Rib {
 
     fn validated(&mut self, v: Validated) {
         self.queue = self.queue.saturating_sub(1);
-        let Some(session) = self.sessions.get_mut(v.neighbor) else { return };
+        let Some(session) = self.sessions.get_mut(v.neighbor) else {
+            return;
+        };
         let Some(route) = session.adj_in.get_mut(&v.prefix).filter(|r| r.seq == v.seq) else {
             return;
         };
@@ -435,7 +448,9 @@ impl Rib {
     fn decide(&mut self, p: Prefix) {
         let best = self.best(&p);
         for m in 0..self.sessions.len() {
-            let Some(up) = self.sessions[m].up.as_ref() else { continue };
+            let Some(up) = self.sessions[m].up.as_ref() else {
+                continue;
+            };
             let remote_as = up.remote_as;
             let (width, bgpsec_send, tx) = (up.width, up.bgpsec_send, up.tx.clone());
             let desired = best.filter(|src| match *src {
@@ -503,10 +518,7 @@ impl Rib {
         let (received, as_path, origin) = match src {
             Source::Local => (None, AsPath::default(), Origin::Igp),
             Source::Neighbor(i, _) => {
-                let r = self.sessions[i]
-                    .adj_in
-                    .get(&p)
-                    .ok_or("route gone")?;
+                let r = self.sessions[i].adj_in.get(&p).ok_or("route gone")?;
                 (r.bgpsec.clone(), r.as_path.clone(), r.origin)
             }
         };
@@ -514,9 +526,15 @@ impl Rib {
         if bgpsec_send {
             let signed = match (&src, &received) {
                 (Source::Local, _) => {
-                    let origin_attr = PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four)
-                        .map_err(|e| e.to_string())?;
-                    Some(signer.originate(SignedNlri::unicast(p), next_hop, vec![origin_attr], &hop))
+                    let origin_attr =
+                        PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four)
+                            .map_err(|e| e.to_string())?;
+                    Some(signer.originate(
+                        SignedNlri::unicast(p),
+                        next_hop,
+                        vec![origin_attr],
+                        &hop,
+                    ))
                 }
                 (_, Some(u)) => Some(signer.forward(u, Some(next_hop), &hop)),
                 // RFC 8205 §4.1: a route received without BGPsec_PATH is never signed.
@@ -549,7 +567,12 @@ impl Rib {
 }
 
 /// An unsigned IPv4 UPDATE: ORIGIN, AS_PATH, NEXT_HOP, the prefix in NLRI.
-fn plain(p: Prefix, as_path: &AsPath, origin: Origin, next_hop: Ipv4Addr) -> Result<Update<'static>, String> {
+fn plain(
+    p: Prefix,
+    as_path: &AsPath,
+    origin: Origin,
+    next_hop: Ipv4Addr,
+) -> Result<Update<'static>, String> {
     if p.afi() != Afi::Ipv4 {
         return Err("IPv6 is sent to BGPsec neighbours only".into());
     }
