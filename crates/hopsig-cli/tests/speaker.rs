@@ -4,6 +4,8 @@
 //! most [`WAIT`] for what it checks, and kills what it started. gobgpd and BIRD tests
 //! skip when the daemon is missing and fail under CI=true (.ci/run installs them).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::net::TcpListener;
