@@ -611,3 +611,286 @@ fn withdrawal(p: Prefix) -> Update<'static> {
         ..Update::default()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    //! Issue 13 §2's property: after the validation queue drains, no Not Valid route
+    //! remains installed or advertised — bad signatures, unknown SKIs, truncated
+    //! paths — in lazy mode (where each was forwarded first) and in strict mode
+    //! (where none was ever forwarded).
+
+    use std::borrow::Cow;
+    use std::collections::BTreeMap;
+    use std::time::Duration;
+
+    use hopsig_bgp::packet::BgpsecPath;
+    use hopsig_bgp::suite::ECDSA_P256_SHA256;
+    use hopsig_bgp::{AlgorithmSuite, RouterKey, SigningKey};
+    use proptest::prelude::*;
+    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+    use super::*;
+
+    const LOCAL: u32 = 65_100;
+    const ORIGIN_AS: u32 = 65_000;
+    const PEER_AS: u32 = 65_001;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Kind {
+        Valid,
+        BadSignature,
+        UnknownSki,
+        Truncated,
+    }
+
+    fn kind() -> impl Strategy<Value = Kind> {
+        prop_oneof![
+            Just(Kind::Valid),
+            Just(Kind::BadSignature),
+            Just(Kind::UnknownSki),
+            Just(Kind::Truncated)
+        ]
+    }
+
+    struct Keys {
+        origin: SigningKey,
+        rogue: SigningKey,
+        peer: SigningKey,
+        local: SigningKey,
+        rpki: RouterKeys,
+    }
+
+    fn gen() -> SigningKey {
+        ECDSA_P256_SHA256.generate().unwrap()
+    }
+
+    fn signer(asn: u32, key: &SigningKey) -> Signer<'static> {
+        let text = ECDSA_P256_SHA256.secret_key_file(key).unwrap();
+        let key = ECDSA_P256_SHA256
+            .signing_key_from_file(text.as_bytes())
+            .unwrap();
+        Signer::new(asn).with_key(&ECDSA_P256_SHA256, key).unwrap()
+    }
+
+    fn keys() -> Keys {
+        let (origin, rogue, peer, local) = (gen(), gen(), gen(), gen());
+        let mut rpki = RouterKeys::new();
+        for (asn, k) in [(ORIGIN_AS, &origin), (PEER_AS, &peer), (LOCAL, &local)] {
+            rpki.insert(RouterKey::new(asn, *k.ski(), k.spki()));
+        }
+        Keys {
+            origin,
+            rogue,
+            peer,
+            local,
+            rpki,
+        }
+    }
+
+    fn prefix(i: u8) -> Prefix {
+        Prefix::new(std::net::IpAddr::V4(Ipv4Addr::new(10, 0, i, 0)), 24).unwrap()
+    }
+
+    /// The UPDATE AS65001 sends to the local AS for a route AS65000 originated.
+    fn update(keys: &Keys, p: Prefix, kind: Kind) -> Update<'static> {
+        let origin_key = if kind == Kind::UnknownSki {
+            &keys.rogue
+        } else {
+            &keys.origin
+        };
+        let nh = NextHop::V4(Ipv4Addr::new(192, 0, 2, 9));
+        let attrs =
+            vec![PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four).unwrap()];
+        let o = signer(ORIGIN_AS, origin_key)
+            .originate(SignedNlri::unicast(p), nh, attrs, &Hop::to(PEER_AS))
+            .unwrap();
+        let mut u = signer(PEER_AS, &keys.peer)
+            .forward(&o, None, &Hop::to(LOCAL))
+            .unwrap()
+            .into_owned();
+        let (mut segments, mut blocks) = u.bgpsec_path().unwrap().clone().into_parts();
+        match kind {
+            Kind::Valid | Kind::UnknownSki => return u,
+            Kind::BadSignature => {
+                let mut sig = blocks[0].segments[0].signature.to_vec();
+                let last = sig.len() - 1;
+                sig[last] ^= 1;
+                blocks[0].segments[0].signature = Cow::Owned(sig);
+            }
+            Kind::Truncated => {
+                segments.pop();
+                blocks[0].segments.pop();
+            }
+        }
+        let path = BgpsecPath::new(segments, blocks).unwrap().into_owned();
+        for a in &mut u.attributes {
+            if matches!(a.value(), AttributeValue::BgpsecPath(_)) {
+                *a = PathAttribute::new(AttributeValue::BgpsecPath(path.clone()), AsWidth::Four)
+                    .unwrap();
+            }
+        }
+        u
+    }
+
+    fn session(
+        address: &str,
+        remote_as: u32,
+        bgpsec: bool,
+        keys: &Keys,
+    ) -> (Session, UnboundedReceiver<Vec<u8>>) {
+        let (tx, rx) = unbounded_channel();
+        let s = Session {
+            address: address.into(),
+            remote_as,
+            state: State::Established,
+            up: Some(Up {
+                remote_as,
+                width: AsWidth::Four,
+                bgpsec_send: bgpsec,
+                tx,
+            }),
+            signer: signer(LOCAL, &keys.local),
+            adj_in: BTreeMap::new(),
+            adj_out: BTreeMap::new(),
+            updates_in: 0,
+            updates_out: 0,
+            last_error: None,
+        };
+        (s, rx)
+    }
+
+    /// What a session's messages leave announced, and every prefix ever announced.
+    fn on_the_wire(rx: &mut UnboundedReceiver<Vec<u8>>) -> (BTreeSet<Prefix>, BTreeSet<Prefix>) {
+        let (mut now, mut ever) = (BTreeSet::new(), BTreeSet::new());
+        while let Ok(bytes) = rx.try_recv() {
+            let Message::Update(u) = Message::decode(&bytes, AsWidth::Four).unwrap() else {
+                panic!("not an UPDATE")
+            };
+            for p in u.withdrawn_all() {
+                now.remove(&p);
+            }
+            for p in u.announced() {
+                now.insert(p);
+                ever.insert(p);
+            }
+        }
+        (now, ever)
+    }
+
+    fn run(routes: &[(u8, Kind)], mode: Mode, threads: usize) {
+        let keys = keys();
+        let (events_tx, mut events) = unbounded_channel();
+        let pool = Pool::new(threads, Arc::new(keys.rpki.clone()), events_tx);
+        let (s0, _rx0) = session("source", PEER_AS, true, &keys);
+        let (s1, mut rx1) = session("bgpsec", 65_010, true, &keys);
+        let (s2, mut rx2) = session("plain", 65_020, false, &keys);
+        let mut rib = Rib::new(
+            LOCAL,
+            Ipv4Addr::new(192, 0, 2, 100),
+            mode,
+            BTreeSet::new(),
+            vec![s0, s1, s2],
+            pool,
+        );
+        let mut last = BTreeMap::new();
+        for &(i, kind) in routes {
+            last.insert(prefix(i), kind);
+            let u = update(&keys, prefix(i), kind);
+            rib.handle(Event::Update(0, Box::new(u), Instant::now()));
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while rib.queue > 0 {
+            assert!(Instant::now() < deadline, "validation queue did not drain");
+            match events.try_recv() {
+                Ok(e) => rib.handle(e),
+                Err(_) => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        let valid: BTreeSet<Prefix> = last
+            .iter()
+            .filter(|(_, k)| **k == Kind::Valid)
+            .map(|(p, _)| *p)
+            .collect();
+        for (p, kind) in &last {
+            let state = &rib.sessions[0].adj_in[p].state;
+            assert_eq!(
+                matches!(state, RouteState::Valid(1)),
+                *kind == Kind::Valid,
+                "{p} {kind:?}: {state:?}"
+            );
+            assert_eq!(
+                rib.best(p).is_some(),
+                *kind == Kind::Valid,
+                "{p} {kind:?} installed"
+            );
+        }
+        for (name, rx, bgpsec) in [("bgpsec", &mut rx1, true), ("plain", &mut rx2, false)] {
+            let (now, ever) = on_the_wire(rx);
+            assert_eq!(now, valid, "advertised to {name}");
+            let out: BTreeSet<Prefix> = rib
+                .sessions
+                .iter()
+                .find(|s| s.address == name)
+                .unwrap()
+                .adj_out
+                .keys()
+                .copied()
+                .collect();
+            assert_eq!(out, valid, "Adj-RIB-Out of {name}");
+            assert!(rib
+                .sessions
+                .iter()
+                .find(|s| s.address == name)
+                .unwrap()
+                .adj_out
+                .values()
+                .all(|a| a.bgpsec == bgpsec));
+            let all: BTreeSet<Prefix> = last.keys().copied().collect();
+            match mode {
+                // Lazy: every route went out before its validation.
+                Mode::Lazy => assert_eq!(ever, all, "forwarded at once to {name}"),
+                // Strict: only routes once valid ever went out.
+                Mode::Strict => {
+                    let once_valid: BTreeSet<Prefix> = routes
+                        .iter()
+                        .filter(|(_, k)| *k == Kind::Valid)
+                        .map(|(i, _)| prefix(*i))
+                        .collect();
+                    assert!(
+                        ever.is_subset(&once_valid),
+                        "strict sent a route before validating it"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn no_not_valid_route_survives_the_queue(
+            routes in proptest::collection::vec((0u8..6, kind()), 1..16),
+            lazy in any::<bool>(),
+            threads in 1usize..4,
+        ) {
+            run(&routes, if lazy { Mode::Lazy } else { Mode::Strict }, threads);
+        }
+    }
+
+    #[test]
+    fn each_kind_alone_in_both_modes() {
+        for mode in [Mode::Lazy, Mode::Strict] {
+            run(
+                &[
+                    (0, Kind::Valid),
+                    (1, Kind::BadSignature),
+                    (2, Kind::UnknownSki),
+                    (3, Kind::Truncated),
+                ],
+                mode,
+                2,
+            );
+        }
+    }
+}
