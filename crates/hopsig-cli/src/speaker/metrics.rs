@@ -25,6 +25,14 @@ impl Histogram {
         }
     }
 
+    /// The `f` quantile (0 = min, 1 = max) of the samples kept, in µs.
+    pub fn quantile_us(&self, f: f64) -> Option<u64> {
+        let mut s = self.samples.clone();
+        s.sort_unstable();
+        let i = ((s.len().checked_sub(1)?) as f64 * f).round() as usize;
+        s.get(i.min(s.len() - 1)).copied()
+    }
+
     /// The status file's object: count, min, median, p90, p99, max (µs) and buckets
     /// `[upper bound µs, count]` with upper bounds 1, 2, 4, … µs.
     pub fn to_json(&self) -> Value {

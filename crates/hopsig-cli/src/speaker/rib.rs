@@ -333,6 +333,7 @@ impl Rib {
             None => (update.as_path().cloned().unwrap_or_default(), false),
         };
         let update = Arc::new(update);
+        let mut jobs = vec![];
         for p in update.announced() {
             touched.push(p);
             if contains(&as_path, self.local_as) {
@@ -355,8 +356,7 @@ impl Rib {
                 forwarded: false,
             };
             if bgpsec {
-                self.queue += 1;
-                let job = Job {
+                jobs.push(Job {
                     validated: Validated {
                         neighbor: id,
                         prefix: p,
@@ -365,15 +365,19 @@ impl Rib {
                     },
                     update: Arc::clone(&update),
                     peer: Peer::external(self.local_as, peer_as),
-                };
-                if self.pool.tx.send(job).is_err() {
-                    self.queue -= 1;
-                }
+                });
             }
             session.adj_in.insert(p, route);
         }
+        // Forward first (lazy mode signs and sends here), then queue the validations,
+        // so that no worker competes with the forwarding for a core.
         for p in touched {
             self.decide(p);
+        }
+        for job in jobs {
+            if self.pool.tx.send(job).is_ok() {
+                self.queue += 1;
+            }
         }
     }
 
