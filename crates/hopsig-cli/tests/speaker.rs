@@ -509,3 +509,153 @@ fn routes_in_bird(out: &str) -> bool {
     };
     ok("10.2.0.0/16", "65002") && ok("10.3.0.0/16", "65002 65003")
 }
+
+/// Reads one BGP message (header and body) from `s`.
+fn read_message(s: &mut std::net::TcpStream) -> Vec<u8> {
+    use std::io::Read;
+    let mut header = [0u8; 19];
+    s.read_exact(&mut header).unwrap();
+    let len = usize::from(u16::from_be_bytes([header[16], header[17]]));
+    let mut m = header.to_vec();
+    m.resize(len, 0);
+    s.read_exact(&mut m[19..]).unwrap();
+    m
+}
+
+/// A raw TCP client bound to `from` and connected to `to` (the speaker accepts only
+/// its neighbour's address; the standard library cannot bind before connecting, so
+/// tokio's socket does it), with a 20 s read timeout.
+fn raw_client(from: &str, to: &str) -> std::net::TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let from: std::net::SocketAddr = format!("{from}:0").parse().unwrap();
+    let to: std::net::SocketAddr = to.parse().unwrap();
+    let stream = rt
+        .block_on(async {
+            let s = tokio::net::TcpSocket::new_v4()?;
+            s.bind(from)?;
+            s.connect(to).await
+        })
+        .unwrap();
+    let std = stream.into_std().unwrap();
+    std.set_nonblocking(false).unwrap();
+    std.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    std
+}
+
+fn open_message(asn: u32, hold: u16) -> Vec<u8> {
+    use hopsig_bgp::packet::{AsWidth, Message, Open};
+    let open = Open::new(asn, hold, std::net::Ipv4Addr::new(192, 0, 2, 42), vec![]);
+    Message::Open(open).encoding(AsWidth::Four).unwrap()
+}
+
+/// (code, subcode) of a NOTIFICATION, or panics.
+fn notification(m: &[u8]) -> (u8, u8) {
+    assert_eq!(m[18], 3, "expected a NOTIFICATION, got type {}", m[18]);
+    (m[19], m[20])
+}
+
+#[test]
+fn session_errors_get_notifications_and_the_speaker_carries_on() {
+    use std::io::Write;
+    let s = Scratch::new();
+    keys(&s, "ecdsa-p256-sha256", &[65201], &[65201]);
+    let port = free_port();
+    let _a = speaker(
+        &s,
+        "a",
+        65201,
+        "127.0.4.1",
+        Some(port),
+        "lazy",
+        "ecdsa-p256-sha256",
+        "10.201.0.0/16",
+        &[Nb {
+            address: "127.0.4.2",
+            port: 179,
+            remote_as: 65202,
+            passive: true,
+            bgpsec: true,
+        }],
+    );
+    let to = format!("127.0.4.1:{port}");
+    wait_for(&s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(&s, "a").is_some()
+    });
+    // An OPEN from the wrong AS: OPEN Message Error / Bad Peer AS (RFC 4271 §6.2).
+    let mut c = raw_client("127.0.4.2", &to);
+    assert_eq!(read_message(&mut c)[18], 1, "the speaker's OPEN");
+    c.write_all(&open_message(65299, 9)).unwrap();
+    assert_eq!(notification(&read_message(&mut c)), (2, 2));
+    // A header whose marker is not all ones: Connection Not Synchronized (§6.1).
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut c = raw_client("127.0.4.2", &to);
+    read_message(&mut c);
+    let mut bad = open_message(65202, 9);
+    bad[0] = 0;
+    c.write_all(&bad).unwrap();
+    assert_eq!(notification(&read_message(&mut c)), (1, 1));
+    // A good OPEN, then silence: KEEPALIVE, then Hold Timer Expired after 3 s (§6.5).
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut c = raw_client("127.0.4.2", &to);
+    read_message(&mut c);
+    c.write_all(&open_message(65202, 3)).unwrap();
+    assert_eq!(read_message(&mut c)[18], 4, "KEEPALIVE after a good OPEN");
+    let start = Instant::now();
+    loop {
+        let m = read_message(&mut c);
+        if m[18] == 4 {
+            continue; // KEEPALIVEs every second (a third of the Hold Time)
+        }
+        assert_eq!(notification(&m), (4, 0));
+        break;
+    }
+    let waited = start.elapsed();
+    assert!(
+        waited >= Duration::from_secs(2) && waited < Duration::from_secs(10),
+        "{waited:?}"
+    );
+    wait_for(&s, "the session's last error in the status file", || {
+        status(&s, "a").is_some_and(|v| {
+            v["sessions"][0]["last_error"]
+                .as_str()
+                .is_some_and(|e| e.contains("Hold Timer expired"))
+        })
+    });
+}
+
+#[test]
+fn bad_configurations_are_exit_2_naming_the_file() {
+    let s = Scratch::new();
+    let cases = [
+        ("unknown.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\nfoo = 1\n", "unknown field"),
+        ("prefix.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\noriginate = [\"10.0.0.1/8\"]\n", "bits set past the length"),
+        ("mode.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"eager\"\nstate_file = \"x\"\n", "unknown variant"),
+        ("hold.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nhold_time = 2\nstate_file = \"x\"\n", "hold_time"),
+        ("key.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\nrouter_keys = [{ suite = \"1\", file = \"missing.key\" }]\n[[neighbors]]\naddress = \"127.0.0.9\"\nremote_as = 2\n", "missing.key"),
+    ];
+    for (name, text, needle) in cases {
+        let path = s.write(name, text);
+        let o = s.run(&["speaker", "run", &path]);
+        assert_eq!(common::code(&o), 2, "{name}: {}", common::text(&o));
+        let err = common::stderr(&o);
+        assert!(err.contains(needle), "{name}: {err}");
+        assert!(
+            err.contains(".toml") || err.contains("missing.key"),
+            "{name}: {err}"
+        );
+    }
+    let path = s.write(
+        "ok.toml",
+        "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"none.json\"\n",
+    );
+    let o = s.run(&["speaker", "status", &path]);
+    assert_eq!(common::code(&o), 2);
+    assert!(
+        common::stderr(&o).contains("none.json"),
+        "{}",
+        common::text(&o)
+    );
+}
