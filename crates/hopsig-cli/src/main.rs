@@ -14,13 +14,14 @@ mod commands;
 mod io;
 mod replay;
 mod reproduce;
+mod speaker;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
-use commands::{bgpsec, replay as replay_cmd, schemes, sign, verify};
+use commands::{bgpsec, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify};
 
 #[derive(Parser)]
 #[command(name = "hopsig", version, about = "Signatures that travel across network hops", long_about = None)]
@@ -44,6 +45,7 @@ enum Command {
     Bgpsec(bgpsec::Args),
     Replay(replay_cmd::Args),
     Reproduce(reproduce_cmd::Args),
+    Speaker(speaker_cmd::Args),
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -60,6 +62,7 @@ fn run(command: Command) -> io::Outcome {
         Command::Bgpsec(args) => bgpsec::run(args),
         Command::Replay(args) => replay_cmd::run(args),
         Command::Reproduce(args) => reproduce_cmd::run(args),
+        Command::Speaker(args) => speaker_cmd::run(args),
     }
 }
 

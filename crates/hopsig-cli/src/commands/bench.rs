@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::io::Outcome;
 
-/// Run a benchmark suite (table1, table2, table3, table5, fig4, bgpsec).
+/// Run a benchmark suite (table1, table2, table3, table5, fig4, bgpsec, speaker).
 #[derive(clap::Args)]
 pub struct Args {
     /// Suite name: table1, table2, table3, table5, fig4 or bgpsec.

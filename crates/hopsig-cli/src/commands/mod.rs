@@ -13,6 +13,7 @@ pub mod replay;
 pub mod reproduce;
 pub mod schemes;
 pub mod sign;
+pub mod speaker;
 pub mod verify;
 
 use hopsig_schemes::pla::files::curve_of_id;

@@ -1,0 +1,410 @@
+//! `hopsig bench speaker`: the speaker's RIB task and validation pool (issue 13 §5,
+//! speaker side), per suite, on signed 5-hop UPDATEs (a full table's mean path is 4.8
+//! hops, issue 12 §6) handed to the RIB as its session tasks hand them — no TCP:
+//!
+//! * validation throughput, UPDATEs/s, with 1 and 2 worker threads, beside the floor
+//!   measured in the same run: the same UPDATEs validated one after another by
+//!   `hopsig_bgp::Validator` on one thread;
+//! * lazy time-to-forward of single UPDATEs (arrival → signed UPDATE queued to the
+//!   downstream session) beside one signing operation (`Signer::forward` of the same
+//!   UPDATE), interleaved;
+//! * a session reset: every route arriving at once, lazy and strict: time until every
+//!   route is forwarded and until every route is validated.
+//!
+//! Targets (issue 13 §5) are printed beside the measured ratios, never asserted.
+
+use std::collections::BTreeSet;
+use std::net::Ipv4Addr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use hopsig_bgp::packet::{AsWidth, Message, NextHop, Origin, Prefix, Update};
+use hopsig_bgp::suite::{AlgorithmSuite, BGR_RSA2048, ECDSA_P256_SHA256};
+use hopsig_bgp::trace::{signed_path, update_message, Keyring, PathHop, Route};
+use hopsig_bgp::{Hop, Peer, SignedNlri, Signer, Validator, SUITES};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+use super::Machine;
+use crate::io::{note, Failure};
+use crate::speaker::config::Mode;
+use crate::speaker::events::{Event, State, Up};
+use crate::speaker::rib::{Pool, Rib, Session};
+
+/// Hops per path.
+const HOPS: usize = 5;
+/// The speaker's AS; the paths' ASes are 65001.. from the origin.
+const LOCAL_AS: u32 = 64_999;
+/// The downstream BGPsec neighbour.
+const DOWN_AS: u32 = 64_998;
+
+/// One suite's numbers.
+#[derive(Debug, Clone, Serialize)]
+pub struct SuiteRow {
+    /// Suite name.
+    pub suite: String,
+    /// Routes (distinct /24s) in the run.
+    pub routes: usize,
+    /// The floor: `Validator` alone on one thread, UPDATEs/s.
+    pub floor_updates_per_s: f64,
+    /// The speaker, 1 validation thread, UPDATEs/s.
+    pub pool1_updates_per_s: f64,
+    /// The speaker, 2 validation threads, UPDATEs/s.
+    pub pool2_updates_per_s: f64,
+    /// pool1 / floor.
+    pub pool1_vs_floor: f64,
+    /// pool2 / pool1 (target ≥ 1.8).
+    pub scaling_2: f64,
+    /// Median of one signing operation (`Signer::forward`), µs.
+    pub sign_median_us: f64,
+    /// Median lazy time-to-forward of single UPDATEs, µs.
+    pub lazy_forward_median_us: f64,
+    /// lazy_forward_median / sign_median (target ≤ 1.1).
+    pub forward_vs_sign: f64,
+    /// Session reset, lazy then strict.
+    pub reset: Vec<ResetRow>,
+    /// strict time to forward everything / lazy's (target ≥ 10 for suite 1).
+    pub reset_forward_speedup: f64,
+}
+
+/// A session reset in one mode.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResetRow {
+    /// `lazy` or `strict`.
+    pub mode: String,
+    /// Until the last route was forwarded, ms.
+    pub all_forwarded_ms: f64,
+    /// Until the last route was validated, ms.
+    pub all_validated_ms: f64,
+}
+
+/// The whole benchmark.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpeakerBench {
+    /// Where it ran.
+    pub machine: Machine,
+    /// Hops per path.
+    pub hops: usize,
+    /// Per suite.
+    pub suites: Vec<SuiteRow>,
+}
+
+fn setup(e: impl std::fmt::Display) -> Failure {
+    Failure::Input(format!("benchmark setup failed: {e}"))
+}
+
+/// The routes of one suite: `n` 5-hop UPDATEs toward [`LOCAL_AS`], decoded.
+fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
+    let mut out = Vec::with_capacity(n);
+    let mut last = Instant::now();
+    for i in 0..n {
+        let prefix =
+            Prefix::new(Ipv4Addr::new(10, (i >> 8) as u8, i as u8, 0).into(), 24).map_err(setup)?;
+        let r = Route {
+            hops: (0..HOPS)
+                .map(|h| PathHop {
+                    asn: 65_001 + h as u32,
+                    pcount: 1,
+                })
+                .collect(),
+            target_as: LOCAL_AS,
+            nlri: SignedNlri::unicast(prefix),
+            next_hop: NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
+            origin: Origin::Igp,
+        };
+        let bytes = update_message(&r, signed_path(&r, ring).map_err(setup)?).map_err(setup)?;
+        match Message::decode(&bytes, AsWidth::Four).map_err(setup)? {
+            Message::Update(u) => out.push(u.into_owned()),
+            _ => return Err(setup("not an UPDATE")),
+        }
+        if last.elapsed() > Duration::from_secs(2) {
+            note(format_args!(
+                "bench speaker: {}: signed {}/{n} routes",
+                ring.suite().name(),
+                i + 1
+            ));
+            last = Instant::now();
+        }
+    }
+    Ok(out)
+}
+
+/// The speaker's own signer, from the keyring's secret key file for [`LOCAL_AS`].
+fn local_signer(ring: &Keyring) -> Result<Signer<'static>, Failure> {
+    let suite = ring.suite();
+    let files = ring.secret_key_files().map_err(setup)?;
+    let (_, text) = files
+        .iter()
+        .find(|(a, _)| *a == LOCAL_AS)
+        .ok_or_else(|| setup("no local key"))?;
+    let key = suite
+        .signing_key_from_file(text.as_bytes())
+        .map_err(setup)?;
+    Signer::new(LOCAL_AS).with_key(suite, key).map_err(setup)
+}
+
+struct Harness {
+    rib: Rib,
+    events: UnboundedReceiver<Event>,
+    _down: UnboundedReceiver<Vec<u8>>,
+}
+
+/// A RIB with the source session 0 (the last AS of the paths) and, with `down`, a
+/// downstream BGPsec session 1.
+fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Harness, Failure> {
+    let (events_tx, events) = unbounded_channel();
+    let pool = Pool::new(threads, Arc::new(ring.router_keys()), events_tx);
+    let (tx, rx) = unbounded_channel();
+    let mut sessions = vec![];
+    let peers: &[(u32, bool)] = if down {
+        &[(65_000 + HOPS as u32, true), (DOWN_AS, true)]
+    } else {
+        &[(65_000 + HOPS as u32, true)]
+    };
+    for &(asn, bgpsec) in peers {
+        sessions.push(Session {
+            address: format!("AS{asn}"),
+            remote_as: asn,
+            state: State::Established,
+            up: Some(Up {
+                remote_as: asn,
+                width: AsWidth::Four,
+                bgpsec_send: bgpsec,
+                tx: tx.clone(),
+            }),
+            signer: local_signer(ring)?,
+            adj_in: Default::default(),
+            adj_out: Default::default(),
+            updates_in: 0,
+            updates_out: 0,
+            last_error: None,
+        });
+    }
+    let rib = Rib::new(
+        LOCAL_AS,
+        Ipv4Addr::new(192, 0, 2, 99),
+        mode,
+        BTreeSet::new(),
+        sessions,
+        pool,
+    );
+    Ok(Harness {
+        rib,
+        events,
+        _down: rx,
+    })
+}
+
+impl Harness {
+    /// Handles validation answers until the queue is empty.
+    fn drain(&mut self) -> Result<(), Failure> {
+        let deadline = Instant::now() + Duration::from_secs(600);
+        while self.rib.queue > 0 {
+            match self.events.try_recv() {
+                Ok(e) => self.rib.handle(e),
+                Err(_) if Instant::now() > deadline => {
+                    return Err(setup("validation did not finish"))
+                }
+                Err(_) => std::thread::yield_now(),
+            }
+        }
+        Ok(())
+    }
+
+    /// Every update at once; seconds until the queue drained.
+    fn burst(&mut self, updates: &[Update<'static>]) -> Result<f64, Failure> {
+        let start = Instant::now();
+        for u in updates {
+            self.rib
+                .handle(Event::Update(0, Box::new(u.clone()), Instant::now()));
+        }
+        self.drain()?;
+        Ok(start.elapsed().as_secs_f64())
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn measure_suite(suite: &'static dyn AlgorithmSuite, n: usize) -> Result<SuiteRow, Failure> {
+    let name = suite.name();
+    let mut ring = Keyring::new(suite);
+    let asns: Vec<u32> = (0..HOPS as u32)
+        .map(|h| 65_001 + h)
+        .chain([LOCAL_AS, DOWN_AS])
+        .collect();
+    ring.generate(&asns, 2).map_err(setup)?;
+    note(format_args!(
+        "bench speaker: {name}: signing {n} {HOPS}-hop routes"
+    ));
+    let updates = routes(&ring, n)?;
+
+    note(format_args!(
+        "bench speaker: {name}: validation floor and pool throughput"
+    ));
+    let keys = ring.router_keys();
+    let validator = Validator::with_suites(SUITES, &keys);
+    let peer = Peer::external(LOCAL_AS, 65_000 + HOPS as u32);
+    let start = Instant::now();
+    for u in &updates {
+        if !validator.update(u, &peer).is_valid() {
+            return Err(setup("a benchmark route is not valid"));
+        }
+    }
+    let floor = n as f64 / start.elapsed().as_secs_f64();
+    let pool1 = n as f64 / harness(&ring, Mode::Strict, 1, false)?.burst(&updates)?;
+    let pool2 = n as f64 / harness(&ring, Mode::Strict, 2, false)?.burst(&updates)?;
+
+    note(format_args!(
+        "bench speaker: {name}: lazy time-to-forward vs one signing operation"
+    ));
+    let signer = local_signer(&ring)?;
+    let mut h = harness(&ring, Mode::Lazy, 1, true)?;
+    let k = n.min(300);
+    let mut signs = Vec::with_capacity(k);
+    for u in &updates[..k] {
+        let t = Instant::now();
+        signer
+            .forward(
+                u,
+                Some(NextHop::V4(Ipv4Addr::new(192, 0, 2, 99))),
+                &Hop::to(DOWN_AS),
+            )
+            .map_err(setup)?;
+        signs.push(t.elapsed().as_secs_f64() * 1e6);
+        h.rib
+            .handle(Event::Update(0, Box::new(u.clone()), Instant::now()));
+        // The validation of this UPDATE finishes before the next arrives, so that it
+        // does not share the core with the next forward.
+        h.drain()?;
+    }
+    let sign_median = median(signs);
+    let lazy_forward = h
+        .rib
+        .time_to_forward
+        .quantile_us(0.5)
+        .map_or(f64::NAN, |v| v as f64);
+
+    let mut reset = vec![];
+    for mode in [Mode::Lazy, Mode::Strict] {
+        note(format_args!(
+            "bench speaker: {name}: session reset, {} routes, {}",
+            n,
+            mode.name()
+        ));
+        let mut h = harness(&ring, mode, 2, true)?;
+        h.burst(&updates)?;
+        let ms = |v: Option<u64>| v.map_or(f64::NAN, |us| us as f64 / 1e3);
+        reset.push(ResetRow {
+            mode: mode.name().into(),
+            all_forwarded_ms: ms(h.rib.time_to_forward.quantile_us(1.0)),
+            all_validated_ms: ms(h.rib.time_to_validate.quantile_us(1.0)),
+        });
+    }
+    let speedup = reset[1].all_forwarded_ms / reset[0].all_forwarded_ms;
+    Ok(SuiteRow {
+        suite: name.into(),
+        routes: n,
+        floor_updates_per_s: floor,
+        pool1_updates_per_s: pool1,
+        pool2_updates_per_s: pool2,
+        pool1_vs_floor: pool1 / floor,
+        scaling_2: pool2 / pool1,
+        sign_median_us: sign_median,
+        lazy_forward_median_us: lazy_forward,
+        forward_vs_sign: lazy_forward / sign_median,
+        reset,
+        reset_forward_speedup: speedup,
+    })
+}
+
+impl SpeakerBench {
+    /// Runs the measurement, with progress on stderr.
+    ///
+    /// # Errors
+    /// Key generation or signing failing.
+    pub fn measure(quick: bool) -> Result<SpeakerBench, Failure> {
+        let mut suites = vec![];
+        for (suite, full, small) in [
+            (
+                &ECDSA_P256_SHA256 as &'static dyn AlgorithmSuite,
+                20_000,
+                2_000,
+            ),
+            (&BGR_RSA2048 as &'static dyn AlgorithmSuite, 2_000, 300),
+        ] {
+            suites.push(measure_suite(suite, if quick { small } else { full })?);
+        }
+        Ok(SpeakerBench {
+            machine: Machine::detect(),
+            hops: HOPS,
+            suites,
+        })
+    }
+
+    /// The report.
+    pub fn render(&self) -> String {
+        let m = &self.machine;
+        let mut s = format!(
+            "hopsig speaker: RIB task + validation pool, {}-hop BGPsec UPDATEs (no TCP)\nmachine: {} ({} logical CPUs), {}\n\n",
+            self.hops, m.cpu, m.logical_cpus, m.openssl
+        );
+        s += "validation throughput, UPDATEs/s (floor: Validator alone, 1 thread)\n";
+        s += &format!(
+            "{:<22} {:>7} {:>10} {:>10} {:>10} {:>9} {:>12}\n",
+            "suite", "routes", "floor", "1 thread", "2 threads", "1t/floor", "2t/1t ≥1.8"
+        );
+        for r in &self.suites {
+            s += &format!(
+                "{:<22} {:>7} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>12.2}\n",
+                r.suite,
+                r.routes,
+                r.floor_updates_per_s,
+                r.pool1_updates_per_s,
+                r.pool2_updates_per_s,
+                r.pool1_vs_floor,
+                r.scaling_2
+            );
+        }
+        s += "\nlazy time-to-forward of single UPDATEs vs one signing operation (medians, µs)\n";
+        s += &format!(
+            "{:<22} {:>10} {:>12} {:>14}\n",
+            "suite", "sign", "forward", "ratio ≤1.1"
+        );
+        for r in &self.suites {
+            s += &format!(
+                "{:<22} {:>10.1} {:>12.1} {:>14.2}\n",
+                r.suite, r.sign_median_us, r.lazy_forward_median_us, r.forward_vs_sign
+            );
+        }
+        s += "\nsession reset: every route at once, 2 validation threads (ms)\n";
+        s += &format!(
+            "{:<22} {:>7} {:>16} {:>16} {:>16} {:>16} {:>18}\n",
+            "suite",
+            "routes",
+            "lazy forwarded",
+            "lazy validated",
+            "strict forwarded",
+            "strict validated",
+            "strict/lazy fwd"
+        );
+        for r in &self.suites {
+            let (l, st) = (&r.reset[0], &r.reset[1]);
+            s += &format!(
+                "{:<22} {:>7} {:>16.1} {:>16.1} {:>16.1} {:>16.1} {:>18.1}\n",
+                r.suite,
+                r.routes,
+                l.all_forwarded_ms,
+                l.all_validated_ms,
+                st.all_forwarded_ms,
+                st.all_validated_ms,
+                r.reset_forward_speedup
+            );
+        }
+        s += "targets (issue 13 §5): 2 threads ≥ 1.8× one; lazy forward ≤ 1.1× one signing operation; suite-1 lazy forwards a reset ≥ 10× sooner than strict.\n";
+        s
+    }
+}

@@ -1,0 +1,179 @@
+//! The speaker's TOML configuration (docs/spec/speaker.md, "Configuration").
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+
+use hopsig_bgp::packet::Prefix;
+use serde::Deserialize;
+
+use crate::io::{self, Failure};
+
+/// Largest configuration file read.
+const MAX_CONFIG_LEN: u64 = 1 << 20;
+
+/// When validation happens (issue 13 §2; RFC 8205 §5 lets it happen later).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Validate, then install, sign and forward.
+    Strict,
+    /// Install, sign and forward at once; validate in the worker pool and withdraw
+    /// what turns out Not Valid (BGR §1).
+    Lazy,
+}
+
+impl Mode {
+    /// The name used in the configuration and the status file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Strict => "strict",
+            Mode::Lazy => "lazy",
+        }
+    }
+}
+
+/// One of the router's secret keys.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouterKeyFile {
+    /// Algorithm suite: name or number, as `hopsig bgpsec keygen --suite`.
+    pub suite: String,
+    /// The secret key file `hopsig bgpsec keygen` wrote.
+    pub file: PathBuf,
+}
+
+/// A BGP neighbour.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Neighbor {
+    /// The neighbour's address: where an active session connects, and the source
+    /// address a passive session accepts.
+    pub address: IpAddr,
+    /// The neighbour's TCP port (active sessions).
+    #[serde(default = "bgp_port")]
+    pub port: u16,
+    /// The local address an active session binds to.
+    pub local_address: Option<IpAddr>,
+    /// The AS the neighbour must announce in its OPEN.
+    pub remote_as: u32,
+    /// Wait for the neighbour to connect instead of connecting.
+    #[serde(default)]
+    pub passive: bool,
+    /// Announce the BGPsec capability (send and receive, IPv4; RFC 8205 §2).
+    #[serde(default)]
+    pub bgpsec: bool,
+    /// Suites to sign with toward this neighbour [default: every router key].
+    pub suites: Option<Vec<String>>,
+}
+
+fn bgp_port() -> u16 {
+    179
+}
+
+fn hold_time() -> u16 {
+    90
+}
+
+fn connect_retry() -> u64 {
+    5
+}
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The local AS.
+    pub local_as: u32,
+    /// The BGP Identifier.
+    pub router_id: Ipv4Addr,
+    /// The next hop of announced routes [default: router_id].
+    pub next_hop: Option<Ipv4Addr>,
+    /// Where passive neighbours connect.
+    pub listen: Option<SocketAddr>,
+    /// `strict` or `lazy`.
+    pub mode: Mode,
+    /// Hold Time offered in OPEN, seconds (0 or ≥ 3, RFC 4271 §4.2).
+    #[serde(default = "hold_time")]
+    pub hold_time: u16,
+    /// ConnectRetry timer, seconds (RFC 4271 §10 suggests 120; short for tests).
+    #[serde(default = "connect_retry")]
+    pub connect_retry: u64,
+    /// Validation worker threads [default: every core].
+    pub validation_threads: Option<usize>,
+    /// The status file the speaker rewrites while it runs.
+    pub state_file: PathBuf,
+    /// The RPKI router keys: rpki-client JSON or a folder, as `hopsig bgpsec keys`.
+    pub rpki_keys: Option<PathBuf>,
+    /// The router's secret keys, one per suite.
+    #[serde(default)]
+    pub router_keys: Vec<RouterKeyFile>,
+    /// Prefixes this router originates.
+    #[serde(default)]
+    pub originate: Vec<String>,
+    /// The neighbours.
+    #[serde(default)]
+    pub neighbors: Vec<Neighbor>,
+}
+
+impl Config {
+    /// Reads `path`; relative file names in it are taken from its folder.
+    ///
+    /// # Errors
+    /// The file and the problem: unreadable, not TOML, a field missing or of the
+    /// wrong type, a bad value.
+    pub fn load(path: &Path) -> Result<Config, Failure> {
+        let text = io::read(path, MAX_CONFIG_LEN, "speaker configuration")?;
+        let text = std::str::from_utf8(&text).map_err(|e| io::at(path, e))?;
+        let mut config: Config = toml::from_str(text).map_err(|e| io::at(path, e))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let rel = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        };
+        rel(&mut config.state_file);
+        if let Some(k) = config.rpki_keys.as_mut() {
+            rel(k);
+        }
+        for k in &mut config.router_keys {
+            rel(&mut k.file);
+        }
+        if config.hold_time != 0 && config.hold_time < 3 {
+            return Err(io::at(
+                path,
+                "hold_time must be 0 or at least 3 (RFC 4271 §4.2)",
+            ));
+        }
+        if config.local_as == 0 {
+            return Err(io::at(path, "local_as 0 is reserved (RFC 7607)"));
+        }
+        config.originated().map_err(|e| io::at(path, e))?;
+        Ok(config)
+    }
+
+    /// The originated prefixes, parsed.
+    ///
+    /// # Errors
+    /// The first entry that is not `address/length`.
+    pub fn originated(&self) -> Result<Vec<Prefix>, String> {
+        self.originate.iter().map(|s| parse_prefix(s)).collect()
+    }
+
+    /// The next hop of announced routes.
+    pub fn next_hop(&self) -> Ipv4Addr {
+        self.next_hop.unwrap_or(self.router_id)
+    }
+}
+
+/// `address/length`, e.g. `10.2.0.0/16`.
+pub fn parse_prefix(s: &str) -> Result<Prefix, String> {
+    let bad = |why: &str| format!("originate: '{s}': {why}");
+    let (addr, len) = s.split_once('/').ok_or_else(|| bad("not address/length"))?;
+    let addr: IpAddr = addr.parse().map_err(|_| bad("bad address"))?;
+    let len: u8 = len.parse().map_err(|_| bad("bad length"))?;
+    let p = Prefix::new(addr, len).map_err(|e| bad(&e.to_string()))?;
+    if p.addr() != addr {
+        return Err(bad("address has bits set past the length"));
+    }
+    Ok(p)
+}

@@ -1,0 +1,83 @@
+//! The messages between the speaker's tasks: each session task sends [`Event`]s to the
+//! RIB task, which owns every route and sends encoded BGP messages back to the
+//! sessions (the holo-bgp layout: one task per session, the RIB owned by one task).
+
+use std::time::Instant;
+
+use hopsig_bgp::packet::{AsWidth, Prefix, Update};
+use tokio::sync::mpsc::UnboundedSender;
+
+/// The RFC 4271 §8.2.2 session states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Idle.
+    Idle,
+    /// Connect: an active session's TCP connection under way.
+    Connect,
+    /// Active: waiting for the neighbour to connect.
+    Active,
+    /// OpenSent.
+    OpenSent,
+    /// OpenConfirm.
+    OpenConfirm,
+    /// Established.
+    Established,
+}
+
+impl State {
+    /// The RFC's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Idle => "Idle",
+            State::Connect => "Connect",
+            State::Active => "Active",
+            State::OpenSent => "OpenSent",
+            State::OpenConfirm => "OpenConfirm",
+            State::Established => "Established",
+        }
+    }
+}
+
+/// What a session negotiated when it reached Established.
+#[derive(Debug, Clone)]
+pub struct Up {
+    /// The AS in the neighbour's OPEN.
+    pub remote_as: u32,
+    /// AS numbers on the wire: four octets when both sides announced RFC 6793.
+    pub width: AsWidth,
+    /// This speaker may send BGPsec UPDATEs (it announced Send, the neighbour Receive,
+    /// for IPv4, RFC 8205 §2.2).
+    pub bgpsec_send: bool,
+    /// Where the RIB task sends the session's outgoing messages, encoded.
+    pub tx: UnboundedSender<Vec<u8>>,
+}
+
+/// A session task's news for the RIB task.
+#[derive(Debug)]
+pub enum Event {
+    /// The session changed state (for the status file).
+    State(usize, State),
+    /// The session reached Established.
+    Up(usize, Up),
+    /// The session left Established: its routes are withdrawn (RFC 4271 §8.2.2).
+    Down(usize, String),
+    /// An UPDATE arrived.
+    Update(usize, Box<Update<'static>>, Instant),
+    /// A malformed UPDATE to treat as a withdraw of these prefixes (RFC 7606 §2).
+    TreatAsWithdraw(usize, Vec<Prefix>),
+    /// A validation job finished.
+    Validated(Validated),
+}
+
+/// A validation worker's answer.
+#[derive(Debug)]
+pub struct Validated {
+    /// The session the route came from.
+    pub neighbor: usize,
+    /// The route's prefix.
+    pub prefix: Prefix,
+    /// The route's sequence number: an answer for a route since replaced is dropped.
+    pub seq: u64,
+    /// `Ok(suite)` for 'Valid', `Err(why)` for 'Not Valid'.
+    pub result: Result<u8, String>,
+}

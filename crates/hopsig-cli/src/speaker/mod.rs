@@ -1,0 +1,165 @@
+//! `hopsig speaker`: a BGP-4 speaker with BGPsec that signs at once and validates
+//! lazily (issue 13 §1–§2), laid out like holo-bgp:
+//!
+//! * [`config`] — the TOML configuration;
+//! * [`neighbor`] — one task per session: the RFC 4271 §8 FSM over tokio TCP;
+//! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
+//!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
+//!   downgrade (§4.4), and the validation worker pool;
+//! * [`events`] — the messages between them; [`metrics`], [`status`] — the
+//!   status file.
+//!
+//! The wire codec, signing and validation are hopsig-bgp's.
+
+pub mod config;
+pub mod events;
+pub mod metrics;
+pub mod neighbor;
+pub mod rib;
+pub mod status;
+
+use std::collections::{BTreeSet, HashMap};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hopsig_bgp::{RouterKeys, Signer};
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+
+use crate::commands::bgpsec::{keys, suite_named};
+use crate::io::{self, Failure};
+use config::Config;
+use events::State;
+use rib::{Pool, Rib, Session};
+
+/// Largest secret key file read.
+const MAX_KEY_FILE: u64 = 64 * 1024;
+
+/// The signer for neighbour `n`: the router's keys of the suites configured for it.
+fn signer_for(config: &Config, n: &config::Neighbor) -> Result<Signer<'static>, Failure> {
+    let mut signer = Signer::new(config.local_as);
+    for k in &config.router_keys {
+        let suite = suite_named(&k.suite)?;
+        if let Some(wanted) = &n.suites {
+            let mut ids = vec![];
+            for w in wanted {
+                ids.push(suite_named(w)?.id());
+            }
+            if !ids.contains(&suite.id()) {
+                continue;
+            }
+        }
+        let text = io::read_secret(&k.file, MAX_KEY_FILE, "router secret key")?;
+        let key = suite
+            .signing_key_from_file(&text)
+            .map_err(|e| io::at(&k.file, e))?;
+        signer = signer
+            .with_key(suite, key)
+            .map_err(|e| io::at(&k.file, e))?;
+    }
+    Ok(signer)
+}
+
+/// Runs the speaker of `config` until the process is stopped.
+///
+/// # Errors
+/// A configuration that cannot be used: keys that do not load, a listen address
+/// that cannot be bound.
+pub fn run(config: Config) -> Result<(), Failure> {
+    let keys = match &config.rpki_keys {
+        Some(path) => {
+            let loaded = keys::load(path, None)?;
+            io::note(keys::summary(path, &loaded));
+            loaded.keys
+        }
+        None => RouterKeys::new(),
+    };
+    let mut sessions = vec![];
+    for n in &config.neighbors {
+        sessions.push(Session {
+            address: n.address.to_string(),
+            remote_as: n.remote_as,
+            state: State::Idle,
+            up: None,
+            signer: signer_for(&config, n)?,
+            adj_in: Default::default(),
+            adj_out: Default::default(),
+            updates_in: 0,
+            updates_out: 0,
+            last_error: None,
+        });
+    }
+    let local: BTreeSet<_> = config
+        .originated()
+        .map_err(Failure::Input)?
+        .into_iter()
+        .collect();
+    let threads = config
+        .validation_threads
+        .unwrap_or_else(|| crate::commands::bgpsec::threads(None));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async move {
+        let (events_tx, mut events) = mpsc::unbounded_channel();
+        let pool = Pool::new(threads, Arc::new(keys), events_tx.clone());
+        let mut rib = Rib::new(config.local_as, config.next_hop(), config.mode, local, sessions, pool);
+        let local = neighbor::Local {
+            asn: config.local_as,
+            router_id: config.router_id,
+            hold_time: config.hold_time,
+            connect_retry: Duration::from_secs(config.connect_retry.max(1)),
+        };
+        let mut passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>> = HashMap::new();
+        for (id, n) in config.neighbors.iter().enumerate() {
+            let (tx, rx) = mpsc::channel(4);
+            if n.passive {
+                passive.insert(n.address, tx);
+            }
+            tokio::spawn(neighbor::run(id, n.clone(), local.clone(), rx, events_tx.clone()));
+        }
+        if let Some(addr) = config.listen {
+            let listener = TcpListener::bind(addr)
+                .await
+                .map_err(|e| Failure::Input(format!("listen {addr}: {e}")))?;
+            io::note(format_args!("hopsig speaker: AS{} listening on {addr}", config.local_as));
+            tokio::spawn(async move {
+                loop {
+                    let Ok((stream, from)) = listener.accept().await else { continue };
+                    match passive.get(&from.ip()) {
+                        // A neighbour with a session under way gets no second one.
+                        Some(tx) => {
+                            let _ = tx.try_send(stream);
+                        }
+                        None => io::note(format_args!(
+                            "hopsig speaker: connection from {from} refused: not a passive neighbour"
+                        )),
+                    }
+                }
+            });
+        }
+        let router_id = config.router_id.to_string();
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        let mut dirty = true;
+        loop {
+            tokio::select! {
+                Some(event) = events.recv() => {
+                    rib.handle(event);
+                    dirty = true;
+                }
+                _ = tick.tick() => {
+                    if dirty {
+                        let value = status::to_json(&rib, &router_id);
+                        if let Err(e) = status::write(&config.state_file, &value) {
+                            return Err(io::at(&config.state_file, e));
+                        }
+                        dirty = false;
+                    }
+                }
+            }
+        }
+    })
+}

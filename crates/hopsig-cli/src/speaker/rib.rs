@@ -1,0 +1,900 @@
+//! The RIB task: every route the speaker knows, owned by one task (holo-bgp's layout).
+//!
+//! * Adj-RIB-In per session, each route with its validation state (RFC 8205 §5.1):
+//!   pending, valid, not valid (and why), or unsigned.
+//! * The decision (RFC 4271 §9.1, reduced): a prefix this router originates wins;
+//!   otherwise the eligible route with the shortest AS path, the lower session
+//!   number on a tie. Eligible: valid or unsigned, and in lazy mode also pending —
+//!   never not valid (the route is kept in Adj-RIB-In to be shown, not used).
+//! * Adj-RIB-Out per session: what was sent, so a change sends exactly one UPDATE.
+//!   Toward a session that negotiated BGPsec, a BGPsec route is signed onward
+//!   ([`Signer::forward`], RFC 8205 §4.2) and an own prefix is signed as origin; every
+//!   other case sends AS_PATH: the §4.4 equivalent of a Secure_Path, or the received
+//!   AS_PATH, with the local AS prepended. A route that arrived without BGPsec_PATH
+//!   is never signed later (§4.1).
+//! * Validation runs in a pool of worker threads ([`Pool`]); in lazy mode the
+//!   route is forwarded before, and a Not Valid answer withdraws it from every
+//!   session it went to and logs why (issue 13 §2, BGR §1).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+use std::sync::{mpsc as std_mpsc, Arc, Mutex};
+use std::time::Instant;
+
+use hopsig_bgp::as_path_equivalent;
+use hopsig_bgp::packet::{
+    Afi, AsPath, AsPathSegmentType, AsWidth, AttributeValue, Message, MpUnreachNlri, NextHop,
+    Origin, PathAttribute, Prefix, Safi, Update,
+};
+use hopsig_bgp::{Hop, Peer, RouterKeys, SignError, SignedNlri, Signer, Validation, Validator};
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::config::Mode;
+use super::events::{Event, State, Up, Validated};
+use super::metrics::Histogram;
+
+/// A route's validation state (RFC 8205 §5.1, plus "pending" for lazy mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouteState {
+    /// Waiting in the validation queue.
+    Pending,
+    /// 'Valid' by a block of this suite.
+    Valid(u8),
+    /// 'Not Valid', and why.
+    NotValid(String),
+    /// No BGPsec_PATH.
+    Unsigned,
+}
+
+impl RouteState {
+    /// The name in the status file.
+    pub fn name(&self) -> String {
+        match self {
+            RouteState::Pending => "pending".into(),
+            RouteState::Valid(s) => format!("valid (suite {s})"),
+            RouteState::NotValid(why) => format!("not valid: {why}"),
+            RouteState::Unsigned => "unsigned".into(),
+        }
+    }
+}
+
+/// A route in an Adj-RIB-In.
+#[derive(Debug, Clone)]
+pub struct Route {
+    /// Distinguishes a route from the one it replaced.
+    pub seq: u64,
+    /// When its UPDATE arrived.
+    pub received: Instant,
+    /// The received BGPsec UPDATE, kept to sign onward; `None` for an unsigned route.
+    pub bgpsec: Option<Arc<Update<'static>>>,
+    /// The AS path: the received AS_PATH or the Secure_Path's equivalent (§4.4).
+    pub as_path: AsPath,
+    /// ORIGIN.
+    pub origin: Origin,
+    /// Validation state.
+    pub state: RouteState,
+    /// Whether time-to-forward was recorded.
+    pub forwarded: bool,
+}
+
+/// Where the installed route of a prefix comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Source {
+    /// This router originates it.
+    Local,
+    /// A route from this session (and its sequence number).
+    Neighbor(usize, u64),
+}
+
+/// What was sent to a session for a prefix.
+#[derive(Debug, Clone)]
+pub struct Advert {
+    /// The route it came from.
+    pub source: Source,
+    /// The AS path sent (equivalent for a BGPsec UPDATE).
+    pub as_path: AsPath,
+    /// Whether it carried BGPsec_PATH.
+    pub bgpsec: bool,
+}
+
+/// One validation job.
+struct Job {
+    validated: Validated,
+    update: Arc<Update<'static>>,
+    peer: Peer,
+}
+
+/// The validation worker threads: each takes the next job, validates with every
+/// suite hopsig has ([`hopsig_bgp::SUITES`]) and the RPKI keys, and reports back.
+pub struct Pool {
+    tx: std_mpsc::Sender<Job>,
+}
+
+impl Pool {
+    /// Starts `threads` workers answering on `answers`.
+    pub fn new(threads: usize, keys: Arc<RouterKeys>, answers: UnboundedSender<Event>) -> Pool {
+        let (tx, rx) = std_mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        for _ in 0..threads.max(1) {
+            let rx = Arc::clone(&rx);
+            let keys = Arc::clone(&keys);
+            let answers = answers.clone();
+            std::thread::spawn(move || loop {
+                let job = match rx.lock() {
+                    Ok(r) => r.recv(),
+                    Err(_) => return,
+                };
+                let Ok(mut job) = job else { return };
+                let v = Validator::with_suites(hopsig_bgp::SUITES, &*keys);
+                job.validated.result = match v.update(&job.update, &job.peer) {
+                    Validation::Valid { suite, .. } => Ok(suite),
+                    Validation::NotValid(why) => Err(why.to_string()),
+                };
+                if answers.send(Event::Validated(job.validated)).is_err() {
+                    return;
+                }
+            });
+        }
+        Pool { tx }
+    }
+}
+
+/// A session as the RIB sees it.
+pub struct Session {
+    /// The neighbour's address, for the status file and logs.
+    pub address: String,
+    /// The configured remote AS.
+    pub remote_as: u32,
+    /// The FSM state.
+    pub state: State,
+    /// Set while Established.
+    pub up: Option<Up>,
+    /// Signs toward this neighbour: the router's keys of the neighbour's suites.
+    pub signer: Signer<'static>,
+    /// Adj-RIB-In.
+    pub adj_in: BTreeMap<Prefix, Route>,
+    /// Adj-RIB-Out.
+    pub adj_out: BTreeMap<Prefix, Advert>,
+    /// UPDATEs received and sent.
+    pub updates_in: u64,
+    /// UPDATEs sent.
+    pub updates_out: u64,
+    /// Why the session last closed.
+    pub last_error: Option<String>,
+}
+
+/// A route withdrawn because it was found Not Valid (lazy mode), for the status file.
+#[derive(Debug, Clone)]
+pub struct NotValidEntry {
+    /// The session it came from.
+    pub neighbor: String,
+    /// Its prefix.
+    pub prefix: Prefix,
+    /// Why.
+    pub reason: String,
+    /// Sessions it had been forwarded to and is now withdrawn from.
+    pub withdrawn_from: Vec<String>,
+}
+
+/// Most Not Valid entries kept for the status file.
+const NOT_VALID_LOG: usize = 1000;
+
+/// The RIB.
+pub struct Rib {
+    /// Local AS.
+    pub local_as: u32,
+    /// Next hop of announced routes.
+    pub next_hop: Ipv4Addr,
+    /// Strict or lazy.
+    pub mode: Mode,
+    /// Prefixes originated.
+    pub local: BTreeSet<Prefix>,
+    /// The sessions, by number.
+    pub sessions: Vec<Session>,
+    /// Validation jobs not yet answered.
+    pub queue: u64,
+    /// From an UPDATE's arrival to its route's first UPDATE queued to a session.
+    pub time_to_forward: Histogram,
+    /// From an UPDATE's arrival to its validation result.
+    pub time_to_validate: Histogram,
+    /// Routes found Not Valid.
+    pub not_valid: Vec<NotValidEntry>,
+    /// Counts every route ever found Not Valid.
+    pub not_valid_total: u64,
+    pool: Pool,
+    seq: u64,
+}
+
+/// The AS_PATH with `asn` prepended (RFC 4271 §5.1.2) into the first AS_SEQUENCE when
+/// it has room, else in a new one.
+pub fn prepend(path: &AsPath, asn: u32) -> AsPath {
+    let mut p = path.clone();
+    match p.segments.first_mut() {
+        Some(s) if s.kind == AsPathSegmentType::AsSequence && s.asns.len() < 255 => {
+            s.asns.insert(0, asn)
+        }
+        _ => p
+            .segments
+            .insert(0, AsPath::sequence(vec![asn]).segments.remove(0)),
+    }
+    p
+}
+
+/// Path length for the decision: an AS_SET counts 1 (RFC 4271 §9.1.2.2 a).
+fn path_length(path: &AsPath) -> usize {
+    path.segments
+        .iter()
+        .map(|s| match s.kind {
+            AsPathSegmentType::AsSequence => s.asns.len(),
+            AsPathSegmentType::AsSet => 1,
+            _ => 0,
+        })
+        .sum()
+}
+
+fn contains(path: &AsPath, asn: u32) -> bool {
+    path.segments.iter().any(|s| s.asns.contains(&asn))
+}
+
+impl Rib {
+    /// An empty RIB.
+    pub fn new(
+        local_as: u32,
+        next_hop: Ipv4Addr,
+        mode: Mode,
+        local: BTreeSet<Prefix>,
+        sessions: Vec<Session>,
+        pool: Pool,
+    ) -> Rib {
+        Rib {
+            local_as,
+            next_hop,
+            mode,
+            local,
+            sessions,
+            queue: 0,
+            time_to_forward: Histogram::default(),
+            time_to_validate: Histogram::default(),
+            not_valid: vec![],
+            not_valid_total: 0,
+            pool,
+            seq: 0,
+        }
+    }
+
+    /// Handles one event.
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::State(id, s) => {
+                if let Some(session) = self.sessions.get_mut(id) {
+                    session.state = s;
+                }
+            }
+            Event::Up(id, up) => {
+                let Some(session) = self.sessions.get_mut(id) else {
+                    return;
+                };
+                session.up = Some(up);
+                session.adj_out.clear();
+                let all: BTreeSet<Prefix> = self.known_prefixes();
+                for p in all {
+                    self.decide(p);
+                }
+            }
+            Event::Down(id, why) => {
+                let Some(session) = self.sessions.get_mut(id) else {
+                    return;
+                };
+                session.up = None;
+                session.adj_out.clear();
+                session.last_error = Some(why);
+                let gone: Vec<Prefix> = std::mem::take(&mut session.adj_in).into_keys().collect();
+                for p in gone {
+                    self.decide(p);
+                }
+            }
+            Event::Update(id, update, at) => self.update(id, *update, at),
+            Event::TreatAsWithdraw(id, prefixes) => {
+                for p in prefixes {
+                    if let Some(s) = self.sessions.get_mut(id) {
+                        s.adj_in.remove(&p);
+                    }
+                    self.decide(p);
+                }
+            }
+            Event::Validated(v) => self.validated(v),
+        }
+    }
+
+    fn known_prefixes(&self) -> BTreeSet<Prefix> {
+        let mut all = self.local.clone();
+        for s in &self.sessions {
+            all.extend(s.adj_in.keys().copied());
+        }
+        all
+    }
+
+    fn update(&mut self, id: usize, update: Update<'static>, at: Instant) {
+        let Some(session) = self.sessions.get_mut(id) else {
+            return;
+        };
+        session.updates_in += 1;
+        let peer_as = session
+            .up
+            .as_ref()
+            .map_or(session.remote_as, |u| u.remote_as);
+        let mut touched: Vec<Prefix> = update.withdrawn_all().collect();
+        for p in &touched {
+            session.adj_in.remove(p);
+        }
+        let origin = update.origin().unwrap_or(Origin::Incomplete);
+        let (as_path, bgpsec) = match update.bgpsec_path() {
+            Some(b) => (as_path_equivalent::as_path(b.secure_path()), true),
+            None => (update.as_path().cloned().unwrap_or_default(), false),
+        };
+        let update = Arc::new(update);
+        let mut jobs = vec![];
+        for p in update.announced() {
+            touched.push(p);
+            if contains(&as_path, self.local_as) {
+                // RFC 4271 §9.1.2: a route with the local AS in its path is not used.
+                session.adj_in.remove(&p);
+                continue;
+            }
+            self.seq += 1;
+            let route = Route {
+                seq: self.seq,
+                received: at,
+                bgpsec: bgpsec.then(|| Arc::clone(&update)),
+                as_path: as_path.clone(),
+                origin,
+                state: if bgpsec {
+                    RouteState::Pending
+                } else {
+                    RouteState::Unsigned
+                },
+                forwarded: false,
+            };
+            if bgpsec {
+                jobs.push(Job {
+                    validated: Validated {
+                        neighbor: id,
+                        prefix: p,
+                        seq: self.seq,
+                        result: Ok(0),
+                    },
+                    update: Arc::clone(&update),
+                    peer: Peer::external(self.local_as, peer_as),
+                });
+            }
+            session.adj_in.insert(p, route);
+        }
+        // Forward first (lazy mode signs and sends here), then queue the validations,
+        // so that no worker competes with the forwarding for a core.
+        for p in touched {
+            self.decide(p);
+        }
+        for job in jobs {
+            if self.pool.tx.send(job).is_ok() {
+                self.queue += 1;
+            }
+        }
+    }
+
+    fn validated(&mut self, v: Validated) {
+        self.queue = self.queue.saturating_sub(1);
+        let Some(session) = self.sessions.get_mut(v.neighbor) else {
+            return;
+        };
+        let Some(route) = session.adj_in.get_mut(&v.prefix).filter(|r| r.seq == v.seq) else {
+            return;
+        };
+        self.time_to_validate.record(route.received.elapsed());
+        route.state = match v.result {
+            Ok(suite) => RouteState::Valid(suite),
+            Err(why) => RouteState::NotValid(why),
+        };
+        if let RouteState::NotValid(why) = route.state.clone() {
+            let from = session.address.clone();
+            let withdrawn_from: Vec<String> = self
+                .sessions
+                .iter()
+                .filter(|s| {
+                    s.adj_out
+                        .get(&v.prefix)
+                        .is_some_and(|a| a.source == Source::Neighbor(v.neighbor, v.seq))
+                })
+                .map(|s| s.address.clone())
+                .collect();
+            crate::io::note(format_args!(
+                "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]",
+                v.prefix,
+                withdrawn_from.join(", ")
+            ));
+            self.not_valid_total += 1;
+            if self.not_valid.len() < NOT_VALID_LOG {
+                self.not_valid.push(NotValidEntry {
+                    neighbor: from,
+                    prefix: v.prefix,
+                    reason: why,
+                    withdrawn_from,
+                });
+            }
+        }
+        self.decide(v.prefix);
+    }
+
+    fn eligible(&self, r: &Route) -> bool {
+        match r.state {
+            RouteState::Valid(_) | RouteState::Unsigned => true,
+            RouteState::Pending => self.mode == Mode::Lazy,
+            RouteState::NotValid(_) => false,
+        }
+    }
+
+    /// The installed route of `p` (Loc-RIB).
+    pub fn best(&self, p: &Prefix) -> Option<Source> {
+        if self.local.contains(p) {
+            return Some(Source::Local);
+        }
+        self.sessions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let r = s.adj_in.get(p).filter(|r| self.eligible(r))?;
+                Some((path_length(&r.as_path), i, r.seq))
+            })
+            .min()
+            .map(|(_, i, seq)| Source::Neighbor(i, seq))
+    }
+
+    /// Runs the decision for `p` and sends what changed to each Established session.
+    fn decide(&mut self, p: Prefix) {
+        let best = self.best(&p);
+        for m in 0..self.sessions.len() {
+            let Some(up) = self.sessions[m].up.as_ref() else {
+                continue;
+            };
+            let remote_as = up.remote_as;
+            let (width, bgpsec_send, tx) = (up.width, up.bgpsec_send, up.tx.clone());
+            let desired = best.filter(|src| match *src {
+                Source::Local => true,
+                Source::Neighbor(i, _) => {
+                    i != m
+                        && self.sessions[i]
+                            .adj_in
+                            .get(&p)
+                            .is_some_and(|r| !contains(&r.as_path, remote_as))
+                }
+            });
+            let current = self.sessions[m].adj_out.get(&p).map(|a| a.source);
+            if desired == current {
+                continue;
+            }
+            let message = match desired {
+                Some(src) => match self.announcement(m, remote_as, bgpsec_send, p, src) {
+                    Ok((update, advert)) => {
+                        self.sessions[m].adj_out.insert(p, advert);
+                        Some(update)
+                    }
+                    Err(why) => {
+                        crate::io::note(format_args!(
+                            "hopsig speaker: {p} not sent to {}: {why}",
+                            self.sessions[m].address
+                        ));
+                        self.sessions[m].adj_out.remove(&p).map(|_| withdrawal(p))
+                    }
+                },
+                None => self.sessions[m].adj_out.remove(&p).map(|_| withdrawal(p)),
+            };
+            let Some(update) = message else { continue };
+            match Message::Update(update).encoding(width) {
+                Ok(bytes) => {
+                    if tx.send(bytes).is_ok() {
+                        self.sessions[m].updates_out += 1;
+                    }
+                }
+                Err(e) => crate::io::note(format_args!("hopsig speaker: {p}: encode: {e}")),
+            }
+            if let Some(Source::Neighbor(i, _)) = desired {
+                if let Some(r) = self.sessions[i].adj_in.get_mut(&p) {
+                    if !r.forwarded {
+                        r.forwarded = true;
+                        self.time_to_forward.record(r.received.elapsed());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The UPDATE announcing `p` from `src` to session `m`.
+    fn announcement(
+        &self,
+        m: usize,
+        remote_as: u32,
+        bgpsec_send: bool,
+        p: Prefix,
+        src: Source,
+    ) -> Result<(Update<'static>, Advert), String> {
+        let hop = Hop::to(remote_as);
+        let signer = &self.sessions[m].signer;
+        let next_hop = NextHop::V4(self.next_hop);
+        let (received, as_path, origin) = match src {
+            Source::Local => (None, AsPath::default(), Origin::Igp),
+            Source::Neighbor(i, _) => {
+                let r = self.sessions[i].adj_in.get(&p).ok_or("route gone")?;
+                (r.bgpsec.clone(), r.as_path.clone(), r.origin)
+            }
+        };
+        let out_path = prepend(&as_path, self.local_as);
+        if bgpsec_send {
+            let signed = match (&src, &received) {
+                (Source::Local, _) => {
+                    let origin_attr =
+                        PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four)
+                            .map_err(|e| e.to_string())?;
+                    Some(signer.originate(
+                        SignedNlri::unicast(p),
+                        next_hop,
+                        vec![origin_attr],
+                        &hop,
+                    ))
+                }
+                (_, Some(u)) => Some(signer.forward(u, Some(next_hop), &hop)),
+                // RFC 8205 §4.1: a route received without BGPsec_PATH is never signed.
+                (_, None) => None,
+            };
+            match signed {
+                Some(Ok(u)) => {
+                    let advert = Advert {
+                        source: src,
+                        as_path: out_path,
+                        bgpsec: true,
+                    };
+                    return Ok((u.into_owned(), advert));
+                }
+                // No key of a suite the path has: send it unsigned (§4.2).
+                Some(Err(SignError::NoKey | SignError::NoCommonSuite(_))) | None => {}
+                Some(Err(e)) => return Err(e.to_string()),
+            }
+        }
+        let update = plain(p, &out_path, origin, self.next_hop)?;
+        Ok((
+            update,
+            Advert {
+                source: src,
+                as_path: out_path,
+                bgpsec: false,
+            },
+        ))
+    }
+}
+
+/// An unsigned IPv4 UPDATE: ORIGIN, AS_PATH, NEXT_HOP, the prefix in NLRI.
+fn plain(
+    p: Prefix,
+    as_path: &AsPath,
+    origin: Origin,
+    next_hop: Ipv4Addr,
+) -> Result<Update<'static>, String> {
+    if p.afi() != Afi::Ipv4 {
+        return Err("IPv6 is sent to BGPsec neighbours only".into());
+    }
+    let attrs = [
+        AttributeValue::Origin(origin),
+        AttributeValue::AsPath(as_path.clone()),
+        AttributeValue::NextHop(next_hop),
+    ];
+    let attributes = attrs
+        .into_iter()
+        .map(|a| PathAttribute::new(a, AsWidth::Four))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok(Update {
+        attributes,
+        nlri: vec![p],
+        ..Update::default()
+    })
+}
+
+/// The UPDATE withdrawing `p`: Withdrawn Routes for IPv4, MP_UNREACH_NLRI for IPv6.
+fn withdrawal(p: Prefix) -> Update<'static> {
+    if p.afi() == Afi::Ipv4 {
+        return Update {
+            withdrawn: vec![p],
+            ..Update::default()
+        };
+    }
+    let attributes = MpUnreachNlri::new(Afi::Ipv6, Safi::Unicast, vec![p])
+        .ok()
+        .and_then(|m| PathAttribute::new(AttributeValue::MpUnreachNlri(m), AsWidth::Four).ok())
+        .into_iter()
+        .collect();
+    Update {
+        attributes,
+        ..Update::default()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    //! Issue 13 §2's property: after the validation queue drains, no Not Valid route
+    //! remains installed or advertised — bad signatures, unknown SKIs, truncated
+    //! paths — in lazy mode (where each was forwarded first) and in strict mode
+    //! (where none was ever forwarded).
+
+    use std::borrow::Cow;
+    use std::collections::BTreeMap;
+    use std::time::Duration;
+
+    use hopsig_bgp::packet::BgpsecPath;
+    use hopsig_bgp::suite::ECDSA_P256_SHA256;
+    use hopsig_bgp::{AlgorithmSuite, RouterKey, SigningKey};
+    use proptest::prelude::*;
+    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+    use super::*;
+
+    const LOCAL: u32 = 65_100;
+    const ORIGIN_AS: u32 = 65_000;
+    const PEER_AS: u32 = 65_001;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Kind {
+        Valid,
+        BadSignature,
+        UnknownSki,
+        Truncated,
+    }
+
+    fn kind() -> impl Strategy<Value = Kind> {
+        prop_oneof![
+            Just(Kind::Valid),
+            Just(Kind::BadSignature),
+            Just(Kind::UnknownSki),
+            Just(Kind::Truncated)
+        ]
+    }
+
+    struct Keys {
+        origin: SigningKey,
+        rogue: SigningKey,
+        peer: SigningKey,
+        local: SigningKey,
+        rpki: RouterKeys,
+    }
+
+    fn gen() -> SigningKey {
+        ECDSA_P256_SHA256.generate().unwrap()
+    }
+
+    fn signer(asn: u32, key: &SigningKey) -> Signer<'static> {
+        let text = ECDSA_P256_SHA256.secret_key_file(key).unwrap();
+        let key = ECDSA_P256_SHA256
+            .signing_key_from_file(text.as_bytes())
+            .unwrap();
+        Signer::new(asn).with_key(&ECDSA_P256_SHA256, key).unwrap()
+    }
+
+    fn keys() -> Keys {
+        let (origin, rogue, peer, local) = (gen(), gen(), gen(), gen());
+        let mut rpki = RouterKeys::new();
+        for (asn, k) in [(ORIGIN_AS, &origin), (PEER_AS, &peer), (LOCAL, &local)] {
+            rpki.insert(RouterKey::new(asn, *k.ski(), k.spki()));
+        }
+        Keys {
+            origin,
+            rogue,
+            peer,
+            local,
+            rpki,
+        }
+    }
+
+    fn prefix(i: u8) -> Prefix {
+        Prefix::new(std::net::IpAddr::V4(Ipv4Addr::new(10, 0, i, 0)), 24).unwrap()
+    }
+
+    /// The UPDATE AS65001 sends to the local AS for a route AS65000 originated.
+    fn update(keys: &Keys, p: Prefix, kind: Kind) -> Update<'static> {
+        let origin_key = if kind == Kind::UnknownSki {
+            &keys.rogue
+        } else {
+            &keys.origin
+        };
+        let nh = NextHop::V4(Ipv4Addr::new(192, 0, 2, 9));
+        let attrs =
+            vec![PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four).unwrap()];
+        let o = signer(ORIGIN_AS, origin_key)
+            .originate(SignedNlri::unicast(p), nh, attrs, &Hop::to(PEER_AS))
+            .unwrap();
+        let mut u = signer(PEER_AS, &keys.peer)
+            .forward(&o, None, &Hop::to(LOCAL))
+            .unwrap()
+            .into_owned();
+        let (mut segments, mut blocks) = u.bgpsec_path().unwrap().clone().into_parts();
+        match kind {
+            Kind::Valid | Kind::UnknownSki => return u,
+            Kind::BadSignature => {
+                let mut sig = blocks[0].segments[0].signature.to_vec();
+                let last = sig.len() - 1;
+                sig[last] ^= 1;
+                blocks[0].segments[0].signature = Cow::Owned(sig);
+            }
+            Kind::Truncated => {
+                segments.pop();
+                blocks[0].segments.pop();
+            }
+        }
+        let path = BgpsecPath::new(segments, blocks).unwrap().into_owned();
+        for a in &mut u.attributes {
+            if matches!(a.value(), AttributeValue::BgpsecPath(_)) {
+                *a = PathAttribute::new(AttributeValue::BgpsecPath(path.clone()), AsWidth::Four)
+                    .unwrap();
+            }
+        }
+        u
+    }
+
+    fn session(
+        address: &str,
+        remote_as: u32,
+        bgpsec: bool,
+        keys: &Keys,
+    ) -> (Session, UnboundedReceiver<Vec<u8>>) {
+        let (tx, rx) = unbounded_channel();
+        let s = Session {
+            address: address.into(),
+            remote_as,
+            state: State::Established,
+            up: Some(Up {
+                remote_as,
+                width: AsWidth::Four,
+                bgpsec_send: bgpsec,
+                tx,
+            }),
+            signer: signer(LOCAL, &keys.local),
+            adj_in: BTreeMap::new(),
+            adj_out: BTreeMap::new(),
+            updates_in: 0,
+            updates_out: 0,
+            last_error: None,
+        };
+        (s, rx)
+    }
+
+    /// What a session's messages leave announced, and every prefix ever announced.
+    fn on_the_wire(rx: &mut UnboundedReceiver<Vec<u8>>) -> (BTreeSet<Prefix>, BTreeSet<Prefix>) {
+        let (mut now, mut ever) = (BTreeSet::new(), BTreeSet::new());
+        while let Ok(bytes) = rx.try_recv() {
+            let Message::Update(u) = Message::decode(&bytes, AsWidth::Four).unwrap() else {
+                panic!("not an UPDATE")
+            };
+            for p in u.withdrawn_all() {
+                now.remove(&p);
+            }
+            for p in u.announced() {
+                now.insert(p);
+                ever.insert(p);
+            }
+        }
+        (now, ever)
+    }
+
+    fn run(routes: &[(u8, Kind)], mode: Mode, threads: usize) {
+        let keys = keys();
+        let (events_tx, mut events) = unbounded_channel();
+        let pool = Pool::new(threads, Arc::new(keys.rpki.clone()), events_tx);
+        let (s0, _rx0) = session("source", PEER_AS, true, &keys);
+        let (s1, mut rx1) = session("bgpsec", 65_010, true, &keys);
+        let (s2, mut rx2) = session("plain", 65_020, false, &keys);
+        let mut rib = Rib::new(
+            LOCAL,
+            Ipv4Addr::new(192, 0, 2, 100),
+            mode,
+            BTreeSet::new(),
+            vec![s0, s1, s2],
+            pool,
+        );
+        let mut last = BTreeMap::new();
+        for &(i, kind) in routes {
+            last.insert(prefix(i), kind);
+            let u = update(&keys, prefix(i), kind);
+            rib.handle(Event::Update(0, Box::new(u), Instant::now()));
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while rib.queue > 0 {
+            assert!(Instant::now() < deadline, "validation queue did not drain");
+            match events.try_recv() {
+                Ok(e) => rib.handle(e),
+                Err(_) => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        let valid: BTreeSet<Prefix> = last
+            .iter()
+            .filter(|(_, k)| **k == Kind::Valid)
+            .map(|(p, _)| *p)
+            .collect();
+        for (p, kind) in &last {
+            let state = &rib.sessions[0].adj_in[p].state;
+            assert_eq!(
+                matches!(state, RouteState::Valid(1)),
+                *kind == Kind::Valid,
+                "{p} {kind:?}: {state:?}"
+            );
+            assert_eq!(
+                rib.best(p).is_some(),
+                *kind == Kind::Valid,
+                "{p} {kind:?} installed"
+            );
+        }
+        for (name, rx, bgpsec) in [("bgpsec", &mut rx1, true), ("plain", &mut rx2, false)] {
+            let (now, ever) = on_the_wire(rx);
+            assert_eq!(now, valid, "advertised to {name}");
+            let out: BTreeSet<Prefix> = rib
+                .sessions
+                .iter()
+                .find(|s| s.address == name)
+                .unwrap()
+                .adj_out
+                .keys()
+                .copied()
+                .collect();
+            assert_eq!(out, valid, "Adj-RIB-Out of {name}");
+            assert!(rib
+                .sessions
+                .iter()
+                .find(|s| s.address == name)
+                .unwrap()
+                .adj_out
+                .values()
+                .all(|a| a.bgpsec == bgpsec));
+            let all: BTreeSet<Prefix> = last.keys().copied().collect();
+            match mode {
+                // Lazy: every route went out before its validation.
+                Mode::Lazy => assert_eq!(ever, all, "forwarded at once to {name}"),
+                // Strict: only routes once valid ever went out.
+                Mode::Strict => {
+                    let once_valid: BTreeSet<Prefix> = routes
+                        .iter()
+                        .filter(|(_, k)| *k == Kind::Valid)
+                        .map(|(i, _)| prefix(*i))
+                        .collect();
+                    assert!(
+                        ever.is_subset(&once_valid),
+                        "strict sent a route before validating it"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn no_not_valid_route_survives_the_queue(
+            routes in proptest::collection::vec((0u8..6, kind()), 1..16),
+            lazy in any::<bool>(),
+            threads in 1usize..4,
+        ) {
+            run(&routes, if lazy { Mode::Lazy } else { Mode::Strict }, threads);
+        }
+    }
+
+    #[test]
+    fn each_kind_alone_in_both_modes() {
+        for mode in [Mode::Lazy, Mode::Strict] {
+            run(
+                &[
+                    (0, Kind::Valid),
+                    (1, Kind::BadSignature),
+                    (2, Kind::UnknownSki),
+                    (3, Kind::Truncated),
+                ],
+                mode,
+                2,
+            );
+        }
+    }
+}

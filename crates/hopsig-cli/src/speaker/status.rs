@@ -1,0 +1,111 @@
+//! The status file (docs/spec/speaker.md, "Status file"): the RIB task rewrites it
+//! (to a temporary file, then renamed) whenever something changed, at most twice a
+//! second; `hopsig speaker status` reads it.
+
+use std::path::Path;
+
+use hopsig_bgp::packet::{AsPath, AsPathSegmentType};
+use serde_json::{json, Value};
+
+use super::rib::{Rib, Source};
+
+/// Format version of the status file.
+pub const VERSION: u32 = 1;
+
+/// `65002 65001 {65003,65004}`: sequences as numbers, sets in braces.
+pub fn as_path_text(p: &AsPath) -> String {
+    p.segments
+        .iter()
+        .map(|s| {
+            let asns: Vec<String> = s.asns.iter().map(u32::to_string).collect();
+            match s.kind {
+                AsPathSegmentType::AsSequence => asns.join(" "),
+                AsPathSegmentType::AsSet => format!("{{{}}}", asns.join(",")),
+                AsPathSegmentType::AsConfedSequence => format!("({})", asns.join(" ")),
+                AsPathSegmentType::AsConfedSet => format!("[{}]", asns.join(",")),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The status of `rib` as JSON.
+pub fn to_json(rib: &Rib, router_id: &str) -> Value {
+    let sessions: Vec<Value> = rib
+        .sessions
+        .iter()
+        .map(|s| {
+            json!({
+                "address": s.address,
+                "remote_as": s.remote_as,
+                "state": s.state.name(),
+                "bgpsec": s.up.as_ref().map(|u| u.bgpsec_send),
+                "updates_in": s.updates_in,
+                "updates_out": s.updates_out,
+                "last_error": s.last_error,
+            })
+        })
+        .collect();
+    let mut adj_in = vec![];
+    for (i, s) in rib.sessions.iter().enumerate() {
+        for (p, r) in &s.adj_in {
+            let installed = rib.best(p) == Some(Source::Neighbor(i, r.seq));
+            adj_in.push(json!({
+                "neighbor": s.address,
+                "prefix": p.to_string(),
+                "as_path": as_path_text(&r.as_path),
+                "bgpsec": r.bgpsec.is_some(),
+                "validation": r.state.name(),
+                "installed": installed,
+            }));
+        }
+    }
+    let mut adj_out = vec![];
+    for s in &rib.sessions {
+        for (p, a) in &s.adj_out {
+            adj_out.push(json!({
+                "neighbor": s.address,
+                "prefix": p.to_string(),
+                "as_path": as_path_text(&a.as_path),
+                "bgpsec": a.bgpsec,
+            }));
+        }
+    }
+    let not_valid: Vec<Value> = rib
+        .not_valid
+        .iter()
+        .map(|e| {
+            json!({
+                "neighbor": e.neighbor,
+                "prefix": e.prefix.to_string(),
+                "reason": e.reason,
+                "withdrawn_from": e.withdrawn_from,
+            })
+        })
+        .collect();
+    json!({
+        "version": VERSION,
+        "local_as": rib.local_as,
+        "router_id": router_id,
+        "mode": rib.mode.name(),
+        "originated": rib.local.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "sessions": sessions,
+        "adj_rib_in": adj_in,
+        "adj_rib_out": adj_out,
+        "validation_queue": rib.queue,
+        "not_valid_total": rib.not_valid_total,
+        "not_valid": not_valid,
+        "metrics": {
+            "time_to_forward": rib.time_to_forward.to_json(),
+            "time_to_validate": rib.time_to_validate.to_json(),
+        },
+    })
+}
+
+/// Writes `value` to `path` through a temporary file and a rename, so a reader
+/// never sees half a file.
+pub fn write(path: &Path, value: &Value) -> std::io::Result<()> {
+    let tmp = crate::io::with_suffix(path, ".tmp");
+    std::fs::write(&tmp, format!("{value:#}\n"))?;
+    std::fs::rename(&tmp, path)
+}

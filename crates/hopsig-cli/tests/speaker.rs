@@ -1,0 +1,661 @@
+//! `hopsig speaker` against real peers on loopback (issue 13 §3): two hopsig speakers
+//! exchanging BGPsec UPDATEs (suite 1 and BGR), gobgpd and BIRD 2 as plain-BGP
+//! neighbours. Each test uses free ports and its own 127.0.0.x addresses, waits at
+//! most [`WAIT`] for what it checks, and kills what it started. gobgpd and BIRD tests
+//! skip when the daemon is missing and fail under CI=true (.ci/run installs them).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Scratch;
+use serde_json::Value;
+
+/// Longest wait for a session or a route.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A process killed when the test ends, however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A TCP port free on loopback now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Whether `program --version` runs; if not, the test is skipped (and fails under
+/// CI=true), as `common::have` does for programs with a `version` subcommand.
+fn have_daemon(program: &str, test: &str) -> bool {
+    let found = Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            !matches!(std::env::var("CI").as_deref(), Ok("true")),
+            "{program} is missing under CI=true"
+        );
+        eprintln!("{test}: skipped, {program} is not installed");
+    }
+    found
+}
+
+/// Router keys for `asns` of `suite` in `s`, and rpki.json with the public keys of
+/// those in `published`.
+fn keys(s: &Scratch, suite: &str, asns: &[u32], published: &[u32]) {
+    let mut all = vec![];
+    for asn in asns {
+        let name = format!("as{asn}-{suite}.key");
+        s.ok(&[
+            "bgpsec",
+            "keygen",
+            "--asn",
+            &asn.to_string(),
+            "--suite",
+            suite,
+            "--out",
+            &s.p(&name),
+        ]);
+        if published.contains(asn) {
+            let json: Value =
+                serde_json::from_slice(&std::fs::read(s.path(&format!("{name}.json"))).unwrap())
+                    .unwrap();
+            all.extend(json["bgpsec_keys"].as_array().unwrap().iter().cloned());
+        }
+    }
+    let rpki = serde_json::json!({ "bgpsec_keys": all });
+    s.write("rpki.json", rpki.to_string());
+}
+
+/// A neighbour entry of a speaker configuration.
+struct Nb<'a> {
+    address: &'a str,
+    port: u16,
+    remote_as: u32,
+    passive: bool,
+    bgpsec: bool,
+}
+
+/// Writes NAME.toml for AS `asn` at `address` and starts `hopsig speaker run` on it.
+#[allow(clippy::too_many_arguments)]
+fn speaker(
+    s: &Scratch,
+    name: &str,
+    asn: u32,
+    address: &str,
+    listen: Option<u16>,
+    mode: &str,
+    suite: &str,
+    originate: &str,
+    neighbors: &[Nb<'_>],
+) -> Running {
+    let mut t = format!(
+        "local_as = {asn}\nrouter_id = \"192.0.2.{last}\"\nmode = \"{mode}\"\nstate_file = \"{name}.json\"\n\
+         rpki_keys = \"rpki.json\"\nconnect_retry = 1\nhold_time = 9\noriginate = [\"{originate}\"]\n\
+         router_keys = [{{ suite = \"{suite}\", file = \"as{asn}-{suite}.key\" }}]\n",
+        last = asn % 100
+    );
+    if let Some(port) = listen {
+        t += &format!("listen = \"{address}:{port}\"\n");
+    }
+    for n in neighbors {
+        t += &format!(
+            "[[neighbors]]\naddress = \"{}\"\nport = {}\nlocal_address = \"{address}\"\nremote_as = {}\npassive = {}\nbgpsec = {}\n",
+            n.address, n.port, n.remote_as, n.passive, n.bgpsec
+        );
+    }
+    let config = s.write(&format!("{name}.toml"), t);
+    let log = std::fs::File::create(s.path(&format!("{name}.log"))).unwrap();
+    let child = s
+        .cmd(&["speaker", "run", &config])
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    Running(child)
+}
+
+/// The speaker's status, through `hopsig speaker status --json` (`None` before its
+/// first state file).
+fn status(s: &Scratch, name: &str) -> Option<Value> {
+    let o = s.run(&["speaker", "status", &s.p(&format!("{name}.toml")), "--json"]);
+    o.status
+        .success()
+        .then(|| serde_json::from_slice(&o.stdout).unwrap())
+}
+
+/// Waits until `f` holds, at most [`WAIT`]; on timeout fails with `what` and the
+/// speakers' logs.
+fn wait_for(s: &Scratch, what: &str, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while start.elapsed() < WAIT {
+        if f() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let logs: Vec<String> = std::fs::read_dir(s.path("."))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let is_log = p.extension()? == "log" || p.extension()? == "json";
+            is_log.then(|| {
+                format!(
+                    "{}:\n{}",
+                    p.display(),
+                    std::fs::read_to_string(&p).unwrap_or_default()
+                )
+            })
+        })
+        .collect();
+    panic!("timed out waiting for {what}\n{}", logs.join("\n"));
+}
+
+/// The Adj-RIB-In entry of `prefix` in `status`.
+fn route<'a>(status: &'a Value, prefix: &str) -> Option<&'a Value> {
+    status["adj_rib_in"]
+        .as_array()?
+        .iter()
+        .find(|r| r["prefix"] == prefix)
+}
+
+fn route_is(s: &Scratch, name: &str, prefix: &str, check: impl Fn(&Value) -> bool) -> bool {
+    status(s, name).is_some_and(|v| route(&v, prefix).is_some_and(&check))
+}
+
+/// Two hopsig speakers, one lazy and passive, one strict and active, exchange BGPsec
+/// UPDATEs of `suite` and each finds the other's valid; a third speaker whose key is
+/// not in the RPKI sends through the lazy one, which forwards its route at once and
+/// withdraws it when it turns out Not Valid.
+fn hopsig_pair(suite: &str, suite_id: u8) {
+    let s = Scratch::new();
+    keys(&s, suite, &[65101, 65102, 65103], &[65101, 65102]);
+    let (pa, pb) = (free_port(), free_port());
+    let _a = speaker(
+        &s,
+        "a",
+        65101,
+        "127.0.1.1",
+        Some(pa),
+        "lazy",
+        suite,
+        "10.101.0.0/16",
+        &[
+            Nb {
+                address: "127.0.1.2",
+                port: 179,
+                remote_as: 65102,
+                passive: true,
+                bgpsec: true,
+            },
+            Nb {
+                address: "127.0.1.3",
+                port: 179,
+                remote_as: 65103,
+                passive: true,
+                bgpsec: true,
+            },
+        ],
+    );
+    let _b = speaker(
+        &s,
+        "b",
+        65102,
+        "127.0.1.2",
+        None,
+        "strict",
+        suite,
+        "10.102.0.0/16",
+        &[Nb {
+            address: "127.0.1.1",
+            port: pa,
+            remote_as: 65101,
+            passive: false,
+            bgpsec: true,
+        }],
+    );
+    let valid = format!("valid (suite {suite_id})");
+    wait_for(&s, "b validating a's route", || {
+        route_is(&s, "b", "10.101.0.0/16", |r| {
+            r["validation"] == valid.as_str() && r["bgpsec"] == true && r["as_path"] == "65101"
+        })
+    });
+    wait_for(&s, "a validating b's route", || {
+        route_is(&s, "a", "10.102.0.0/16", |r| {
+            r["validation"] == valid.as_str() && r["installed"] == true
+        })
+    });
+    let _c = speaker(
+        &s,
+        "c",
+        65103,
+        "127.0.1.3",
+        Some(pb),
+        "strict",
+        suite,
+        "10.103.0.0/16",
+        &[Nb {
+            address: "127.0.1.1",
+            port: pa,
+            remote_as: 65101,
+            passive: false,
+            bgpsec: true,
+        }],
+    );
+    wait_for(
+        &s,
+        "a finding c's route Not Valid and withdrawing it",
+        || {
+            status(&s, "a").is_some_and(|v| {
+                route(&v, "10.103.0.0/16").is_some_and(|r| {
+                    r["validation"]
+                        .as_str()
+                        .unwrap_or("")
+                        .starts_with("not valid")
+                        && r["installed"] == false
+                }) && v["not_valid"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["prefix"] == "10.103.0.0/16")
+                    && !v["adj_rib_out"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|e| e["prefix"] == "10.103.0.0/16")
+            })
+        },
+    );
+    wait_for(&s, "b without c's route", || {
+        status(&s, "b").is_some_and(|v| {
+            route(&v, "10.103.0.0/16").is_none_or(|r| r["installed"] == false)
+                && v["validation_queue"] == 0
+        })
+    });
+    let a = status(&s, "a").unwrap();
+    assert!(
+        a["metrics"]["time_to_forward"]["count"].as_u64().unwrap() >= 1,
+        "{a:#}"
+    );
+    assert!(
+        a["metrics"]["time_to_validate"]["count"].as_u64().unwrap() >= 2,
+        "{a:#}"
+    );
+    let summary = s.ok(&["speaker", "status", &s.p("a.toml")]);
+    assert!(common::stdout(&summary).contains("127.0.1.2 AS65102 Established bgpsec true"));
+}
+
+#[test]
+fn two_hopsig_speakers_suite_1() {
+    hopsig_pair("ecdsa-p256-sha256", 1);
+}
+
+#[test]
+fn two_hopsig_speakers_bgr() {
+    hopsig_pair("bgr-rsa2048", 247);
+}
+
+/// hopsig AS65002 between a plain-BGP daemon (`daemon_as`, at 127.0.0.1) and a hopsig
+/// BGPsec speaker AS65003: the daemon's route reaches AS65003 unsigned, and the daemon
+/// is sent AS_PATHs. Returns the scratch folder and the processes to keep running.
+fn downgrade_setup(
+    s: &Scratch,
+    daemon_as: u32,
+    daemon_port: u16,
+    hopsig_address: &str,
+) -> [Running; 2] {
+    keys(s, "ecdsa-p256-sha256", &[65002, 65003], &[65002, 65003]);
+    let p2 = free_port();
+    let two = speaker(
+        s,
+        "two",
+        65002,
+        hopsig_address,
+        Some(p2),
+        "lazy",
+        "ecdsa-p256-sha256",
+        "10.2.0.0/16",
+        &[
+            Nb {
+                address: "127.0.0.1",
+                port: daemon_port,
+                remote_as: daemon_as,
+                passive: false,
+                bgpsec: false,
+            },
+            Nb {
+                address: "127.0.2.3",
+                port: 179,
+                remote_as: 65003,
+                passive: true,
+                bgpsec: true,
+            },
+        ],
+    );
+    let three = speaker(
+        s,
+        "three",
+        65003,
+        "127.0.2.3",
+        None,
+        "strict",
+        "ecdsa-p256-sha256",
+        "10.3.0.0/16",
+        &[Nb {
+            address: hopsig_address,
+            port: p2,
+            remote_as: 65002,
+            passive: false,
+            bgpsec: true,
+        }],
+    );
+    [two, three]
+}
+
+/// What the hopsig side of the daemon tests checks: `prefix` from the daemon arrived
+/// unsigned and went on to AS65003 unsigned with AS_PATH "65002 DAEMON_AS".
+fn daemon_route_travels_unsigned(s: &Scratch, prefix: &str, daemon_as: u32) {
+    wait_for(s, "the daemon's route in hopsig AS65002", || {
+        route_is(s, "two", prefix, |r| {
+            r["bgpsec"] == false
+                && r["validation"] == "unsigned"
+                && r["as_path"] == daemon_as.to_string().as_str()
+        })
+    });
+    let path = format!("65002 {daemon_as}");
+    wait_for(s, "the daemon's route at AS65003, unsigned", || {
+        route_is(s, "three", prefix, |r| {
+            r["bgpsec"] == false && r["as_path"] == path.as_str() && r["installed"] == true
+        })
+    });
+    wait_for(s, "AS65003's signed route at AS65002", || {
+        route_is(s, "two", "10.3.0.0/16", |r| {
+            r["bgpsec"] == true && r["validation"] == "valid (suite 1)"
+        })
+    });
+}
+
+#[test]
+fn gobgpd_plain_neighbour() {
+    if !have_daemon("gobgpd", "gobgpd_plain_neighbour")
+        || !have_daemon("gobgp", "gobgpd_plain_neighbour")
+    {
+        return;
+    }
+    let s = Scratch::new();
+    let (port, api) = (free_port(), free_port());
+    let conf = include_str!("peers/gobgpd.toml.template")
+        .replace("PORT", &port.to_string())
+        .replace("HOPSIG_ADDRESS", "127.0.2.2")
+        .replace("HOPSIG_AS", "65002");
+    let conf = s.write("gobgpd.toml", conf);
+    let log = std::fs::File::create(s.path("gobgpd.log")).unwrap();
+    let api_host = format!("127.0.0.1:{api}");
+    let _gobgpd = Running(
+        Command::new("gobgpd")
+            .args([
+                "-f",
+                &conf,
+                "-p",
+                "--api-hosts",
+                &api_host,
+                "--pprof-disable",
+            ])
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    let gobgp = |args: &[&str]| {
+        Command::new("gobgp")
+            .args(["-u", "127.0.0.1", "-p", &api.to_string()])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    wait_for(&s, "gobgpd's API", || gobgp(&["global"]).status.success());
+    let added = gobgp(&["global", "rib", "add", "10.9.0.0/16", "origin", "igp"]);
+    assert!(added.status.success(), "{}", common::text(&added));
+    let _speakers = downgrade_setup(&s, 65001, port, "127.0.2.2");
+    daemon_route_travels_unsigned(&s, "10.9.0.0/16", 65001);
+    // gobgpd's Adj-RIB-In: hopsig's own prefix and AS65003's, downgraded (RFC 8205 §4.4).
+    let expect = [
+        ("10.2.0.0/16", vec![65002]),
+        ("10.3.0.0/16", vec![65002, 65003]),
+    ];
+    let mut last = Value::Null;
+    wait_for(&s, "hopsig's routes in gobgpd's adj-in", || {
+        let o = gobgp(&["-j", "neighbor", "127.0.2.2", "adj-in"]);
+        let Ok(v) = serde_json::from_slice::<Value>(&o.stdout) else {
+            return false;
+        };
+        last = v.clone();
+        expect.iter().all(|(prefix, path)| {
+            v[*prefix][0]["attrs"].as_array().is_some_and(|attrs| {
+                attrs
+                    .iter()
+                    .any(|a| a["type"] == 2 && a["as_paths"][0]["asns"] == serde_json::json!(path))
+                    && !attrs.iter().any(|a| a["type"] == 33)
+            })
+        })
+    });
+    assert!(
+        last["10.9.0.0/16"].is_null(),
+        "its own route came back: {last}"
+    );
+}
+
+#[test]
+fn bird_plain_neighbour() {
+    if !have_daemon("bird", "bird_plain_neighbour") {
+        return;
+    }
+    let s = Scratch::new();
+    let port = free_port();
+    let conf = include_str!("peers/bird.conf.template")
+        .replace("LOG_PATH", &s.p("bird.log"))
+        .replace("PORT", &port.to_string())
+        .replace("HOPSIG_ADDRESS", "127.0.3.2")
+        .replace("HOPSIG_AS", "65002");
+    let conf = s.write("bird.conf", conf);
+    let ctl = s.p("bird.ctl");
+    let _bird = Running(
+        Command::new("bird")
+            .args(["-f", "-c", &conf, "-s", &ctl, "-P", &s.p("bird.pid")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let _speakers = downgrade_setup(&s, 65004, port, "127.0.3.2");
+    daemon_route_travels_unsigned(&s, "10.4.0.0/16", 65004);
+    let mut last = String::new();
+    wait_for(&s, "hopsig's routes in BIRD", || {
+        let o = Command::new("birdc")
+            .args(["-s", &ctl, "show", "route", "all"])
+            .output()
+            .unwrap();
+        last = String::from_utf8_lossy(&o.stdout).into_owned();
+        routes_in_bird(&last)
+    });
+}
+
+/// Whether `birdc show route all` lists 10.2.0.0/16 with AS path 65002 and
+/// 10.3.0.0/16 with 65002 65003, neither with a BGPsec_PATH (attribute 33).
+fn routes_in_bird(out: &str) -> bool {
+    let block = |prefix: &str| -> Option<String> {
+        let start = out.find(prefix)?;
+        let rest = &out[start..];
+        let end = rest[1..].find("\n1").map_or(rest.len(), |e| e + 1);
+        Some(rest[..end].to_string())
+    };
+    let ok = |prefix: &str, path: &str| {
+        block(prefix)
+            .is_some_and(|b| b.contains(&format!("BGP.as_path: {path}\n")) && !b.contains("BGP.21"))
+    };
+    ok("10.2.0.0/16", "65002") && ok("10.3.0.0/16", "65002 65003")
+}
+
+/// Reads one BGP message (header and body) from `s`.
+fn read_message(s: &mut std::net::TcpStream) -> Vec<u8> {
+    use std::io::Read;
+    let mut header = [0u8; 19];
+    s.read_exact(&mut header).unwrap();
+    let len = usize::from(u16::from_be_bytes([header[16], header[17]]));
+    let mut m = header.to_vec();
+    m.resize(len, 0);
+    s.read_exact(&mut m[19..]).unwrap();
+    m
+}
+
+/// A raw TCP client bound to `from` and connected to `to` (the speaker accepts only
+/// its neighbour's address; the standard library cannot bind before connecting, so
+/// tokio's socket does it), with a 20 s read timeout.
+fn raw_client(from: &str, to: &str) -> std::net::TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let from: std::net::SocketAddr = format!("{from}:0").parse().unwrap();
+    let to: std::net::SocketAddr = to.parse().unwrap();
+    let stream = rt
+        .block_on(async {
+            let s = tokio::net::TcpSocket::new_v4()?;
+            s.bind(from)?;
+            s.connect(to).await
+        })
+        .unwrap();
+    let std = stream.into_std().unwrap();
+    std.set_nonblocking(false).unwrap();
+    std.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    std
+}
+
+fn open_message(asn: u32, hold: u16) -> Vec<u8> {
+    use hopsig_bgp::packet::{AsWidth, Message, Open};
+    let open = Open::new(asn, hold, std::net::Ipv4Addr::new(192, 0, 2, 42), vec![]);
+    Message::Open(open).encoding(AsWidth::Four).unwrap()
+}
+
+/// (code, subcode) of a NOTIFICATION, or panics.
+fn notification(m: &[u8]) -> (u8, u8) {
+    assert_eq!(m[18], 3, "expected a NOTIFICATION, got type {}", m[18]);
+    (m[19], m[20])
+}
+
+#[test]
+fn session_errors_get_notifications_and_the_speaker_carries_on() {
+    use std::io::Write;
+    let s = Scratch::new();
+    keys(&s, "ecdsa-p256-sha256", &[65201], &[65201]);
+    let port = free_port();
+    let _a = speaker(
+        &s,
+        "a",
+        65201,
+        "127.0.4.1",
+        Some(port),
+        "lazy",
+        "ecdsa-p256-sha256",
+        "10.201.0.0/16",
+        &[Nb {
+            address: "127.0.4.2",
+            port: 179,
+            remote_as: 65202,
+            passive: true,
+            bgpsec: true,
+        }],
+    );
+    let to = format!("127.0.4.1:{port}");
+    wait_for(&s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(&s, "a").is_some()
+    });
+    // An OPEN from the wrong AS: OPEN Message Error / Bad Peer AS (RFC 4271 §6.2).
+    let mut c = raw_client("127.0.4.2", &to);
+    assert_eq!(read_message(&mut c)[18], 1, "the speaker's OPEN");
+    c.write_all(&open_message(65299, 9)).unwrap();
+    assert_eq!(notification(&read_message(&mut c)), (2, 2));
+    // A header whose marker is not all ones: Connection Not Synchronized (§6.1).
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut c = raw_client("127.0.4.2", &to);
+    read_message(&mut c);
+    let mut bad = open_message(65202, 9);
+    bad[0] = 0;
+    c.write_all(&bad).unwrap();
+    assert_eq!(notification(&read_message(&mut c)), (1, 1));
+    // A good OPEN, then silence: KEEPALIVE, then Hold Timer Expired after 3 s (§6.5).
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut c = raw_client("127.0.4.2", &to);
+    read_message(&mut c);
+    c.write_all(&open_message(65202, 3)).unwrap();
+    assert_eq!(read_message(&mut c)[18], 4, "KEEPALIVE after a good OPEN");
+    let start = Instant::now();
+    loop {
+        let m = read_message(&mut c);
+        if m[18] == 4 {
+            continue; // KEEPALIVEs every second (a third of the Hold Time)
+        }
+        assert_eq!(notification(&m), (4, 0));
+        break;
+    }
+    let waited = start.elapsed();
+    assert!(
+        waited >= Duration::from_secs(2) && waited < Duration::from_secs(10),
+        "{waited:?}"
+    );
+    wait_for(&s, "the session's last error in the status file", || {
+        status(&s, "a").is_some_and(|v| {
+            v["sessions"][0]["last_error"]
+                .as_str()
+                .is_some_and(|e| e.contains("Hold Timer expired"))
+        })
+    });
+}
+
+#[test]
+fn bad_configurations_are_exit_2_naming_the_file() {
+    let s = Scratch::new();
+    let cases = [
+        ("unknown.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\nfoo = 1\n", "unknown field"),
+        ("prefix.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\noriginate = [\"10.0.0.1/8\"]\n", "bits set past the length"),
+        ("mode.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"eager\"\nstate_file = \"x\"\n", "unknown variant"),
+        ("hold.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nhold_time = 2\nstate_file = \"x\"\n", "hold_time"),
+        ("key.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\nrouter_keys = [{ suite = \"1\", file = \"missing.key\" }]\n[[neighbors]]\naddress = \"127.0.0.9\"\nremote_as = 2\n", "missing.key"),
+    ];
+    for (name, text, needle) in cases {
+        let path = s.write(name, text);
+        let o = s.run(&["speaker", "run", &path]);
+        assert_eq!(common::code(&o), 2, "{name}: {}", common::text(&o));
+        let err = common::stderr(&o);
+        assert!(err.contains(needle), "{name}: {err}");
+        assert!(
+            err.contains(".toml") || err.contains("missing.key"),
+            "{name}: {err}"
+        );
+    }
+    let path = s.write(
+        "ok.toml",
+        "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"none.json\"\n",
+    );
+    let o = s.run(&["speaker", "status", &path]);
+    assert_eq!(common::code(&o), 2);
+    assert!(
+        common::stderr(&o).contains("none.json"),
+        "{}",
+        common::text(&o)
+    );
+}
