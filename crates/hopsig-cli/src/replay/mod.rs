@@ -12,12 +12,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use serde::Serialize;
 
 use hopsig_bgp::trace::{Entries, Entry};
 
+use crate::commands::bgpsec::{open_mrt, Progress};
 use crate::io::{at, note, Failure};
 use queue::{per_second, simulate, Done, Job, Mode, Summary};
 use router::{Scheme, MAX_HOPS};
@@ -73,41 +73,18 @@ fn hops_of(a: &hopsig_bgp::trace::Announcement) -> usize {
     n
 }
 
-/// One progress line every ~2 s on stderr.
-pub struct Progress {
-    last: Instant,
-}
-
-impl Progress {
-    /// Starts the clock.
-    pub fn new() -> Progress {
-        Progress {
-            last: Instant::now(),
-        }
-    }
-
-    /// Prints `line()` if 2 s have passed since the last line.
-    pub fn tick(&mut self, line: impl FnOnce() -> String) {
-        if self.last.elapsed().as_secs_f64() >= 2.0 {
-            note(line());
-            self.last = Instant::now();
-        }
-    }
-}
-
 impl TraceFile {
     /// Reads every announcement of the MRT file at `path` (plain or gzip).
     ///
     /// # Errors
     /// The file unreadable, broken framing, or no announcement in it; each names the file.
     pub fn read(path: &Path) -> Result<TraceFile, Failure> {
-        let file = std::fs::File::open(path).map_err(|e| at(path, e))?;
-        let input = hopsig_bgp::mrt::decompressed(file).map_err(|e| at(path, e))?;
-        let mut entries = Entries::new(input);
+        let input = open_mrt(path)?;
+        let mut progress = Progress::new("replay", &input);
+        let mut entries = Entries::new(input.reader);
         let mut peers: BTreeMap<PeerId, Vec<Arrival>> = BTreeMap::new();
         let mut announcements = 0u64;
         let mut rib = false;
-        let mut progress = Progress::new();
         while let Some(entry) = entries.next() {
             if let Entry::Announcement(a) = entry.map_err(|e| at(path, e))? {
                 let time =
@@ -337,11 +314,11 @@ pub fn replay(
     };
     let mut results = Vec::with_capacity(schemes.len());
     for scheme in schemes {
-        let mut progress = Progress::new();
+        let mut progress = Progress::steps("replay");
         let services = scheme.run(&hops, |i| {
             progress.tick(|| {
                 format!(
-                    "replay {} {}: {}/{n} announcements",
+                    "{} {}: {}/{n} announcements",
                     o.workload,
                     scheme.name,
                     i + 1
