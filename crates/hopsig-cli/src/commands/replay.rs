@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::io::{at, outputs, print_text, say, Failure, Outcome, Secrecy};
 use crate::replay::queue::Mode;
 use crate::replay::router::{check_scheme, Scheme};
-use crate::replay::{paper_tables, replay, Memory, Options, TraceFile, SOURCE};
+use crate::replay::{paper_tables, replay, Memory, Options, TraceFile, SLAMMER, SOURCE};
 
 /// Replay one peer of an MRT trace through a router for each scheme: each announcement
 /// validated and signed for real, the measured times queued at the trace's arrival
@@ -128,7 +128,11 @@ pub fn run(args: Args) -> Outcome {
     };
     let result = replay(&trace, peer, &schemes, &options)?;
     let memory = rib.as_ref().map(|r| Memory::of(r, &schemes));
-    let mut text = format!("Paper: {SOURCE}.\n{}\n{}", paper_tables(), result.render());
+    let mut text = format!(
+        "Paper: {SOURCE}.\n{}\n{SLAMMER}\n\n{}",
+        paper_tables(),
+        result.render()
+    );
     if let Some(m) = &memory {
         text += "\n";
         text += &m.render();

@@ -12,12 +12,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use serde::Serialize;
 
 use hopsig_bgp::trace::{Entries, Entry};
 
+use crate::commands::bgpsec::{open_mrt, Progress};
 use crate::io::{at, note, Failure};
 use queue::{per_second, simulate, Done, Job, Mode, Summary};
 use router::{Scheme, MAX_HOPS};
@@ -54,6 +54,9 @@ pub struct TraceFile {
     pub peers: BTreeMap<PeerId, Vec<Arrival>>,
     /// All announcements.
     pub announcements: u64,
+    /// A RIB dump (TABLE_DUMP / TABLE_DUMP_V2: no record names the collector's
+    /// session): its routes are a session reset and all arrive at once.
+    pub rib: bool,
 }
 
 /// Distinct consecutive ASes of a path (prepends removed), AS_SETs counted as members.
@@ -70,44 +73,23 @@ fn hops_of(a: &hopsig_bgp::trace::Announcement) -> usize {
     n
 }
 
-/// One progress line every ~2 s on stderr.
-pub struct Progress {
-    last: Instant,
-}
-
-impl Progress {
-    /// Starts the clock.
-    pub fn new() -> Progress {
-        Progress {
-            last: Instant::now(),
-        }
-    }
-
-    /// Prints `line()` if 2 s have passed since the last line.
-    pub fn tick(&mut self, line: impl FnOnce() -> String) {
-        if self.last.elapsed().as_secs_f64() >= 2.0 {
-            note(line());
-            self.last = Instant::now();
-        }
-    }
-}
-
 impl TraceFile {
     /// Reads every announcement of the MRT file at `path` (plain or gzip).
     ///
     /// # Errors
     /// The file unreadable, broken framing, or no announcement in it; each names the file.
     pub fn read(path: &Path) -> Result<TraceFile, Failure> {
-        let file = std::fs::File::open(path).map_err(|e| at(path, e))?;
-        let input = hopsig_bgp::mrt::decompressed(file).map_err(|e| at(path, e))?;
-        let mut entries = Entries::new(input);
+        let input = open_mrt(path)?;
+        let mut progress = Progress::new("replay", &input);
+        let mut entries = Entries::new(input.reader);
         let mut peers: BTreeMap<PeerId, Vec<Arrival>> = BTreeMap::new();
         let mut announcements = 0u64;
-        let mut progress = Progress::new();
+        let mut rib = false;
         while let Some(entry) = entries.next() {
             if let Entry::Announcement(a) = entry.map_err(|e| at(path, e))? {
                 let time =
                     f64::from(a.timestamp) + f64::from(a.microseconds.unwrap_or(0)) / 1_000_000.0;
+                rib |= a.collector.is_none();
                 peers
                     .entry(PeerId {
                         asn: a.peer_as,
@@ -138,6 +120,7 @@ impl TraceFile {
             path: path.to_path_buf(),
             peers,
             announcements,
+            rib,
         })
     }
 
@@ -214,6 +197,11 @@ pub struct Delays {
     pub forward_s: Summary,
     /// Arrival to the end of validation.
     pub validate_s: Summary,
+    /// First arrival to the last forwarding: for a session reset, the time until the
+    /// whole table is forwarded.
+    pub all_forwarded_s: f64,
+    /// First arrival to the last validation.
+    pub all_validated_s: f64,
 }
 
 /// One scheme's replay.
@@ -306,7 +294,12 @@ pub fn replay(
         ));
     }
     let t0 = arrivals[0].time;
-    let times: Vec<f64> = arrivals.iter().map(|a| (a.time - t0) / o.speedup).collect();
+    // A RIB dump's timestamps say when the dump was written, not when routes arrived.
+    let times: Vec<f64> = if trace.rib {
+        vec![0.0; arrivals.len()]
+    } else {
+        arrivals.iter().map(|a| (a.time - t0) / o.speedup).collect()
+    };
     let hops: Vec<usize> = arrivals.iter().map(|a| a.hops).collect();
     let incoming = per_second(times.iter().copied(), 0.0);
     let duration = times.last().copied().unwrap_or(0.0);
@@ -321,11 +314,11 @@ pub fn replay(
     };
     let mut results = Vec::with_capacity(schemes.len());
     for scheme in schemes {
-        let mut progress = Progress::new();
+        let mut progress = Progress::steps("replay");
         let services = scheme.run(&hops, |i| {
             progress.tick(|| {
                 format!(
-                    "replay {} {}: {}/{n} announcements",
+                    "{} {}: {}/{n} announcements",
                     o.workload,
                     scheme.name,
                     i + 1
@@ -354,6 +347,8 @@ pub fn replay(
                     .map(|(d, j)| d.validated - j.arrival)
                     .collect(),
             ),
+            all_forwarded_s: done.iter().map(|d| d.forwarded).fold(0.0, f64::max),
+            all_validated_s: done.iter().map(|d| d.validated).fold(0.0, f64::max),
         };
         let strict = simulate(&jobs, o.threads, Mode::Strict);
         let lazy = simulate(&jobs, o.threads, Mode::Lazy);
@@ -487,6 +482,24 @@ impl Replay {
                 r.over_floor.map_or("—".to_string(), |x| format!("{x:.2}"))
             );
         }
+        let all: Vec<String> = self
+            .schemes
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {:.3} / {:.3} ({:.3})",
+                    r.scheme,
+                    r.strict.all_forwarded_s,
+                    r.lazy.all_forwarded_s,
+                    r.lazy.all_validated_s
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "All forwarded, s from the first arrival, strict / lazy (lazy all validated): {}",
+            all.join("; ")
+        );
         let floors: Vec<String> = self
             .schemes
             .iter()
@@ -847,6 +860,51 @@ mod tests {
         );
         // Verifying ~L ECDSA signatures costs more than signing one.
         assert!(ecdsa.validate_us.mean > ecdsa.sign_us.mean, "{ecdsa:?}");
+    }
+
+    #[test]
+    fn a_rib_dump_is_a_session_reset_arriving_at_once() {
+        let rib = TraceFile::read(&crate::bench::data_path(RIB_FILE)).unwrap();
+        assert!(rib.rib);
+        assert!(
+            !TraceFile::read(&crate::bench::data_path(SMALL))
+                .unwrap()
+                .rib
+        );
+        let peer = rib.busiest_peer();
+        // The data README: 115k routes in the dump; the largest table holds most.
+        assert!(
+            rib.peers[&peer].len() > 100_000,
+            "{}",
+            rib.peers[&peer].len()
+        );
+        let schemes = [
+            Scheme::prepare("none").unwrap(),
+            Scheme::prepare("kc-mt").unwrap(),
+        ];
+        let o = Options {
+            workload: "reset".into(),
+            mode: Mode::Strict,
+            threads: 1,
+            speedup: 1.0,
+            limit: Some(200),
+            quick_floors: true,
+        };
+        let r = replay(&rib, peer, &schemes, &o).unwrap();
+        assert_eq!(r.trace.duration_s, 0.0);
+        assert_eq!(r.incoming_per_s, [200]);
+        for s in &r.schemes {
+            // One server, everything at 0: strict ends when all the work is done.
+            let work = 200.0 * (s.validate_us.mean + s.sign_us.mean) / 1e6;
+            assert!(
+                (s.strict.all_forwarded_s - work).abs() < 1e-9 * work.max(1.0),
+                "{s:?}"
+            );
+            assert_eq!(s.strict.all_forwarded_s, s.strict.forward_s.max);
+            // The same work in another order (sums rounded differently).
+            assert!((s.lazy.all_validated_s - s.strict.all_validated_s).abs() < 1e-9);
+            assert!(s.lazy.all_forwarded_s < s.strict.all_forwarded_s);
+        }
     }
 
     #[test]

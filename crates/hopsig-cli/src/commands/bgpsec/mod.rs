@@ -139,6 +139,17 @@ impl Progress {
         }
     }
 
+    /// Progress of work that reads no file (`hopsig replay` after reading): no bar.
+    pub(crate) fn steps(command: &'static str) -> Progress {
+        Progress {
+            command,
+            size: 0,
+            read: Arc::new(AtomicU64::new(0)),
+            started: Instant::now(),
+            last: None,
+        }
+    }
+
     /// Prints `what` after the bar, unless a line was printed less than two seconds
     /// ago.
     pub(crate) fn tick(&mut self, what: impl FnOnce() -> String) {
@@ -149,6 +160,15 @@ impl Progress {
             return;
         }
         self.last = Some(Instant::now());
+        if self.size == 0 {
+            note(format_args!(
+                "{} {:6.1} s  {}",
+                self.command,
+                self.started.elapsed().as_secs_f64(),
+                what()
+            ));
+            return;
+        }
         let done = self.read.load(Ordering::Relaxed) as f64 / self.size.max(1) as f64;
         let filled = (done.clamp(0.0, 1.0) * 20.0).round() as usize;
         note(format_args!(
