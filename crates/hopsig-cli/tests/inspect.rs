@@ -107,6 +107,23 @@ fn inspect_understands_every_file_hopsig_writes() {
         serde_json::json!({"file": "benchmark results", "suite": "fig4", "quick": true}),
     ));
 
+    // Replay results (replay --json; reproduce's replay.json has the same parts).
+    let replayed = s.p("replay.json");
+    let mrt = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/mrt/ris-updates.20100722.2015.gz");
+    s.ok(&[
+        "replay",
+        &mrt.to_string_lossy(),
+        "--schemes",
+        "none,kc-mt",
+        "--json",
+        &replayed,
+    ]);
+    expect.push((
+        replayed,
+        serde_json::json!({"file": "replay results", "schemes": ["none", "kc-mt"], "table_vi": false}),
+    ));
+
     let mut wrong = Vec::new();
     for (path, want) in expect {
         let o = s.run(&["inspect", "--json", &path]);

@@ -10,7 +10,8 @@ use crate::io::{at, read_secret, say, say_json, Outcome, MAX_INSPECTED};
 /// Say what a file holds: a key file of any scheme (PKG, parameters and user keys of
 /// ibas-bls12381, the files of `hopsig ic`), an aggregate of any scheme, an IBAS
 /// journal, a HORS counter file, benchmark results (`bench --json`, the JSON files of
-/// `reproduce`), a plain PEM / DER key or a bare signature. The report.md and SVG plots
+/// `reproduce`), replay results (`replay --json`, `reproduce`'s replay.json), a plain
+/// PEM / DER key or a bare signature. The report.md and SVG plots
 /// of `reproduce` are for people, not hopsig formats: they are reported as unknown.
 #[derive(clap::Args)]
 pub struct Args {
@@ -44,6 +45,37 @@ fn benchmark(bytes: &[u8]) -> Option<Vec<(String, serde_json::Value)>> {
     ])
 }
 
+/// The results of `hopsig replay --json` (`{"replay": …, "memory": …}`) and
+/// `hopsig reproduce`'s replay.json (`{"replays": […], "memory": …, "missing": […]}`;
+/// docs/spec/replay.md): which workloads, peers and schemes.
+fn replay(bytes: &[u8]) -> Option<Vec<(String, serde_json::Value)>> {
+    let v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let all: Vec<&serde_json::Value> = match (v.get("replay"), v.get("replays")) {
+        (Some(one), None) => vec![one],
+        (None, Some(serde_json::Value::Array(many))) if !many.is_empty() => many.iter().collect(),
+        _ => return None,
+    };
+    let mut workloads = Vec::new();
+    let mut peers = Vec::new();
+    for r in &all {
+        workloads.push(r.get("workload")?.as_str()?.to_string());
+        peers.push(r.get("peer")?.get("asn")?.as_u64()?);
+    }
+    let schemes: Vec<serde_json::Value> = all[0]
+        .get("schemes")?
+        .as_array()?
+        .iter()
+        .filter_map(|r| r.get("scheme").cloned())
+        .collect();
+    Some(vec![
+        ("file".into(), "replay results".into()),
+        ("workloads".into(), workloads.into()),
+        ("peer_as".into(), peers.into()),
+        ("schemes".into(), schemes.into()),
+        ("table_vi".into(), (!v.get("memory")?.is_null()).into()),
+    ])
+}
+
 /// Prints the description, one `name: value` line each (values escaped), or JSON.
 pub fn run(args: Args) -> Outcome {
     // The file may be a secret key.
@@ -54,9 +86,9 @@ pub fn run(args: Args) -> Outcome {
             .iter()
             .map(|(name, value)| ((*name).to_string(), json(value)))
             .collect(),
-        Err(Error::UnknownFile) => {
-            benchmark(&bytes).ok_or_else(|| at(&args.file, Error::UnknownFile))?
-        }
+        Err(Error::UnknownFile) => benchmark(&bytes)
+            .or_else(|| replay(&bytes))
+            .ok_or_else(|| at(&args.file, Error::UnknownFile))?,
         Err(e) => return Err(at(&args.file, e)),
     };
     if args.json {
