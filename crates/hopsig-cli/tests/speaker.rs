@@ -659,3 +659,37 @@ fn bad_configurations_are_exit_2_naming_the_file() {
         common::text(&o)
     );
 }
+
+#[test]
+fn bench_speaker_quick_measures_both_suites() {
+    let s = Scratch::new();
+    let json = s.p("speaker.json");
+    let o = s.ok(&["bench", "speaker", "--quick", "--json", &json]);
+    assert!(
+        common::stdout(&o).contains("session reset"),
+        "{}",
+        common::text(&o)
+    );
+    let v: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let suites = v["suites"].as_array().unwrap();
+    let names: Vec<&str> = suites
+        .iter()
+        .map(|r| r["suite"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ecdsa-p256-sha256", "bgr-rsa2048"]);
+    for r in suites {
+        for key in [
+            "floor_updates_per_s",
+            "pool1_updates_per_s",
+            "pool2_updates_per_s",
+            "sign_median_us",
+            "lazy_forward_median_us",
+        ] {
+            assert!(r[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {r}");
+        }
+        for reset in r["reset"].as_array().unwrap() {
+            // Validation of the last route cannot end before it arrived.
+            assert!(reset["all_validated_ms"].as_f64().unwrap() > 0.0, "{r}");
+        }
+    }
+}

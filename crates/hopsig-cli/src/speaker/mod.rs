@@ -148,6 +148,9 @@ pub fn run(config: Config) -> Result<(), Failure> {
             tokio::select! {
                 Some(event) = events.recv() => {
                     rib.handle(event);
+                    if events.is_empty() || !rib.holds_validation() {
+                        rib.release_validation();
+                    }
                     dirty = true;
                 }
                 _ = tick.tick() => {

@@ -202,8 +202,14 @@ pub struct Rib {
     /// Counts every route ever found Not Valid.
     pub not_valid_total: u64,
     pool: Pool,
+    /// Validation jobs not yet handed to the pool (lazy mode), and since when.
+    held: Vec<Job>,
+    held_since: Option<Instant>,
     seq: u64,
 }
+
+/// Longest a lazy-mode validation job is held back while the RIB task is busy.
+const MAX_HOLD: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The AS_PATH with `asn` prepended (RFC 4271 §5.1.2) into the first AS_SEQUENCE when
 /// it has room, else in a new one.
@@ -258,6 +264,8 @@ impl Rib {
             not_valid: vec![],
             not_valid_total: 0,
             pool,
+            held: vec![],
+            held_since: None,
             seq: 0,
         }
     }
@@ -369,14 +377,34 @@ impl Rib {
             }
             session.adj_in.insert(p, route);
         }
-        // Forward first (lazy mode signs and sends here), then queue the validations,
-        // so that no worker competes with the forwarding for a core.
+        // Forward first (lazy mode signs and sends here), then queue the validations.
         for p in touched {
             self.decide(p);
         }
-        for job in jobs {
-            if self.pool.tx.send(job).is_ok() {
-                self.queue += 1;
+        self.queue += jobs.len() as u64;
+        if self.held.is_empty() {
+            self.held_since = Some(Instant::now());
+        }
+        self.held.extend(jobs);
+        if self.mode == Mode::Strict {
+            self.release_validation();
+        }
+    }
+
+    /// Whether validation jobs are held back: in lazy mode the RIB task releases
+    /// them when it has no event waiting, so that while a burst of UPDATEs (a
+    /// session reset) is being signed and forwarded no worker competes with it for
+    /// a core — but it holds none longer than [`MAX_HOLD`].
+    pub fn holds_validation(&self) -> bool {
+        self.held_since.is_some_and(|t| t.elapsed() < MAX_HOLD)
+    }
+
+    /// Hands every held validation job to the worker pool.
+    pub fn release_validation(&mut self) {
+        self.held_since = None;
+        for job in self.held.drain(..) {
+            if self.pool.tx.send(job).is_err() {
+                self.queue -= 1;
             }
         }
     }
@@ -803,6 +831,7 @@ mod tests {
             let u = update(&keys, prefix(i), kind);
             rib.handle(Event::Update(0, Box::new(u), Instant::now()));
         }
+        rib.release_validation();
         let deadline = Instant::now() + Duration::from_secs(60);
         while rib.queue > 0 {
             assert!(Instant::now() < deadline, "validation queue did not drain");
