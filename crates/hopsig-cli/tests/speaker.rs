@@ -37,23 +37,6 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Whether `program --version` runs; if not, the test is skipped (and fails under
-/// CI=true), as `common::have` does for programs with a `version` subcommand.
-fn have_daemon(program: &str, test: &str) -> bool {
-    let found = Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            !matches!(std::env::var("CI").as_deref(), Ok("true")),
-            "{program} is missing under CI=true"
-        );
-        eprintln!("{test}: skipped, {program} is not installed");
-    }
-    found
-}
-
 /// Router keys for `asns` of `suite` in `s`, and rpki.json with the public keys of
 /// those in `published`.
 fn keys(s: &Scratch, suite: &str, asns: &[u32], published: &[u32]) {
@@ -391,8 +374,8 @@ fn daemon_route_travels_unsigned(s: &Scratch, prefix: &str, daemon_as: u32) {
 
 #[test]
 fn gobgpd_plain_neighbour() {
-    if !have_daemon("gobgpd", "gobgpd_plain_neighbour")
-        || !have_daemon("gobgp", "gobgpd_plain_neighbour")
+    if !common::have_with("gobgpd", "--version", "gobgpd_plain_neighbour")
+        || !common::have_with("gobgp", "--version", "gobgpd_plain_neighbour")
     {
         return;
     }
@@ -461,7 +444,7 @@ fn gobgpd_plain_neighbour() {
 
 #[test]
 fn bird_plain_neighbour() {
-    if !have_daemon("bird", "bird_plain_neighbour") {
+    if !common::have_with("bird", "--version", "bird_plain_neighbour") {
         return;
     }
     let s = Scratch::new();

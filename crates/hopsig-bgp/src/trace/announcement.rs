@@ -316,6 +316,25 @@ pub struct Route {
 }
 
 impl Route {
+    /// A synthetic route for benchmarks and simulations: `hops` ASes 65001, 65002, …
+    /// (private-use AS numbers, RFC 6996) from the origin, one segment each (pCount 1),
+    /// announcing `prefix` with next hop 192.0.2.1 (RFC 5737), origin IGP, toward
+    /// `target_as`.
+    pub fn synthetic(hops: usize, prefix: Prefix, target_as: u32) -> Route {
+        Route {
+            hops: (0..hops)
+                .map(|i| PathHop {
+                    asn: 65_001 + i as u32,
+                    pcount: 1,
+                })
+                .collect(),
+            target_as,
+            nlri: SignedNlri::unicast(prefix),
+            next_hop: NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
+            origin: Origin::Igp,
+        }
+    }
+
     /// The route of `a`, whose newest signature targets the collector's AS from the
     /// record or, where the record gives none (RIB dumps), `default_target`.
     ///

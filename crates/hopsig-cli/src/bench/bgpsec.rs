@@ -9,13 +9,13 @@
 
 use serde::Serialize;
 
-use hopsig_bgp::packet::{AsWidth, AttributeValue, NextHop, Origin, PathAttribute, Prefix};
+use hopsig_bgp::packet::{AsWidth, AttributeValue, PathAttribute, Prefix};
 use hopsig_bgp::suite::AlgorithmSuite;
 use hopsig_bgp::trace::sign::RouteError;
 use hopsig_bgp::trace::{
-    sign_mrt, signed_path, update_message, validate_mrt, Keyring, PathHop, Route, SignOptions, Skip,
+    sign_mrt, signed_path, update_message, validate_mrt, Keyring, Route, SignOptions, Skip,
 };
-use hopsig_bgp::{Peer, SignatureInput, SignedNlri, Validator, SUITES};
+use hopsig_bgp::{Peer, SignatureInput, Validator, SUITES};
 use hopsig_schemes::floors::{EcdsaP256Verifications, RawRsa};
 use hopsig_schemes::Error;
 
@@ -182,18 +182,7 @@ fn floor_of(suite: &dyn AlgorithmSuite) -> Option<Measured> {
 fn route(n: usize) -> Result<Route, Failure> {
     let prefix = Prefix::new(std::net::Ipv4Addr::new(198, 51, 100, 0).into(), 24)
         .map_err(|e| Failure::Input(e.to_string()))?;
-    Ok(Route {
-        hops: (0..n)
-            .map(|i| PathHop {
-                asn: 65_001 + i as u32,
-                pcount: 1,
-            })
-            .collect(),
-        target_as: LOCAL_AS,
-        nlri: SignedNlri::unicast(prefix),
-        next_hop: NextHop::V4(std::net::Ipv4Addr::new(192, 0, 2, 1)),
-        origin: Origin::Igp,
-    })
+    Ok(Route::synthetic(n, prefix, LOCAL_AS))
 }
 
 /// The n-hop UPDATE of a suite, signed, and what the floor needs of it.

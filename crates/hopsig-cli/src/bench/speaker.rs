@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use hopsig_bgp::packet::{AsWidth, Message, NextHop, Origin, Prefix, Update};
+use hopsig_bgp::packet::{AsWidth, Message, NextHop, Prefix, Update};
 use hopsig_bgp::suite::{AlgorithmSuite, BGR_RSA2048, ECDSA_P256_SHA256};
-use hopsig_bgp::trace::{signed_path, update_message, Keyring, PathHop, Route};
-use hopsig_bgp::{Hop, Peer, SignedNlri, Signer, Validator, SUITES};
+use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
+use hopsig_bgp::{Hop, Peer, Signer, Validator, SUITES};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
 use super::Machine;
@@ -101,18 +101,7 @@ fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
     for i in 0..n {
         let prefix =
             Prefix::new(Ipv4Addr::new(10, (i >> 8) as u8, i as u8, 0).into(), 24).map_err(setup)?;
-        let r = Route {
-            hops: (0..HOPS)
-                .map(|h| PathHop {
-                    asn: 65_001 + h as u32,
-                    pcount: 1,
-                })
-                .collect(),
-            target_as: LOCAL_AS,
-            nlri: SignedNlri::unicast(prefix),
-            next_hop: NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
-            origin: Origin::Igp,
-        };
+        let r = Route::synthetic(HOPS, prefix, LOCAL_AS);
         let bytes = update_message(&r, signed_path(&r, ring).map_err(setup)?).map_err(setup)?;
         match Message::decode(&bytes, AsWidth::Four).map_err(setup)? {
             Message::Update(u) => out.push(u.into_owned()),

@@ -15,11 +15,11 @@ use std::time::Instant;
 use hopsig_bgp::packet::BgpsecPath;
 use hopsig_bgp::packet::{
     AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttributeValue, Header, Message,
-    MessageType, MpReachNlri, NextHop, Origin, PathAttribute, Prefix, Update, HEADER_LEN,
+    MessageType, MpReachNlri, PathAttribute, Prefix, Update, HEADER_LEN,
 };
 use hopsig_bgp::suite::by_name;
-use hopsig_bgp::trace::{signed_path, update_message, Keyring, PathHop, Route};
-use hopsig_bgp::{AlgorithmSuite, Chain, Hop, Peer, RouterKeys, SignedNlri, Validator, SUITES};
+use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
+use hopsig_bgp::{AlgorithmSuite, Chain, Hop, Peer, RouterKeys, Validator, SUITES};
 use hopsig_schemes::kcx::sim::{Ladder, Variant};
 use hopsig_schemes::kcx::{self, KcParams, SignedRoute};
 use hopsig_schemes::primitives::codec::Writer;
@@ -56,18 +56,7 @@ pub fn check_scheme(name: &str) -> Result<&'static str, Failure> {
 /// An L-hop route, ASes 65001.. from the origin, toward [`LOCAL_AS`].
 fn route(hops: usize) -> Result<Route, Failure> {
     let prefix = Prefix::new(Ipv4Addr::new(198, 51, 100, 0).into(), 24).map_err(setup)?;
-    Ok(Route {
-        hops: (0..hops)
-            .map(|i| PathHop {
-                asn: 65_001 + i as u32,
-                pcount: 1,
-            })
-            .collect(),
-        target_as: LOCAL_AS,
-        nlri: SignedNlri::unicast(prefix),
-        next_hop: NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
-        origin: Origin::Igp,
-    })
+    Ok(Route::synthetic(hops, prefix, LOCAL_AS))
 }
 
 /// A plain UPDATE (ORIGIN, AS_PATH, MP_REACH_NLRI) for `route` with AS_PATH `asns`

@@ -316,11 +316,16 @@ pub fn one_line(stream: &[u8]) -> String {
     s
 }
 
-/// Whether an external program runs; if not, says the test is skipped (and fails
-/// under CI=true, where it must be there).
+/// Whether an external program runs (`program version`); if not, says the test is
+/// skipped (and fails under CI=true, where it must be there).
 pub fn have(program: &str, test: &str) -> bool {
+    have_with(program, "version", test)
+}
+
+/// [`have`] for a program probed with `program probe` (`--version` for daemons).
+pub fn have_with(program: &str, probe: &str, test: &str) -> bool {
     let found = Command::new(program)
-        .arg("version")
+        .arg(probe)
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
