@@ -6,7 +6,6 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
 
 use common::{code, stdout, text, Scratch};
 
@@ -93,20 +92,10 @@ fn keygen_writes_a_secret_key_and_its_rpki_client_entry() {
 #[test]
 fn a_keys_folder_validates_a_signed_trace_as_its_json_does() {
     let s = Scratch::new();
-    let input = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/mrt/ris-updates.20100722.2015.gz");
+    let input = common::mrt("ris-updates.20100722.2015.gz");
     let (out, keys) = (s.p("signed.mrt"), s.p("keys"));
     s.ok(&[
-        "bgpsec",
-        "sign-mrt",
-        input.to_str().unwrap(),
-        &out,
-        "--suite",
-        "1",
-        "--keys",
-        &keys,
-        "--limit",
-        "400",
+        "bgpsec", "sign-mrt", &input, &out, "--suite", "1", "--keys", &keys, "--limit", "400",
     ]);
     let doc = json(&format!("{keys}/bgpsec_keys.json"));
     std::fs::create_dir(s.path("folder")).unwrap();

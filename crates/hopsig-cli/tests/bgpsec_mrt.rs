@@ -12,17 +12,8 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
 
 use common::{stdout, text, Scratch};
-
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/mrt")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
 
 /// The number after `prefix` on the line that starts with it.
 fn number(out: &str, prefix: &str) -> u64 {
@@ -41,7 +32,7 @@ fn number(out: &str, prefix: &str) -> u64 {
 /// summary.
 fn sign(s: &Scratch, name: &str, extra: &[&str]) -> (String, String, String) {
     let (input, out, keys) = (
-        data(name),
+        common::mrt(name),
         s.p(&format!("{name}.mrt")),
         s.p(&format!("{name}.keys")),
     );
@@ -229,7 +220,7 @@ fn tampered_and_cut_files() {
         &[
             "bgpsec",
             "validate-mrt",
-            &data("ris-updates.20100722.2015.gz"),
+            &common::mrt("ris-updates.20100722.2015.gz"),
             "--keys",
             &json,
         ],
@@ -292,7 +283,7 @@ fn bad_input_exits_2_naming_the_file() {
         &named,
     );
     s.exits(2, &sign_mrt(&missing, &x, &k, &[]), &missing);
-    let input = data("ris-updates.20100722.2015.gz");
+    let input = common::mrt("ris-updates.20100722.2015.gz");
     let mut bad_suite = sign_mrt(&input, &x, &k, &[]);
     bad_suite[5] = "9";
     s.exits(
@@ -411,7 +402,11 @@ fn inspect_files_and_hex_messages() {
     let junk = s.write("junk.mrt", [0u8, 0, 0, 0, 0, 16, 0, 4, 0, 0, 0, 2, 0, 0]);
     s.exits(2, &["bgpsec", "inspect", &junk], &junk);
     // The RIS file itself: unsigned UPDATEs, no signature lines.
-    let o = s.ok(&["bgpsec", "inspect", &data("ris-updates.20100722.2015.gz")]);
+    let o = s.ok(&[
+        "bgpsec",
+        "inspect",
+        &common::mrt("ris-updates.20100722.2015.gz"),
+    ]);
     let ris = stdout(&o);
     assert!(ris.lines().any(|l| l.starts_with("W|")) && !ris.contains("secure_path"));
 }
@@ -425,7 +420,7 @@ fn experimental_suites_round_trip() {
     for (suite, fault) in [("bgr-rsa2048", "bad_aggregate"), ("0xf8", "bad_signature")] {
         let s = Scratch::new();
         let (input, out, keys) = (
-            data("ris-updates.20100722.2015.gz"),
+            common::mrt("ris-updates.20100722.2015.gz"),
             s.p("o.mrt"),
             s.p("keys"),
         );

@@ -109,11 +109,10 @@ fn inspect_understands_every_file_hopsig_writes() {
 
     // Replay results (replay --json; reproduce's replay.json has the same parts).
     let replayed = s.p("replay.json");
-    let mrt = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/mrt/ris-updates.20100722.2015.gz");
+    let mrt = common::mrt("ris-updates.20100722.2015.gz");
     s.ok(&[
         "replay",
-        &mrt.to_string_lossy(),
+        &mrt,
         "--schemes",
         "none,kc-mt",
         "--json",

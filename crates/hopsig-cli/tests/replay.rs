@@ -5,24 +5,14 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::{stdout, Scratch};
-
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/mrt")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
 
 const SMALL: &str = "ris-updates.20100722.2015.gz";
 
 #[test]
 fn bad_usage_and_input_exit_2() {
     let s = Scratch::new();
-    let f = data(SMALL);
+    let f = common::mrt(SMALL);
     s.exits(
         2,
         &["replay", &f, "--schemes", "none,s-bgp"],
@@ -63,7 +53,7 @@ fn bad_usage_and_input_exit_2() {
 #[test]
 fn replays_a_peer_prints_the_tables_and_writes_figures_and_json() {
     let s = Scratch::new();
-    let f = data(SMALL);
+    let f = common::mrt(SMALL);
     let json = s.p("r.json");
     let out = s.p("fig");
     let args = [

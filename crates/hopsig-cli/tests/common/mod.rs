@@ -6,6 +6,15 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The MRT file `name` of ../shared/data/mrt (the RIPE RIS files of the project's data).
+pub fn mrt(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/mrt")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// A scratch folder; IBAS journals go to `state` inside it, not to the user's.
 pub struct Scratch {
     pub dir: tempfile::TempDir,

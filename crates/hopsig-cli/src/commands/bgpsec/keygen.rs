@@ -3,13 +3,11 @@
 
 use std::path::PathBuf;
 
+use hopsig_bgp::packet::AS_TRANS;
 use hopsig_bgp::router_key::{to_rpki_json, RouterKey};
 
 use super::suite_named;
 use crate::io::{outputs, say, with_suffix, Failure, Outcome, Secrecy};
-
-/// AS_TRANS (RFC 6793 §9): a placeholder, never the AS of a BGPsec router.
-const AS_TRANS: u32 = 23_456;
 
 /// Generate a BGPsec router key for an AS.
 ///
@@ -35,7 +33,7 @@ pub struct Args {
 
 /// Generates and writes the key, then prints its SKI and JSON entry.
 pub fn run(args: Args) -> Outcome {
-    if args.asn == 0 || args.asn == AS_TRANS {
+    if args.asn == 0 || args.asn == u32::from(AS_TRANS) {
         return Err(Failure::Input(format!(
             "--asn {}: AS 0 (RFC 7607) and AS_TRANS (RFC 6793) are never a BGPsec router's AS",
             args.asn
