@@ -57,6 +57,36 @@ fn neighbours(i: usize, hops: usize) -> Vec<Asn> {
     list
 }
 
+/// The start of a line of `speakers` speakers (at least 1): the directory (the
+/// origin's PKI key, every speaker's neighbour list), the origin's route toward speaker
+/// 1 (or [`RECEIVER`] when it is alone) and the hand-over it gives that next hop.
+fn origin(
+    params: KcParams,
+    v: Variant,
+    speakers: usize,
+    expires: u64,
+) -> Result<(StaticDirectory, SignedRoute, Handover), Error> {
+    let origin_key = RsaSecretKey::generate(params.rsa_bits)?;
+    let mut dir = StaticDirectory::default();
+    dir.set_key(asn(0), origin_key.public().clone());
+    for i in 0..speakers {
+        dir.set_neighbours(asn(i), neighbours(i, speakers));
+    }
+    let next = if speakers > 1 { asn(1) } else { RECEIVER };
+    let (public, handover) = issue(&params, v.issue())?;
+    let route = originate(
+        params,
+        &origin_key,
+        asn(0),
+        &neighbours(0, speakers),
+        &[next],
+        b"198.51.100.0/24",
+        expires,
+        &public,
+    )?;
+    Ok((dir, route, handover))
+}
+
 /// A simulated path after signing.
 #[derive(Debug)]
 pub struct Path {
@@ -83,25 +113,9 @@ pub fn path(
     expires: u64,
 ) -> Result<Path, Error> {
     let hops = hops.max(1);
-    let origin_key = RsaSecretKey::generate(params.rsa_bits)?;
-    let mut dir = StaticDirectory::default();
-    dir.set_key(asn(0), origin_key.public().clone());
-    for i in 0..hops {
-        dir.set_neighbours(asn(i), neighbours(i, hops));
-    }
+    let (mut dir, mut route, mut handover) = origin(params, v, hops, expires)?;
     dir.set_neighbours(RECEIVER, vec![asn(hops - 1)]);
     let next = |i: usize| if i + 1 == hops { RECEIVER } else { asn(i + 1) };
-    let (public, mut handover) = issue(&params, v.issue())?;
-    let mut route = originate(
-        params,
-        &origin_key,
-        asn(0),
-        &neighbours(0, hops),
-        &[next(0)],
-        b"198.51.100.0/24",
-        expires,
-        &public,
-    )?;
     let mut sizes = vec![super::encode(&route)?.len()];
     for i in 1..hops {
         verify(&route, &dir, Some(asn(i)), now)?;
@@ -165,23 +179,7 @@ impl Ladder {
         let max = max.max(1);
         // Speakers 0..=max: the last one is a replayed router's position at L = max.
         let speakers = max + 1;
-        let origin_key = RsaSecretKey::generate(params.rsa_bits)?;
-        let mut dir = StaticDirectory::default();
-        dir.set_key(asn(0), origin_key.public().clone());
-        for i in 0..speakers {
-            dir.set_neighbours(asn(i), neighbours(i, speakers));
-        }
-        let (public, mut handover) = issue(&params, v.issue())?;
-        let mut route = originate(
-            params,
-            &origin_key,
-            asn(0),
-            &neighbours(0, speakers),
-            &[asn(1)],
-            b"198.51.100.0/24",
-            expires,
-            &public,
-        )?;
+        let (dir, mut route, mut handover) = origin(params, v, speakers, expires)?;
         let (mut routes, mut handovers) = (Vec::with_capacity(max), Vec::with_capacity(max));
         let mut seeds = Vec::with_capacity(max);
         for i in 1..max {
