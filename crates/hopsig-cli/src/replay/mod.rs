@@ -940,4 +940,38 @@ mod tests {
             assert!(matches!(&e, Failure::Input(m) if m.contains(name)), "{e:?}");
         }
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(150))]
+
+        /// A real RIS file cut anywhere, with bytes overwritten anywhere, is read or
+        /// refused with an error naming the file, never a panic.
+        #[test]
+        fn damaged_mrt_files_never_panic(
+            cut in 0usize..(64 << 10),
+            flips in proptest::collection::vec((0usize..(64 << 10), proptest::prelude::any::<u8>()), 0..8),
+        ) {
+            use std::io::Read as _;
+            let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared/data/mrt/ris-updates.20100722.2015.gz");
+            let mut bytes = Vec::new();
+            hopsig_bgp::mrt::decompressed(std::fs::File::open(real).unwrap())
+                .unwrap()
+                .take(64 << 10)
+                .read_to_end(&mut bytes)
+                .unwrap();
+            for (at, b) in flips {
+                if let Some(x) = bytes.get_mut(at) {
+                    *x = b;
+                }
+            }
+            bytes.truncate(cut);
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("damaged.mrt");
+            std::fs::write(&p, &bytes).unwrap();
+            if let Err(e) = TraceFile::read(&p) {
+                proptest::prop_assert!(matches!(&e, Failure::Input(m) if m.contains("damaged.mrt")), "{e:?}");
+            }
+        }
+    }
 }
