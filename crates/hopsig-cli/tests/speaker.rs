@@ -86,6 +86,24 @@ fn speaker(
     originate: &str,
     neighbors: &[Nb<'_>],
 ) -> Running {
+    let t = config(
+        name, asn, address, listen, mode, suite, originate, neighbors,
+    );
+    start(s, name, t)
+}
+
+/// The configuration [`speaker`] writes.
+#[allow(clippy::too_many_arguments)]
+fn config(
+    name: &str,
+    asn: u32,
+    address: &str,
+    listen: Option<u16>,
+    mode: &str,
+    suite: &str,
+    originate: &str,
+    neighbors: &[Nb<'_>],
+) -> String {
     let mut t = format!(
         "local_as = {asn}\nrouter_id = \"192.0.2.{last}\"\nmode = \"{mode}\"\nstate_file = \"{name}.json\"\n\
          rpki_keys = \"rpki.json\"\nconnect_retry = 1\nhold_time = 9\noriginate = [\"{originate}\"]\n\
@@ -101,7 +119,13 @@ fn speaker(
             n.address, n.port, n.remote_as, n.passive, n.bgpsec
         );
     }
-    let config = s.write(&format!("{name}.toml"), t);
+    t
+}
+
+/// Writes NAME.toml with `text` and starts `hopsig speaker run` on it, its standard
+/// error in NAME.log.
+fn start(s: &Scratch, name: &str, text: String) -> Running {
+    let config = s.write(&format!("{name}.toml"), text);
     let log = std::fs::File::create(s.path(&format!("{name}.log"))).unwrap();
     let child = s
         .cmd(&["speaker", "run", &config])
@@ -290,6 +314,71 @@ fn two_hopsig_speakers_suite_1() {
 #[test]
 fn two_hopsig_speakers_bgr() {
     hopsig_pair("bgr-rsa2048", 247);
+}
+
+/// A lazy speaker originating the first 3,000 IPv4 prefixes of the RIS RIB dump
+/// (`[originate_mrt]`) toward a strict BGPsec neighbour: the table arrives at once, as
+/// after a session reset, and every route is signed, sent and found valid.
+#[test]
+fn a_table_from_an_mrt_file_crosses_a_bgpsec_session() {
+    const N: usize = 3_000;
+    let dump = common::mrt("ris-bview.20020722.2337.gz");
+    let s = Scratch::new();
+    let suite = "ecdsa-p256-sha256";
+    keys(&s, suite, &[65111, 65112], &[65111, 65112]);
+    let pa = free_port();
+    let mut a = config(
+        "a",
+        65111,
+        "127.0.1.11",
+        Some(pa),
+        "lazy",
+        suite,
+        "10.111.0.0/16",
+        &[Nb {
+            address: "127.0.1.12",
+            port: 179,
+            remote_as: 65112,
+            passive: true,
+            bgpsec: true,
+        }],
+    );
+    a += &format!("[originate_mrt]\nfile = \"{dump}\"\nlimit = {N}\n");
+    let _a = start(&s, "a", a);
+    let _b = speaker(
+        &s,
+        "b",
+        65112,
+        "127.0.1.12",
+        None,
+        "strict",
+        suite,
+        "10.112.0.0/16",
+        &[Nb {
+            address: "127.0.1.11",
+            port: pa,
+            remote_as: 65111,
+            passive: false,
+            bgpsec: true,
+        }],
+    );
+    wait_for(&s, "b validating the whole table", || {
+        status(&s, "b").is_some_and(|v| {
+            let routes = v["adj_rib_in"].as_array().unwrap();
+            routes.len() == N + 1
+                && routes
+                    .iter()
+                    .all(|r| r["validation"] == "valid (suite 1)" && r["as_path"] == "65111")
+                && v["validation_queue"] == 0
+        })
+    });
+    let a = status(&s, "a").unwrap();
+    assert_eq!(a["originated"].as_array().unwrap().len(), N + 1, "{a:#}");
+    let log = std::fs::read_to_string(s.path("a.log")).unwrap();
+    assert!(
+        log.contains(&format!("originating {N} IPv4 prefixes of")),
+        "{log}"
+    );
 }
 
 /// hopsig AS65002 between a plain-BGP daemon (`daemon_as`, at 127.0.0.1) and a hopsig
@@ -618,6 +707,8 @@ fn bad_configurations_are_exit_2_naming_the_file() {
         ("mode.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"eager\"\nstate_file = \"x\"\n", "unknown variant"),
         ("hold.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nhold_time = 2\nstate_file = \"x\"\n", "hold_time"),
         ("key.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\nrouter_keys = [{ suite = \"1\", file = \"missing.key\" }]\n[[neighbors]]\naddress = \"127.0.0.9\"\nremote_as = 2\n", "missing.key"),
+        ("mrt.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\n[originate_mrt]\nfile = \"missing.mrt\"\n", "missing.mrt"),
+        ("limit.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\n[originate_mrt]\nfile = \"missing.mrt\"\nlimit = 0\n", "limit must be at least 1"),
     ];
     for (name, text, needle) in cases {
         let path = s.write(name, text);
@@ -626,7 +717,7 @@ fn bad_configurations_are_exit_2_naming_the_file() {
         let err = common::stderr(&o);
         assert!(err.contains(needle), "{name}: {err}");
         assert!(
-            err.contains(".toml") || err.contains("missing.key"),
+            err.contains(".toml") || err.contains("missing.key") || err.contains("missing.mrt"),
             "{name}: {err}"
         );
     }

@@ -162,7 +162,7 @@ fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Har
                 bgpsec_send: bgpsec,
                 tx: tx.clone(),
             }),
-            signer: local_signer(ring)?,
+            signer: Arc::new(local_signer(ring)?),
             adj_in: Default::default(),
             adj_out: Default::default(),
             updates_in: 0,
@@ -186,27 +186,29 @@ fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Har
 }
 
 impl Harness {
-    /// Handles validation answers until the queue is empty, blocked while waiting
-    /// (as the RIB task awaits its channel) so that it leaves the cores to the
-    /// workers.
+    /// Handles the pool's answers until no job is out, blocked while waiting (as
+    /// the RIB task awaits its channel) so that it leaves the cores to the workers;
+    /// like the speaker's run loop, it tells the RIB whether more events wait.
     fn drain(&mut self) -> Result<(), Failure> {
-        // As the speaker's run loop does once no event waits.
-        self.rib.release_validation();
-        while self.rib.queue > 0 {
+        while self.rib.busy() {
             match self.events.blocking_recv() {
-                Some(e) => self.rib.handle(e),
-                None => return Err(setup("the validation workers stopped")),
+                Some(e) => {
+                    self.rib.backlog = !self.events.is_empty();
+                    self.rib.handle(e);
+                }
+                None => return Err(setup("the pool's workers stopped")),
             }
         }
         Ok(())
     }
 
     /// Every update arriving at once, all stamped with the same arrival time (a
-    /// session reset delivers a table faster than it is processed); seconds until
-    /// the validation queue drained.
+    /// session reset delivers a table faster than it is processed), so that more
+    /// events wait for the RIB until the last; seconds until no job was out.
     fn burst(&mut self, updates: &[Update<'static>]) -> Result<f64, Failure> {
         let start = Instant::now();
-        for u in updates {
+        for (i, u) in updates.iter().enumerate() {
+            self.rib.backlog = i + 1 < updates.len();
             self.rib
                 .handle(Event::Update(0, Box::new(u.clone()), start));
         }

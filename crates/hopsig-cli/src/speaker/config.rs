@@ -42,6 +42,18 @@ pub struct RouterKeyFile {
     pub file: PathBuf,
 }
 
+/// An MRT file whose prefixes this router originates (see [`super::originate`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OriginateMrt {
+    /// RIS / RouteViews update file or RIB dump, plain or gzip.
+    pub file: PathBuf,
+    /// Only the routes the collector learnt from this peer AS.
+    pub peer_as: Option<u32>,
+    /// At most this many prefixes, the first in the file.
+    pub limit: Option<usize>,
+}
+
 /// A BGP neighbour.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -110,6 +122,8 @@ pub struct Config {
     /// Prefixes this router originates.
     #[serde(default)]
     pub originate: Vec<String>,
+    /// An MRT file whose prefixes this router originates too.
+    pub originate_mrt: Option<OriginateMrt>,
     /// The neighbours.
     #[serde(default)]
     pub neighbors: Vec<Neighbor>,
@@ -137,6 +151,12 @@ impl Config {
         }
         for k in &mut config.router_keys {
             rel(&mut k.file);
+        }
+        if let Some(m) = config.originate_mrt.as_mut() {
+            rel(&mut m.file);
+            if m.limit == Some(0) {
+                return Err(io::at(path, "originate_mrt: limit must be at least 1"));
+            }
         }
         if config.hold_time != 0 && config.hold_time < 3 {
             return Err(io::at(

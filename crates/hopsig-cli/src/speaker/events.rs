@@ -67,6 +67,8 @@ pub enum Event {
     TreatAsWithdraw(usize, Vec<Prefix>),
     /// A validation job finished.
     Validated(Validated),
+    /// A sign job finished.
+    Signed(Signed),
 }
 
 /// A validation worker's answer.
@@ -81,3 +83,19 @@ pub struct Validated {
     /// `Ok(suite)` for 'Valid', `Err(why)` for 'Not Valid'.
     pub result: Result<u8, String>,
 }
+
+/// A worker's signed (or downgraded) announcement.
+#[derive(Debug)]
+pub struct Signed {
+    /// The session it goes to.
+    pub session: usize,
+    /// Its prefix.
+    pub prefix: Prefix,
+    /// The sign job's number: an answer for an advert since replaced is dropped.
+    pub number: u64,
+    /// The announcement, or why it could not be built.
+    pub result: Built,
+}
+
+/// A built announcement: the encoded UPDATE and whether it carries BGPsec_PATH.
+pub type Built = Result<(Vec<u8>, bool), String>;

@@ -1,7 +1,8 @@
 //! `hopsig speaker`: a BGP-4 speaker with BGPsec that signs at once and validates
 //! lazily (issue 13 §1–§2), laid out like holo-bgp:
 //!
-//! * [`config`] — the TOML configuration;
+//! * [`config`] — the TOML configuration; [`originate`] — the prefixes it
+//!   originates, listed or from an MRT file;
 //! * [`neighbor`] — one task per session: the RFC 4271 §8 FSM over tokio TCP;
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
@@ -15,10 +16,11 @@ pub mod config;
 pub mod events;
 pub mod metrics;
 pub mod neighbor;
+pub mod originate;
 pub mod rib;
 pub mod status;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -82,7 +84,7 @@ pub fn run(config: Config) -> Result<(), Failure> {
             remote_as: n.remote_as,
             state: State::Idle,
             up: None,
-            signer: signer_for(&config, n)?,
+            signer: Arc::new(signer_for(&config, n)?),
             adj_in: Default::default(),
             adj_out: Default::default(),
             updates_in: 0,
@@ -90,11 +92,7 @@ pub fn run(config: Config) -> Result<(), Failure> {
             last_error: None,
         });
     }
-    let local: BTreeSet<_> = config
-        .originated()
-        .map_err(Failure::Input)?
-        .into_iter()
-        .collect();
+    let local = originate::prefixes(&config)?;
     let threads = config
         .validation_threads
         .unwrap_or_else(|| crate::commands::bgpsec::threads(None));
@@ -147,10 +145,8 @@ pub fn run(config: Config) -> Result<(), Failure> {
         loop {
             tokio::select! {
                 Some(event) = events.recv() => {
+                    rib.backlog = !events.is_empty();
                     rib.handle(event);
-                    if events.is_empty() || !rib.holds_validation() {
-                        rib.release_validation();
-                    }
                     dirty = true;
                 }
                 _ = tick.tick() => {

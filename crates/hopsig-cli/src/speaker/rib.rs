@@ -15,10 +15,14 @@
 //! * Validation runs in a pool of worker threads ([`Pool`]); in lazy mode the
 //!   route is forwarded before, and a Not Valid answer withdraws it from every
 //!   session it went to and logs why (issue 13 §2, BGR §1).
+//! * Signing runs on the RIB task while it keeps up, and in the same pool, ahead of
+//!   every validation, while events wait for it ([`Rib::backlog`]): a lone UPDATE is
+//!   forwarded without a hand-over between threads, and a burst (a session reset) is
+//!   signed on every core.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
-use std::sync::{mpsc as std_mpsc, Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use hopsig_bgp::as_path_equivalent;
@@ -30,7 +34,7 @@ use hopsig_bgp::{Hop, Peer, RouterKeys, SignError, SignedNlri, Signer, Validatio
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::config::Mode;
-use super::events::{Event, State, Up, Validated};
+use super::events::{Built, Event, Signed, State, Up, Validated};
 use super::metrics::Histogram;
 
 /// A route's validation state (RFC 8205 §5.1, plus "pending" for lazy mode).
@@ -86,15 +90,22 @@ pub enum Source {
     Neighbor(usize, u64),
 }
 
-/// What was sent to a session for a prefix.
+/// What was sent, or is being signed to be sent, to a session for a prefix.
 #[derive(Debug, Clone)]
 pub struct Advert {
     /// The route it came from.
     pub source: Source,
     /// The AS path sent (equivalent for a BGPsec UPDATE).
     pub as_path: AsPath,
-    /// Whether it carried BGPsec_PATH.
+    /// Whether it carries BGPsec_PATH.
     pub bgpsec: bool,
+    /// The number of the sign job in the pool that will produce it, while it runs;
+    /// an answer with another number is for an advert since replaced.
+    pub signing: Option<u64>,
+    /// Whether the neighbour holds an announcement of the prefix from this session:
+    /// this advert's, or while it is being signed, the one it replaces — so whether
+    /// taking the advert back needs a withdrawal.
+    pub on_wire: bool,
 }
 
 /// One validation job.
@@ -104,38 +115,175 @@ struct Job {
     peer: Peer,
 }
 
-/// The validation worker threads: each takes the next job, validates with every
-/// suite hopsig has ([`hopsig_bgp::SUITES`]) and the RPKI keys, and reports back.
+/// Everything one announcement to one session needs, so that it can be built on the
+/// RIB task or on a worker.
+pub struct Announce {
+    signer: Arc<Signer<'static>>,
+    remote_as: u32,
+    width: AsWidth,
+    /// Sign it (the session negotiated BGPsec and the route can be signed).
+    sign: bool,
+    prefix: Prefix,
+    /// The received BGPsec UPDATE to sign onward; `None` for an own prefix.
+    received: Option<Arc<Update<'static>>>,
+    /// The AS path with the local AS prepended.
+    out_path: AsPath,
+    origin: Origin,
+    next_hop: Ipv4Addr,
+}
+
+impl Announce {
+    /// Signs (RFC 8205 §4.2, or as origin for an own prefix) or downgrades, and
+    /// encodes. With no key of a suite the path has, the route goes unsigned.
+    fn build(&self) -> Built {
+        let next_hop = NextHop::V4(self.next_hop);
+        let hop = Hop::to(self.remote_as);
+        let signed = match (self.sign, &self.received) {
+            (false, _) => None,
+            (true, None) => {
+                let origin_attr =
+                    PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four)
+                        .map_err(|e| e.to_string())?;
+                Some(self.signer.originate(
+                    SignedNlri::unicast(self.prefix),
+                    next_hop,
+                    vec![origin_attr],
+                    &hop,
+                ))
+            }
+            (true, Some(u)) => Some(self.signer.forward(u, Some(next_hop), &hop)),
+        };
+        let (update, bgpsec) = match signed {
+            Some(Ok(u)) => (u.into_owned(), true),
+            // No key of a suite the path has: send it unsigned (§4.2).
+            Some(Err(SignError::NoKey | SignError::NoCommonSuite(_))) | None => (
+                plain(self.prefix, &self.out_path, self.origin, self.next_hop)?,
+                false,
+            ),
+            Some(Err(e)) => return Err(e.to_string()),
+        };
+        let bytes = Message::Update(update)
+            .encoding(self.width)
+            .map_err(|e| format!("encode: {e}"))?;
+        Ok((bytes, bgpsec))
+    }
+}
+
+/// One sign job: an announcement and where its answer goes.
+struct SignJob {
+    session: usize,
+    number: u64,
+    announce: Announce,
+}
+
+/// The jobs waiting for a worker.
+#[derive(Default)]
+struct Queues {
+    sign: VecDeque<SignJob>,
+    validate: VecDeque<Job>,
+    closed: bool,
+}
+
+type Shared = Arc<(Mutex<Queues>, Condvar)>;
+
+fn lock(shared: &Shared) -> MutexGuard<'_, Queues> {
+    // A worker that panicked leaves the queues consistent (it holds no lock while
+    // working), so a poisoned lock is still usable.
+    shared
+        .0
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Most jobs a worker takes at once.
+const MAX_BATCH: usize = 16;
+
+/// The worker threads: each takes the next sign jobs, or if there are none the next
+/// validation jobs — validated with every suite hopsig has ([`hopsig_bgp::SUITES`])
+/// and the RPKI keys — and reports back. Signing goes first because a forwarded
+/// route is what lazy mode is for; a validation waits at most for the sign jobs
+/// queued before it is taken up.
+///
+/// A worker takes its share of the queue (split among the workers), at most
+/// [`MAX_BATCH`] jobs, and sends their answers together: the RIB task, woken by the
+/// first, finds the others waiting instead of sleeping and being woken for each —
+/// under a burst that wake-up cost as much as a signature. A lone job is taken
+/// alone, so it waits for no other.
 pub struct Pool {
-    tx: std_mpsc::Sender<Job>,
+    shared: Shared,
 }
 
 impl Pool {
     /// Starts `threads` workers answering on `answers`.
     pub fn new(threads: usize, keys: Arc<RouterKeys>, answers: UnboundedSender<Event>) -> Pool {
-        let (tx, rx) = std_mpsc::channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
-        for _ in 0..threads.max(1) {
-            let rx = Arc::clone(&rx);
+        let shared: Shared = Arc::default();
+        let threads = threads.max(1);
+        for _ in 0..threads {
+            let shared = Arc::clone(&shared);
             let keys = Arc::clone(&keys);
             let answers = answers.clone();
             std::thread::spawn(move || loop {
-                let job = match rx.lock() {
-                    Ok(r) => r.recv(),
-                    Err(_) => return,
-                };
-                let Ok(mut job) = job else { return };
-                let v = Validator::with_suites(hopsig_bgp::SUITES, &*keys);
-                job.validated.result = match v.update(&job.update, &job.peer) {
-                    Validation::Valid { suite, .. } => Ok(suite),
-                    Validation::NotValid(why) => Err(why.to_string()),
-                };
-                if answers.send(Event::Validated(job.validated)).is_err() {
+                let mut q = lock(&shared);
+                while q.sign.is_empty() && q.validate.is_empty() && !q.closed {
+                    q = shared
+                        .1
+                        .wait(q)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+                if q.closed {
                     return;
+                }
+                let take = |n: usize| n.div_ceil(threads).min(MAX_BATCH);
+                let answers_of: Vec<Event> = if !q.sign.is_empty() {
+                    let n = take(q.sign.len());
+                    let jobs: Vec<SignJob> = q.sign.drain(..n).collect();
+                    drop(q);
+                    jobs.into_iter()
+                        .map(|job| {
+                            Event::Signed(Signed {
+                                session: job.session,
+                                prefix: job.announce.prefix,
+                                number: job.number,
+                                result: job.announce.build(),
+                            })
+                        })
+                        .collect()
+                } else {
+                    let n = take(q.validate.len());
+                    let jobs: Vec<Job> = q.validate.drain(..n).collect();
+                    drop(q);
+                    let v = Validator::with_suites(hopsig_bgp::SUITES, &*keys);
+                    jobs.into_iter()
+                        .map(|mut job| {
+                            job.validated.result = match v.update(&job.update, &job.peer) {
+                                Validation::Valid { suite, .. } => Ok(suite),
+                                Validation::NotValid(why) => Err(why.to_string()),
+                            };
+                            Event::Validated(job.validated)
+                        })
+                        .collect()
+                };
+                for event in answers_of {
+                    if answers.send(event).is_err() {
+                        return;
+                    }
                 }
             });
         }
-        Pool { tx }
+        Pool { shared }
+    }
+
+    fn push(&self, add: impl FnOnce(&mut Queues)) {
+        add(&mut lock(&self.shared));
+        self.shared.1.notify_one();
+    }
+}
+
+impl Drop for Pool {
+    /// Stops the workers once each finishes its job in hand.
+    fn drop(&mut self) {
+        lock(&self.shared).closed = true;
+        self.shared.1.notify_all();
     }
 }
 
@@ -150,7 +298,7 @@ pub struct Session {
     /// Set while Established.
     pub up: Option<Up>,
     /// Signs toward this neighbour: the router's keys of the neighbour's suites.
-    pub signer: Signer<'static>,
+    pub signer: Arc<Signer<'static>>,
     /// Adj-RIB-In.
     pub adj_in: BTreeMap<Prefix, Route>,
     /// Adj-RIB-Out.
@@ -193,6 +341,12 @@ pub struct Rib {
     pub sessions: Vec<Session>,
     /// Validation jobs not yet answered.
     pub queue: u64,
+    /// Sign jobs not yet answered.
+    pub signing: u64,
+    /// Set by whoever feeds the RIB when more events wait for it: announcements
+    /// that need a signature are then signed by the pool, in parallel, instead of
+    /// on the RIB task.
+    pub backlog: bool,
     /// From an UPDATE's arrival to its route's first UPDATE queued to a session.
     pub time_to_forward: Histogram,
     /// From an UPDATE's arrival to its validation result.
@@ -202,14 +356,9 @@ pub struct Rib {
     /// Counts every route ever found Not Valid.
     pub not_valid_total: u64,
     pool: Pool,
-    /// Validation jobs not yet handed to the pool (lazy mode), and since when.
-    held: Vec<Job>,
-    held_since: Option<Instant>,
     seq: u64,
+    sign_jobs: u64,
 }
-
-/// Longest a lazy-mode validation job is held back while the RIB task is busy.
-const MAX_HOLD: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The AS_PATH with `asn` prepended (RFC 4271 §5.1.2) into the first AS_SEQUENCE when
 /// it has room, else in a new one.
@@ -259,14 +408,15 @@ impl Rib {
             local,
             sessions,
             queue: 0,
+            signing: 0,
+            backlog: false,
             time_to_forward: Histogram::default(),
             time_to_validate: Histogram::default(),
             not_valid: vec![],
             not_valid_total: 0,
             pool,
-            held: vec![],
-            held_since: None,
             seq: 0,
+            sign_jobs: 0,
         }
     }
 
@@ -311,7 +461,13 @@ impl Rib {
                 }
             }
             Event::Validated(v) => self.validated(v),
+            Event::Signed(s) => self.signed(s),
         }
+    }
+
+    /// Whether jobs are still out with the pool.
+    pub fn busy(&self) -> bool {
+        self.queue > 0 || self.signing > 0
     }
 
     fn known_prefixes(&self) -> BTreeSet<Prefix> {
@@ -377,36 +533,27 @@ impl Rib {
             }
             session.adj_in.insert(p, route);
         }
-        // Forward first (lazy mode signs and sends here), then queue the validations.
+        // Forward first (lazy mode), then queue the validations.
         for p in touched {
             self.decide(p);
         }
         self.queue += jobs.len() as u64;
-        if self.held.is_empty() {
-            self.held_since = Some(Instant::now());
-        }
-        self.held.extend(jobs);
-        if self.mode == Mode::Strict {
-            self.release_validation();
-        }
+        self.pool.push(|q| q.validate.extend(jobs));
     }
 
-    /// Whether validation jobs are held back: in lazy mode the RIB task releases
-    /// them when it has no event waiting, so that while a burst of UPDATEs (a
-    /// session reset) is being signed and forwarded no worker competes with it for
-    /// a core — but it holds none longer than [`MAX_HOLD`].
-    pub fn holds_validation(&self) -> bool {
-        self.held_since.is_some_and(|t| t.elapsed() < MAX_HOLD)
-    }
-
-    /// Hands every held validation job to the worker pool.
-    pub fn release_validation(&mut self) {
-        self.held_since = None;
-        for job in self.held.drain(..) {
-            if self.pool.tx.send(job).is_err() {
-                self.queue -= 1;
-            }
-        }
+    /// A sign job's answer: sent if its advert still stands, else dropped.
+    fn signed(&mut self, s: Signed) {
+        self.signing = self.signing.saturating_sub(1);
+        let Some(advert) = self
+            .sessions
+            .get(s.session)
+            .and_then(|session| session.adj_out.get(&s.prefix))
+            .filter(|a| a.signing == Some(s.number))
+        else {
+            return;
+        };
+        let (source, as_path) = (advert.source, advert.as_path.clone());
+        self.deliver(s.session, s.prefix, source, as_path, s.result);
     }
 
     fn validated(&mut self, v: Validated) {
@@ -484,7 +631,6 @@ impl Rib {
                 continue;
             };
             let remote_as = up.remote_as;
-            let (width, bgpsec_send, tx) = (up.width, up.bgpsec_send, up.tx.clone());
             let desired = best.filter(|src| match *src {
                 Source::Local => true,
                 Source::Neighbor(i, _) => {
@@ -499,54 +645,111 @@ impl Rib {
             if desired == current {
                 continue;
             }
-            let message = match desired {
-                Some(src) => match self.announcement(m, remote_as, bgpsec_send, p, src) {
-                    Ok((update, advert)) => {
-                        self.sessions[m].adj_out.insert(p, advert);
-                        Some(update)
-                    }
-                    Err(why) => {
-                        crate::io::note(format_args!(
-                            "hopsig speaker: {p} not sent to {}: {why}",
-                            self.sessions[m].address
-                        ));
-                        self.sessions[m].adj_out.remove(&p).map(|_| withdrawal(p))
-                    }
-                },
-                None => self.sessions[m].adj_out.remove(&p).map(|_| withdrawal(p)),
+            let Some(src) = desired else {
+                self.take_back(m, p);
+                continue;
             };
-            let Some(update) = message else { continue };
-            match Message::Update(update).encoding(width) {
-                Ok(bytes) => {
-                    if tx.send(bytes).is_ok() {
-                        self.sessions[m].updates_out += 1;
-                    }
+            let announce = match self.announcement(m, p, src) {
+                Ok(a) => a,
+                Err(why) => {
+                    self.deliver(m, p, src, AsPath::default(), Err(why));
+                    continue;
                 }
+            };
+            if announce.sign && self.backlog {
+                self.sign_jobs += 1;
+                let number = self.sign_jobs;
+                let on_wire = self.sessions[m].adj_out.get(&p).is_some_and(|a| a.on_wire);
+                let advert = Advert {
+                    source: src,
+                    as_path: announce.out_path.clone(),
+                    bgpsec: true,
+                    signing: Some(number),
+                    on_wire,
+                };
+                self.sessions[m].adj_out.insert(p, advert);
+                self.signing += 1;
+                self.pool.push(|q| {
+                    q.sign.push_back(SignJob {
+                        session: m,
+                        number,
+                        announce,
+                    })
+                });
+            } else {
+                let as_path = announce.out_path.clone();
+                self.deliver(m, p, src, as_path, announce.build());
+            }
+        }
+    }
+
+    /// Queues `bytes` to session `m`.
+    fn send(&mut self, m: usize, bytes: Vec<u8>) {
+        let session = &mut self.sessions[m];
+        if session
+            .up
+            .as_ref()
+            .is_some_and(|up| up.tx.send(bytes).is_ok())
+        {
+            session.updates_out += 1;
+        }
+    }
+
+    /// Removes `p` from session `m`'s Adj-RIB-Out, withdrawing it if the neighbour
+    /// holds an announcement of it.
+    fn take_back(&mut self, m: usize, p: Prefix) {
+        if self.sessions[m]
+            .adj_out
+            .remove(&p)
+            .is_some_and(|a| a.on_wire)
+        {
+            let width = self.sessions[m]
+                .up
+                .as_ref()
+                .map_or(AsWidth::Four, |u| u.width);
+            match Message::Update(withdrawal(p)).encoding(width) {
+                Ok(bytes) => self.send(m, bytes),
                 Err(e) => crate::io::note(format_args!("hopsig speaker: {p}: encode: {e}")),
             }
-            if let Some(Source::Neighbor(i, _)) = desired {
-                if let Some(r) = self.sessions[i].adj_in.get_mut(&p) {
-                    if !r.forwarded {
-                        r.forwarded = true;
-                        self.time_to_forward.record(r.received.elapsed());
-                    }
+        }
+    }
+
+    /// Sends a built announcement of `p` from `src` to session `m` and records it in
+    /// Adj-RIB-Out; a failure is logged and takes back what the session had.
+    fn deliver(&mut self, m: usize, p: Prefix, src: Source, as_path: AsPath, built: Built) {
+        let (bytes, bgpsec) = match built {
+            Ok(b) => b,
+            Err(why) => {
+                crate::io::note(format_args!(
+                    "hopsig speaker: {p} not sent to {}: {why}",
+                    self.sessions[m].address
+                ));
+                return self.take_back(m, p);
+            }
+        };
+        let advert = Advert {
+            source: src,
+            as_path,
+            bgpsec,
+            signing: None,
+            on_wire: true,
+        };
+        self.sessions[m].adj_out.insert(p, advert);
+        self.send(m, bytes);
+        if let Source::Neighbor(i, seq) = src {
+            if let Some(r) = self.sessions[i].adj_in.get_mut(&p).filter(|r| r.seq == seq) {
+                if !r.forwarded {
+                    r.forwarded = true;
+                    self.time_to_forward.record(r.received.elapsed());
                 }
             }
         }
     }
 
-    /// The UPDATE announcing `p` from `src` to session `m`.
-    fn announcement(
-        &self,
-        m: usize,
-        remote_as: u32,
-        bgpsec_send: bool,
-        p: Prefix,
-        src: Source,
-    ) -> Result<(Update<'static>, Advert), String> {
-        let hop = Hop::to(remote_as);
-        let signer = &self.sessions[m].signer;
-        let next_hop = NextHop::V4(self.next_hop);
+    /// What announcing `p` from `src` to session `m` needs.
+    fn announcement(&self, m: usize, p: Prefix, src: Source) -> Result<Announce, String> {
+        let session = &self.sessions[m];
+        let up = session.up.as_ref().ok_or("session down")?;
         let (received, as_path, origin) = match src {
             Source::Local => (None, AsPath::default(), Origin::Igp),
             Source::Neighbor(i, _) => {
@@ -554,47 +757,18 @@ impl Rib {
                 (r.bgpsec.clone(), r.as_path.clone(), r.origin)
             }
         };
-        let out_path = prepend(&as_path, self.local_as);
-        if bgpsec_send {
-            let signed = match (&src, &received) {
-                (Source::Local, _) => {
-                    let origin_attr =
-                        PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four)
-                            .map_err(|e| e.to_string())?;
-                    Some(signer.originate(
-                        SignedNlri::unicast(p),
-                        next_hop,
-                        vec![origin_attr],
-                        &hop,
-                    ))
-                }
-                (_, Some(u)) => Some(signer.forward(u, Some(next_hop), &hop)),
-                // RFC 8205 §4.1: a route received without BGPsec_PATH is never signed.
-                (_, None) => None,
-            };
-            match signed {
-                Some(Ok(u)) => {
-                    let advert = Advert {
-                        source: src,
-                        as_path: out_path,
-                        bgpsec: true,
-                    };
-                    return Ok((u.into_owned(), advert));
-                }
-                // No key of a suite the path has: send it unsigned (§4.2).
-                Some(Err(SignError::NoKey | SignError::NoCommonSuite(_))) | None => {}
-                Some(Err(e)) => return Err(e.to_string()),
-            }
-        }
-        let update = plain(p, &out_path, origin, self.next_hop)?;
-        Ok((
-            update,
-            Advert {
-                source: src,
-                as_path: out_path,
-                bgpsec: false,
-            },
-        ))
+        Ok(Announce {
+            signer: Arc::clone(&session.signer),
+            remote_as: up.remote_as,
+            width: up.width,
+            // RFC 8205 §4.1: a route received without BGPsec_PATH is never signed.
+            sign: up.bgpsec_send && (src == Source::Local || received.is_some()),
+            prefix: p,
+            received,
+            out_path: prepend(&as_path, self.local_as),
+            origin,
+            next_hop: self.next_hop,
+        })
     }
 }
 
@@ -782,7 +956,7 @@ mod tests {
                 bgpsec_send: bgpsec,
                 tx,
             }),
-            signer: signer(LOCAL, &keys.local),
+            signer: Arc::new(signer(LOCAL, &keys.local)),
             adj_in: BTreeMap::new(),
             adj_out: BTreeMap::new(),
             updates_in: 0,
@@ -810,7 +984,8 @@ mod tests {
         (now, ever)
     }
 
-    fn run(routes: &[(u8, Kind)], mode: Mode, threads: usize) {
+    /// With `backlog`, the RIB is told more events wait, so it has the pool sign.
+    fn run(routes: &[(u8, Kind)], mode: Mode, threads: usize, backlog: bool) {
         let keys = keys();
         let (events_tx, mut events) = unbounded_channel();
         let pool = Pool::new(threads, Arc::new(keys.rpki.clone()), events_tx);
@@ -825,15 +1000,15 @@ mod tests {
             vec![s0, s1, s2],
             pool,
         );
+        rib.backlog = backlog;
         let mut last = BTreeMap::new();
         for &(i, kind) in routes {
             last.insert(prefix(i), kind);
             let u = update(&keys, prefix(i), kind);
             rib.handle(Event::Update(0, Box::new(u), Instant::now()));
         }
-        rib.release_validation();
         let deadline = Instant::now() + Duration::from_secs(60);
-        while rib.queue > 0 {
+        while rib.busy() {
             assert!(Instant::now() < deadline, "validation queue did not drain");
             match events.try_recv() {
                 Ok(e) => rib.handle(e),
@@ -847,6 +1022,10 @@ mod tests {
             .collect();
         for (p, kind) in &last {
             let state = &rib.sessions[0].adj_in[p].state;
+            assert!(rib
+                .sessions
+                .iter()
+                .all(|s| s.adj_out.values().all(|a| a.signing.is_none() && a.on_wire)));
             assert_eq!(
                 matches!(state, RouteState::Valid(1)),
                 *kind == Kind::Valid,
@@ -881,8 +1060,11 @@ mod tests {
                 .all(|a| a.bgpsec == bgpsec));
             let all: BTreeSet<Prefix> = last.keys().copied().collect();
             match mode {
-                // Lazy: every route went out before its validation.
-                Mode::Lazy => assert_eq!(ever, all, "forwarded at once to {name}"),
+                // Lazy, signed on the RIB task: every route went out before its
+                // validation. (Signed by the pool, a route whose validation
+                // answer comes back before its signature is not sent if Not Valid.)
+                Mode::Lazy if !backlog => assert_eq!(ever, all, "forwarded at once to {name}"),
+                Mode::Lazy => {}
                 // Strict: only routes once valid ever went out.
                 Mode::Strict => {
                     let once_valid: BTreeSet<Prefix> = routes
@@ -906,14 +1088,20 @@ mod tests {
             routes in proptest::collection::vec((0u8..6, kind()), 1..16),
             lazy in any::<bool>(),
             threads in 1usize..4,
+            backlog in any::<bool>(),
         ) {
-            run(&routes, if lazy { Mode::Lazy } else { Mode::Strict }, threads);
+            run(&routes, if lazy { Mode::Lazy } else { Mode::Strict }, threads, backlog);
         }
     }
 
     #[test]
     fn each_kind_alone_in_both_modes() {
-        for mode in [Mode::Lazy, Mode::Strict] {
+        for (mode, backlog) in [
+            (Mode::Lazy, false),
+            (Mode::Lazy, true),
+            (Mode::Strict, false),
+            (Mode::Strict, true),
+        ] {
             run(
                 &[
                     (0, Kind::Valid),
@@ -923,6 +1111,7 @@ mod tests {
                 ],
                 mode,
                 2,
+                backlog,
             );
         }
     }

@@ -93,6 +93,7 @@ pub fn to_json(rib: &Rib, router_id: &str) -> Value {
         "adj_rib_in": adj_in,
         "adj_rib_out": adj_out,
         "validation_queue": rib.queue,
+        "signing_queue": rib.signing,
         "not_valid_total": rib.not_valid_total,
         "not_valid": not_valid,
         "metrics": {
