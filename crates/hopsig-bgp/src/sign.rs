@@ -14,12 +14,12 @@
 
 use crate::packet::{
     AsWidth, AttrType, AttributeValue, BgpsecNlriFault, BgpsecPath, BgpsecPathError, EncodeError,
-    MpReachNlri, NextHop, PathAttribute, SecurePathFlags, SecurePathSegment, SignatureBlock,
-    Update, HEADER_LEN, MAX_MESSAGE_LEN,
+    Message, MpReachNlri, NextHop, PathAttribute, SecurePathFlags, SecurePathSegment,
+    SignatureBlock, Update, HEADER_LEN, MAX_MESSAGE_LEN,
 };
 use crate::signature_input::{SignatureInput, SignedNlri};
 use crate::suite::{AlgorithmSuite, SigningKey};
-use hopsig_primitives::codec::Writer;
+use hopsig_primitives::codec::{self, Writer};
 
 /// What a router puts in the Secure_Path Segment it adds for one peer (RFC 8205 §4.2,
 /// §4.3).
@@ -209,6 +209,42 @@ impl<'s> Signer<'s> {
         next_hop: Option<NextHop>,
         hop: &Hop,
     ) -> Result<Update<'a>, SignError> {
+        checked_size(self.forward_unchecked(received, next_hop, hop)?)
+    }
+
+    /// [`Signer::forward`]'s UPDATE as the BGP message sent (RFC 4271 §4.1 header
+    /// included, four-octet AS numbers as a BGPsec session has, §2.2), encoded once:
+    /// what a speaker sends, without a second encoding to check the size.
+    ///
+    /// # Errors
+    /// As [`Signer::forward`].
+    pub fn forward_message(
+        &self,
+        received: &Update<'_>,
+        next_hop: Option<NextHop>,
+        hop: &Hop,
+    ) -> Result<Vec<u8>, SignError> {
+        let update = self.forward_unchecked(received, next_hop, hop)?;
+        match Message::Update(update).encoding(AsWidth::Four) {
+            // The message encoder refuses a length its header cannot carry.
+            Err(EncodeError::Field(codec::EncodeError::OutOfRange {
+                field: "message length",
+                actual,
+                ..
+            })) => Err(SignError::TooLarge(
+                usize::try_from(actual).unwrap_or(usize::MAX),
+            )),
+            bytes => Ok(bytes?),
+        }
+    }
+
+    /// [`Signer::forward`] without the message size check.
+    fn forward_unchecked<'a>(
+        &self,
+        received: &Update<'a>,
+        next_hop: Option<NextHop>,
+        hop: &Hop,
+    ) -> Result<Update<'a>, SignError> {
         let path = received.bgpsec_path().ok_or(SignError::NotBgpsec)?;
         let nlri = SignedNlri::of_update(received).map_err(SignError::Nlri)?;
         let path = self.sign_path(Some(path), nlri, hop)?;
@@ -233,7 +269,7 @@ impl<'s> Signer<'s> {
                 _ => {}
             }
         }
-        checked_size(Update {
+        Ok(Update {
             attributes,
             ..Update::default()
         })

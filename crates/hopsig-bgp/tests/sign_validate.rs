@@ -785,6 +785,23 @@ fn forward_and_originate_follow_rfc_8205_section_4_1() {
             .message(&message(&f), &Peer::external(TARGET, 65_536)),
         valid(1)
     );
+    // The same UPDATE encoded once, as a speaker sends it: it validates, and differs
+    // from the two-step encoding only in the signature (ECDSA's random k).
+    let once = net
+        .signer(65_536)
+        .forward_message(&u, Some(nh), &Hop::to(TARGET))
+        .unwrap();
+    assert_eq!(
+        net.validator()
+            .message(&once, &Peer::external(TARGET, 65_536)),
+        valid(1)
+    );
+    let types: Vec<u8> = update(&once)
+        .attributes
+        .iter()
+        .map(PathAttribute::type_code)
+        .collect();
+    assert_eq!(types, [1, 8, 14, 33]);
 
     // The signer builds AS_PATH-free BGPsec UPDATEs only.
     let as_path = PathAttribute::new(
@@ -849,6 +866,11 @@ fn a_path_too_long_for_one_message_is_refused() {
     let err = net
         .signer(asns[44])
         .forward(&received, None, &Hop::to(TARGET))
+        .unwrap_err();
+    assert!(matches!(err, SignError::TooLarge(n) if n > 4096), "{err}");
+    let err = net
+        .signer(asns[44])
+        .forward_message(&received, None, &Hop::to(TARGET))
         .unwrap_err();
     assert!(matches!(err, SignError::TooLarge(n) if n > 4096), "{err}");
 }

@@ -138,34 +138,41 @@ impl Announce {
     fn build(&self) -> Built {
         let next_hop = NextHop::V4(self.next_hop);
         let hop = Hop::to(self.remote_as);
+        let encode = |m: Message<'_>| m.encoding(self.width).map_err(|e| format!("encode: {e}"));
         let signed = match (self.sign, &self.received) {
             (false, _) => None,
             (true, None) => {
                 let origin_attr =
                     PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four)
                         .map_err(|e| e.to_string())?;
-                Some(self.signer.originate(
-                    SignedNlri::unicast(self.prefix),
-                    next_hop,
-                    vec![origin_attr],
-                    &hop,
-                ))
+                Some(
+                    self.signer
+                        .originate(
+                            SignedNlri::unicast(self.prefix),
+                            next_hop,
+                            vec![origin_attr],
+                            &hop,
+                        )
+                        .and_then(|u| Ok(Message::Update(u).encoding(AsWidth::Four)?)),
+                )
             }
-            (true, Some(u)) => Some(self.signer.forward(u, Some(next_hop), &hop)),
+            // Encoded once as it is signed (the time-to-forward path of lazy mode).
+            (true, Some(u)) => Some(self.signer.forward_message(u, Some(next_hop), &hop)),
         };
-        let (update, bgpsec) = match signed {
-            Some(Ok(u)) => (u.into_owned(), true),
+        let bytes = match signed {
+            Some(Ok(bytes)) => return Ok((bytes, true)),
             // No key of a suite the path has: send it unsigned (§4.2).
-            Some(Err(SignError::NoKey | SignError::NoCommonSuite(_))) | None => (
-                plain(self.prefix, &self.out_path, self.origin, self.next_hop)?,
-                false,
-            ),
+            Some(Err(SignError::NoKey | SignError::NoCommonSuite(_))) | None => {
+                encode(Message::Update(plain(
+                    self.prefix,
+                    &self.out_path,
+                    self.origin,
+                    self.next_hop,
+                )?))?
+            }
             Some(Err(e)) => return Err(e.to_string()),
         };
-        let bytes = Message::Update(update)
-            .encoding(self.width)
-            .map_err(|e| format!("encode: {e}"))?;
-        Ok((bytes, bgpsec))
+        Ok((bytes, false))
     }
 }
 
