@@ -344,7 +344,8 @@ fn a_table_from_an_mrt_file_crosses_a_bgpsec_session() {
         }],
     );
     a += &format!("[originate_mrt]\nfile = \"{dump}\"\nlimit = {N}\n");
-    let _a = start(&s, "a", a);
+    // a's status file lists 500 routes per table and counts them all.
+    let _a = start(&s, "a", format!("status_routes = 500\n{a}"));
     let _b = speaker(
         &s,
         "b",
@@ -372,8 +373,18 @@ fn a_table_from_an_mrt_file_crosses_a_bgpsec_session() {
                 && v["validation_queue"] == 0
         })
     });
+    wait_for(&s, "a's status file counting the whole table", || {
+        status(&s, "a").is_some_and(|a| a["adj_rib_out_count"] == N + 1)
+    });
     let a = status(&s, "a").unwrap();
-    assert_eq!(a["originated"].as_array().unwrap().len(), N + 1, "{a:#}");
+    assert_eq!(a["originated_count"], N + 1, "{a:#}");
+    assert_eq!(a["originated"].as_array().unwrap().len(), 500);
+    assert_eq!(a["adj_rib_out"].as_array().unwrap().len(), 500);
+    let summary = common::stdout(&s.ok(&["speaker", "status", &s.p("a.toml")]));
+    assert!(
+        summary.contains(&format!("Adj-RIB-Out {} routes", N + 1)),
+        "{summary}"
+    );
     let log = std::fs::read_to_string(s.path("a.log")).unwrap();
     assert!(
         log.contains(&format!("originating {N} IPv4 prefixes of")),

@@ -285,11 +285,7 @@ fn measure_suite(suite: &'static dyn AlgorithmSuite, n: usize) -> Result<SuiteRo
         h.drain()?;
     }
     let sign_median = median(signs);
-    let lazy_forward = h
-        .rib
-        .time_to_forward
-        .quantile_us(0.5)
-        .unwrap_or(f64::NAN);
+    let lazy_forward = h.rib.time_to_forward.quantile_us(0.5).unwrap_or(f64::NAN);
 
     let mut reset = vec![];
     for mode in [Mode::Lazy, Mode::Strict] {

@@ -72,8 +72,8 @@ fn summary(v: &serde_json::Value) -> Option<Outcome> {
     }
     lines.push(format!(
         "  Adj-RIB-In {} routes, Adj-RIB-Out {} routes, validation queue {}, not valid {}",
-        v["adj_rib_in"].as_array()?.len(),
-        v["adj_rib_out"].as_array()?.len(),
+        v["adj_rib_in_count"].as_u64()?,
+        v["adj_rib_out_count"].as_u64()?,
         v["validation_queue"].as_u64()?,
         v["not_valid_total"].as_u64()?
     ));

@@ -90,6 +90,10 @@ fn connect_retry() -> u64 {
     5
 }
 
+fn status_routes() -> usize {
+    10_000
+}
+
 /// The whole configuration file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -114,6 +118,9 @@ pub struct Config {
     pub validation_threads: Option<usize>,
     /// The status file the speaker rewrites while it runs.
     pub state_file: PathBuf,
+    /// Most routes the status file lists per table (counts are always whole).
+    #[serde(default = "status_routes")]
+    pub status_routes: usize,
     /// The RPKI router keys: rpki-client JSON or a folder, as `hopsig bgpsec keys`.
     pub rpki_keys: Option<PathBuf>,
     /// The router's secret keys, one per suite.

@@ -35,6 +35,9 @@ use config::Config;
 use events::State;
 use rib::{Pool, Rib, Session};
 
+/// How often the status file is rewritten, at most.
+const STATUS_EVERY: Duration = Duration::from_millis(500);
+
 /// Largest secret key file read.
 const MAX_KEY_FILE: u64 = 64 * 1024;
 
@@ -140,8 +143,9 @@ pub fn run(config: Config) -> Result<(), Failure> {
             });
         }
         let router_id = config.router_id.to_string();
-        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        let mut tick = tokio::time::interval(STATUS_EVERY);
         let mut dirty = true;
+        let mut next_write = tokio::time::Instant::now();
         loop {
             tokio::select! {
                 Some(event) = events.recv() => {
@@ -150,12 +154,15 @@ pub fn run(config: Config) -> Result<(), Failure> {
                     dirty = true;
                 }
                 _ = tick.tick() => {
-                    if dirty {
-                        let value = status::to_json(&rib, &router_id);
+                    if dirty && tokio::time::Instant::now() >= next_write {
+                        let started = tokio::time::Instant::now();
+                        let value = status::to_json(&rib, &router_id, config.status_routes);
                         if let Err(e) = status::write(&config.state_file, &value) {
                             return Err(io::at(&config.state_file, e));
                         }
                         dirty = false;
+                        // At most a twentieth of the RIB task's time.
+                        next_write = started + (started.elapsed() * 20).max(STATUS_EVERY);
                     }
                 }
             }

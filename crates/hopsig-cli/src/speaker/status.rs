@@ -1,6 +1,8 @@
 //! The status file (docs/spec/speaker.md, "Status file"): the RIB task rewrites it
 //! (to a temporary file, then renamed) whenever something changed, at most twice a
-//! second; `hopsig speaker status` reads it.
+//! second and less often when writing it takes long (a full table), so that it
+//! never takes more than a twentieth of the RIB task's time; `hopsig speaker status`
+//! reads it.
 
 use std::path::Path;
 
@@ -10,7 +12,7 @@ use serde_json::{json, Value};
 use super::rib::{Rib, Source};
 
 /// Format version of the status file.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// `65002 65001 {65003,65004}`: sequences as numbers, sets in braces.
 pub fn as_path_text(p: &AsPath) -> String {
@@ -29,8 +31,9 @@ pub fn as_path_text(p: &AsPath) -> String {
         .join(" ")
 }
 
-/// The status of `rib` as JSON.
-pub fn to_json(rib: &Rib, router_id: &str) -> Value {
+/// The status of `rib` as JSON, each route list cut at `max_routes` entries (the
+/// counts beside them are whole).
+pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
     let sessions: Vec<Value> = rib
         .sessions
         .iter()
@@ -46,31 +49,37 @@ pub fn to_json(rib: &Rib, router_id: &str) -> Value {
             })
         })
         .collect();
-    let mut adj_in = vec![];
-    for (i, s) in rib.sessions.iter().enumerate() {
-        for (p, r) in &s.adj_in {
-            let installed = rib.best(p) == Some(Source::Neighbor(i, r.seq));
-            adj_in.push(json!({
+    let adj_in: Vec<Value> = rib
+        .sessions
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.adj_in.iter().map(move |(p, r)| (i, s, p, r)))
+        .take(max_routes)
+        .map(|(i, s, p, r)| {
+            json!({
                 "neighbor": s.address,
                 "prefix": p.to_string(),
                 "as_path": as_path_text(&r.as_path),
                 "bgpsec": r.bgpsec.is_some(),
                 "validation": r.state.name(),
-                "installed": installed,
-            }));
-        }
-    }
-    let mut adj_out = vec![];
-    for s in &rib.sessions {
-        for (p, a) in &s.adj_out {
-            adj_out.push(json!({
+                "installed": rib.best(p) == Some(Source::Neighbor(i, r.seq)),
+            })
+        })
+        .collect();
+    let adj_out: Vec<Value> = rib
+        .sessions
+        .iter()
+        .flat_map(|s| s.adj_out.iter().map(move |(p, a)| (s, p, a)))
+        .take(max_routes)
+        .map(|(s, p, a)| {
+            json!({
                 "neighbor": s.address,
                 "prefix": p.to_string(),
                 "as_path": as_path_text(&a.as_path),
                 "bgpsec": a.bgpsec,
-            }));
-        }
-    }
+            })
+        })
+        .collect();
     let not_valid: Vec<Value> = rib
         .not_valid
         .iter()
@@ -88,10 +97,13 @@ pub fn to_json(rib: &Rib, router_id: &str) -> Value {
         "local_as": rib.local_as,
         "router_id": router_id,
         "mode": rib.mode.name(),
-        "originated": rib.local.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "originated": rib.local.iter().take(max_routes).map(ToString::to_string).collect::<Vec<_>>(),
+        "originated_count": rib.local.len(),
         "sessions": sessions,
         "adj_rib_in": adj_in,
+        "adj_rib_in_count": rib.sessions.iter().map(|s| s.adj_in.len()).sum::<usize>(),
         "adj_rib_out": adj_out,
+        "adj_rib_out_count": rib.sessions.iter().map(|s| s.adj_out.len()).sum::<usize>(),
         "validation_queue": rib.queue,
         "signing_queue": rib.signing,
         "not_valid_total": rib.not_valid_total,
