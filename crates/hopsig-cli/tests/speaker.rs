@@ -73,26 +73,8 @@ struct Nb<'a> {
     bgpsec: bool,
 }
 
-/// Writes NAME.toml for AS `asn` at `address` and starts `hopsig speaker run` on it.
-#[allow(clippy::too_many_arguments)]
-fn speaker(
-    s: &Scratch,
-    name: &str,
-    asn: u32,
-    address: &str,
-    listen: Option<u16>,
-    mode: &str,
-    suite: &str,
-    originate: &str,
-    neighbors: &[Nb<'_>],
-) -> Running {
-    let t = config(
-        name, asn, address, listen, mode, suite, originate, neighbors,
-    );
-    start(s, name, t)
-}
-
-/// The configuration [`speaker`] writes.
+/// A speaker configuration: AS `asn` at `address`, named NAME (its status file
+/// NAME.json), signing with `suite`, originating `originate`.
 #[allow(clippy::too_many_arguments)]
 fn config(
     name: &str,
@@ -192,48 +174,56 @@ fn hopsig_pair(suite: &str, suite_id: u8) {
     let s = Scratch::new();
     keys(&s, suite, &[65101, 65102, 65103], &[65101, 65102]);
     let (pa, pb) = (free_port(), free_port());
-    let _a = speaker(
+    let _a = start(
         &s,
         "a",
-        65101,
-        "127.0.1.1",
-        Some(pa),
-        "lazy",
-        suite,
-        "10.101.0.0/16",
-        &[
-            Nb {
-                address: "127.0.1.2",
-                port: 179,
-                remote_as: 65102,
-                passive: true,
-                bgpsec: true,
-            },
-            Nb {
-                address: "127.0.1.3",
-                port: 179,
-                remote_as: 65103,
-                passive: true,
-                bgpsec: true,
-            },
-        ],
+        config(
+            "a",
+            65101,
+            "127.0.1.1",
+            Some(pa),
+            "lazy",
+            suite,
+            "10.101.0.0/16",
+            &[
+                Nb {
+                    address: "127.0.1.2",
+                    port: 179,
+                    remote_as: 65102,
+                    passive: true,
+                    bgpsec: true,
+                },
+                Nb {
+                    address: "127.0.1.3",
+                    port: 179,
+                    remote_as: 65103,
+                    passive: true,
+                    bgpsec: true,
+                },
+            ],
+        ),
     );
-    let _b = speaker(
+    // b and c connect to a, with BGPsec.
+    let to_a = [Nb {
+        address: "127.0.1.1",
+        port: pa,
+        remote_as: 65101,
+        passive: false,
+        bgpsec: true,
+    }];
+    let _b = start(
         &s,
         "b",
-        65102,
-        "127.0.1.2",
-        None,
-        "strict",
-        suite,
-        "10.102.0.0/16",
-        &[Nb {
-            address: "127.0.1.1",
-            port: pa,
-            remote_as: 65101,
-            passive: false,
-            bgpsec: true,
-        }],
+        config(
+            "b",
+            65102,
+            "127.0.1.2",
+            None,
+            "strict",
+            suite,
+            "10.102.0.0/16",
+            &to_a,
+        ),
     );
     let valid = format!("valid (suite {suite_id})");
     wait_for(&s, "b validating a's route", || {
@@ -246,22 +236,19 @@ fn hopsig_pair(suite: &str, suite_id: u8) {
             r["validation"] == valid.as_str() && r["installed"] == true
         })
     });
-    let _c = speaker(
+    let _c = start(
         &s,
         "c",
-        65103,
-        "127.0.1.3",
-        Some(pb),
-        "strict",
-        suite,
-        "10.103.0.0/16",
-        &[Nb {
-            address: "127.0.1.1",
-            port: pa,
-            remote_as: 65101,
-            passive: false,
-            bgpsec: true,
-        }],
+        config(
+            "c",
+            65103,
+            "127.0.1.3",
+            Some(pb),
+            "strict",
+            suite,
+            "10.103.0.0/16",
+            &to_a,
+        ),
     );
     wait_for(
         &s,
@@ -346,22 +333,25 @@ fn a_table_from_an_mrt_file_crosses_a_bgpsec_session() {
     a += &format!("[originate_mrt]\nfile = \"{dump}\"\nlimit = {N}\n");
     // a's status file lists 500 routes per table and counts them all.
     let _a = start(&s, "a", format!("status_routes = 500\n{a}"));
-    let _b = speaker(
+    let _b = start(
         &s,
         "b",
-        65112,
-        "127.0.1.12",
-        None,
-        "strict",
-        suite,
-        "10.112.0.0/16",
-        &[Nb {
-            address: "127.0.1.11",
-            port: pa,
-            remote_as: 65111,
-            passive: false,
-            bgpsec: true,
-        }],
+        config(
+            "b",
+            65112,
+            "127.0.1.12",
+            None,
+            "strict",
+            suite,
+            "10.112.0.0/16",
+            &[Nb {
+                address: "127.0.1.11",
+                port: pa,
+                remote_as: 65111,
+                passive: false,
+                bgpsec: true,
+            }],
+        ),
     );
     wait_for(&s, "b validating the whole table", || {
         status(&s, "b").is_some_and(|v| {
@@ -403,48 +393,54 @@ fn downgrade_setup(
 ) -> [Running; 2] {
     keys(s, "ecdsa-p256-sha256", &[65002, 65003], &[65002, 65003]);
     let p2 = free_port();
-    let two = speaker(
+    let two = start(
         s,
         "two",
-        65002,
-        hopsig_address,
-        Some(p2),
-        "lazy",
-        "ecdsa-p256-sha256",
-        "10.2.0.0/16",
-        &[
-            Nb {
-                address: "127.0.0.1",
-                port: daemon_port,
-                remote_as: daemon_as,
-                passive: false,
-                bgpsec: false,
-            },
-            Nb {
-                address: "127.0.2.3",
-                port: 179,
-                remote_as: 65003,
-                passive: true,
-                bgpsec: true,
-            },
-        ],
+        config(
+            "two",
+            65002,
+            hopsig_address,
+            Some(p2),
+            "lazy",
+            "ecdsa-p256-sha256",
+            "10.2.0.0/16",
+            &[
+                Nb {
+                    address: "127.0.0.1",
+                    port: daemon_port,
+                    remote_as: daemon_as,
+                    passive: false,
+                    bgpsec: false,
+                },
+                Nb {
+                    address: "127.0.2.3",
+                    port: 179,
+                    remote_as: 65003,
+                    passive: true,
+                    bgpsec: true,
+                },
+            ],
+        ),
     );
-    let three = speaker(
+    let three = start(
         s,
         "three",
-        65003,
-        "127.0.2.3",
-        None,
-        "strict",
-        "ecdsa-p256-sha256",
-        "10.3.0.0/16",
-        &[Nb {
-            address: hopsig_address,
-            port: p2,
-            remote_as: 65002,
-            passive: false,
-            bgpsec: true,
-        }],
+        config(
+            "three",
+            65003,
+            "127.0.2.3",
+            None,
+            "strict",
+            "ecdsa-p256-sha256",
+            "10.3.0.0/16",
+            &[Nb {
+                address: hopsig_address,
+                port: p2,
+                remote_as: 65002,
+                passive: false,
+                bgpsec: true,
+            }],
+        ),
     );
     [two, three]
 }
@@ -646,22 +642,25 @@ fn session_errors_get_notifications_and_the_speaker_carries_on() {
     let s = Scratch::new();
     keys(&s, "ecdsa-p256-sha256", &[65201], &[65201]);
     let port = free_port();
-    let _a = speaker(
+    let _a = start(
         &s,
         "a",
-        65201,
-        "127.0.4.1",
-        Some(port),
-        "lazy",
-        "ecdsa-p256-sha256",
-        "10.201.0.0/16",
-        &[Nb {
-            address: "127.0.4.2",
-            port: 179,
-            remote_as: 65202,
-            passive: true,
-            bgpsec: true,
-        }],
+        config(
+            "a",
+            65201,
+            "127.0.4.1",
+            Some(port),
+            "lazy",
+            "ecdsa-p256-sha256",
+            "10.201.0.0/16",
+            &[Nb {
+                address: "127.0.4.2",
+                port: 179,
+                remote_as: 65202,
+                passive: true,
+                bgpsec: true,
+            }],
+        ),
     );
     let to = format!("127.0.4.1:{port}");
     wait_for(&s, "the listener", || {
