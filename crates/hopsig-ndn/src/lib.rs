@@ -1,0 +1,22 @@
+//! hopsig's NDN protocol layer: the NDN packet format v0.3 (named-data
+//! NDN-packet-spec) — TLV with VAR-NUMBER types and lengths ([`tlv`]), Names and
+//! their URI form ([`name`]), Interest ([`interest`]) and Data ([`data`]) packets,
+//! and their signature elements ([`signature`]).
+//!
+//! Decoding is strict and never panics: every malformed input is a [`TlvError`]
+//! naming the element. Unrecognized non-critical elements are kept where they were
+//! and critical ones refused (the spec's evolvability rule), so any packet the
+//! decoder accepts re-encodes to the same octets.
+
+pub mod data;
+pub mod interest;
+pub mod name;
+pub mod signature;
+pub mod tlv;
+pub mod types;
+
+pub use data::{Data, MetaInfo};
+pub use interest::Interest;
+pub use name::{Component, Name};
+pub use signature::{KeyLocator, SignatureInfo};
+pub use tlv::TlvError;
