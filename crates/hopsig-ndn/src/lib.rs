@@ -1,7 +1,8 @@
 //! hopsig's NDN protocol layer: the NDN packet format v0.3 (named-data
 //! NDN-packet-spec) — TLV with VAR-NUMBER types and lengths ([`tlv`]), Names and
 //! their URI form ([`name`]), Interest ([`interest`]) and Data ([`data`]) packets,
-//! and their signature elements ([`signature`]).
+//! their signature elements ([`signature`]), and DigestSha256 / RSA / ECDSA
+//! signing and verification ([`sign`]).
 //!
 //! Decoding is strict and never panics: every malformed input is a [`TlvError`]
 //! naming the element. Unrecognized non-critical elements are kept where they were
@@ -11,6 +12,7 @@
 pub mod data;
 pub mod interest;
 pub mod name;
+pub mod sign;
 pub mod signature;
 pub mod tlv;
 pub mod types;
@@ -18,5 +20,6 @@ pub mod types;
 pub use data::{Data, MetaInfo};
 pub use interest::Interest;
 pub use name::{Component, Name};
+pub use sign::{SignatureError, SigningKey, VerifyingKey};
 pub use signature::{KeyLocator, SignatureInfo};
 pub use tlv::TlvError;
