@@ -2,7 +2,8 @@
 //! NDN-packet-spec) — TLV with VAR-NUMBER types and lengths ([`tlv`]), Names and
 //! their URI form ([`name`]), Interest ([`interest`]) and Data ([`data`]) packets,
 //! their signature elements ([`signature`]), and DigestSha256 / RSA / ECDSA
-//! signing and verification ([`sign`]).
+//! signing and verification ([`sign`]), and a face to a forwarder with prefix
+//! registration ([`face`]).
 //!
 //! Decoding is strict and never panics: every malformed input is a [`TlvError`]
 //! naming the element. Unrecognized non-critical elements are kept where they were
@@ -10,6 +11,7 @@
 //! decoder accepts re-encodes to the same octets.
 
 pub mod data;
+pub mod face;
 pub mod interest;
 pub mod name;
 pub mod sign;
@@ -18,6 +20,7 @@ pub mod tlv;
 pub mod types;
 
 pub use data::{Data, MetaInfo};
+pub use face::{Face, FaceError, Packet};
 pub use interest::Interest;
 pub use name::{Component, Name};
 pub use sign::{SignatureError, SigningKey, VerifyingKey};
