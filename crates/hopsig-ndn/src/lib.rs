@@ -3,7 +3,8 @@
 //! their URI form ([`name`]), Interest ([`interest`]) and Data ([`data`]) packets,
 //! their signature elements ([`signature`]), and DigestSha256 / RSA / ECDSA
 //! signing and verification ([`sign`]), and a face to a forwarder with prefix
-//! registration ([`face`]).
+//! registration ([`face`]); the IBAS signature type ([`ibas`]) and 004's
+//! moderator-controlled information sharing ([`mis`]).
 //!
 //! Decoding is strict and never panics: every malformed input is a [`TlvError`]
 //! naming the element. Unrecognized non-critical elements are kept where they were
@@ -12,7 +13,9 @@
 
 pub mod data;
 pub mod face;
+pub mod ibas;
 pub mod interest;
+pub mod mis;
 pub mod name;
 pub mod sign;
 pub mod signature;

@@ -1,0 +1,580 @@
+//! Moderator-controlled information sharing (004 §3–5, docs/spec/ndn-ibas.md): a
+//! publisher (Alice) publishes a short message, a moderator (Government) verifies it,
+//! adds its lines and republishes it under its own name, and a subscriber (Bob)
+//! verifies both — with one IBAS aggregate (004's proposal) or with two RSA / ECDSA
+//! signatures, the publisher's Data carried inside the moderator's Content (004 Fig. 5).
+//!
+//! Names (004 §5.1, Snippet 1), identities being two-component names:
+//!
+//! ```text
+//! (1) Interest Bob → moderator:  /moderators/Government/safetyConfirmation/wonderland/Alice
+//! (2) Interest moderator → Alice: /wonderland/Alice/safetyConfirmation
+//! (3) Data Alice → moderator:    /wonderland/Alice/safetyConfirmation/2
+//! (4) Data moderator → Bob:      /moderators/Government/safetyConfirmation/wonderland/Alice/2/9
+//! ```
+//!
+//! Content (004 §5.2, Fig. 5): the publisher writes `From: ID\nPublished: TIME\n` then
+//! the message; the moderator appends `\nModerator: ID\nAccepted: TIME`. With IBAS the
+//! subscriber rebuilds m_1, the publisher's signed portion, from m_2 "in a formulated
+//! manner" ([`publisher_view`]): name (3) from name (4), the same MetaInfo and
+//! SignatureInfo, the Content without the moderator's suffix.
+
+use std::collections::HashMap;
+
+use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, PublicParams, UserKey, W_LEN};
+
+use crate::data::{Data, MetaInfo};
+use crate::name::{Component, Name};
+use crate::sign::{SigningKey, VerifyingKey};
+use crate::signature::SignatureInfo;
+use crate::tlv::Reader;
+use crate::types;
+
+/// The application component (004 §5.1: "always the application name").
+pub const APP: &[u8] = b"safetyConfirmation";
+
+/// Why a packet was refused. Each says what a subscriber or moderator would log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MisError {
+    /// The name is not one of Snippet 1's shapes.
+    #[error("name {0}: {1}")]
+    Name(String, &'static str),
+    /// The Content is not as §5.2 lays it out.
+    #[error("content: {0}")]
+    Content(String),
+    /// The name and the content disagree (e.g. the moderator named in the content is
+    /// not the one in the name).
+    #[error("{0}")]
+    Mismatch(String),
+    /// No key for an identity.
+    #[error("unknown identity {0}")]
+    UnknownIdentity(String),
+    /// A signature does not verify.
+    #[error("signature of {0} does not verify")]
+    BadSignature(String),
+    /// The publisher reused a state string w for another message.
+    #[error("{0} reused the IBAS state string w {1} for another message")]
+    ReplayedW(String, String),
+    /// Signing failed (a journal refusing a reused w, I/O).
+    #[error("signing: {0}")]
+    Sign(String),
+    /// The packet is signed with another SignatureType than expected.
+    #[error("SignatureType {0} where {1} was expected")]
+    SignatureType(u64, u64),
+}
+
+fn identity_of(name: &Name, at: usize) -> Result<Name, MisError> {
+    let c = name
+        .components()
+        .get(at..at + 2)
+        .ok_or(MisError::Name(name.to_string(), "too short"))?;
+    if c.iter()
+        .any(|c| u32::from(c.typ()) != types::GENERIC_COMPONENT)
+    {
+        return Err(MisError::Name(
+            name.to_string(),
+            "identity components must be generic",
+        ));
+    }
+    Ok(Name(c.to_vec()))
+}
+
+fn seq_component(n: u64) -> Component {
+    Component::generic(n.to_string().into_bytes())
+}
+
+fn seq_of(c: &Component, name: &Name) -> Result<u64, MisError> {
+    std::str::from_utf8(c.value())
+        .ok()
+        .filter(|s| {
+            !s.is_empty()
+                && s.bytes().all(|b| b.is_ascii_digit())
+                && (s.len() == 1 || !s.starts_with('0'))
+        })
+        .and_then(|s| s.parse().ok())
+        .ok_or(MisError::Name(
+            name.to_string(),
+            "sequence number is not a decimal number",
+        ))
+}
+
+/// (1) The subscriber's Interest name: moderator, application, publisher.
+pub fn subscriber_interest(moderator: &Name, publisher: &Name) -> Name {
+    let mut n = moderator.clone().child(Component::generic(APP));
+    n.0.extend(publisher.0.iter().cloned());
+    n
+}
+
+/// (2) The moderator's Interest name toward the publisher.
+pub fn moderator_interest(publisher: &Name) -> Name {
+    publisher.clone().child(Component::generic(APP))
+}
+
+/// (3) The publisher's Data name.
+pub fn publisher_name(publisher: &Name, seq: u64) -> Name {
+    moderator_interest(publisher).child(seq_component(seq))
+}
+
+/// (4) The moderator's Data name.
+pub fn moderator_name(moderator: &Name, publisher: &Name, seq: u64, mseq: u64) -> Name {
+    subscriber_interest(moderator, publisher)
+        .child(seq_component(seq))
+        .child(seq_component(mseq))
+}
+
+/// A name (4) taken apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moderated {
+    /// The moderator's identity.
+    pub moderator: Name,
+    /// The publisher's identity.
+    pub publisher: Name,
+    /// The publisher's sequence number.
+    pub seq: u64,
+    /// The moderator's.
+    pub mseq: u64,
+}
+
+impl Moderated {
+    /// Parses name (4).
+    ///
+    /// # Errors
+    /// Not 7 components, not the application, identities of non-generic components,
+    /// bad sequence numbers.
+    pub fn parse(name: &Name) -> Result<Moderated, MisError> {
+        let c = name.components();
+        if c.len() != 7 || c[2].value() != APP || u32::from(c[2].typ()) != types::GENERIC_COMPONENT
+        {
+            return Err(MisError::Name(
+                name.to_string(),
+                "not /MODERATOR/safetyConfirmation/PUBLISHER/SEQ/MSEQ",
+            ));
+        }
+        Ok(Moderated {
+            moderator: identity_of(name, 0)?,
+            publisher: identity_of(name, 3)?,
+            seq: seq_of(&c[5], name)?,
+            mseq: seq_of(&c[6], name)?,
+        })
+    }
+}
+
+/// The publisher's Content: `From: ID\nPublished: TIME\n` and the message.
+pub fn publisher_content(publisher: &Name, published: &str, message: &[u8]) -> Vec<u8> {
+    let mut c = format!("From: {publisher}\nPublished: {published}\n").into_bytes();
+    c.extend_from_slice(message);
+    c
+}
+
+/// The moderator's suffix: `\nModerator: ID\nAccepted: TIME`.
+pub fn moderator_suffix(moderator: &Name, accepted: &str) -> Vec<u8> {
+    format!("\nModerator: {moderator}\nAccepted: {accepted}").into_bytes()
+}
+
+/// A publisher's Content taken apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Published {
+    /// The `From:` identity.
+    pub from: String,
+    /// The `Published:` time.
+    pub published: String,
+    /// The message.
+    pub message: Vec<u8>,
+}
+
+fn line<'a>(rest: &mut &'a [u8], key: &str) -> Result<&'a str, MisError> {
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| MisError::Content(format!("no '{key}' line")))?;
+    let text = std::str::from_utf8(&rest[..end])
+        .map_err(|_| MisError::Content(format!("'{key}' line is not UTF-8")))?;
+    let value = text
+        .strip_prefix(key)
+        .ok_or_else(|| MisError::Content(format!("expected '{key}', found '{text}'")))?;
+    *rest = &rest[end + 1..];
+    Ok(value)
+}
+
+/// Parses a publisher's Content.
+///
+/// # Errors
+/// Missing or misplaced lines.
+pub fn parse_publisher_content(content: &[u8]) -> Result<Published, MisError> {
+    let mut rest = content;
+    let from = line(&mut rest, "From: ")?.to_string();
+    let published = line(&mut rest, "Published: ")?.to_string();
+    Ok(Published {
+        from,
+        published,
+        message: rest.to_vec(),
+    })
+}
+
+/// Splits the moderator's suffix off a Content: (what precedes it, moderator ID,
+/// accepted time). The suffix is the last `\nModerator: ` and what follows: two lines
+/// without further newlines.
+///
+/// # Errors
+/// No suffix, or one not of that shape.
+pub fn split_moderator_suffix(content: &[u8]) -> Result<(&[u8], String, String), MisError> {
+    const KEY: &[u8] = b"\nModerator: ";
+    let at = content
+        .windows(KEY.len())
+        .rposition(|w| w == KEY)
+        .ok_or_else(|| MisError::Content("no moderator lines".into()))?;
+    let tail = std::str::from_utf8(&content[at + KEY.len()..])
+        .map_err(|_| MisError::Content("moderator lines are not UTF-8".into()))?;
+    let (moderator, accepted) = tail
+        .split_once("\nAccepted: ")
+        .filter(|(m, a)| !m.contains('\n') && !a.contains('\n'))
+        .ok_or_else(|| {
+            MisError::Content("moderator lines are not 'Moderator: ID' and 'Accepted: TIME'".into())
+        })?;
+    Ok((&content[..at], moderator.to_string(), accepted.to_string()))
+}
+
+/// How packets are signed.
+pub enum Signer<'a> {
+    /// IBAS: the signer's key and its journal of state strings.
+    Ibas(&'a UserKey, &'a mut Journal),
+    /// RSA or ECDSA.
+    Classic(&'a SigningKey),
+}
+
+/// How packets are verified.
+pub enum Verifier<'a> {
+    /// IBAS: the PKG's public parameters (identities come from the names).
+    Ibas(&'a PublicParams),
+    /// RSA or ECDSA: the public key of each identity.
+    Classic(&'a HashMap<Name, VerifyingKey>),
+}
+
+fn meta() -> MetaInfo {
+    MetaInfo {
+        freshness_period: Some(10_000),
+        ..MetaInfo::default()
+    }
+}
+
+fn sign_err(e: impl std::fmt::Display) -> MisError {
+    MisError::Sign(e.to_string())
+}
+
+/// (3) The publisher's Data: its Content, FreshnessPeriod 10 s, signed by IBAS
+/// (first signer: a fresh w) or by its RSA / ECDSA key (KeyLocator `ID/KEY`).
+///
+/// # Errors
+/// Signing failing.
+pub fn publish(
+    publisher: &Name,
+    seq: u64,
+    published: &str,
+    message: &[u8],
+    signer: Signer<'_>,
+) -> Result<Data, MisError> {
+    let content = publisher_content(publisher, published, message);
+    let info = match &signer {
+        Signer::Ibas(..) => crate::ibas::signature_info(),
+        Signer::Classic(_) => SignatureInfo::new(0).with_key_name(key_name(publisher)),
+    };
+    let mut d = Data::new(publisher_name(publisher, seq), content, info);
+    d.meta_info = Some(meta());
+    match signer {
+        Signer::Ibas(key, journal) => {
+            let agg = ibas::sign(key, &d.signed_portion(), None, journal).map_err(sign_err)?;
+            d.signature_value = crate::ibas::value(&agg);
+        }
+        Signer::Classic(key) => key.sign_data(&mut d).map_err(sign_err)?,
+    }
+    Ok(d)
+}
+
+/// The KeyLocator name of an identity's RSA / ECDSA key.
+pub fn key_name(identity: &Name) -> Name {
+    identity.clone().child(Component::generic(b"KEY".to_vec()))
+}
+
+fn classic_key<'k>(
+    keys: &'k HashMap<Name, VerifyingKey>,
+    id: &Name,
+) -> Result<&'k VerifyingKey, MisError> {
+    keys.get(id)
+        .ok_or_else(|| MisError::UnknownIdentity(id.to_string()))
+}
+
+fn check_publisher(d: &Data) -> Result<(Name, u64, Published), MisError> {
+    let c = d.name.components();
+    if c.len() != 4 || c[2].value() != APP {
+        return Err(MisError::Name(
+            d.name.to_string(),
+            "not /PUBLISHER/safetyConfirmation/SEQ",
+        ));
+    }
+    let publisher = identity_of(&d.name, 0)?;
+    let seq = seq_of(&c[3], &d.name)?;
+    let p = parse_publisher_content(d.content.as_deref().unwrap_or_default())?;
+    if p.from != publisher.to_string() {
+        return Err(MisError::Mismatch(format!(
+            "content is From {} but the name is {publisher}'s",
+            p.from
+        )));
+    }
+    Ok((publisher, seq, p))
+}
+
+/// Verifies the publisher's Data (3): its name, its content's `From:`, and its
+/// signature (a one-signer IBAS aggregate, or the publisher's RSA / ECDSA key).
+///
+/// # Errors
+/// Any of these failing.
+pub fn verify_publisher(d: &Data, verifier: &Verifier<'_>) -> Result<Published, MisError> {
+    let (publisher, _, p) = check_publisher(d)?;
+    match verifier {
+        Verifier::Ibas(params) => {
+            expect_type(d, crate::ibas::SIGNATURE_TYPE)?;
+            let agg = crate::ibas::aggregate(&d.signature_value, 1)
+                .map_err(|_| MisError::BadSignature(publisher.to_string()))?;
+            let id = Identity::new(&publisher.to_string())
+                .map_err(|_| MisError::UnknownIdentity(publisher.to_string()))?;
+            ibas::verify(params, &[(&id, &d.signed_portion())], &agg)
+                .map_err(|_| MisError::BadSignature(publisher.to_string()))?;
+        }
+        Verifier::Classic(keys) => classic_key(keys, &publisher)?
+            .verify_data(d)
+            .map_err(|_| MisError::BadSignature(publisher.to_string()))?,
+    }
+    Ok(p)
+}
+
+fn expect_type(d: &Data, t: u64) -> Result<(), MisError> {
+    match d.signature_info.signature_type {
+        x if x == t => Ok(()),
+        x => Err(MisError::SignatureType(x, t)),
+    }
+}
+
+/// (4) The moderator's Data from the publisher's (3), which is verified first (the
+/// moderator never relays what it could not verify): renamed, the moderator's lines
+/// appended, and with IBAS signed-and-aggregated under the publisher's w (m_2 is the
+/// new signed portion); with RSA / ECDSA the publisher's whole Data is the start of
+/// the Content and the moderator signs the new packet.
+///
+/// # Errors
+/// The publisher's Data not verifying, signing failing (the journal refuses a w the
+/// moderator already countersigned for another message: a replayed w).
+pub fn moderate(
+    published: &Data,
+    moderator: &Name,
+    mseq: u64,
+    accepted: &str,
+    verifier: &Verifier<'_>,
+    signer: Signer<'_>,
+) -> Result<Data, MisError> {
+    verify_publisher(published, verifier)?;
+    let (publisher, seq, _) = check_publisher(published)?;
+    if let Signer::Ibas(key, _) = &signer {
+        if key.identity() != moderator.to_string() {
+            return Err(MisError::Mismatch(format!(
+                "the IBAS key is {}'s, not the moderator {moderator}'s",
+                key.identity()
+            )));
+        }
+    }
+    let name = moderator_name(moderator, &publisher, seq, mseq);
+    let suffix = moderator_suffix(moderator, accepted);
+    match signer {
+        Signer::Ibas(key, journal) => {
+            let mut content = published.content.clone().unwrap_or_default();
+            content.extend_from_slice(&suffix);
+            let mut d = Data::new(name, content, crate::ibas::signature_info());
+            d.meta_info = published.meta_info.clone();
+            let first = crate::ibas::aggregate(&published.signature_value, 1).map_err(sign_err)?;
+            let agg =
+                ibas::sign(key, &d.signed_portion(), Some(&first), journal).map_err(
+                    |e| match e {
+                        hopsig_schemes::Error::State(s) => {
+                            MisError::ReplayedW(publisher.to_string(), s.to_string())
+                        }
+                        other => sign_err(other),
+                    },
+                )?;
+            d.signature_value = crate::ibas::value(&agg);
+            Ok(d)
+        }
+        Signer::Classic(key) => {
+            let mut content = published.encode();
+            content.extend_from_slice(&suffix);
+            let mut d = Data::new(
+                name,
+                content,
+                SignatureInfo::new(0).with_key_name(key_name(moderator)),
+            );
+            d.meta_info = Some(meta());
+            key.sign_data(&mut d).map_err(sign_err)?;
+            Ok(d)
+        }
+    }
+}
+
+/// m_1 rebuilt from the moderator's Data (004 §5.2): the publisher's Data as it was
+/// signed — name (3) from name (4), the same MetaInfo, the Content without the
+/// moderator's suffix, the same (IBAS) SignatureInfo; its SignatureValue is empty.
+///
+/// # Errors
+/// A name (4) or Content that does not have that shape.
+pub fn publisher_view(d: &Data) -> Result<Data, MisError> {
+    let m = Moderated::parse(&d.name)?;
+    let (before, _, _) = split_moderator_suffix(d.content.as_deref().unwrap_or_default())?;
+    let mut p = Data::new(
+        publisher_name(&m.publisher, m.seq),
+        before.to_vec(),
+        d.signature_info.clone(),
+    );
+    p.meta_info = d.meta_info.clone();
+    Ok(p)
+}
+
+/// What a subscriber accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Received {
+    /// The name (4), parsed.
+    pub names: Moderated,
+    /// The publisher's lines and message.
+    pub published: Published,
+    /// The `Accepted:` time.
+    pub accepted: String,
+}
+
+/// State strings seen per publisher, with the digest of the message signed: a second
+/// message under the same w is a replay (004 §2.3: w must never sign two messages).
+#[derive(Debug, Default)]
+pub struct SeenW(HashMap<(Name, [u8; W_LEN]), [u8; 32]>);
+
+/// The subscriber's check of the moderator's Data (4): the name, the content lines
+/// against the name (the moderator in the content is the one in the name, the
+/// publisher likewise), and the signatures — the IBAS aggregate of the two signers on
+/// m_1 (rebuilt) and m_2, or the publisher's Data inside the Content and the
+/// moderator's signature on the whole.
+///
+/// # Errors
+/// The first check that fails, as a [`MisError`].
+pub fn receive(d: &Data, verifier: &Verifier<'_>, seen: &mut SeenW) -> Result<Received, MisError> {
+    let names = Moderated::parse(&d.name)?;
+    let content = d.content.as_deref().unwrap_or_default();
+    let (before, moderator, accepted) = split_moderator_suffix(content)?;
+    if moderator != names.moderator.to_string() {
+        return Err(MisError::Mismatch(format!(
+            "content names moderator {moderator}, the name {}",
+            names.moderator
+        )));
+    }
+    let published = match verifier {
+        Verifier::Ibas(params) => {
+            expect_type(d, crate::ibas::SIGNATURE_TYPE)?;
+            let m1 = publisher_view(d)?;
+            let (_, _, published) = check_publisher(&m1)?;
+            let agg = crate::ibas::aggregate(&d.signature_value, 2)
+                .map_err(|_| MisError::BadSignature(names.moderator.to_string()))?;
+            let id = |n: &Name| {
+                Identity::new(&n.to_string()).map_err(|_| MisError::UnknownIdentity(n.to_string()))
+            };
+            let (pid, mid) = (id(&names.publisher)?, id(&names.moderator)?);
+            let signers = [
+                (&pid, &m1.signed_portion()[..]),
+                (&mid, &d.signed_portion()[..]),
+            ];
+            ibas::verify(params, &signers, &agg).map_err(|_| {
+                MisError::BadSignature(format!(
+                    "{} and {} (IBAS aggregate)",
+                    names.publisher, names.moderator
+                ))
+            })?;
+            note_w(seen, &names.publisher, &agg, &m1.signed_portion())?;
+            published
+        }
+        Verifier::Classic(keys) => {
+            let mut r = Reader::new(before);
+            let inner = r
+                .tlv("publisher Data")
+                .map_err(|e| MisError::Content(e.to_string()))?;
+            if !r.is_empty() {
+                return Err(MisError::Content(
+                    "octets between the publisher's Data and the moderator's lines".into(),
+                ));
+            }
+            let inner = Data::decode(inner.whole).map_err(|e| MisError::Content(e.to_string()))?;
+            let published = verify_publisher(&inner, verifier)?;
+            let (publisher, seq, _) = check_publisher(&inner)?;
+            if publisher != names.publisher || seq != names.seq {
+                return Err(MisError::Mismatch(format!(
+                    "carried Data {} does not match the name {}",
+                    inner.name, d.name
+                )));
+            }
+            classic_key(keys, &names.moderator)?
+                .verify_data(d)
+                .map_err(|_| MisError::BadSignature(names.moderator.to_string()))?;
+            published
+        }
+    };
+    Ok(Received {
+        names,
+        published,
+        accepted,
+    })
+}
+
+fn note_w(
+    seen: &mut SeenW,
+    publisher: &Name,
+    agg: &IbasAggregate,
+    m1: &[u8],
+) -> Result<(), MisError> {
+    use sha2::Digest;
+    let digest: [u8; 32] = sha2::Sha256::digest(m1).into();
+    let w = *agg.w();
+    match seen.0.insert((publisher.clone(), w), digest) {
+        Some(old) if old != digest => {
+            Err(MisError::ReplayedW(publisher.to_string(), hex::encode(w)))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The PKG's public parameters as a Data packet: `/PKG-PREFIX/params` holding the
+/// 96-octet compressed Q (ContentType KEY), DigestSha256-signed (integrity only: a
+/// subscriber must get the PKG's parameters from a source it trusts).
+///
+/// # Errors
+/// Never in practice (DigestSha256 needs no key).
+pub fn params_data(prefix: &Name, params: &PublicParams) -> Result<Data, MisError> {
+    let mut d = Data::new(
+        prefix.clone().child(Component::generic(b"params".to_vec())),
+        params.to_bytes().to_vec(),
+        SignatureInfo::new(0),
+    );
+    d.meta_info = Some(MetaInfo {
+        content_type: Some(crate::data::content_type::KEY),
+        ..MetaInfo::default()
+    });
+    SigningKey::Digest.sign_data(&mut d).map_err(sign_err)?;
+    Ok(d)
+}
+
+/// The parameters in a [`params_data`] packet.
+///
+/// # Errors
+/// A bad digest, a Content that is not 96 octets, or not a valid G2 point.
+pub fn params_from_data(d: &Data) -> Result<PublicParams, MisError> {
+    VerifyingKey::Digest
+        .verify_data(d)
+        .map_err(|e| MisError::BadSignature(e.to_string()))?;
+    let bytes: &[u8; 96] = d
+        .content
+        .as_deref()
+        .unwrap_or_default()
+        .try_into()
+        .map_err(|_| MisError::Content("PKG parameters are not 96 octets".into()))?;
+    PublicParams::from_bytes(bytes).map_err(|e| MisError::Content(e.to_string()))
+}
