@@ -1,7 +1,9 @@
 //! hopsig's face against a real forwarder, ndnd v1.5.3 (tools/ndnd, built by
 //! .ci/run): a producer registers a prefix over the Unix socket, a consumer on the
 //! TCP face fetches a signed Data through the forwarder and verifies it, and a
-//! second Interest for a name nobody serves gets a Nack or times out.
+//! second Interest for a name nobody serves gets a Nack or times out; and 004's
+//! packet relay model, Bob → Government → Alice and back, for IBAS, RSA-2048 and
+//! ECDSA P-256.
 //!
 //! ndnd is `$HOPSIG_NDND`, else `target/ndnd/ndnd`, else `ndnd` on PATH; without it
 //! the test says it skips, and fails under CI=true.
@@ -62,8 +64,9 @@ impl Drop for Forwarder {
     }
 }
 
-fn start(bin: &PathBuf) -> Forwarder {
-    let dir = std::env::temp_dir().join(format!("hopsig-ndnd-{}", std::process::id()));
+/// Starts ndnd with its files in a fresh folder named after `tag`.
+fn start(bin: &PathBuf, tag: &str) -> Forwarder {
+    let dir = std::env::temp_dir().join(format!("hopsig-ndnd-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let socket = dir.join("nfd.sock");
     let port = TcpListener::bind("127.0.0.1:0")
@@ -106,7 +109,7 @@ fn start(bin: &PathBuf) -> Forwarder {
 #[test]
 fn data_travels_through_ndnd_from_a_registered_producer() {
     let Some(bin) = ndnd() else { return };
-    let fw = start(&bin);
+    let fw = start(&bin, "fetch");
     let key = PKey::from_ec_key(
         EcKey::generate(&EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).unwrap()).unwrap(),
     )
@@ -152,5 +155,130 @@ fn data_travels_through_ndnd_from_a_registered_producer() {
     match consumer.express(lost) {
         Err(FaceError::Nack { .. } | FaceError::Timeout(..)) => {}
         other => panic!("{other:?}"),
+    }
+}
+
+/// One Interest on `face` under `prefix`, within 20 s.
+fn next_interest(face: &mut Face, prefix: &Name) -> (Interest, Option<Vec<u8>>) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Packet::Interest(i, token) = face.recv(Some(deadline)).unwrap() {
+            if prefix.is_prefix_of(&i.name) {
+                return (i, token);
+            }
+        }
+    }
+}
+
+/// 004's packet relay model (§5, Fig. 3) through ndnd for `scheme`: Bob's Interest
+/// (1) reaches the moderator, whose Interest (2) reaches Alice; her Data (3) goes back
+/// to the moderator, which verifies it and answers (4); Bob verifies (4).
+fn relay(fw: &Forwarder, scheme: &str) {
+    use hopsig_ndn::mis::{self, SeenW, Signer, Verifier};
+    use hopsig_schemes::ibas::{Journal, Pkg};
+    use std::collections::HashMap;
+
+    let (gov, alice) = (
+        "/moderators/Government".parse::<Name>().unwrap(),
+        "/wonderland/Alice".parse::<Name>().unwrap(),
+    );
+    let pkg = Pkg::setup().unwrap();
+    let ec = || {
+        SigningKey::new(
+            PKey::from_ec_key(
+                EcKey::generate(&EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).unwrap()).unwrap(),
+            )
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    let rsa = || {
+        SigningKey::new(PKey::from_rsa(openssl::rsa::Rsa::generate(2048).unwrap()).unwrap())
+            .unwrap()
+    };
+    let (alice_key, gov_key) = match scheme {
+        "rsa-2048" => (rsa(), rsa()),
+        _ => (ec(), ec()),
+    };
+    let mut keys = HashMap::new();
+    keys.insert(alice.clone(), alice_key.verifying_key().unwrap());
+    keys.insert(gov.clone(), gov_key.verifying_key().unwrap());
+    let ibas = scheme == "ibas";
+    let (alice_ibas, gov_ibas) = (
+        pkg.extract(&alice.to_string()).unwrap(),
+        pkg.extract(&gov.to_string()).unwrap(),
+    );
+
+    let mut alice_face = Face::unix(&fw.socket).unwrap();
+    alice_face.register(&alice).unwrap();
+    let mut gov_face = Face::unix(&fw.socket).unwrap();
+    gov_face.register(&gov).unwrap();
+
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let (i, token) = next_interest(&mut alice_face, &alice);
+            assert_eq!(i.name, mis::moderator_interest(&alice));
+            let mut journal = Journal::memory();
+            let signer = if ibas {
+                Signer::Ibas(&alice_ibas, &mut journal)
+            } else {
+                Signer::Classic(&alice_key)
+            };
+            let three =
+                mis::publish(&alice, 2, "2026-11-23T19:00:00Z", b"I am safe.", signer).unwrap();
+            alice_face.put(&three, token.as_deref()).unwrap();
+        });
+        s.spawn(|| {
+            let (i, token) = next_interest(&mut gov_face, &gov);
+            assert_eq!(i.name, mis::subscriber_interest(&gov, &alice));
+            let mut two = Interest::new(mis::moderator_interest(&alice));
+            two.can_be_prefix = true;
+            two.must_be_fresh = true;
+            let three = gov_face.express(two).unwrap();
+            let mut journal = Journal::memory();
+            let (verifier, signer) = if ibas {
+                (
+                    Verifier::Ibas(pkg.params()),
+                    Signer::Ibas(&gov_ibas, &mut journal),
+                )
+            } else {
+                (Verifier::Classic(&keys), Signer::Classic(&gov_key))
+            };
+            let four =
+                mis::moderate(&three, &gov, 9, "2026-11-23T19:00:01Z", &verifier, signer).unwrap();
+            gov_face.put(&four, token.as_deref()).unwrap();
+        });
+        let mut bob = Face::tcp(fw.tcp).unwrap();
+        let mut one = Interest::new(mis::subscriber_interest(&gov, &alice));
+        one.can_be_prefix = true;
+        one.must_be_fresh = true;
+        let four = bob.express(one).unwrap();
+        assert_eq!(
+            four.name.to_string(),
+            "/moderators/Government/safetyConfirmation/wonderland/Alice/2/9"
+        );
+        let verifier = if ibas {
+            Verifier::Ibas(pkg.params())
+        } else {
+            Verifier::Classic(&keys)
+        };
+        let got = mis::receive(&four, &verifier, &mut SeenW::default())
+            .unwrap_or_else(|e| panic!("{scheme}: {e}"));
+        assert_eq!(got.published.message, b"I am safe.");
+        eprintln!(
+            "{scheme}: Bob got {:?} from {} via {}",
+            String::from_utf8_lossy(&got.published.message),
+            got.names.publisher,
+            got.names.moderator
+        );
+    });
+}
+
+#[test]
+fn bob_gets_alices_message_via_the_moderator_through_ndnd() {
+    let Some(bin) = ndnd() else { return };
+    for scheme in ["ibas", "rsa-2048", "ecdsa-p256"] {
+        let fw = start(&bin, scheme);
+        relay(&fw, scheme);
     }
 }
