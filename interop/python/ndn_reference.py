@@ -4,6 +4,8 @@
     ndn_reference.py vectors                    -> {"vectors": [{name, kind, wire_hex, fields, ...}]}
     ndn_reference.py parse HEX                  -> fields of one Interest (type 5) or Data (type 6)
     ndn_reference.py verify HEX PUBKEY_DER_HEX  -> {"valid": bool, "signature_type": N}
+    ndn_reference.py fetch NDN-URI              -> {"wire_hex", "fields"} of the Data fetched through
+                                                   the forwarder at $NDN_CLIENT_TRANSPORT (NDNApp)
 
 Only python-ndn 0.5.2 (ndn.encoding, ndn.security) and `cryptography` are used. Output is JSON on
 stdout; on failure a one-line error goes to stderr and the exit status is 1.
@@ -312,7 +314,35 @@ def vectors():
 
 # ---------------------------------------------------------------- command line
 
-USAGE = "usage: ndn_reference.py vectors | parse HEX | verify HEX PUBKEY_DER_HEX|-"
+USAGE = "usage: ndn_reference.py vectors | parse HEX | verify HEX PUBKEY_DER_HEX|- | fetch NDN-URI"
+
+
+def fetch(uri):
+    """Fetches URI through the forwarder NDN_CLIENT_TRANSPORT names (python-ndn's
+    NDNApp, CanBePrefix, MustBeFresh, 4 s), and returns the Data's wire and fields."""
+    from ndn.appv2 import NDNApp
+    from ndn.types import ValidResult
+
+    async def accept_all(_name, _sig, _context):
+        return ValidResult.PASS
+
+    app = NDNApp()
+    got = {}
+
+    async def after_start():
+        try:
+            _, _, context = await app.express(uri, validator=accept_all, can_be_prefix=True,
+                                              must_be_fresh=True, lifetime=4000)
+            got["wire"] = bytes(context["raw_packet"])
+        except Exception as exc:  # reported below, after the loop stops
+            got["error"] = f"{type(exc).__name__}: {exc}"
+        finally:
+            app.shutdown()
+
+    app.run_forever(after_start=after_start())
+    if "wire" not in got:
+        raise ValueError("fetch " + uri + ": " + got.get("error", "no Data"))
+    return {"wire_hex": got["wire"].hex(), "fields": data_fields(got["wire"])}
 
 
 def main(argv):
@@ -320,6 +350,8 @@ def main(argv):
         result = vectors()
     elif argv[:1] == ["parse"] and len(argv) == 2:
         result = parse_packet(bytes.fromhex(argv[1]))[1]
+    elif argv[:1] == ["fetch"] and len(argv) == 2:
+        result = fetch(argv[1])
     elif argv[:1] == ["verify"] and len(argv) == 3:
         wire = bytes.fromhex(argv[1])
         result = {"valid": verify(wire, argv[2]), "signature_type": data_fields(wire)["signature_type"]}

@@ -160,6 +160,9 @@ impl Face {
 
     /// Sends `data` as the answer to an Interest that came with `pit_token`.
     ///
+    /// Keep the face open until the Data has been forwarded: ndnd drops a Data whose
+    /// incoming face closed before its forwarding thread took it up.
+    ///
     /// # Errors
     /// The connection failing.
     pub fn put(&mut self, data: &Data, pit_token: Option<&[u8]>) -> Result<(), FaceError> {
