@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
-use commands::{bgpsec, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify};
+use commands::{bgpsec, ndn, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify};
 
 #[derive(Parser)]
 #[command(name = "hopsig", version, about = "Signatures that travel across network hops", long_about = None)]
@@ -46,6 +46,7 @@ enum Command {
     Replay(replay_cmd::Args),
     Reproduce(reproduce_cmd::Args),
     Speaker(speaker_cmd::Args),
+    Ndn(ndn::Args),
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -63,6 +64,7 @@ fn run(command: Command) -> io::Outcome {
         Command::Replay(args) => replay_cmd::run(args),
         Command::Reproduce(args) => reproduce_cmd::run(args),
         Command::Speaker(args) => speaker_cmd::run(args),
+        Command::Ndn(args) => ndn::run(args),
     }
 }
 

@@ -17,6 +17,7 @@ pub mod ibas;
 pub mod interest;
 pub mod mis;
 pub mod name;
+pub mod ndnd;
 pub mod sign;
 pub mod signature;
 pub mod tlv;

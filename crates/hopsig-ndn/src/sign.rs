@@ -95,6 +95,18 @@ impl SigningKey {
         }
     }
 
+    /// An RSA or EC private key from PEM (PKCS #8, or the first `PRIVATE KEY` block
+    /// of a file such as hopsig's `rsa2048-concat` / `ecdsa-p256-concat` key files:
+    /// RFC 7468 lets text precede it).
+    ///
+    /// # Errors
+    /// No PEM private key, or as [`SigningKey::new`].
+    pub fn from_pem(text: &[u8]) -> Result<SigningKey, SignatureError> {
+        let key = PKey::private_key_from_pem(text)
+            .map_err(|_| SignatureError::Key("not a PEM private key".into()))?;
+        SigningKey::new(key)
+    }
+
     /// Its SignatureType.
     pub fn signature_type(&self) -> u64 {
         match self {
@@ -182,6 +194,17 @@ impl VerifyingKey {
             }
             other => Err(SignatureError::Key(format!("{other:?}"))),
         }
+    }
+
+    /// An RSA or EC public key from PEM (`PUBLIC KEY`, text before it allowed).
+    ///
+    /// # Errors
+    /// No PEM public key, or as [`VerifyingKey::from_spki`].
+    pub fn from_pem(text: &[u8]) -> Result<VerifyingKey, SignatureError> {
+        let key = PKey::public_key_from_pem(text)
+            .map_err(|_| SignatureError::Key("not a PEM public key".into()))?;
+        let der = key.public_key_to_der().map_err(ossl)?;
+        VerifyingKey::from_spki(&der)
     }
 
     fn name(&self) -> &'static str {

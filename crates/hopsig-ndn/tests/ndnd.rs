@@ -10,11 +10,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use hopsig_ndn::ndnd::Ndnd;
 use hopsig_ndn::{Data, Face, FaceError, Interest, Name, Packet, SignatureInfo, SigningKey};
 use openssl::ec::{EcGroup, EcKey};
 use openssl::nid::Nid;
@@ -25,85 +25,22 @@ fn root() -> PathBuf {
 }
 
 fn ndnd() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("HOPSIG_NDND").map(PathBuf::from),
-        Some(root().join("target/ndnd/ndnd")),
-        Some(PathBuf::from("ndnd")),
-    ];
-    for c in candidates.into_iter().flatten() {
-        let ok = Command::new(&c)
-            .arg("--help")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-        if ok.is_ok() {
-            return Some(c);
-        }
+    let found = Ndnd::find(&root());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs ndnd (.ci/run builds it into target/ndnd)"
+        );
+        eprintln!("skipped: no ndnd (CI builds it)");
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI needs ndnd (.ci/run builds it into target/ndnd)"
-    );
-    eprintln!("skipped: no ndnd (CI builds it)");
-    None
-}
-
-/// The forwarder, stopped when dropped.
-struct Forwarder {
-    child: Child,
-    dir: PathBuf,
-    socket: PathBuf,
-    tcp: SocketAddr,
-}
-
-impl Drop for Forwarder {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+    found
 }
 
 /// Starts ndnd with its files in a fresh folder named after `tag`.
-fn start(bin: &PathBuf, tag: &str) -> Forwarder {
+fn start(bin: &Path, tag: &str) -> Ndnd {
     let dir = std::env::temp_dir().join(format!("hopsig-ndnd-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let socket = dir.join("nfd.sock");
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let template = std::fs::read_to_string(root().join("tools/ndnd/fw.yml.template")).unwrap();
-    let config = template
-        .replace("SOCKET_PATH", &socket.display().to_string())
-        .replace("port_unicast: 6363", &format!("port_unicast: {port}"));
-    let conf = dir.join("fw.yml");
-    std::fs::write(&conf, config).unwrap();
-    let log = std::fs::File::create(dir.join("ndnd.log")).unwrap();
-    let child = Command::new(bin)
-        .args(["fw", "run"])
-        .arg(&conf)
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let f = Forwarder {
-        child,
-        dir,
-        socket,
-        tcp: SocketAddr::from(([127, 0, 0, 1], port)),
-    };
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Face::unix(&f.socket).is_err() || std::net::TcpStream::connect(f.tcp).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "ndnd did not start: {}",
-            std::fs::read_to_string(f.dir.join("ndnd.log")).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    f
+    let _ = std::fs::remove_dir_all(&dir);
+    Ndnd::start(bin, &dir).unwrap()
 }
 
 #[test]
@@ -176,7 +113,7 @@ fn next_interest(face: &mut Face, prefix: &Name) -> (Interest, Option<Vec<u8>>) 
 /// 004's packet relay model (§5, Fig. 3) through ndnd for `scheme`: Bob's Interest
 /// (1) reaches the moderator, whose Interest (2) reaches Alice; her Data (3) goes back
 /// to the moderator, which verifies it and answers (4); Bob verifies (4).
-fn relay(fw: &Forwarder, scheme: &str) {
+fn relay(fw: &Ndnd, scheme: &str) {
     use hopsig_ndn::mis::{self, SeenW, Signer, Verifier};
     use hopsig_schemes::ibas::{Journal, Pkg};
     use std::collections::HashMap;

@@ -8,6 +8,7 @@ pub mod ic;
 pub mod inspect;
 pub mod kcx;
 pub mod keygen;
+pub mod ndn;
 pub mod pkg;
 pub mod replay;
 pub mod reproduce;

@@ -1,0 +1,452 @@
+//! `hopsig ndn publisher | moderator | subscriber`: 004's moderator-controlled
+//! sharing over a real NDN forwarder (docs/spec/ndn-ibas.md): the publisher answers
+//! Interest (2) with Data (3), the moderator answers Interest (1) by fetching (3),
+//! verifying it and returning (4), the subscriber fetches (4) and verifies it. Each
+//! role connects to the forwarder named by `--forwarder` (`unix:///PATH` or
+//! `tcp://HOST:PORT`; default `$NDN_CLIENT_TRANSPORT`, else `unix:///run/nfd/nfd.sock`)
+//! and registers its prefix there.
+
+use std::collections::HashMap;
+use std::net::ToSocketAddrs;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use hopsig_ndn::mis::{self, MisError, SeenW, Signer, Verifier};
+use hopsig_ndn::{Face, Interest, Name, Packet, SigningKey, VerifyingKey};
+use hopsig_schemes::ibas::{Journal, PublicParams, UserKey};
+use hopsig_schemes::primitives::persist::NewLog;
+
+use crate::io::{self, at, note, read, read_key_file, read_secret, say, Failure, Outcome};
+
+/// Largest message published.
+const MAX_MESSAGE: u64 = 4096;
+
+/// 004's publisher, moderator and subscriber over an NDN forwarder.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 success (subscriber: verified), 1 the moderator's Data does not verify (subscriber), 2 bad usage or input, forwarder unreachable, no answer."
+)]
+pub struct Args {
+    #[command(subcommand)]
+    role: Role,
+}
+
+#[derive(clap::Subcommand)]
+enum Role {
+    /// Publish a message: answer the moderator's Interests (2) with Data (3).
+    Publisher(Publisher),
+    /// Moderate: answer Interests (1) with Data (4) built from the publisher's (3).
+    Moderator(Moderator),
+    /// Fetch and verify the moderator's Data (4); print the message.
+    Subscriber(Subscriber),
+}
+
+/// Signature scheme.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Scheme {
+    /// Gentry–Ramzan IBAS on BLS12-381 (keys from `hopsig pkg`).
+    Ibas,
+    /// SignatureSha256WithRsa (keys from `hopsig keygen --scheme rsa2048-concat`, or PEM).
+    Rsa,
+    /// SignatureSha256WithEcdsa (keys from `hopsig keygen --scheme ecdsa-p256-concat`, or PEM).
+    Ecdsa,
+}
+
+#[derive(clap::Args)]
+struct Common {
+    /// The forwarder: unix:///PATH or tcp://HOST:PORT [default: $NDN_CLIENT_TRANSPORT,
+    /// else unix:///run/nfd/nfd.sock].
+    #[arg(long)]
+    forwarder: Option<String>,
+    /// Signature scheme.
+    #[arg(long, value_enum)]
+    scheme: Scheme,
+}
+
+#[derive(clap::Args)]
+struct SignerArgs {
+    /// Secret key: an IBAS user key file (`hopsig pkg extract`), or an RSA / ECDSA
+    /// private key (hopsig key file or PEM).
+    #[arg(long)]
+    key: PathBuf,
+    /// IBAS: the journal of state strings w this key signed under (a reused w is
+    /// refused). It must exist unless --new-journal is given.
+    #[arg(long)]
+    journal: Option<PathBuf>,
+    /// IBAS: start the journal if there is none (only for a key that never signed
+    /// elsewhere).
+    #[arg(long)]
+    new_journal: bool,
+}
+
+#[derive(clap::Args)]
+struct VerifierArgs {
+    /// IBAS: the PKG's public parameters (`params.pub` of `hopsig pkg setup`).
+    #[arg(long)]
+    params: Option<PathBuf>,
+    /// RSA / ECDSA: the public key of an identity, ID=FILE (repeatable).
+    #[arg(long = "trust", value_name = "ID=FILE")]
+    trust: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct Publisher {
+    #[command(flatten)]
+    common: Common,
+    #[command(flatten)]
+    signer: SignerArgs,
+    /// The publisher's identity, a two-component name (e.g. /wonderland/Alice).
+    #[arg(long)]
+    id: String,
+    /// The message file.
+    #[arg(long)]
+    message: PathBuf,
+    /// The message's sequence number.
+    #[arg(long, default_value_t = 1)]
+    seq: u64,
+    /// Stop after answering this many Interests [default: run until stopped].
+    #[arg(long)]
+    count: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct Moderator {
+    #[command(flatten)]
+    common: Common,
+    #[command(flatten)]
+    signer: SignerArgs,
+    #[command(flatten)]
+    verifier: VerifierArgs,
+    /// The moderator's identity, a two-component name (e.g. /moderators/Government).
+    #[arg(long)]
+    id: String,
+    /// Stop after answering this many Interests [default: run until stopped].
+    #[arg(long)]
+    count: Option<u64>,
+}
+
+#[derive(clap::Args)]
+struct Subscriber {
+    #[command(flatten)]
+    common: Common,
+    #[command(flatten)]
+    verifier: VerifierArgs,
+    /// The moderator to ask.
+    #[arg(long)]
+    moderator: String,
+    /// The publisher whose message to get.
+    #[arg(long)]
+    publisher: String,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the role.
+pub fn run(args: Args) -> Outcome {
+    match args.role {
+        Role::Publisher(p) => publisher(p),
+        Role::Moderator(m) => moderator(m),
+        Role::Subscriber(s) => subscriber(s),
+    }
+}
+
+fn identity(text: &str, what: &str) -> Result<Name, Failure> {
+    let name: Name = text
+        .parse()
+        .map_err(|e| Failure::Input(format!("{what}: {e}")))?;
+    if name.len() != 2 {
+        return Err(Failure::Input(format!(
+            "{what} '{text}': an identity is a two-component name such as /wonderland/Alice (004 §5.1)"
+        )));
+    }
+    Ok(name)
+}
+
+fn connect(common: &Common) -> Result<Face, Failure> {
+    let addr = common
+        .forwarder
+        .clone()
+        .or_else(|| std::env::var("NDN_CLIENT_TRANSPORT").ok())
+        .unwrap_or_else(|| "unix:///run/nfd/nfd.sock".into());
+    let fail = |e: &dyn std::fmt::Display| Failure::Input(format!("forwarder {addr}: {e}"));
+    if let Some(path) = addr.strip_prefix("unix://") {
+        return Face::unix(Path::new(path)).map_err(|e| fail(&e));
+    }
+    if let Some(host) = addr
+        .strip_prefix("tcp://")
+        .or_else(|| addr.strip_prefix("tcp4://"))
+    {
+        let sock = host
+            .to_socket_addrs()
+            .map_err(|e| fail(&e))?
+            .next()
+            .ok_or_else(|| fail(&"no address"))?;
+        return Face::tcp(sock).map_err(|e| fail(&e));
+    }
+    Err(fail(&"not unix:///PATH or tcp://HOST:PORT"))
+}
+
+/// The signing key of `args` for `scheme`, and for IBAS its journal.
+enum Key {
+    Ibas(Box<(UserKey, Journal)>),
+    Classic(SigningKey),
+}
+
+impl Key {
+    fn load(scheme: Scheme, args: &SignerArgs, id: &Name) -> Result<Key, Failure> {
+        let path = args.key.as_path();
+        if scheme != Scheme::Ibas {
+            if args.journal.is_some() || args.new_journal {
+                return Err(Failure::Input(
+                    "--journal and --new-journal are for --scheme ibas".into(),
+                ));
+            }
+            let text = read_secret(path, 64 * 1024, "private key")?;
+            let key = SigningKey::from_pem(&text).map_err(|e| at(path, e))?;
+            let want = if scheme == Scheme::Rsa {
+                hopsig_ndn::signature::signature_type::SHA256_WITH_RSA
+            } else {
+                hopsig_ndn::signature::signature_type::SHA256_WITH_ECDSA
+            };
+            if key.signature_type() != want {
+                return Err(at(path, "the key does not match --scheme"));
+            }
+            return Ok(Key::Classic(key));
+        }
+        let key = read_key_file(path, "IBAS user key", UserKey::from_key_file)?;
+        if key.identity() != id.to_string() {
+            return Err(at(
+                path,
+                format!("the key is {:?}'s, not {id}'s", key.identity()),
+            ));
+        }
+        let journal_path = args.journal.as_deref().ok_or_else(|| {
+            Failure::Input(
+                "--scheme ibas needs --journal FILE (with --new-journal the first time)".into(),
+            )
+        })?;
+        let new = if args.new_journal {
+            NewLog::Allowed
+        } else {
+            NewLog::Refused
+        };
+        let journal = Journal::open(journal_path, &key, new).map_err(|e| at(journal_path, e))?;
+        Ok(Key::Ibas(Box::new((key, journal))))
+    }
+
+    fn signer(&mut self) -> Signer<'_> {
+        match self {
+            Key::Ibas(b) => {
+                let (k, j) = &mut **b;
+                Signer::Ibas(k, j)
+            }
+            Key::Classic(k) => Signer::Classic(k),
+        }
+    }
+}
+
+/// What verifies for `scheme`.
+enum Trust {
+    Ibas(Box<PublicParams>),
+    Classic(HashMap<Name, VerifyingKey>),
+}
+
+impl Trust {
+    fn load(scheme: Scheme, args: &VerifierArgs) -> Result<Trust, Failure> {
+        if scheme == Scheme::Ibas {
+            let path = args
+                .params
+                .as_deref()
+                .ok_or_else(|| Failure::Input("--scheme ibas needs --params FILE".into()))?;
+            return Ok(Trust::Ibas(Box::new(read_key_file(
+                path,
+                "IBAS parameters",
+                PublicParams::from_key_file,
+            )?)));
+        }
+        if args.trust.is_empty() {
+            return Err(Failure::Input(
+                "--scheme rsa / ecdsa needs --trust ID=FILE for each identity to verify".into(),
+            ));
+        }
+        let mut keys = HashMap::new();
+        for t in &args.trust {
+            let (id, file) = t
+                .split_once('=')
+                .ok_or_else(|| Failure::Input(format!("--trust '{t}': not ID=FILE")))?;
+            let path = Path::new(file);
+            let text = read(path, 64 * 1024, "public key")?;
+            let key = VerifyingKey::from_pem(&text).map_err(|e| at(path, e))?;
+            keys.insert(identity(id, "--trust")?, key);
+        }
+        Ok(Trust::Classic(keys))
+    }
+
+    fn verifier(&self) -> Verifier<'_> {
+        match self {
+            Trust::Ibas(p) => Verifier::Ibas(p),
+            Trust::Classic(k) => Verifier::Classic(k),
+        }
+    }
+}
+
+/// RFC 3339 UTC, whole seconds.
+fn now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+fn face_err(e: impl std::fmt::Display) -> Failure {
+    Failure::Input(format!("forwarder: {e}"))
+}
+
+/// Serves Interests under `prefix` until `count` were answered, each by `answer`.
+fn serve(
+    face: &mut Face,
+    prefix: &Name,
+    count: Option<u64>,
+    mut answer: impl FnMut(&mut Face, &Interest) -> Result<Option<hopsig_ndn::Data>, Failure>,
+) -> Outcome {
+    face.register(prefix).map_err(face_err)?;
+    note(format_args!("hopsig ndn: registered {prefix}"));
+    let mut served = 0u64;
+    while count.is_none_or(|c| served < c) {
+        let Packet::Interest(i, token) = face.recv(None).map_err(face_err)? else {
+            continue;
+        };
+        if !prefix.is_prefix_of(&i.name) {
+            continue;
+        }
+        if let Some(d) = answer(face, &i)? {
+            face.put(&d, token.as_deref()).map_err(face_err)?;
+            served += 1;
+        }
+    }
+    // Answers still in the forwarder's queue are lost if the face closes at once.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    Ok(())
+}
+
+fn publisher(p: Publisher) -> Outcome {
+    let id = identity(&p.id, "--id")?;
+    let message = read(&p.message, MAX_MESSAGE, "message")?;
+    let mut key = Key::load(p.common.scheme, &p.signer, &id)?;
+    let published = now();
+    let data = mis::publish(&id, p.seq, &published, &message, key.signer())
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    let mut face = connect(&p.common)?;
+    let name = mis::moderator_interest(&id);
+    serve(&mut face, &name, p.count, |_, i| {
+        note(format_args!(
+            "hopsig ndn: {} asked; answering {}",
+            i.name, data.name
+        ));
+        Ok(Some(data.clone()))
+    })
+}
+
+fn moderator(m: Moderator) -> Outcome {
+    let id = identity(&m.id, "--id")?;
+    let mut key = Key::load(m.common.scheme, &m.signer, &id)?;
+    let trust = Trust::load(m.common.scheme, &m.verifier)?;
+    let mut face = connect(&m.common)?;
+    let app = id.clone().child(hopsig_ndn::Component::generic(mis::APP));
+    let mut mseq = 0u64;
+    serve(&mut face, &app, m.count, |face, i| {
+        let Some(publisher) = i.name.components().get(3..5).map(|c| Name(c.to_vec())) else {
+            note(format_args!(
+                "hopsig ndn: {}: not /MODERATOR/safetyConfirmation/PUBLISHER",
+                i.name
+            ));
+            return Ok(None);
+        };
+        let mut two = Interest::new(mis::moderator_interest(&publisher));
+        two.can_be_prefix = true;
+        two.must_be_fresh = true;
+        let three = match face.express(two) {
+            Ok(d) => d,
+            Err(e) => {
+                note(format_args!("hopsig ndn: {publisher}: {e}"));
+                return Ok(None);
+            }
+        };
+        mseq += 1;
+        match mis::moderate(&three, &id, mseq, &now(), &trust.verifier(), key.signer()) {
+            Ok(four) => {
+                note(format_args!(
+                    "hopsig ndn: {} verified; answering {}",
+                    three.name, four.name
+                ));
+                Ok(Some(four))
+            }
+            // The moderator never relays what it could not verify.
+            Err(e) => {
+                note(format_args!("hopsig ndn: refused {}: {e}", three.name));
+                Ok(None)
+            }
+        }
+    })
+}
+
+fn subscriber(s: Subscriber) -> Outcome {
+    let (moderator, publisher) = (
+        identity(&s.moderator, "--moderator")?,
+        identity(&s.publisher, "--publisher")?,
+    );
+    let trust = Trust::load(s.common.scheme, &s.verifier)?;
+    let mut face = connect(&s.common)?;
+    let mut one = Interest::new(mis::subscriber_interest(&moderator, &publisher));
+    one.can_be_prefix = true;
+    one.must_be_fresh = true;
+    let started = Instant::now();
+    let four = face.express(one).map_err(face_err)?;
+    let rtt = started.elapsed();
+    let got = match mis::receive(&four, &trust.verifier(), &mut SeenW::default()) {
+        Ok(g) => g,
+        Err(e @ (MisError::BadSignature(_) | MisError::ReplayedW(..))) => {
+            return Err(Failure::Invalid(format!("{}: {e}", four.name)))
+        }
+        Err(e) => return Err(Failure::Input(format!("{}: {e}", four.name))),
+    };
+    if s.json {
+        return io::say_json(&serde_json::json!({
+            "name": four.name.to_string(),
+            "publisher": got.names.publisher.to_string(),
+            "moderator": got.names.moderator.to_string(),
+            "published": got.published.published,
+            "accepted": got.accepted,
+            "message": String::from_utf8_lossy(&got.published.message),
+            "rtt_ms": rtt.as_secs_f64() * 1e3,
+            "valid": true,
+        }));
+    }
+    say(format_args!(
+        "{}: valid ({} via {}, published {}, accepted {}, RTT {:.1} ms)\n{}",
+        four.name,
+        got.names.publisher,
+        got.names.moderator,
+        got.published.published,
+        got.accepted,
+        rtt.as_secs_f64() * 1e3,
+        io::escape(&String::from_utf8_lossy(&got.published.message))
+    ))
+}
