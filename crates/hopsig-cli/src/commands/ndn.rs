@@ -440,13 +440,17 @@ fn subscriber(s: Subscriber) -> Outcome {
         }));
     }
     say(format_args!(
-        "{}: valid ({} via {}, published {}, accepted {}, RTT {:.1} ms)\n{}",
+        "{}: valid ({} via {}, published {}, accepted {}, RTT {:.1} ms)",
         four.name,
         got.names.publisher,
         got.names.moderator,
         got.published.published,
         got.accepted,
-        rtt.as_secs_f64() * 1e3,
+        rtt.as_secs_f64() * 1e3
+    ))?;
+    // The message is the publisher's: control characters are escaped.
+    say(format_args!(
+        "message: {}",
         io::escape(&String::from_utf8_lossy(&got.published.message))
     ))
 }
