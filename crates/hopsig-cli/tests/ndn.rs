@@ -220,3 +220,53 @@ fn bad_usage_exits_2() {
         assert_eq!(common::code(&o), 2, "{args:?}: {}", common::text(&o));
     }
 }
+
+#[test]
+fn bench_ndn_counts_table_3_from_real_packets() {
+    let s = Scratch::new();
+    let json = s.p("ndn.json");
+    let o = s.ok(&["bench", "ndn", "--json", &json]);
+    assert!(
+        common::stdout(&o).contains("004 Table 3"),
+        "{}",
+        common::text(&o)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5 * 3 * 2);
+    for r in rows {
+        let parts = [
+            "tlv",
+            "name",
+            "meta_info",
+            "content",
+            "signature_info",
+            "signature_value",
+        ];
+        let sum: u64 = parts.iter().map(|k| r[k].as_u64().unwrap()).sum();
+        assert_eq!(sum, r["total"].as_u64().unwrap(), "{r}");
+        if r["scheme"] == "IBAS" {
+            // 004 §5.3: a 5-octet SignatureInfo; the 160-octet value in its TLV.
+            assert_eq!(
+                (r["signature_info"].as_u64(), r["signature_value"].as_u64()),
+                (Some(5), Some(162)),
+                "{r}"
+            );
+        }
+    }
+    // The content grows with x by exactly x.
+    let content = |scheme: &str, x: u64| {
+        rows.iter()
+            .find(|r| {
+                r["scheme"] == scheme
+                    && r["x"] == x
+                    && r["packet"].as_str().unwrap().starts_with("(4)")
+            })
+            .unwrap()["content"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(content("IBAS", 100) - content("IBAS", 0), 100);
+    let reduction = v["reduction_vs_rsa2048_percent"].as_f64().unwrap();
+    assert!(reduction > 0.0 && reduction < 100.0);
+}

@@ -82,6 +82,27 @@ impl MetaInfo {
     }
 }
 
+/// The encoded size of each part of a Data packet, in octets (004 Table 3's columns).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Parts {
+    /// The outer TLV-TYPE and TLV-LENGTH.
+    pub tlv: usize,
+    /// The Name element.
+    pub name: usize,
+    /// The MetaInfo element (0 if absent).
+    pub meta_info: usize,
+    /// The Content element (0 if absent).
+    pub content: usize,
+    /// The SignatureInfo element.
+    pub signature_info: usize,
+    /// The SignatureValue element.
+    pub signature_value: usize,
+    /// Unrecognized elements kept.
+    pub extras: usize,
+    /// The whole packet.
+    pub total: usize,
+}
+
 /// A Data packet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Data {
@@ -151,6 +172,35 @@ impl Data {
         let mut out = Vec::with_capacity(v.len() + 4);
         put_tlv(&mut out, types::DATA, &v);
         out
+    }
+
+    /// The encoded size of each part.
+    pub fn parts(&self) -> Parts {
+        let len = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut v = vec![];
+            f(&mut v);
+            v.len()
+        };
+        let total = self.encode().len();
+        let p = Parts {
+            name: len(&|v| self.name.encode(v)),
+            meta_info: self.meta_info.as_ref().map_or(0, |m| len(&|v| m.encode(v))),
+            content: self
+                .content
+                .as_ref()
+                .map_or(0, |c| len(&|v| put_tlv(v, types::CONTENT, c))),
+            signature_info: len(&|v| self.signature_info.encode(types::SIGNATURE_INFO, v)),
+            signature_value: len(&|v| put_tlv(v, types::SIGNATURE_VALUE, &self.signature_value)),
+            extras: self.extras.iter().map(|(_, e)| len(&|v| e.encode(v))).sum(),
+            tlv: 0,
+            total,
+        };
+        let inner =
+            p.name + p.meta_info + p.content + p.signature_info + p.signature_value + p.extras;
+        Parts {
+            tlv: total - inner,
+            ..p
+        }
     }
 
     /// Decodes one Data packet, all of `input`.

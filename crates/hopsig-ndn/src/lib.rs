@@ -23,7 +23,7 @@ pub mod signature;
 pub mod tlv;
 pub mod types;
 
-pub use data::{Data, MetaInfo};
+pub use data::{Data, MetaInfo, Parts};
 pub use face::{Face, FaceError, Packet};
 pub use interest::Interest;
 pub use name::{Component, Name};

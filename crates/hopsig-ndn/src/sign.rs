@@ -95,6 +95,34 @@ impl SigningKey {
         }
     }
 
+    /// A fresh RSA key of `bits` bits (e = 65537).
+    ///
+    /// # Errors
+    /// OpenSSL failing.
+    pub fn generate_rsa(bits: u32) -> Result<SigningKey, SignatureError> {
+        let rsa = openssl::rsa::Rsa::generate(bits).map_err(ossl)?;
+        SigningKey::new(PKey::from_rsa(rsa).map_err(ossl)?)
+    }
+
+    /// A fresh EC key on P-256 (`bits` 256) or P-384 (384).
+    ///
+    /// # Errors
+    /// Another size, or OpenSSL failing.
+    pub fn generate_ec(bits: u32) -> Result<SigningKey, SignatureError> {
+        let nid = match bits {
+            256 => Nid::X9_62_PRIME256V1,
+            384 => Nid::SECP384R1,
+            _ => {
+                return Err(SignatureError::Key(format!(
+                    "no {bits}-bit curve: P-256 or P-384"
+                )))
+            }
+        };
+        let group = openssl::ec::EcGroup::from_curve_name(nid).map_err(ossl)?;
+        let ec = openssl::ec::EcKey::generate(&group).map_err(ossl)?;
+        SigningKey::new(PKey::from_ec_key(ec).map_err(ossl)?)
+    }
+
     /// An RSA or EC private key from PEM (PKCS #8, or the first `PRIVATE KEY` block
     /// of a file such as hopsig's `rsa2048-concat` / `ecdsa-p256-concat` key files:
     /// RFC 7468 lets text precede it).

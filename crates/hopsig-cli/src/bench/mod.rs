@@ -2,6 +2,7 @@
 
 mod bgpsec;
 mod fig4;
+pub mod ndn;
 mod speaker;
 mod table1;
 mod table2;
@@ -88,13 +89,14 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>, force: bool) -> 
         "table5" => report(&Table5::measure(quick)?, Table5::render, to),
         "fig4" => report(&Fig4::measure(quick)?, Fig4::render, to),
         "bgpsec" => report(&bgpsec::Bgpsec::measure(quick)?, bgpsec::Bgpsec::render, to),
+        "ndn" => report(&ndn::NdnBench::measure()?, ndn::NdnBench::render, to),
         "speaker" => report(
             &speaker::SpeakerBench::measure(quick)?,
             speaker::SpeakerBench::render,
             to,
         ),
         other => Err(Failure::Input(format!(
-            "unknown suite '{other}' (available: table1, table2, table3, table5, fig4, bgpsec, speaker)"
+            "unknown suite '{other}' (available: table1, table2, table3, table5, fig4, bgpsec, speaker, ndn)"
         ))),
     }
 }
