@@ -267,6 +267,9 @@ fn bench_ndn_counts_table_3_from_real_packets() {
             .unwrap()
     };
     assert_eq!(content("IBAS", 100) - content("IBAS", 0), 100);
+    let o = s.ok(&["inspect", "--json", &json]);
+    let inspected: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(inspected["suite"], "ndn");
     let reduction = v["reduction_vs_rsa2048_percent"].as_f64().unwrap();
     assert!(reduction > 0.0 && reduction < 100.0);
 }

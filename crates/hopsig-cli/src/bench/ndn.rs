@@ -56,6 +56,10 @@ pub struct SizeRow {
 /// The measurement.
 #[derive(Debug, Clone, Serialize)]
 pub struct NdnBench {
+    /// "ndn" (what `hopsig inspect` reports).
+    pub suite: String,
+    /// Always false: sizes take no sampling.
+    pub quick: bool,
     /// Where it ran.
     pub machine: Machine,
     /// Every packet.
@@ -176,6 +180,8 @@ impl NdnBench {
         };
         let ibas = total("IBAS");
         Ok(NdnBench {
+            suite: "ndn".into(),
+            quick: false,
             machine: Machine::detect(),
             reduction_vs_rsa1024_percent: 100.0 * (1.0 - ibas / total("RSA-1024")),
             reduction_vs_rsa2048_percent: 100.0 * (1.0 - ibas / total("RSA-2048")),

@@ -87,6 +87,10 @@ pub struct ResetRow {
 /// The whole benchmark.
 #[derive(Debug, Clone, Serialize)]
 pub struct SpeakerBench {
+    /// "speaker" (what `hopsig inspect` reports).
+    pub suite: String,
+    /// Whether `--quick` was given.
+    pub quick: bool,
     /// Where it ran.
     pub machine: Machine,
     /// Hops per path.
@@ -368,6 +372,8 @@ impl SpeakerBench {
             )?);
         }
         Ok(SpeakerBench {
+            suite: "speaker".into(),
+            quick,
             machine: Machine::detect(),
             hops: HOPS,
             suites,

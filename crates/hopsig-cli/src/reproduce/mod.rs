@@ -6,6 +6,7 @@ pub(crate) mod svg;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::bench::ndn::NdnBench;
 use crate::bench::{to_json, Table1, Table2, Table3, Table5};
 use crate::io::{outputs, print_text, say, Outcome, Secrecy};
 use svg::{line_chart, Series};
@@ -346,6 +347,7 @@ fn report(
     t2: &Table2,
     t3: &Table3,
     t5: &Table5,
+    ndn: &NdnBench,
     kcx: &crate::replay::Reproduction,
     quick: bool,
 ) -> String {
@@ -396,6 +398,12 @@ fn report(
     );
     let _ = write!(
         s,
+        "\n## 004 Table 3: packet sizes\n\nCounted from the packets hopsig's sharing builds \
+         (docs/spec/ndn-ibas.md), beside the paper's totals.\n\n```text\n{}```\n",
+        ndn.render()
+    );
+    let _ = write!(
+        s,
         "\n## KC-x Tables I and III: paper beside measured\n\nPaper figures quoted from {SOURCE3}. \
          Sign and verify are one hop; KC-MT's sign is eq. 4's S1/Σ + (1 − 1/Σ)·S2. C = L·verify + sign \
          (eq. 1, eq. 5), L = 3.7 being the paper's constant. SPV is not implemented: its row is \
@@ -434,9 +442,10 @@ fn report(
 }
 
 /// The files `hopsig reproduce` writes into its folder.
-const REPORT_FILES: [&str; 7] = [
+const REPORT_FILES: [&str; 8] = [
     "table1.json",
     "table5.json",
+    "ndn.json",
     "table3.json",
     "table2.json",
     "size.svg",
@@ -461,12 +470,14 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     }
     let t = Table1::measure(quick)?;
     let t5 = Table5::measure(quick)?;
+    let ndn = NdnBench::measure()?;
     let t3 = Table3::measure(quick)?;
     let t2 = Table2::measure(quick)?;
     let kcx = crate::replay::reproduce(quick)?;
     print_text(&format!(
         "BGR Table 1 — paper ({SOURCE}) beside measured:\n\n{}\n{}\n\
          004 Table 5 — paper ({SOURCE5}) beside measured:\n\n{}\n{}\n\
+         {}\n\
          KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n\n{}\n{}\n\
          PLA Tables I and II — paper ({SOURCE2}) beside measured:\n\n{}\n{}\n\
          KC-x Tables IV–VI and Fig. 5 — replayed traces:\n\n{}\n",
@@ -474,6 +485,7 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         t.render(),
         side_by_side5(&t5),
         t5.render(),
+        ndn.render(),
         side_by_side3(&t3),
         t3.render(),
         side_by_side2(&t2),
@@ -495,11 +507,12 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     let contents = [
         to_json(&t)?,
         to_json(&t5)?,
+        to_json(&ndn)?,
         to_json(&t3)?,
         to_json(&t2)?,
         size.into_bytes(),
         verify.into_bytes(),
-        report(&t, &t2, &t3, &t5, &kcx, quick).into_bytes(),
+        report(&t, &t2, &t3, &t5, &ndn, &kcx, quick).into_bytes(),
     ];
     for (name, bytes) in REPORT_FILES.iter().zip(&contents) {
         files.add(&out.join(name), bytes, Secrecy::Public)?;
@@ -512,7 +525,7 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     files.add(&out.join(REPLAY_JSON), &to_json(&kcx)?, Secrecy::Public)?;
     files.commit()?;
     say(format_args!(
-        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, {REPLAY_JSON}, size.svg, verify.svg, fig5-*.svg",
+        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, ndn.json, {REPLAY_JSON}, size.svg, verify.svg, fig5-*.svg",
         out.display()
     ))
 }
