@@ -57,12 +57,29 @@ impl Ndnd {
     /// The folder exists or cannot be made, ndnd does not start, or does not listen
     /// in time (the error quotes its log).
     pub fn start(bin: &Path, dir: &Path) -> std::io::Result<Ndnd> {
+        Ndnd::start_with(bin, dir, true)
+    }
+
+    /// As [`Ndnd::start`], with the content store answering Interests or not (a
+    /// benchmark that repeats one Interest must reach the producer every time).
+    ///
+    /// # Errors
+    /// As [`Ndnd::start`].
+    pub fn start_with(bin: &Path, dir: &Path, serve_from_cache: bool) -> std::io::Result<Ndnd> {
         std::fs::create_dir(dir)?;
         let socket = dir.join("nfd.sock");
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let config = TEMPLATE
             .replace("SOCKET_PATH", &socket.display().to_string())
-            .replace("port_unicast: 6363", &format!("port_unicast: {port}"));
+            .replace("port_unicast: 6363", &format!("port_unicast: {port}"))
+            .replace(
+                "serve: true",
+                if serve_from_cache {
+                    "serve: true"
+                } else {
+                    "serve: false"
+                },
+            );
         let conf = dir.join("fw.yml");
         std::fs::write(&conf, config)?;
         let log = std::fs::File::create(dir.join("ndnd.log"))?;

@@ -89,7 +89,7 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>, force: bool) -> 
         "table5" => report(&Table5::measure(quick)?, Table5::render, to),
         "fig4" => report(&Fig4::measure(quick)?, Fig4::render, to),
         "bgpsec" => report(&bgpsec::Bgpsec::measure(quick)?, bgpsec::Bgpsec::render, to),
-        "ndn" => report(&ndn::NdnBench::measure()?, ndn::NdnBench::render, to),
+        "ndn" => report(&ndn::NdnBench::measure(quick)?, ndn::NdnBench::render, to),
         "speaker" => report(
             &speaker::SpeakerBench::measure(quick)?,
             speaker::SpeakerBench::render,

@@ -58,7 +58,7 @@ pub struct SizeRow {
 pub struct NdnBench {
     /// "ndn" (what `hopsig inspect` reports).
     pub suite: String,
-    /// Always false: sizes take no sampling.
+    /// Whether `--quick` was given (fewer RTT runs).
     pub quick: bool,
     /// Where it ran.
     pub machine: Machine,
@@ -68,6 +68,10 @@ pub struct NdnBench {
     pub reduction_vs_rsa1024_percent: f64,
     /// The same against RSA-2048.
     pub reduction_vs_rsa2048_percent: f64,
+    /// The relay model's RTT through ndnd, per scheme (empty if ndnd was not found).
+    pub rtt: Vec<RttRow>,
+    /// Why the RTT was not measured, if it was not.
+    pub rtt_missing: Option<String>,
 }
 
 fn fail(e: impl std::fmt::Display) -> Failure {
@@ -101,7 +105,7 @@ impl NdnBench {
     ///
     /// # Errors
     /// Key generation or signing failing.
-    pub fn measure() -> Result<NdnBench, Failure> {
+    pub fn measure(quick: bool) -> Result<NdnBench, Failure> {
         let (alice, gov) = (
             "/wonderland/Alice".parse::<Name>().map_err(fail)?,
             "/moderators/Government".parse::<Name>().map_err(fail)?,
@@ -179,9 +183,26 @@ impl NdnBench {
                 .map_or(f64::NAN, |r| r.total as f64)
         };
         let ibas = total("IBAS");
+        // The repository this binary was built in (target/release/hopsig), where
+        // .ci/run builds ndnd, else the current folder.
+        let repo = std::env::current_exe()
+            .ok()
+            .and_then(|e| Some(e.parent()?.parent()?.parent()?.to_path_buf()))
+            .unwrap_or_else(|| ".".into());
+        let found = hopsig_ndn::ndnd::Ndnd::find(&repo)
+            .or_else(|| hopsig_ndn::ndnd::Ndnd::find(std::path::Path::new(".")));
+        let (rtt, rtt_missing) = match found {
+            Some(bin) => (self::rtt(&bin, if quick { 5 } else { 20 })?, None),
+            None => (
+                vec![],
+                Some("no ndnd (set HOPSIG_NDND, or build tools/ndnd into target/ndnd/ndnd as .ci/run does)".into()),
+            ),
+        };
         Ok(NdnBench {
             suite: "ndn".into(),
-            quick: false,
+            quick,
+            rtt,
+            rtt_missing,
             machine: Machine::detect(),
             reduction_vs_rsa1024_percent: 100.0 * (1.0 - ibas / total("RSA-1024")),
             reduction_vs_rsa2048_percent: 100.0 * (1.0 - ibas / total("RSA-2048")),
@@ -222,7 +243,240 @@ impl NdnBench {
             "\nIBAS packet (4) at x = 6 is {:.1} % smaller than RSA-1024's and {:.1} % smaller than RSA-2048's (paper: 45 % and 60 %).\n",
             self.reduction_vs_rsa1024_percent, self.reduction_vs_rsa2048_percent
         );
-        s += "Differences from the paper's packets: hopsig's KeyLocator is ID/KEY (SignatureInfo 33 / 38 octets; the paper's 82 / 87 held a longer key name), and its IBAS value is 160 octets on BLS12-381 (about 128-bit security; the paper's 150 on an 80-bit curve), so RSA packets are smaller here and IBAS ones a little larger.\n";
+        s += "\n004 §6.2 packet relay model through ndnd (loopback; content store off so every run reaches Alice), 100-byte messages, ms\n";
+        match &self.rtt_missing {
+            Some(why) => s += &format!("not measured: {why}\n"),
+            None => {
+                s += &format!(
+                    "{:<12} {:>5} {:>9} {:>7} {:>12} {:>13} {:>12} {:>12}\n",
+                    "scheme",
+                    "runs",
+                    "RTT mean",
+                    "sd",
+                    "crypto in it",
+                    "rest (≤ 2)",
+                    "Bob verify",
+                    "end to end"
+                );
+                for r in &self.rtt {
+                    s += &format!(
+                        "{:<12} {:>5} {:>9.2} {:>7.2} {:>12.2} {:>13.2} {:>12.2} {:>12.2}\n",
+                        r.scheme,
+                        r.runs,
+                        r.rtt_mean_ms,
+                        r.rtt_sd_ms,
+                        r.crypto_mean_ms,
+                        r.rest_mean_ms,
+                        r.subscriber_verify_mean_ms,
+                        r.end_to_end_mean_ms
+                    );
+                }
+                s += &format!(
+                    "paper (5 runs, 2012 laptop): {}\n",
+                    PAPER_RTT
+                        .iter()
+                        .map(|(n, m, sd)| format!("{n} {m} ms (sd {sd})"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+        s += "\nDifferences from the paper's packets: hopsig's KeyLocator is ID/KEY (SignatureInfo 33 / 38 octets; the paper's 82 / 87 held a longer key name), and its IBAS value is 160 octets on BLS12-381 (about 128-bit security; the paper's 150 on an 80-bit curve), so RSA packets are smaller here and IBAS ones a little larger.\n";
         s
     }
+}
+
+/// The packet relay model's RTT (004 §6.2) for one scheme.
+#[derive(Debug, Clone, Serialize)]
+pub struct RttRow {
+    /// Scheme.
+    pub scheme: String,
+    /// Runs.
+    pub runs: usize,
+    /// Bob's RTT: Interest (1) sent → Data (4) received, ms (mean, standard deviation).
+    pub rtt_mean_ms: f64,
+    /// Standard deviation, ms.
+    pub rtt_sd_ms: f64,
+    /// Of which cryptography, ms (mean): Alice signing (3), the moderator verifying
+    /// (3) and signing (4) — each timed where it ran.
+    pub crypto_mean_ms: f64,
+    /// Bob's RTT minus that cryptography: the forwarder and the faces, ms (mean;
+    /// target ≤ 2).
+    pub rest_mean_ms: f64,
+    /// Bob verifying (4) after it arrived, ms (mean).
+    pub subscriber_verify_mean_ms: f64,
+    /// RTT plus Bob's verification, ms (mean).
+    pub end_to_end_mean_ms: f64,
+}
+
+/// The paper's RTT (004 §6.2, 100-byte messages, 5 runs): IBAS(224,112) 37.6 ms (sd
+/// 2.8), RSA-2048 22.7 ms (sd 1.6).
+pub const PAPER_RTT: [(&str, f64, f64); 2] = [("IBAS", 37.6, 2.8), ("RSA-2048", 22.7, 1.6)];
+
+fn mean_sd(v: &[f64]) -> (f64, f64) {
+    let n = v.len().max(1) as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
+}
+
+/// RTT of `runs` relays through a private ndnd whose content store answers nothing
+/// (every run reaches Alice), for IBAS, RSA-2048 and ECDSA P-256, 100-byte messages,
+/// after one relay not counted (the first sets up the forwarder's tables and faces).
+///
+/// # Errors
+/// ndnd failing to start or a relay failing.
+pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> {
+    use hopsig_ndn::{Face, Interest, Packet};
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+
+    let (alice, gov) = (
+        "/wonderland/Alice".parse::<Name>().map_err(fail)?,
+        "/moderators/Government".parse::<Name>().map_err(fail)?,
+    );
+    let pkg = Pkg::setup().map_err(fail)?;
+    let (ka, kg) = (
+        pkg.extract(&alice.to_string()).map_err(fail)?,
+        pkg.extract(&gov.to_string()).map_err(fail)?,
+    );
+    let message = vec![b'm'; 100];
+    let mut out = vec![];
+    let measured = runs;
+    let runs = runs + 1;
+    for scheme in ["IBAS", "RSA-2048", "ECDSA P-256"] {
+        note(format_args!(
+            "bench ndn: RTT through ndnd, {scheme}, {runs} runs"
+        ));
+        let keys = match scheme {
+            "RSA-2048" => Some(classic(|| SigningKey::generate_rsa(2048).map_err(fail))?),
+            "ECDSA P-256" => Some(classic(|| SigningKey::generate_ec(256).map_err(fail))?),
+            _ => None,
+        };
+        let mut trust = HashMap::new();
+        if let Some((a, g)) = &keys {
+            trust.insert(alice.clone(), a.verifying_key().map_err(fail)?);
+            trust.insert(gov.clone(), g.verifying_key().map_err(fail)?);
+        }
+        let dir = std::env::temp_dir().join(format!(
+            "hopsig-bench-ndnd-{}-{}",
+            std::process::id(),
+            out.len()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fw = hopsig_ndn::ndnd::Ndnd::start_with(ndnd, &dir, false).map_err(fail)?;
+        let mut alice_face = Face::unix(&fw.socket).map_err(fail)?;
+        alice_face
+            .register(&mis::moderator_interest(&alice))
+            .map_err(fail)?;
+        let mut gov_face = Face::unix(&fw.socket).map_err(fail)?;
+        gov_face.register(&gov).map_err(fail)?;
+        let crypto = Mutex::new(vec![0.0f64; runs]);
+        let add = |run: usize, t: Duration| {
+            if let Ok(mut c) = crypto.lock() {
+                c[run] += t.as_secs_f64() * 1e3;
+            }
+        };
+        let mut bob_verify = vec![];
+        let verifier = match &keys {
+            Some(_) => Verifier::Classic(&trust),
+            None => Verifier::Ibas(pkg.params()),
+        };
+        let deadline = || Some(Instant::now() + Duration::from_secs(10));
+        let mut rtts = vec![];
+        std::thread::scope(|s| -> Result<(), Failure> {
+            let alice_role = s.spawn(|| -> Result<(), Failure> {
+                let mut journal = Journal::memory();
+                for run in 0..runs {
+                    let Packet::Interest(_, token) = alice_face.recv(deadline()).map_err(fail)?
+                    else {
+                        continue;
+                    };
+                    let t = Instant::now();
+                    let signer = match &keys {
+                        Some((a, _)) => Signer::Classic(a),
+                        None => Signer::Ibas(&ka, &mut journal),
+                    };
+                    let three = mis::publish(
+                        &alice,
+                        run as u64 + 1,
+                        "2015-09-30T12:00:00Z",
+                        &message,
+                        signer,
+                    )
+                    .map_err(fail)?;
+                    add(run, t.elapsed());
+                    alice_face.put(&three, token.as_deref()).map_err(fail)?;
+                }
+                Ok(())
+            });
+            let gov_role = s.spawn(|| -> Result<(), Failure> {
+                let mut journal = Journal::memory();
+                for run in 0..runs {
+                    let Packet::Interest(_, token) = gov_face.recv(deadline()).map_err(fail)?
+                    else {
+                        continue;
+                    };
+                    let mut two = Interest::new(mis::moderator_interest(&alice));
+                    two.can_be_prefix = true;
+                    two.must_be_fresh = true;
+                    let three = gov_face.express(two).map_err(fail)?;
+                    let t = Instant::now();
+                    let signer = match &keys {
+                        Some((_, g)) => Signer::Classic(g),
+                        None => Signer::Ibas(&kg, &mut journal),
+                    };
+                    let four = mis::moderate(
+                        &three,
+                        &gov,
+                        run as u64 + 1,
+                        "2015-09-30T12:00:01Z",
+                        &verifier,
+                        signer,
+                    )
+                    .map_err(fail)?;
+                    add(run, t.elapsed());
+                    gov_face.put(&four, token.as_deref()).map_err(fail)?;
+                }
+                Ok(())
+            });
+            let mut bob = Face::tcp(fw.tcp).map_err(fail)?;
+            for _ in 0..runs {
+                let mut one = Interest::new(mis::subscriber_interest(&gov, &alice));
+                one.can_be_prefix = true;
+                one.must_be_fresh = true;
+                let start = Instant::now();
+                let four = bob.express(one).map_err(fail)?;
+                let rtt = start.elapsed();
+                let t = Instant::now();
+                mis::receive(&four, &verifier, &mut mis::SeenW::default()).map_err(fail)?;
+                bob_verify.push(t.elapsed().as_secs_f64() * 1e3);
+                rtts.push(rtt.as_secs_f64() * 1e3);
+            }
+            alice_role
+                .join()
+                .map_err(|_| fail("Alice's thread panicked"))??;
+            gov_role
+                .join()
+                .map_err(|_| fail("the moderator's thread panicked"))??;
+            Ok(())
+        })?;
+        // The cryptography inside Bob's RTT is Alice's and the moderator's; Bob
+        // verifies after it, reported apart and in the end-to-end time.
+        let crypto = crypto.into_inner().map_err(|_| fail("lock"))?;
+        let (rtt_mean, rtt_sd) = mean_sd(&rtts[1..]);
+        let (crypto_mean, _) = mean_sd(&crypto[1..]);
+        let (bob_mean, _) = mean_sd(&bob_verify[1..]);
+        out.push(RttRow {
+            scheme: scheme.into(),
+            runs: measured,
+            rtt_mean_ms: rtt_mean,
+            rtt_sd_ms: rtt_sd,
+            crypto_mean_ms: crypto_mean,
+            rest_mean_ms: rtt_mean - crypto_mean,
+            subscriber_verify_mean_ms: bob_mean,
+            end_to_end_mean_ms: rtt_mean + bob_mean,
+        });
+    }
+    Ok(out)
 }

@@ -470,7 +470,7 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     }
     let t = Table1::measure(quick)?;
     let t5 = Table5::measure(quick)?;
-    let ndn = NdnBench::measure()?;
+    let ndn = NdnBench::measure(quick)?;
     let t3 = Table3::measure(quick)?;
     let t2 = Table2::measure(quick)?;
     let kcx = crate::replay::reproduce(quick)?;
