@@ -28,8 +28,8 @@ pub const PAPER: [(&str, usize, usize); 4] = [
     ("IBAS", 265, 350),
 ];
 
-/// One packet's parts.
-#[derive(Debug, Clone, Serialize)]
+/// One packet's parts (serialized flat: scheme, x, packet, then each part).
+#[derive(Debug, Clone)]
 pub struct SizeRow {
     /// Scheme.
     pub scheme: String,
@@ -37,20 +37,31 @@ pub struct SizeRow {
     pub x: usize,
     /// "(3) publisher → moderator" or "(4) moderator → subscriber".
     pub packet: String,
-    /// Outer TLV-TYPE and TLV-LENGTH.
-    pub tlv: usize,
-    /// Name.
-    pub name: usize,
-    /// MetaInfo.
-    pub meta_info: usize,
-    /// Content.
-    pub content: usize,
-    /// SignatureInfo.
-    pub signature_info: usize,
-    /// SignatureValue.
-    pub signature_value: usize,
-    /// The whole packet.
-    pub total: usize,
+    /// The octets of each part.
+    pub parts: Parts,
+}
+
+impl Serialize for SizeRow {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let p = &self.parts;
+        let mut m = s.serialize_struct("SizeRow", 10)?;
+        m.serialize_field("scheme", &self.scheme)?;
+        m.serialize_field("x", &self.x)?;
+        m.serialize_field("packet", &self.packet)?;
+        for (name, octets) in [
+            ("tlv", p.tlv),
+            ("name", p.name),
+            ("meta_info", p.meta_info),
+            ("content", p.content),
+            ("signature_info", p.signature_info),
+            ("signature_value", p.signature_value),
+            ("total", p.total),
+        ] {
+            m.serialize_field(name, &octets)?;
+        }
+        m.end()
+    }
 }
 
 /// The measurement.
@@ -79,18 +90,11 @@ fn fail(e: impl std::fmt::Display) -> Failure {
 }
 
 fn row(scheme: &str, x: usize, packet: &str, d: &Data) -> SizeRow {
-    let p: Parts = d.parts();
     SizeRow {
         scheme: scheme.into(),
         x,
         packet: packet.into(),
-        tlv: p.tlv,
-        name: p.name,
-        meta_info: p.meta_info,
-        content: p.content,
-        signature_info: p.signature_info,
-        signature_value: p.signature_value,
-        total: p.total,
+        parts: d.parts(),
     }
 }
 
@@ -180,7 +184,7 @@ impl NdnBench {
         let total = |scheme: &str| {
             rows.iter()
                 .find(|r| r.scheme == scheme && r.x == 6 && r.packet.starts_with("(4)"))
-                .map_or(f64::NAN, |r| r.total as f64)
+                .map_or(f64::NAN, |r| r.parts.total as f64)
         };
         let ibas = total("IBAS");
         // The repository this binary was built in (target/release/hopsig), where
@@ -225,12 +229,12 @@ impl NdnBench {
                 r.scheme,
                 r.x,
                 r.packet,
-                r.tlv,
-                r.name,
-                r.meta_info,
-                r.content,
-                format!("{}+{}", r.signature_info, r.signature_value),
-                r.total
+                r.parts.tlv,
+                r.parts.name,
+                r.parts.meta_info,
+                r.parts.content,
+                format!("{}+{}", r.parts.signature_info, r.parts.signature_value),
+                r.parts.total
             );
         }
         s += "\npaper (004 Table 3, totals base + x): ";
