@@ -284,5 +284,15 @@ fn bench_ndn_counts_table_3_from_real_packets() {
             );
             assert!(total > 0.0 && crypto > 0.0 && crypto < total, "{r}");
         }
+        let throughput = v["throughput"].as_array().unwrap();
+        assert_eq!(throughput.len(), 3, "{v}");
+        for t in throughput {
+            assert_eq!(t["requests"], 10);
+            assert!(
+                t["per_second"].as_f64().unwrap() > 0.0
+                    && t["processing_us"].as_f64().unwrap() > 0.0,
+                "{t}"
+            );
+        }
     }
 }

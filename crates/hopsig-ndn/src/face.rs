@@ -214,6 +214,25 @@ impl Face {
         }
     }
 
+    /// As [`Face::recv`], with `None` when `deadline` passes first.
+    ///
+    /// # Errors
+    /// As [`Face::recv`], the deadline aside.
+    pub fn recv_until(&mut self, deadline: Instant) -> Result<Option<Packet>, FaceError> {
+        match self.recv(Some(deadline)) {
+            Ok(p) => Ok(Some(p)),
+            Err(FaceError::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// One whole TLV from the buffer, if it holds one.
     fn take_frame(&mut self) -> Result<Option<Vec<u8>>, FaceError> {
         let mut r = Reader::new(&self.buf);
@@ -240,16 +259,9 @@ impl Face {
         let deadline = Instant::now() + lifetime;
         let mut held = VecDeque::new();
         let result = loop {
-            let p = match self.recv(Some(deadline)) {
-                Ok(p) => p,
-                Err(FaceError::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-                    ) =>
-                {
-                    break Err(FaceError::Timeout(name, lifetime))
-                }
+            let p = match self.recv_until(deadline) {
+                Ok(Some(p)) => p,
+                Ok(None) => break Err(FaceError::Timeout(name, lifetime)),
                 Err(e) => break Err(e),
             };
             match p {

@@ -578,3 +578,112 @@ pub fn params_from_data(d: &Data) -> Result<PublicParams, MisError> {
         .map_err(|_| MisError::Content("PKG parameters are not 96 octets".into()))?;
     PublicParams::from_bytes(bytes).map_err(|e| MisError::Content(e.to_string()))
 }
+
+/// What [`serve_moderator`] did with one request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModeratorEvent {
+    /// Data (4) sent, answering this many Interests (1).
+    Answered(Name, usize),
+    /// The publisher's Data (3) did not verify, or signing failed: nothing relayed.
+    Refused(Name, String),
+    /// No Data (3) (a Nack or no answer in 4 s): the waiting Interests are dropped.
+    NoAnswer(Name, String),
+    /// An Interest under the prefix that is not `M/safetyConfirmation/PUBLISHER`.
+    Ignored(Name),
+}
+
+/// Serves as moderator `moderator` on `face` until `count` Interests (1) were answered
+/// (for ever with `None`), with several requests in flight: an Interest (1) sends its
+/// Interest (2) at once (Interests for a publisher already asked wait for the same
+/// Data); a Data (3) that arrives is handed to `moderate` (which verifies it and
+/// builds (4), [`moderate`]) and the result answers every Interest waiting for it.
+/// `event` hears each outcome.
+///
+/// # Errors
+/// The face failing; registration is the caller's.
+pub fn serve_moderator(
+    face: &mut crate::face::Face,
+    moderator: &Name,
+    count: Option<u64>,
+    mut moderate: impl FnMut(&Data) -> Result<Data, MisError>,
+    mut event: impl FnMut(ModeratorEvent),
+) -> Result<u64, crate::face::FaceError> {
+    use crate::face::Packet;
+    use crate::interest::Interest;
+    use std::time::{Duration, Instant};
+
+    const LIFETIME: Duration = Duration::from_secs(4);
+    let prefix = moderator.clone().child(Component::generic(APP));
+    // Publisher → (when its Interest (2) left, the PitTokens of the Interests (1)).
+    type Waiting = (Instant, Vec<Option<Vec<u8>>>);
+    let mut waiting: HashMap<Name, Waiting> = HashMap::new();
+    let mut served = 0u64;
+    while count.is_none_or(|c| served < c) {
+        let now = Instant::now();
+        waiting.retain(|publisher, (sent, _)| {
+            let alive = now.duration_since(*sent) < LIFETIME;
+            if !alive {
+                event(ModeratorEvent::NoAnswer(
+                    publisher.clone(),
+                    "no Data within 4 s".into(),
+                ));
+            }
+            alive
+        });
+        let Some(packet) = face.recv_until(now + Duration::from_millis(500))? else {
+            continue;
+        };
+        match packet {
+            Packet::Interest(i, token) if prefix.is_prefix_of(&i.name) => {
+                let publisher = i.name.components().get(3..5).map(|c| Name(c.to_vec()));
+                let Some(publisher) = publisher.filter(|_| i.name.len() == 5) else {
+                    event(ModeratorEvent::Ignored(i.name));
+                    continue;
+                };
+                if let Some((_, tokens)) = waiting.get_mut(&publisher) {
+                    tokens.push(token);
+                    continue;
+                }
+                let mut two = Interest::new(moderator_interest(&publisher));
+                two.can_be_prefix = true;
+                two.must_be_fresh = true;
+                two.lifetime = Some(LIFETIME.as_millis() as u64);
+                let mut nonce = [0u8; 4];
+                let _ = openssl::rand::rand_bytes(&mut nonce);
+                two.nonce = Some(nonce);
+                face.send(&two.encode())?;
+                waiting.insert(publisher, (Instant::now(), vec![token]));
+            }
+            Packet::Data(three) => {
+                let Ok(publisher) = identity_of(&three.name, 0) else {
+                    continue;
+                };
+                let Some((_, tokens)) = waiting.remove(&publisher) else {
+                    continue;
+                };
+                match moderate(&three) {
+                    Ok(four) => {
+                        for token in &tokens {
+                            face.put(&four, token.as_deref())?;
+                        }
+                        served += tokens.len() as u64;
+                        event(ModeratorEvent::Answered(four.name.clone(), tokens.len()));
+                    }
+                    Err(e) => event(ModeratorEvent::Refused(three.name.clone(), e.to_string())),
+                }
+            }
+            Packet::Nack(i, reason) => {
+                if let Ok(publisher) = identity_of(&i.name, 0) {
+                    if waiting.remove(&publisher).is_some() {
+                        event(ModeratorEvent::NoAnswer(
+                            publisher,
+                            format!("Nack, reason {reason}"),
+                        ));
+                    }
+                }
+            }
+            Packet::Interest(..) => {}
+        }
+    }
+    Ok(served)
+}

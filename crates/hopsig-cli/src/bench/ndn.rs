@@ -83,6 +83,8 @@ pub struct NdnBench {
     pub rtt: Vec<RttRow>,
     /// Why the RTT was not measured, if it was not.
     pub rtt_missing: Option<String>,
+    /// The moderator's throughput through ndnd, per scheme (empty without ndnd).
+    pub throughput: Vec<ThroughputRow>,
 }
 
 fn fail(e: impl std::fmt::Display) -> Failure {
@@ -195,9 +197,14 @@ impl NdnBench {
             .unwrap_or_else(|| ".".into());
         let found = hopsig_ndn::ndnd::Ndnd::find(&repo)
             .or_else(|| hopsig_ndn::ndnd::Ndnd::find(std::path::Path::new(".")));
-        let (rtt, rtt_missing) = match found {
-            Some(bin) => (self::rtt(&bin, if quick { 5 } else { 20 })?, None),
+        let (rtt, throughput, rtt_missing) = match found {
+            Some(bin) => (
+                self::rtt(&bin, if quick { 5 } else { 20 })?,
+                self::throughput(&bin, if quick { 10 } else { 40 })?,
+                None,
+            ),
             None => (
+                vec![],
                 vec![],
                 Some("no ndnd (set HOPSIG_NDND, or build tools/ndnd into target/ndnd/ndnd as .ci/run does)".into()),
             ),
@@ -206,6 +213,7 @@ impl NdnBench {
             suite: "ndn".into(),
             quick,
             rtt,
+            throughput,
             rtt_missing,
             machine: Machine::detect(),
             reduction_vs_rsa1024_percent: 100.0 * (1.0 - ibas / total("RSA-1024")),
@@ -273,6 +281,17 @@ impl NdnBench {
                         r.rest_mean_ms,
                         r.subscriber_verify_mean_ms,
                         r.end_to_end_mean_ms
+                    );
+                }
+                s += "\nmoderator throughput: every publisher's Interest (1) at once, publishers answering with Data signed beforehand\n";
+                s += &format!(
+                    "{:<12} {:>9} {:>12} {:>16} {:>14}\n",
+                    "scheme", "requests", "requests/s", "processing µs", "ratio (≥ 0.8)"
+                );
+                for t in &self.throughput {
+                    s += &format!(
+                        "{:<12} {:>9} {:>12.0} {:>16.1} {:>14.2}\n",
+                        t.scheme, t.requests, t.per_second, t.processing_us, t.ratio
                     );
                 }
                 s += &format!(
@@ -480,6 +499,206 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> 
             rest_mean_ms: rtt_mean - crypto_mean,
             subscriber_verify_mean_ms: bob_mean,
             end_to_end_mean_ms: rtt_mean + bob_mean,
+        });
+    }
+    Ok(out)
+}
+
+/// The moderator's throughput through ndnd for one scheme (issue 14 §4).
+#[derive(Debug, Clone, Serialize)]
+pub struct ThroughputRow {
+    /// Scheme.
+    pub scheme: String,
+    /// Requests: one per publisher (Snippet 1 gives one Interest name per publisher).
+    pub requests: usize,
+    /// Requests answered per second: all Interests (1) sent at once, until the last
+    /// Data (4) arrived.
+    pub per_second: f64,
+    /// The moderator's processing per request (verify (3), build and sign (4)), mean µs.
+    pub processing_us: f64,
+    /// `per_second × processing` (target ≥ 0.8: the forwarder path hides behind the
+    /// moderator's work).
+    pub ratio: f64,
+}
+
+/// Every publisher's Interest (1) at once toward the pipelined moderator
+/// ([`mis::serve_moderator`]) through a private ndnd; the publishers answer with Data
+/// signed beforehand, so the moderator's work is what is measured.
+///
+/// # Errors
+/// ndnd failing to start, a relay failing or timing out.
+pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>, Failure> {
+    use hopsig_ndn::{Face, Interest, Packet};
+    use std::time::{Duration, Instant};
+
+    let gov = "/moderators/Government".parse::<Name>().map_err(fail)?;
+    let publishers: Vec<Name> = (0..k)
+        .map(|i| {
+            format!("/wonderland/Alice{i}")
+                .parse::<Name>()
+                .map_err(fail)
+        })
+        .collect::<Result<_, _>>()?;
+    let pkg = Pkg::setup().map_err(fail)?;
+    let kg = pkg.extract(&gov.to_string()).map_err(fail)?;
+    let message = vec![b'm'; 100];
+    let mut out = vec![];
+    for scheme in ["IBAS", "RSA-2048", "ECDSA P-256"] {
+        note(format_args!(
+            "bench ndn: moderator throughput through ndnd, {scheme}, {k} publishers"
+        ));
+        let gen = || match scheme {
+            "RSA-2048" => SigningKey::generate_rsa(2048).map_err(fail).map(Some),
+            "ECDSA P-256" => SigningKey::generate_ec(256).map_err(fail).map(Some),
+            _ => Ok(None),
+        };
+        let gov_key = gen()?;
+        let mut trust = HashMap::new();
+        if let Some(g) = &gov_key {
+            trust.insert(gov.clone(), g.verifying_key().map_err(fail)?);
+        }
+        let mut threes = HashMap::new();
+        for p in &publishers {
+            let three = match gen()? {
+                Some(key) => {
+                    trust.insert(p.clone(), key.verifying_key().map_err(fail)?);
+                    mis::publish(
+                        p,
+                        1,
+                        "2015-09-30T12:00:00Z",
+                        &message,
+                        Signer::Classic(&key),
+                    )
+                }
+                None => {
+                    let key = pkg.extract(&p.to_string()).map_err(fail)?;
+                    mis::publish(
+                        p,
+                        1,
+                        "2015-09-30T12:00:00Z",
+                        &message,
+                        Signer::Ibas(&key, &mut Journal::memory()),
+                    )
+                }
+            }
+            .map_err(fail)?;
+            threes.insert(p.clone(), three);
+        }
+        let dir = std::env::temp_dir().join(format!(
+            "hopsig-bench-ndnd-tp-{}-{}",
+            std::process::id(),
+            out.len()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fw = hopsig_ndn::ndnd::Ndnd::start_with(ndnd, &dir, false).map_err(fail)?;
+        let mut alice_face = Face::unix(&fw.socket).map_err(fail)?;
+        for p in &publishers {
+            alice_face
+                .register(&mis::moderator_interest(p))
+                .map_err(fail)?;
+        }
+        let mut gov_face = Face::unix(&fw.socket).map_err(fail)?;
+        gov_face
+            .register(&gov.clone().child(hopsig_ndn::Component::generic(mis::APP)))
+            .map_err(fail)?;
+        let verifier = match &gov_key {
+            Some(_) => Verifier::Classic(&trust),
+            None => Verifier::Ibas(pkg.params()),
+        };
+        let mut processing = vec![];
+        let mut elapsed = Duration::ZERO;
+        std::thread::scope(|s| -> Result<(), Failure> {
+            let alice = s.spawn(|| -> Result<Face, Failure> {
+                let deadline = Instant::now() + Duration::from_secs(30);
+                let mut answered = 0;
+                while answered < k {
+                    let Packet::Interest(i, token) =
+                        alice_face.recv(Some(deadline)).map_err(fail)?
+                    else {
+                        continue;
+                    };
+                    let Some(three) = i
+                        .name
+                        .components()
+                        .get(0..2)
+                        .and_then(|c| threes.get(&Name(c.to_vec())))
+                    else {
+                        continue;
+                    };
+                    alice_face.put(three, token.as_deref()).map_err(fail)?;
+                    answered += 1;
+                }
+                Ok(alice_face)
+            });
+            let moderator = s.spawn(|| -> Result<(Face, Vec<f64>), Failure> {
+                let mut journal = Journal::memory();
+                let mut times = vec![];
+                let mut mseq = 0;
+                mis::serve_moderator(
+                    &mut gov_face,
+                    &gov,
+                    Some(k as u64),
+                    |three| {
+                        let t = Instant::now();
+                        mseq += 1;
+                        let signer = match &gov_key {
+                            Some(g) => Signer::Classic(g),
+                            None => Signer::Ibas(&kg, &mut journal),
+                        };
+                        let four = mis::moderate(
+                            three,
+                            &gov,
+                            mseq,
+                            "2015-09-30T12:00:01Z",
+                            &verifier,
+                            signer,
+                        );
+                        times.push(t.elapsed().as_secs_f64() * 1e6);
+                        four
+                    },
+                    |_| {},
+                )
+                .map_err(fail)?;
+                Ok((gov_face, times))
+            });
+            let mut bob = Face::tcp(fw.tcp).map_err(fail)?;
+            let start = Instant::now();
+            for (n, p) in publishers.iter().enumerate() {
+                let mut one = Interest::new(mis::subscriber_interest(&gov, p));
+                one.can_be_prefix = true;
+                one.must_be_fresh = true;
+                // Names differ, so one nonce each is enough against loops.
+                one.nonce = Some((n as u32).to_be_bytes());
+                bob.send(&one.encode()).map_err(fail)?;
+            }
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let mut got = vec![];
+            while got.len() < k {
+                if let Packet::Data(d) = bob.recv(Some(deadline)).map_err(fail)? {
+                    got.push(d);
+                }
+            }
+            elapsed = start.elapsed();
+            for d in &got {
+                mis::receive(d, &verifier, &mut mis::SeenW::default()).map_err(fail)?;
+            }
+            let _alice_face = alice
+                .join()
+                .map_err(|_| fail("publishers' thread panicked"))??;
+            let (_gov_face, times) = moderator
+                .join()
+                .map_err(|_| fail("moderator's thread panicked"))??;
+            processing = times;
+            Ok(())
+        })?;
+        let per_second = k as f64 / elapsed.as_secs_f64();
+        let processing_us = processing.iter().sum::<f64>() / processing.len().max(1) as f64;
+        out.push(ThroughputRow {
+            scheme: scheme.into(),
+            requests: k,
+            per_second,
+            processing_us,
+            ratio: per_second * processing_us / 1e6,
         });
     }
     Ok(out)

@@ -324,7 +324,7 @@ fn serve(
     face: &mut Face,
     prefix: &Name,
     count: Option<u64>,
-    mut answer: impl FnMut(&mut Face, &Interest) -> Result<Option<hopsig_ndn::Data>, Failure>,
+    mut answer: impl FnMut(&Interest) -> Result<Option<hopsig_ndn::Data>, Failure>,
 ) -> Outcome {
     face.register(prefix).map_err(face_err)?;
     note(format_args!("hopsig ndn: registered {prefix}"));
@@ -336,7 +336,7 @@ fn serve(
         if !prefix.is_prefix_of(&i.name) {
             continue;
         }
-        if let Some(d) = answer(face, &i)? {
+        if let Some(d) = answer(&i)? {
             face.put(&d, token.as_deref()).map_err(face_err)?;
             served += 1;
         }
@@ -355,7 +355,7 @@ fn publisher(p: Publisher) -> Outcome {
         .map_err(|e| Failure::Input(e.to_string()))?;
     let mut face = connect(&p.common)?;
     let name = mis::moderator_interest(&id);
-    serve(&mut face, &name, p.count, |_, i| {
+    serve(&mut face, &name, p.count, |i| {
         note(format_args!(
             "hopsig ndn: {} asked; answering {}",
             i.name, data.name
@@ -370,41 +370,38 @@ fn moderator(m: Moderator) -> Outcome {
     let trust = Trust::load(m.common.scheme, &m.verifier)?;
     let mut face = connect(&m.common)?;
     let app = id.clone().child(hopsig_ndn::Component::generic(mis::APP));
+    face.register(&app).map_err(face_err)?;
+    note(format_args!("hopsig ndn: registered {app}"));
     let mut mseq = 0u64;
-    serve(&mut face, &app, m.count, |face, i| {
-        let Some(publisher) = i.name.components().get(3..5).map(|c| Name(c.to_vec())) else {
-            note(format_args!(
-                "hopsig ndn: {}: not /MODERATOR/safetyConfirmation/PUBLISHER",
-                i.name
-            ));
-            return Ok(None);
-        };
-        let mut two = Interest::new(mis::moderator_interest(&publisher));
-        two.can_be_prefix = true;
-        two.must_be_fresh = true;
-        let three = match face.express(two) {
-            Ok(d) => d,
-            Err(e) => {
-                note(format_args!("hopsig ndn: {publisher}: {e}"));
-                return Ok(None);
+    let verifier = trust.verifier();
+    // Several requests in flight; the moderator never relays what it could not verify.
+    mis::serve_moderator(
+        &mut face,
+        &id,
+        m.count,
+        |three| {
+            mseq += 1;
+            mis::moderate(three, &id, mseq, &now(), &verifier, key.signer())
+        },
+        |e| match e {
+            mis::ModeratorEvent::Answered(name, n) => note(format_args!(
+                "hopsig ndn: verified; answering {name} ({n} waiting)"
+            )),
+            mis::ModeratorEvent::Refused(name, why) => {
+                note(format_args!("hopsig ndn: refused {name}: {why}"))
             }
-        };
-        mseq += 1;
-        match mis::moderate(&three, &id, mseq, &now(), &trust.verifier(), key.signer()) {
-            Ok(four) => {
-                note(format_args!(
-                    "hopsig ndn: {} verified; answering {}",
-                    three.name, four.name
-                ));
-                Ok(Some(four))
+            mis::ModeratorEvent::NoAnswer(publisher, why) => {
+                note(format_args!("hopsig ndn: {publisher}: {why}"))
             }
-            // The moderator never relays what it could not verify.
-            Err(e) => {
-                note(format_args!("hopsig ndn: refused {}: {e}", three.name));
-                Ok(None)
-            }
-        }
-    })
+            mis::ModeratorEvent::Ignored(name) => note(format_args!(
+                "hopsig ndn: {name}: not /MODERATOR/safetyConfirmation/PUBLISHER"
+            )),
+        },
+    )
+    .map_err(face_err)?;
+    // Answers still in the forwarder's queue are lost if the face closes at once.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    Ok(())
 }
 
 fn subscriber(s: Subscriber) -> Outcome {
