@@ -480,17 +480,15 @@ pub fn receive(d: &Data, verifier: &Verifier<'_>, seen: &mut SeenW) -> Result<Re
                 Identity::new(&n.to_string()).map_err(|_| MisError::UnknownIdentity(n.to_string()))
             };
             let (pid, mid) = (id(&names.publisher)?, id(&names.moderator)?);
-            let signers = [
-                (&pid, &m1.signed_portion()[..]),
-                (&mid, &d.signed_portion()[..]),
-            ];
+            let (m1, m2) = (m1.signed_portion(), d.signed_portion());
+            let signers = [(&pid, &m1[..]), (&mid, &m2[..])];
             ibas::verify(params, &signers, &agg).map_err(|_| {
                 MisError::BadSignature(format!(
                     "{} and {} (IBAS aggregate)",
                     names.publisher, names.moderator
                 ))
             })?;
-            note_w(seen, &names.publisher, &agg, &m1.signed_portion())?;
+            note_w(seen, &names.publisher, &agg, &m1)?;
             published
         }
         Verifier::Classic(keys) => {

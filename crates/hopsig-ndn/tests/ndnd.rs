@@ -10,19 +10,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::root;
 use hopsig_ndn::ndnd::Ndnd;
 use hopsig_ndn::{Data, Face, FaceError, Interest, Name, Packet, SignatureInfo, SigningKey};
 use openssl::ec::{EcGroup, EcKey};
 use openssl::nid::Nid;
 use openssl::pkey::PKey;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn ndnd() -> Option<PathBuf> {
     let found = Ndnd::find(&root());
@@ -231,23 +230,9 @@ fn python_ndn_fetches_an_ibas_packet_through_ndnd() {
     use hopsig_schemes::ibas::{Journal, Pkg};
 
     let Some(bin) = ndnd() else { return };
-    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| {
-        let venv = root().join(".venv-ci/bin/python");
-        if venv.exists() {
-            venv.display().to_string()
-        } else {
-            "python3".into()
-        }
-    });
-    let has = Command::new(&py).args(["-c", "import ndn.appv2"]).output();
-    if !has.is_ok_and(|o| o.status.success()) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs {py} with python-ndn"
-        );
-        eprintln!("skipped: {py} has no python-ndn");
+    let Some(py) = common::python("ndn.appv2") else {
         return;
-    }
+    };
     let fw = start(&bin, "python");
     let pkg = Pkg::setup().unwrap();
     let (gov, alice) = (

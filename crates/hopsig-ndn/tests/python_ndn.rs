@@ -14,8 +14,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
+
+use common::root;
 
 use hopsig_ndn::{Data, Interest, KeyLocator, Name, SignatureInfo, SigningKey, VerifyingKey};
 use openssl::ec::{EcGroup, EcKey};
@@ -24,29 +27,8 @@ use openssl::pkey::PKey;
 use openssl::rsa::Rsa;
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The interpreter, if it has python-ndn.
 fn interpreter() -> Option<String> {
-    let fallback = root().join(".venv-ci/bin/python");
-    let py = std::env::var("HOPSIG_PYTHON").ok().unwrap_or_else(|| {
-        let local = fallback.exists().then(|| fallback.display().to_string());
-        local.unwrap_or_else(|| "python3".into())
-    });
-    let has = Command::new(&py)
-        .args(["-c", "import ndn.encoding, cryptography"])
-        .output();
-    if has.is_ok_and(|o| o.status.success()) {
-        return Some(py);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI needs {py} with python-ndn and cryptography (.ci/run installs them)"
-    );
-    eprintln!("skipped: {py} has no python-ndn (CI runs this)");
-    None
+    common::python("ndn.encoding, cryptography")
 }
 
 /// Runs `ndn_reference.py ARGS`; its JSON output.
