@@ -74,6 +74,20 @@ impl<C: Curve> KoblitzSecret<C> {
         sign_impl(self, msg)
     }
 
+    /// ECDSA signature on the concatenation of `parts`, as raw c ‖ d (each bytes(n)
+    /// big-endian): the PLA header's form, with no DER and no copy of the message.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn sign_raw(&self, parts: &[&[u8]]) -> Result<Vec<u8>, Error> {
+        loop {
+            let k = random_scalar::<C>()?;
+            if let Some((r, s)) = sign_scalars(self, &digest_parts::<C>(parts), &k)? {
+                return Ok([r, s].concat());
+            }
+        }
+    }
+
     /// The public point Q = d·G.
     pub fn public_point(&self) -> &Affine<C> {
         &self.q
@@ -93,7 +107,12 @@ pub(crate) fn order_bytes<C: Curve>() -> usize {
 
 /// e: the leftmost bitlen(n) bits of SHA-256(msg), mod n (SEC 1 §4.1.3 step 5).
 pub(crate) fn digest<C: Curve>(msg: &[u8]) -> Scalar<C> {
-    Scalar::from_hash(&sha256(&[msg]))
+    digest_parts(&[msg])
+}
+
+/// e of a message given as the concatenation of `parts`.
+pub(crate) fn digest_parts<C: Curve>(parts: &[&[u8]]) -> Scalar<C> {
+    Scalar::from_hash(&sha256(parts))
 }
 
 /// A uniform secret scalar in [1, n − 1] (SEC 1 §3.2.1 step 1): candidates from
@@ -159,20 +178,34 @@ pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<V
     }
 }
 
-/// SEC 1 §4.1.3 steps 1–6 with the nonce k given: R = k·G, r = x(R) mod n, e from the
-/// message, s = k⁻¹(e + r·d) mod n, all in constant time; r and s are then public
-/// (declassified). `Ok(None)` if r = 0 or s = 0 (steps 3 and 6: draw another k).
+/// SEC 1 §4.1.3 steps 1–6 with the nonce k given, as DER. `Ok(None)` if r = 0 or
+/// s = 0 (steps 3 and 6: draw another k).
 pub(crate) fn sign_with_nonce<C: Curve>(
     sk: &KoblitzSecret<C>,
     msg: &[u8],
     k: &SecretScalar<C>,
 ) -> Result<Option<Vec<u8>>, Error> {
+    let Some((r, s)) = sign_scalars(sk, &digest::<C>(msg), k)? else {
+        return Ok(None);
+    };
+    let sig = EcdsaSig::from_private_components(BigNum::from_slice(&r)?, BigNum::from_slice(&s)?)?;
+    Ok(Some(sig.to_der()?))
+}
+
+/// SEC 1 §4.1.3 steps 1–6 with the digest e and the nonce k given: R = k·G,
+/// r = x(R) mod n, s = k⁻¹(e + r·d) mod n, all in constant time; r and s, bytes(n)
+/// big-endian each, are then public (declassified). `Ok(None)` if r = 0 or s = 0.
+fn sign_scalars<C: Curve>(
+    sk: &KoblitzSecret<C>,
+    e: &Scalar<C>,
+    k: &SecretScalar<C>,
+) -> Result<Option<(Vec<u8>, Vec<u8>)>, Error> {
     let big_r = mul_base(C::generator_comb(), k).to_affine();
     // x(R) < 2^m fits the 8·⌈bitlen(n)/64⌉ bytes the reduction takes on K-163, K-233 and
     // K-283 (`tests::x_coordinates_fit_the_reduction`).
     let r = SecretScalar::<C>::reduce_be_bytes(&Zeroizing::new(big_r.x().to_be_bytes()))
         .ok_or_else(|| Error::Key(format!("{}: x(R) is wider than the scalars", C::NAME)))?;
-    let e = SecretScalar::from(&digest::<C>(msg));
+    let e = SecretScalar::from(e);
     let s = k.invert().mul(&e.add(&r.mul(&sk.d)));
     let (mut r, mut s) = (r.to_be_bytes(), s.to_be_bytes());
     declassify(r.as_mut_slice());
@@ -180,8 +213,7 @@ pub(crate) fn sign_with_nonce<C: Curve>(
     if r.iter().all(|&b| b == 0) || s.iter().all(|&b| b == 0) {
         return Ok(None);
     }
-    let sig = EcdsaSig::from_private_components(BigNum::from_slice(&r)?, BigNum::from_slice(&s)?)?;
-    Ok(Some(sig.to_der()?))
+    Ok(Some((r.to_vec(), s.to_vec())))
 }
 
 /// ECDSA verification (SEC 1 §4.1.4) of a DER signature; false for any signature
@@ -191,14 +223,25 @@ pub fn verify_der<C: Curve>(q: &Affine<C>, msg: &[u8], sig: &[u8]) -> bool {
     let Some((r, s)) = signature_scalars::<C>(sig) else {
         return false;
     };
+    verify_scalars(q, &digest::<C>(msg), &r, &s)
+}
+
+/// ECDSA verification (SEC 1 §4.1.4 steps 4–7) of (r, s), already in [1, n − 1], on
+/// the digest e: u1·G + u2·Q with u1 = e·s⁻¹, u2 = r·s⁻¹.
+pub(crate) fn verify_scalars<C: Curve>(
+    q: &Affine<C>,
+    e: &Scalar<C>,
+    r: &Scalar<C>,
+    s: &Scalar<C>,
+) -> bool {
     let w = s.invert_vartime();
-    let (u1, u2) = (digest::<C>(msg).mul(&w), r.mul(&w));
+    let (u1, u2) = (e.mul(&w), r.mul(&w));
     let q_table = TauTable::new_vartime(q, POINT_WIDTH);
     let x = multi_mul_tau_vartime(&[
         (&u1.to_be_bytes(), C::generator_tau_table()),
         (&u2.to_be_bytes(), &q_table),
     ]);
-    x_is_r_mod_n(&x, &r)
+    x_is_r_mod_n(&x, r)
 }
 
 /// (r, s) of a DER `ECDSA-Sig-Value`, if both lie in [1, n − 1] (SEC 1 §4.1.4 step 1).
@@ -206,6 +249,18 @@ pub(crate) fn signature_scalars<C: Curve>(sig: &[u8]) -> Option<(Scalar<C>, Scal
     let sig = EcdsaSig::from_der(sig).ok()?;
     let r = Scalar::from_be_bytes(&sig.r().to_vec())?;
     let s = Scalar::from_be_bytes(&sig.s().to_vec())?;
+    (!r.is_zero() && !s.is_zero()).then_some((r, s))
+}
+
+/// (r, s) of a raw signature r ‖ s of exactly 2·bytes(n) octets, if both lie in
+/// [1, n − 1].
+pub(crate) fn raw_signature_scalars<C: Curve>(raw: &[u8]) -> Option<(Scalar<C>, Scalar<C>)> {
+    let l = order_bytes::<C>();
+    if raw.len() != 2 * l {
+        return None;
+    }
+    let r = Scalar::from_be_bytes(&raw[..l])?;
+    let s = Scalar::from_be_bytes(&raw[l..])?;
     (!r.is_zero() && !s.is_zero()).then_some((r, s))
 }
 

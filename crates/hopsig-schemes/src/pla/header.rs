@@ -11,10 +11,11 @@ use hopsig_koblitz::tau::{TauTable, FIXED_WIDTH};
 use hopsig_koblitz::Fe;
 use hopsig_primitives::codec::{Codec, DecodeError, EncodeError, Reader, Writer};
 use openssl::bn::BigNum;
-use openssl::ecdsa::EcdsaSig;
 
 use super::icnr::{self, ImplicitCert};
-use crate::concat::koblitz::{order_bytes, verify_der, KoblitzSecret};
+use crate::concat::koblitz::{
+    digest_parts, order_bytes, raw_signature_scalars, verify_scalars, KoblitzSecret,
+};
 use crate::Error;
 
 /// Header format version.
@@ -144,28 +145,6 @@ pub struct PlaHeader {
     pub signature: Vec<u8>,
 }
 
-/// Raw c ‖ d from DER.
-fn raw<C: Curve>(der: &[u8]) -> Result<Vec<u8>, Error> {
-    let sig = EcdsaSig::from_der(der)?;
-    let l = order_bytes::<C>() as i32;
-    let mut out = sig.r().to_vec_padded(l)?;
-    out.extend_from_slice(&sig.s().to_vec_padded(l)?);
-    Ok(out)
-}
-
-/// DER from raw c ‖ d.
-fn der<C: Curve>(raw: &[u8]) -> Option<Vec<u8>> {
-    let l = order_bytes::<C>();
-    if raw.len() != 2 * l {
-        return None;
-    }
-    let (c, d) = (
-        BigNum::from_slice(&raw[..l]).ok()?,
-        BigNum::from_slice(&raw[l..]).ok()?,
-    );
-    EcdsaSig::from_private_components(c, d).ok()?.to_der().ok()
-}
-
 impl PlaHeader {
     /// The header bytes covered by the packet signature (everything but the signature).
     fn encode_signed_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
@@ -189,12 +168,19 @@ impl PlaHeader {
         Ok(())
     }
 
-    fn message(&self, payload: &[u8]) -> Result<Vec<u8>, EncodeError> {
+    fn signed_fields(&self) -> Result<Vec<u8>, EncodeError> {
         let mut w = Writer::new();
-        w.bytes(TAG_PACKET);
         self.encode_signed_fields(&mut w)?;
-        w.bytes(payload);
         Ok(w.into_bytes())
+    }
+
+    /// Octets of the encoded header: 13 fixed, the key material, the signature.
+    pub fn encoded_len(&self) -> usize {
+        let (f, l) = self.curve.sizes();
+        13 + match self.key {
+            KeyMaterial::Certificate { .. } => 1 + f + 2 * l,
+            KeyMaterial::Implicit(_) => f + 1,
+        } + 2 * l
     }
 
     /// Signs `payload` and fills in the signature.
@@ -203,6 +189,20 @@ impl PlaHeader {
     /// [`Error::Mismatch`] if the header is for another curve than `key`;
     /// [`Error::Encode`] for key material of the wrong size; backend failures.
     pub fn sign<C: Curve>(&mut self, key: &KoblitzSecret<C>, payload: &[u8]) -> Result<(), Error> {
+        self.sign_parts(key, &[payload])
+    }
+
+    /// Signs the payload given as the concatenation of `payload` (for IPv6: the
+    /// addresses, the next header and the rest of the packet, without copying them
+    /// together) and fills in the signature.
+    ///
+    /// # Errors
+    /// As [`PlaHeader::sign`].
+    pub fn sign_parts<C: Curve>(
+        &mut self,
+        key: &KoblitzSecret<C>,
+        payload: &[&[u8]],
+    ) -> Result<(), Error> {
         if PlaCurve::of::<C>()? != self.curve {
             return Err(Error::Mismatch(format!(
                 "the header is for {}, the key for {}",
@@ -210,7 +210,10 @@ impl PlaHeader {
                 C::NAME
             )));
         }
-        self.signature = raw::<C>(&key.sign(&self.message(payload)?)?)?;
+        let fields = self.signed_fields()?;
+        let mut parts = vec![TAG_PACKET, fields.as_slice()];
+        parts.extend_from_slice(payload);
+        self.signature = key.sign_raw(&parts)?;
         Ok(())
     }
 
@@ -319,6 +322,21 @@ impl<C: Curve> TtpDirectory<C> {
         self.keys
             .insert(id, (key, TauTable::new_vartime(&key, FIXED_WIDTH)));
     }
+
+    /// TTP `id`'s key and its table, if it is trusted.
+    pub fn get(&self, id: u16) -> Option<(&Affine<C>, &TauTable<C>)> {
+        self.keys.get(&id).map(|(k, t)| (k, t))
+    }
+
+    /// How many TTPs are trusted.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether no TTP is trusted.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
 }
 
 /// The TTP's certificate signature on a public key (certificate-based layout).
@@ -326,7 +344,7 @@ impl<C: Curve> TtpDirectory<C> {
 /// # Errors
 /// Backend failures.
 pub fn certify<C: Curve>(ttp: &KoblitzSecret<C>, key: &Affine<C>) -> Result<Vec<u8>, Error> {
-    raw::<C>(&ttp.sign(&[TAG_CERT, &key.to_sec1(true)].concat())?)
+    ttp.sign_raw(&[TAG_CERT, &key.to_sec1(true)])
 }
 
 /// The per-hop check: decodes the header, requires a known TTP and a timestamp no
@@ -348,27 +366,61 @@ pub fn check_packet<C: Curve>(
 ) -> Result<PlaHeader, Error> {
     let h = PlaHeader::decode_for::<C>(header)?;
     let bad = || Error::InvalidSignature;
-    let (ttp_key, ttp_table) = ttps.keys.get(&h.ttp_id).ok_or_else(bad)?;
+    let (ttp_key, ttp_table) = ttps.get(h.ttp_id).ok_or_else(bad)?;
     if h.timestamp > now || now - h.timestamp > max_age {
         return Err(bad());
     }
-    let sig = der::<C>(&h.signature).ok_or_else(bad)?;
-    let msg = h.message(payload).map_err(|_| bad())?;
-    let ok = match &h.key {
-        KeyMaterial::Implicit(cert) => icnr::verify_fused(src, cert, ttp_table, &msg, &sig),
-        KeyMaterial::Certificate { key, ttp_sig } => {
-            let q = Affine::<C>::from_sec1_vartime(key).map_err(|_| bad())?;
-            if q.is_infinity() || !q.in_subgroup_fast_vartime() {
-                return Err(bad());
-            }
-            let cert_sig = der::<C>(ttp_sig).ok_or_else(bad)?;
-            verify_der(ttp_key, &[TAG_CERT, key.as_slice()].concat(), &cert_sig)
-                && verify_der(&q, &msg, &sig)
-        }
-    };
-    if ok {
+    if verify_signature(&h, header, &[payload], src, ttp_key, ttp_table) {
         Ok(h)
     } else {
         Err(bad())
+    }
+}
+
+/// The cryptographic part of the per-hop check, on a header `h` decoded from
+/// `encoded` (whose first `encoded.len() − 2L` octets are the signed fields, as the
+/// decoder is canonical) and the payload given in parts: for an implicit certificate
+/// on the source identity `src`, one fused extraction + verification (003 eq. 9,
+/// `icnr::verify_fused_scalars`); for a certificate, the TTP's signature on the key and
+/// the packet signature by the key, which must be a subgroup point other than ∞.
+/// False for anything that does not verify, a signature scalar outside [1, n − 1]
+/// included.
+#[must_use]
+pub fn verify_signature<C: Curve>(
+    h: &PlaHeader,
+    encoded: &[u8],
+    payload: &[&[u8]],
+    src: &[u8],
+    ttp_key: &Affine<C>,
+    ttp_table: &TauTable<C>,
+) -> bool {
+    let (_, l) = h.curve.sizes();
+    let Some(fields) = encoded.len().checked_sub(2 * l).map(|n| &encoded[..n]) else {
+        return false;
+    };
+    let Some((c, d)) = raw_signature_scalars::<C>(&h.signature) else {
+        return false;
+    };
+    let mut parts = Vec::with_capacity(2 + payload.len());
+    parts.extend_from_slice(&[TAG_PACKET, fields]);
+    parts.extend_from_slice(payload);
+    let e = digest_parts::<C>(&parts);
+    match &h.key {
+        KeyMaterial::Implicit(cert) => {
+            icnr::verify_fused_scalars(src, cert, ttp_table, &e, &c, &d)
+        }
+        KeyMaterial::Certificate { key, ttp_sig } => {
+            let Ok(q) = Affine::<C>::from_sec1_vartime(key) else {
+                return false;
+            };
+            if q.is_infinity() || !q.in_subgroup_fast_vartime() {
+                return false;
+            }
+            let Some((tc, td)) = raw_signature_scalars::<C>(ttp_sig) else {
+                return false;
+            };
+            verify_scalars(ttp_key, &digest_parts::<C>(&[TAG_CERT, key]), &tc, &td)
+                && verify_scalars(&q, &e, &c, &d)
+        }
     }
 }

@@ -338,18 +338,33 @@ pub fn verify_fused<C: Curve>(
     msg: &[u8],
     sig: &[u8],
 ) -> bool {
-    let Some((d, r_a)) = decompress_d::<C>(id, cert) else {
-        return false;
-    };
     let Some((c, s)) = signature_scalars::<C>(sig) else {
         return false;
     };
+    verify_fused_scalars(id, cert, ttp, &digest::<C>(msg), &c, &s)
+}
+
+/// ICNR_do_verify (eq. 9) on the digest e and the signature (c, d), already in
+/// [1, n − 1]: X = u·G + v·D + (−v·r_A)·W_T with t = d⁻¹, u = e·t, v = c·t; valid iff
+/// X ≠ ∞ and x(X) mod n = c. False for a certificate that does not decode to a
+/// subgroup point.
+pub(crate) fn verify_fused_scalars<C: Curve>(
+    id: &[u8],
+    cert: &ImplicitCert,
+    ttp: &TauTable<C>,
+    e: &Scalar<C>,
+    c: &Scalar<C>,
+    s: &Scalar<C>,
+) -> bool {
+    let Some((d, r_a)) = decompress_d::<C>(id, cert) else {
+        return false;
+    };
     let t = s.invert_vartime();
-    let (u, v) = (digest::<C>(msg).mul(&t), c.mul(&t));
+    let (u, v) = (e.mul(&t), c.mul(&t));
     let x = multi_mul_tau_vartime(&[
         (&u.to_be_bytes(), C::generator_tau_table()),
         (&v.to_be_bytes(), &TauTable::new_vartime(&d, POINT_WIDTH)),
         (&v.neg().mul(&r_a).to_be_bytes(), ttp),
     ]);
-    x_is_r_mod_n(&x, &c)
+    x_is_r_mod_n(&x, c)
 }
