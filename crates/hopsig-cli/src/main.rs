@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
-use commands::{bgpsec, ndn, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify};
+use commands::{bgpsec, ndn, pla, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify};
 
 #[derive(Parser)]
 #[command(name = "hopsig", version, about = "Signatures that travel across network hops", long_about = None)]
@@ -47,6 +47,7 @@ enum Command {
     Reproduce(reproduce_cmd::Args),
     Speaker(speaker_cmd::Args),
     Ndn(ndn::Args),
+    Pla(pla::Args),
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -65,6 +66,7 @@ fn run(command: Command) -> io::Outcome {
         Command::Reproduce(args) => reproduce_cmd::run(args),
         Command::Speaker(args) => speaker_cmd::run(args),
         Command::Ndn(args) => ndn::run(args),
+        Command::Pla(args) => pla::run(args),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod kcx;
 pub mod keygen;
 pub mod ndn;
 pub mod pkg;
+pub mod pla;
 pub mod replay;
 pub mod reproduce;
 pub mod schemes;

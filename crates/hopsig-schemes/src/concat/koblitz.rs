@@ -66,6 +66,14 @@ impl<C: Curve> KoblitzSecret<C> {
         Ok(KoblitzSecret { d, q })
     }
 
+    /// A fresh key: d uniform in [1, n − 1] from OpenSSL's private DRBG.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn generate() -> Result<Self, Error> {
+        Self::from_scalar(random_scalar::<C>()?)
+    }
+
     /// ECDSA signature (DER) on `msg`.
     ///
     /// # Errors

@@ -155,6 +155,16 @@ impl<C: Curve> Ttp<C> {
         &self.s
     }
 
+    /// The TTP's domain key as an ECDSA key: for the certificate-based PLA layout,
+    /// where the TTP signs public keys (`header::certify`) instead of issuing implicit
+    /// certificates; W_T verifies both.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn signing_key(&self) -> Result<KoblitzSecret<C>, Error> {
+        KoblitzSecret::from_scalar(self.s.clone())
+    }
+
     /// Setup: s_T uniform in [1, n − 1], W_T = s_T·G.
     ///
     /// # Errors

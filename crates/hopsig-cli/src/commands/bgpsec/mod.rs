@@ -91,11 +91,7 @@ pub(crate) fn open_mrt(path: &Path) -> Result<MrtInput, Failure> {
     if !meta.is_file() {
         return Err(at(path, "MRT file is not a regular file"));
     }
-    let read = Arc::new(AtomicU64::new(0));
-    let counted = Counted {
-        inner: file,
-        read: Arc::clone(&read),
-    };
+    let (counted, read) = Counted::new(file);
     Ok(MrtInput {
         reader: hopsig_bgp::mrt::decompressed(counted).map_err(cannot)?,
         size: meta.len(),
@@ -107,6 +103,20 @@ pub(crate) fn open_mrt(path: &Path) -> Result<MrtInput, Failure> {
 pub(crate) struct Counted<R> {
     inner: R,
     read: Arc<AtomicU64>,
+}
+
+impl<R> Counted<R> {
+    /// `inner`, counted, and the counter.
+    pub(crate) fn new(inner: R) -> (Self, Arc<AtomicU64>) {
+        let read = Arc::new(AtomicU64::new(0));
+        (
+            Counted {
+                inner,
+                read: Arc::clone(&read),
+            },
+            read,
+        )
+    }
 }
 
 impl<R: Read> Read for Counted<R> {
@@ -130,10 +140,15 @@ pub(crate) struct Progress {
 
 impl Progress {
     pub(crate) fn new(command: &'static str, input: &MrtInput) -> Progress {
+        Progress::sized(command, input.size, Arc::clone(&input.read))
+    }
+
+    /// Progress of reading a file of `size` bytes, `read` of them read so far.
+    pub(crate) fn sized(command: &'static str, size: u64, read: Arc<AtomicU64>) -> Progress {
         Progress {
             command,
-            size: input.size,
-            read: Arc::clone(&input.read),
+            size,
+            read,
             started: Instant::now(),
             last: None,
         }

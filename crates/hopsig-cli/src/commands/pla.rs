@@ -1,0 +1,561 @@
+//! `hopsig pla sign-pcap | verify-pcap`: Packet Level Authentication (003 §I–II) on
+//! real IPv6 captures (docs/spec/pla.md, "PLA in IPv6 packets"). `sign-pcap` is the
+//! sending hosts: it adds a signed PLA Hop-by-Hop option to every IPv6 packet it can;
+//! `verify-pcap` is a router on the path: it checks every packet (parse, timestamp,
+//! replay window, fused extraction + verification) on every core, in packet order.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
+use std::net::Ipv6Addr;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+
+use hopsig_pla::capture::{CaptureError, CaptureReader, CaptureWriter, Frame};
+use hopsig_pla::link::{locate, replace, LinkType, Located};
+use hopsig_pla::option::{Ipv6Packet, Unsignable};
+use hopsig_pla::pipeline::{check_ordered, Clock};
+use hopsig_pla::sender::identity;
+use hopsig_pla::{NotSigned, Router, RouterConfig, Sender, TtpDirectory, Verdict};
+use hopsig_schemes::concat::koblitz::KoblitzSecret;
+use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
+use hopsig_schemes::pla::files;
+use hopsig_schemes::pla::header::{certify, PlaCurve};
+use hopsig_schemes::pla::icnr::{self, Ttp};
+use hopsig_schemes::pla::koblitz::{Curve, K163, K233, K283};
+use hopsig_schemes::primitives::armor::KeyFile;
+use hopsig_schemes::Error;
+
+use super::bgpsec::{rate, threads, Counted, Progress};
+use crate::io::{at, note, outputs, read_secret, say, Failure, Outcome, Secrecy, MAX_KEY};
+
+/// Packet Level Authentication on IPv6 captures.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 success (verify-pcap: no signed packet rejected), 1 a signed packet was rejected (verify-pcap), 2 bad usage or input (verify-pcap: also no signed packet at all)."
+)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Sign every IPv6 packet of a capture, as its sending host would.
+    SignPcap(SignPcap),
+    /// Check every packet of a capture, as a PLA router on the path would.
+    VerifyPcap(VerifyPcap),
+}
+
+/// How a host's key travels when `--enroll` makes it.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LayoutName {
+    /// An implicit certificate on the source address (003 §II-C; 77 octets on K-163).
+    Implicit,
+    /// The public key with the TTP's signature on it (119 octets on K-163).
+    Certificate,
+}
+
+/// Sign every IPv6 packet of IN, write OUT (pcap).
+///
+/// Each IPv6 packet gets a PLA Hop-by-Hop option (docs/spec/pla.md) signed at its
+/// capture time with the next sequence number of its source; Payload Length is fixed
+/// (upper-layer checksums do not cover extension headers and stay valid). IPv4 and
+/// other frames, and IPv6 packets that cannot be signed (a Routing header, already
+/// signed, truncated in the capture, another source than the key's certificate), are
+/// copied unchanged and counted.
+#[derive(clap::Args)]
+struct SignPcap {
+    /// Capture to sign (pcap or pcapng).
+    input: PathBuf,
+    /// Signed capture to write (pcap, the input's link type).
+    output: PathBuf,
+    /// The sending host's key: an ecdsa-k163/k233/k283 key file (`hopsig ic finalize`).
+    #[arg(long, conflicts_with = "enroll", required_unless_present = "enroll")]
+    key: Option<PathBuf>,
+    /// Its implicit certificate [default: KEY.cert]. Only packets from the address it
+    /// was issued on are signed.
+    #[arg(long, requires = "key")]
+    cert: Option<PathBuf>,
+    /// Instead of one key: a TTP folder (`hopsig ic ttp`); every IPv6 source address of
+    /// the capture is enrolled with this TTP on the fly (a fresh key and its
+    /// certificate per host, nothing written), so every host signs its own packets.
+    #[arg(long, value_name = "TTP_DIR")]
+    enroll: Option<PathBuf>,
+    /// With --enroll: how each host's key travels.
+    #[arg(long, value_enum, default_value = "implicit", requires = "enroll")]
+    layout: LayoutName,
+    /// The TTP id written in the headers.
+    #[arg(long, default_value_t = 1)]
+    ttp_id: u16,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Check every packet of FILE as a PLA router.
+///
+/// For each frame: not IPv6 or unsigned (not checked), or signed and then accepted or
+/// rejected with a reason: malformed, other_curve, unknown_ttp, stale, future, replay,
+/// bad_signature (docs/spec/pla.md, "What a router checks"). The router's clock is
+/// each frame's capture time unless --now is given.
+#[derive(clap::Args)]
+struct VerifyPcap {
+    /// Capture to check (pcap or pcapng).
+    file: PathBuf,
+    /// The TTP's public key (`DIR/ttp.pub` of `hopsig ic ttp`); it names the curve.
+    #[arg(long, value_name = "FILE")]
+    ttp_pub: PathBuf,
+    /// The TTP's id in the headers.
+    #[arg(long, default_value_t = 1)]
+    ttp_id: u16,
+    /// Checking threads [default: every core].
+    #[arg(long, value_name = "N")]
+    threads: Option<NonZeroUsize>,
+    /// Write the accepted packets (and the frames not checked, unless
+    /// --accepted-only) to this pcap, in capture order.
+    #[arg(long, value_name = "ACCEPTED.pcap")]
+    out: Option<PathBuf>,
+    /// With --out: leave out unsigned and non-IPv6 frames too (a strict PLA router).
+    #[arg(long, requires = "out")]
+    accepted_only: bool,
+    /// Check against this Unix time instead of each frame's capture time.
+    #[arg(long, value_name = "UNIX")]
+    now: Option<u32>,
+    /// Seconds after which a timestamp is stale.
+    #[arg(long, default_value_t = RouterConfig::default().max_age)]
+    max_age: u32,
+    /// Seconds a timestamp may be ahead of the clock.
+    #[arg(long, default_value_t = RouterConfig::default().skew)]
+    skew: u32,
+    /// Most (TTP, source) entries in the replay table.
+    #[arg(long, default_value_t = RouterConfig::default().max_sources)]
+    max_sources: usize,
+    /// Also write the summary as JSON to this file.
+    #[arg(long, value_name = "OUT")]
+    json: Option<PathBuf>,
+    /// Replace --out / --json files if they exist.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Calls `f::<C, B>` on the curve's types.
+macro_rules! on_curve {
+    ($curve:expr, $f:ident($($arg:expr),* $(,)?)) => {
+        match $curve {
+            PlaCurve::K163 => $f::<K163, EcdsaK163>($($arg),*),
+            PlaCurve::K233 => $f::<K233, EcdsaK233>($($arg),*),
+            PlaCurve::K283 => $f::<K283, EcdsaK283>($($arg),*),
+        }
+    };
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Outcome {
+    match args.command {
+        Command::SignPcap(a) => {
+            let (path, file) = match (&a.key, &a.enroll) {
+                (Some(key), _) => (key.clone(), read_key(key, "key")?),
+                (None, Some(dir)) => {
+                    let path = dir.join("ttp.key");
+                    (path.clone(), read_key(&path, "TTP key")?)
+                }
+                (None, None) => return Err(Failure::Input("give --key or --enroll".into())),
+            };
+            let curve = curve_of_file(&path, &file)?;
+            on_curve!(curve, sign_pcap(&a, &path, &file))
+        }
+        Command::VerifyPcap(a) => {
+            let file = read_key(&a.ttp_pub, "TTP public key")?;
+            let curve = files::curve_of(&file).map_err(|e| at(&a.ttp_pub, e))?;
+            on_curve!(curve, verify_pcap(&a, &file))
+        }
+    }
+}
+
+fn read_key(path: &Path, what: &str) -> Result<KeyFile, Failure> {
+    let text = read_secret(path, MAX_KEY, what)?;
+    KeyFile::parse(&text).map_err(|e| at(path, Error::from(e)))
+}
+
+/// The curve of an `ecdsa-k*` key or an `icnr-k*` file.
+fn curve_of_file(path: &Path, file: &KeyFile) -> Result<PlaCurve, Failure> {
+    let ecdsa = [
+        (EcdsaK163::ID, PlaCurve::K163),
+        (EcdsaK233::ID, PlaCurve::K233),
+        (EcdsaK283::ID, PlaCurve::K283),
+    ];
+    if let Some((_, c)) = ecdsa.iter().find(|(id, _)| *id == file.scheme) {
+        return Ok(*c);
+    }
+    files::curve_of(file).map_err(|_| {
+        at(
+            path,
+            format!(
+                "a {} file, not an ecdsa-k163/k233/k283 key or a TTP key",
+                file.scheme
+            ),
+        )
+    })
+}
+
+/// A capture opened for reading, with a progress bar of its bytes.
+fn open_capture(
+    path: &Path,
+) -> Result<(CaptureReader<BufReader<Counted<File>>>, Progress, LinkType), Failure> {
+    let cannot = |e: std::io::Error| at(path, format!("cannot read capture: {e}"));
+    let mut file = File::open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(at(path, "capture is not a regular file"));
+    }
+    let mut magic = [0u8; 4];
+    let n = file.read(&mut magic).map_err(cannot)?;
+    let file = File::open(path).map_err(cannot)?;
+    let (counted, read) = Counted::new(file);
+    let reader = CaptureReader::new(BufReader::new(counted), n == 4 && magic == [0x0a, 0x0d, 0x0d, 0x0a])
+        .map_err(|e| at(path, e))?;
+    let progress = Progress::sized("pla", meta.len(), read);
+    let link = reader.link();
+    Ok((reader, progress, link))
+}
+
+/// The signing hosts: one key, or every source enrolled with a TTP.
+enum Hosts<C: Curve> {
+    One(Sender<C>),
+    Enrolled {
+        ttp: Ttp<C>,
+        layout: LayoutName,
+        ttp_id: u16,
+        hosts: HashMap<[u8; 16], Sender<C>>,
+    },
+}
+
+impl<C: Curve> Hosts<C> {
+    /// The host that signs packets from `source`.
+    fn sender(&mut self, source: [u8; 16]) -> Result<&mut Sender<C>, Error> {
+        match self {
+            Hosts::One(s) => Ok(s),
+            Hosts::Enrolled {
+                ttp,
+                layout,
+                ttp_id,
+                hosts,
+            } => {
+                if !hosts.contains_key(&source) {
+                    let host = enroll(ttp, *layout, *ttp_id, source)?;
+                    hosts.insert(source, host);
+                }
+                hosts
+                    .get_mut(&source)
+                    .ok_or_else(|| Error::Key("enrolment lost".into()))
+            }
+        }
+    }
+}
+
+/// A new host at `source`: ICNR request, issue and final key (003 §II-C) for an
+/// implicit certificate, or a fresh key that the TTP signs.
+fn enroll<C: Curve>(
+    ttp: &Ttp<C>,
+    layout: LayoutName,
+    ttp_id: u16,
+    source: [u8; 16],
+) -> Result<Sender<C>, Error> {
+    let addr = Ipv6Addr::from(source);
+    match layout {
+        LayoutName::Implicit => {
+            let id = identity(&source);
+            let blind = icnr::blind::<C>()?;
+            let issued = ttp.issue(id.as_bytes(), blind.request())?;
+            let key = icnr::finalkey(&blind, &issued, id.as_bytes(), ttp.public())?;
+            Ok(Sender::implicit(key, issued.cert.clone(), addr, ttp_id))
+        }
+        LayoutName::Certificate => {
+            let key = KoblitzSecret::<C>::generate()?;
+            let sig = certify(&ttp.signing_key()?, key.public_point())?;
+            Ok(Sender::certified(key, sig, ttp_id))
+        }
+    }
+}
+
+/// What sign-pcap did with each frame.
+#[derive(Default)]
+struct SignCounts {
+    frames: u64,
+    signed: u64,
+    not_ipv6: u64,
+    skipped: BTreeMap<&'static str, u64>,
+    bytes_added: u64,
+}
+
+fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
+    a: &SignPcap,
+    key_path: &Path,
+    key_file: &KeyFile,
+) -> Outcome {
+    let mut hosts = match &a.key {
+        Some(_) => {
+            if key_file.scheme != B::ID {
+                return Err(at(key_path, format!("a {} file, not an {} key", key_file.scheme, B::ID)));
+            }
+            let der = &key_file.block("PRIVATE KEY").map_err(|e| at(key_path, Error::from(e)))?.der;
+            let key = B::secret_from_der(der).map_err(|e| at(key_path, e))?;
+            let cert_path = a.cert.clone().unwrap_or_else(|| crate::io::with_suffix(key_path, ".cert"));
+            let cert_file = read_key(&cert_path, "certificate")?;
+            let (id, cert) = files::cert_from_file::<C>(&cert_file).map_err(|e| at(&cert_path, e))?;
+            let text = String::from_utf8_lossy(&id);
+            let addr: Ipv6Addr = text.parse().map_err(|_| {
+                at(&cert_path, format!("the certificate's identity {text:?} is not an IPv6 address"))
+            })?;
+            if identity(&addr.octets()).as_bytes() != id.as_slice() {
+                return Err(at(
+                    &cert_path,
+                    format!("the certificate's identity {text:?} is not in RFC 5952 form ({addr})"),
+                ));
+            }
+            Hosts::One(Sender::implicit(key, cert, addr, a.ttp_id))
+        }
+        None => Hosts::Enrolled {
+            ttp: files::ttp_from_file::<C>(key_file).map_err(|e| at(key_path, e))?,
+            layout: a.layout,
+            ttp_id: a.ttp_id,
+            hosts: HashMap::new(),
+        },
+    };
+    let (reader, mut progress, link) = open_capture(&a.input)?;
+    let header = reader.pcap_header();
+    let mut counts = SignCounts::default();
+    let mut failure: Option<Failure> = None;
+    let mut written = outputs(a.force, [a.input.as_path(), key_path]);
+    written.add_with(&a.output, Secrecy::Public, |w| {
+        let mut writer = CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
+        for frame in reader {
+            let frame = match frame {
+                Ok(f) => f,
+                Err(e) => {
+                    failure = Some(at(&a.input, e));
+                    return Err(std::io::Error::other("capture unreadable"));
+                }
+            };
+            counts.frames += 1;
+            let out = match sign_frame(&mut hosts, link, &frame, &mut counts) {
+                Ok(out) => out,
+                Err(e) => {
+                    failure = Some(Failure::Input(format!("signing: {e}")));
+                    return Err(std::io::Error::other("signing failed"));
+                }
+            };
+            writer.write(out.as_ref().unwrap_or(&frame)).map_err(std::io::Error::other)?;
+            progress.tick(|| format!("{} frames, {} signed", counts.frames, counts.signed));
+        }
+        writer.into_inner().flush()
+    })
+    .map_err(|e| failure.take().unwrap_or_else(|| e.into()))?;
+    written.commit()?;
+    let seconds = progress.seconds();
+    let hosts_n = match &hosts {
+        Hosts::One(_) => 1,
+        Hosts::Enrolled { hosts, .. } => hosts.len(),
+    };
+    say(format_args!(
+        "signed: {} -> {}: {} of {} frames, {} host key(s) on {}, {:.2} s: {:.0} packets signed/s, {} octets added",
+        a.input.display(),
+        a.output.display(),
+        counts.signed,
+        counts.frames,
+        hosts_n,
+        C::NAME,
+        seconds,
+        rate(counts.signed, seconds),
+        counts.bytes_added
+    ))?;
+    say(format_args!("not IPv6 (copied): {}", counts.not_ipv6))?;
+    let skipped: u64 = counts.skipped.values().sum();
+    let kinds: Vec<String> = counts.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    say(format_args!(
+        "IPv6 not signed (copied): {skipped}{}",
+        if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) }
+    ))
+}
+
+/// The signed frame, or `None` to copy `frame` unchanged (counted).
+fn sign_frame<C: Curve>(
+    hosts: &mut Hosts<C>,
+    link: LinkType,
+    frame: &Frame,
+    counts: &mut SignCounts,
+) -> Result<Option<Frame>, Error> {
+    let mut skip = |why: &'static str| {
+        *counts.skipped.entry(why).or_default() += 1;
+        Ok(None)
+    };
+    let at = match locate(link, &frame.data) {
+        Located::Ipv6(at) => at,
+        Located::NotIpv6 => {
+            counts.not_ipv6 += 1;
+            return Ok(None);
+        }
+        Located::Truncated => return skip("truncated"),
+    };
+    if !frame.is_complete() {
+        return skip("truncated");
+    }
+    let packet = match Ipv6Packet::parse(&frame.data[at..]) {
+        Ok(p) => p,
+        Err(_) => return skip("malformed"),
+    };
+    let len = packet.bytes().len();
+    let sender = hosts.sender(packet.source())?;
+    match sender.sign(&packet, frame.unix_seconds()) {
+        Ok(signed) => {
+            counts.signed += 1;
+            counts.bytes_added += (signed.len() - len) as u64;
+            // Octets after the IPv6 packet (Ethernet padding of a short frame) are
+            // dropped: the signed frame is long enough without them.
+            let data = replace(&frame.data, at..frame.data.len(), &signed);
+            Ok(Some(Frame {
+                time: frame.time,
+                orig_len: (frame.orig_len as usize + signed.len() + at - frame.data.len()) as u32,
+                data,
+            }))
+        }
+        Err(NotSigned::Unsignable(u)) => skip(match u {
+            Unsignable::Malformed(_) => "malformed",
+            Unsignable::AlreadySigned => "already_signed",
+            Unsignable::RoutingHeader => "routing_header",
+            Unsignable::TooLarge => "too_large",
+        }),
+        Err(NotSigned::OtherSource) => skip("other_source"),
+        Err(NotSigned::SequenceExhausted) => skip("sequence_exhausted"),
+        Err(NotSigned::Signing(e)) => Err(e),
+    }
+}
+
+/// What verify-pcap found.
+#[derive(Default)]
+struct VerifyCounts {
+    frames: u64,
+    by_reason: BTreeMap<&'static str, u64>,
+    first_rejections: Vec<(u64, String)>,
+}
+
+/// Rejections listed by frame.
+const FIRST_REJECTIONS: usize = 10;
+
+fn verify_pcap<C: Curve, B>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
+    let w_t = files::ttp_public_from_file::<C>(ttp_file).map_err(|e| at(&a.ttp_pub, e))?;
+    let mut ttps = TtpDirectory::default();
+    ttps.insert(a.ttp_id, w_t);
+    let router = Router::new(
+        ttps,
+        RouterConfig {
+            max_age: a.max_age,
+            skew: a.skew,
+            max_sources: a.max_sources,
+        },
+    );
+    let mut files_out = outputs(a.force, [a.file.as_path(), a.ttp_pub.as_path()]);
+    if let Some(j) = &a.json {
+        files_out.check(j)?;
+    }
+    let (reader, mut progress, link) = open_capture(&a.file)?;
+    let header = reader.pcap_header();
+    let threads = threads(a.threads);
+    let clock = a.now.map_or(Clock::Capture, Clock::Fixed);
+    let mut counts = VerifyCounts::default();
+    let check = |w: Option<&mut CaptureWriter<&mut dyn Write>>| -> Result<(), CaptureError> {
+        let mut w = w;
+        check_ordered(&router, link, clock, reader, threads, |frame, v| {
+            let n = counts.frames;
+            counts.frames += 1;
+            *counts.by_reason.entry(v.name()).or_default() += 1;
+            if v.is_rejected() && counts.first_rejections.len() < FIRST_REJECTIONS {
+                counts.first_rejections.push((n, v.to_string()));
+            }
+            let keep = matches!(v, Verdict::Accepted)
+                || (!a.accepted_only && matches!(v, Verdict::Unsigned | Verdict::NotIpv6));
+            if let (Some(w), true) = (w.as_deref_mut(), keep) {
+                w.write(&frame)?;
+            }
+            progress.tick(|| format!("{} frames checked", counts.frames));
+            Ok(())
+        })
+    };
+    match &a.out {
+        Some(out) => {
+            let mut failure = None;
+            files_out
+                .add_with(out, Secrecy::Public, |w| {
+                    let mut writer = CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
+                    check(Some(&mut writer)).map_err(|e| {
+                        failure = Some(at(&a.file, &e));
+                        std::io::Error::other(e.to_string())
+                    })?;
+                    writer.into_inner().flush()
+                })
+                .map_err(|e| failure.take().unwrap_or_else(|| e.into()))?;
+        }
+        None => check(None).map_err(|e| at(&a.file, e))?,
+    }
+    let seconds = progress.seconds();
+    let n = |r: &str| counts.by_reason.get(r).copied().unwrap_or(0);
+    let accepted = n("accepted");
+    let not_checked = n("unsigned") + n("not_ipv6");
+    let rejected = counts.frames - accepted - not_checked;
+    let signed = accepted + rejected;
+    say(format_args!(
+        "checked: {}: {} frames, {} signed, {}, TTP {}, {threads} threads, {seconds:.2} s: {:.0} signed packets/s, {:.0} frames/s",
+        a.file.display(),
+        counts.frames,
+        signed,
+        C::NAME,
+        a.ttp_id,
+        rate(signed, seconds),
+        rate(counts.frames, seconds),
+    ))?;
+    say(format_args!("accepted: {accepted}"))?;
+    say(format_args!("rejected: {rejected}"))?;
+    for reason in Verdict::NAMES {
+        if !matches!(reason, "accepted" | "unsigned" | "not_ipv6") && n(reason) > 0 {
+            say(format_args!("  {reason}: {}", n(reason)))?;
+        }
+    }
+    say(format_args!(
+        "not checked: {not_checked} (unsigned {}, not_ipv6 {})",
+        n("unsigned"),
+        n("not_ipv6")
+    ))?;
+    for (frame, why) in &counts.first_rejections {
+        say(format_args!("  frame {frame}: {why}"))?;
+    }
+    if let Some(path) = &a.json {
+        let json = serde_json::json!({
+            "file": a.file.display().to_string(),
+            "curve": C::NAME,
+            "frames": counts.frames,
+            "signed": signed,
+            "accepted": accepted,
+            "rejected": rejected,
+            "reasons": counts.by_reason,
+            "first_rejections": counts.first_rejections.iter().map(|(f, w)| serde_json::json!({"frame": f, "reason": w})).collect::<Vec<_>>(),
+            "threads": threads,
+            "seconds": seconds,
+            "signed_packets_per_second": rate(signed, seconds),
+        });
+        let bytes = serde_json::to_vec_pretty(&json).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+        files_out.add(path, &bytes, Secrecy::Public)?;
+    }
+    files_out.commit()?;
+    if signed == 0 {
+        return Err(at(&a.file, format!("no PLA-signed packet in {} frames", counts.frames)));
+    }
+    if rejected > 0 {
+        return Err(Failure::Invalid(format!(
+            "{}: {rejected} of {signed} signed packets rejected",
+            a.file.display()
+        )));
+    }
+    note(format_args!("replay table: {} sources", router.replay_entries()));
+    Ok(())
+}

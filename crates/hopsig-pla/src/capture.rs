@@ -1,0 +1,249 @@
+//! Capture files in and out, through `pcap-file`: classic pcap (either byte order,
+//! microsecond or nanosecond timestamps) and pcapng (Enhanced and Simple Packet
+//! Blocks; every interface of one link type) are read; classic pcap is written, with
+//! the input's link type, byte order and timestamp resolution.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use pcap_file::pcap::{PcapHeader, PcapPacket, PcapReader, PcapWriter};
+use pcap_file::pcapng::{Block, PcapNgReader};
+use pcap_file::{DataLink, TsResolution};
+
+use crate::link::LinkType;
+
+/// A captured frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Capture time since the Unix epoch.
+    pub time: Duration,
+    /// Length on the wire (more than `data.len()` if the capture cut it).
+    pub orig_len: u32,
+    /// The captured octets, link-layer header first.
+    pub data: Vec<u8>,
+}
+
+impl Frame {
+    /// Whether the capture holds the whole frame.
+    pub fn is_complete(&self) -> bool {
+        self.data.len() as u64 >= u64::from(self.orig_len)
+    }
+
+    /// The capture time in whole Unix seconds (the router's clock for this frame),
+    /// saturating at the 32-bit timestamp's end.
+    pub fn unix_seconds(&self) -> u32 {
+        u32::try_from(self.time.as_secs()).unwrap_or(u32::MAX)
+    }
+}
+
+/// A capture file that cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// An I/O error.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// Not a pcap or pcapng file, or a damaged one.
+    #[error("not a valid pcap or pcapng file: {0}")]
+    Format(#[from] pcap_file::PcapError),
+    /// A pcapng whose interfaces differ in link type.
+    #[error("pcapng interfaces of different link types ({0} and {1}) are not supported")]
+    MixedLinkTypes(u32, u32),
+    /// A packet of an interface that was never described.
+    #[error("packet of undescribed pcapng interface {0}")]
+    UnknownInterface(u32),
+}
+
+enum Format<R: Read> {
+    Pcap(PcapReader<R>),
+    PcapNg(PcapNgReader<R>),
+}
+
+/// Frames read from a capture file.
+pub struct CaptureReader<R: Read> {
+    format: Format<R>,
+    link: Option<u32>,
+    header: PcapHeader,
+}
+
+/// pcapng's Section Header Block magic, the file's first four octets.
+const PCAPNG_MAGIC: [u8; 4] = [0x0a, 0x0d, 0x0d, 0x0a];
+
+impl CaptureReader<BufReader<File>> {
+    /// Opens the capture file at `path`.
+    ///
+    /// # Errors
+    /// [`CaptureError`] if it cannot be opened or is neither pcap nor pcapng.
+    pub fn open(path: &Path) -> Result<Self, CaptureError> {
+        let mut file = File::open(path)?;
+        let mut magic = [0u8; 4];
+        let n = file.read(&mut magic)?;
+        let file = BufReader::new(File::open(path)?);
+        Self::new(file, n == 4 && magic == PCAPNG_MAGIC)
+    }
+}
+
+impl<R: Read> CaptureReader<R> {
+    /// Reads a capture from `reader`, pcapng if `pcapng`.
+    ///
+    /// # Errors
+    /// [`CaptureError::Format`] if the file header does not parse.
+    pub fn new(reader: R, pcapng: bool) -> Result<Self, CaptureError> {
+        if pcapng {
+            let mut ng = PcapNgReader::new(reader)?;
+            let endianness = ng.section().endianness;
+            // The link type is in the first Interface Description Block, which comes
+            // before any packet: read up to it.
+            let mut link = None;
+            while link.is_none() {
+                match ng.next_block() {
+                    None => break,
+                    Some(Err(e)) => return Err(e.into()),
+                    Some(Ok(Block::InterfaceDescription(idb))) => {
+                        link = Some(u32::from(idb.linktype));
+                    }
+                    Some(Ok(Block::EnhancedPacket(epb))) => {
+                        return Err(CaptureError::UnknownInterface(epb.interface_id))
+                    }
+                    Some(Ok(Block::SimplePacket(_))) => {
+                        return Err(CaptureError::UnknownInterface(0))
+                    }
+                    Some(Ok(_)) => {}
+                }
+            }
+            Ok(CaptureReader {
+                format: Format::PcapNg(ng),
+                link,
+                header: PcapHeader {
+                    endianness,
+                    ts_resolution: TsResolution::NanoSecond,
+                    snaplen: 0,
+                    ..PcapHeader::default()
+                },
+            })
+        } else {
+            let pcap = PcapReader::new(reader)?;
+            let header = pcap.header();
+            Ok(CaptureReader {
+                link: Some(u32::from(header.datalink)),
+                format: Format::Pcap(pcap),
+                header,
+            })
+        }
+    }
+
+    /// The link type of the frames (Ethernet for a pcapng without interfaces).
+    pub fn link(&self) -> LinkType {
+        LinkType::from_code(self.link.unwrap_or(1))
+    }
+
+    /// The header for a pcap file of these frames: the input's byte order, timestamp
+    /// resolution and link type, and a snapshot length of at least 262,144 (frames
+    /// grow when signed).
+    pub fn pcap_header(&self) -> PcapHeader {
+        PcapHeader {
+            datalink: DataLink::from(self.link.unwrap_or(1)),
+            snaplen: self.header.snaplen.max(262_144),
+            endianness: self.header.endianness,
+            ts_resolution: self.header.ts_resolution,
+            ..PcapHeader::default()
+        }
+    }
+
+    /// The next frame, `None` at the end.
+    ///
+    /// # Errors
+    /// [`CaptureError`] for a damaged file.
+    pub fn next_frame(&mut self) -> Option<Result<Frame, CaptureError>> {
+        match &mut self.format {
+            Format::Pcap(r) => Some(r.next_packet()?.map_err(Into::into).map(|p| Frame {
+                time: p.timestamp,
+                orig_len: p.orig_len,
+                data: p.data.into_owned(),
+            })),
+            Format::PcapNg(r) => loop {
+                let block = match r.next_block()? {
+                    Ok(b) => b,
+                    Err(e) => return Some(Err(e.into())),
+                };
+                match block {
+                    Block::InterfaceDescription(idb) => {
+                        let code = u32::from(idb.linktype);
+                        match self.link {
+                            Some(l) if l != code => {
+                                return Some(Err(CaptureError::MixedLinkTypes(l, code)))
+                            }
+                            _ => self.link = Some(code),
+                        }
+                    }
+                    Block::EnhancedPacket(epb) => {
+                        if self.link.is_none() {
+                            return Some(Err(CaptureError::UnknownInterface(epb.interface_id)));
+                        }
+                        return Some(Ok(Frame {
+                            time: epb.timestamp,
+                            orig_len: epb.original_len,
+                            data: epb.data.into_owned(),
+                        }));
+                    }
+                    Block::SimplePacket(spb) => {
+                        if self.link.is_none() {
+                            return Some(Err(CaptureError::UnknownInterface(0)));
+                        }
+                        return Some(Ok(Frame {
+                            time: Duration::ZERO,
+                            orig_len: spb.original_len,
+                            data: spb.data.into_owned(),
+                        }));
+                    }
+                    _ => {}
+                }
+            },
+        }
+    }
+}
+
+impl<R: Read> Iterator for CaptureReader<R> {
+    type Item = Result<Frame, CaptureError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_frame()
+    }
+}
+
+/// Frames written as a classic pcap file.
+pub struct CaptureWriter<W: Write> {
+    writer: PcapWriter<W>,
+}
+
+impl<W: Write> CaptureWriter<W> {
+    /// Writes `header` (from [`CaptureReader::pcap_header`]) to `writer`.
+    ///
+    /// # Errors
+    /// [`CaptureError::Format`] for a write error.
+    pub fn new(writer: W, header: PcapHeader) -> Result<Self, CaptureError> {
+        Ok(CaptureWriter {
+            writer: PcapWriter::with_header(writer, header)?,
+        })
+    }
+
+    /// Writes `frame`.
+    ///
+    /// # Errors
+    /// [`CaptureError::Format`] for a write error.
+    pub fn write(&mut self, frame: &Frame) -> Result<(), CaptureError> {
+        self.writer.write_packet(&PcapPacket {
+            timestamp: frame.time,
+            orig_len: frame.orig_len,
+            data: Cow::Borrowed(&frame.data),
+        })?;
+        Ok(())
+    }
+
+    /// The writer, after the last frame.
+    pub fn into_inner(self) -> W {
+        self.writer.into_writer()
+    }
+}

@@ -1,0 +1,307 @@
+//! The per-hop check of 003 §I on IPv6 packets: what every router on the path does
+//! before forwarding a packet, the cheap checks first (`docs/spec/pla.md`, "What a
+//! router checks, in order").
+//!
+//! The check is split in two so that the expensive part runs on every core while the
+//! replay state is changed in packet order: [`Router::inspect`] (parse, curve, TTP,
+//! timestamp, a look at the replay window, the fused verification) takes `&self` and
+//! runs in parallel; [`Router::settle`] (the replay window, in packet order) takes the
+//! table. [`Router::check`] does both for one packet.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{PoisonError, RwLock};
+
+use hopsig_koblitz::curve::Curve;
+use hopsig_primitives::codec::{Codec, DecodeError};
+use hopsig_schemes::pla::header::{verify_signature, PlaCurve, PlaHeader, TtpDirectory};
+
+use crate::link::{locate, LinkType, Located};
+use crate::option::{Ipv6Packet, Malformed};
+use crate::replay::{ReplayTable, Source};
+use crate::sender::identity;
+
+/// A router's limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouterConfig {
+    /// A timestamp older than the clock by more than this many seconds is stale.
+    pub max_age: u32,
+    /// A timestamp ahead of the clock by more than this many seconds is in the future.
+    pub skew: u32,
+    /// Most (TTP, source) entries in the replay table.
+    pub max_sources: usize,
+}
+
+impl Default for RouterConfig {
+    fn default() -> Self {
+        RouterConfig {
+            max_age: 60,
+            skew: 2,
+            max_sources: 1 << 16,
+        }
+    }
+}
+
+/// What a router decides for a packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not an IPv6 packet: not checked.
+    NotIpv6,
+    /// IPv6 without a PLA option: not checked.
+    Unsigned,
+    /// The packet, its extension headers or its Hop-by-Hop options do not parse.
+    Malformed(Malformed),
+    /// The PLA header does not decode: the field.
+    MalformedHeader(&'static str),
+    /// A PLA header for a curve this router does not check.
+    OtherCurve,
+    /// The TTP id is not trusted.
+    UnknownTtp,
+    /// The timestamp is older than the window.
+    Stale,
+    /// The timestamp is ahead of the router's clock by more than the skew.
+    Future,
+    /// The sequence number was accepted before, or is below the window.
+    Replay,
+    /// The signature (or the TTP's signature on the key) does not verify.
+    BadSignature,
+    /// Every check passed.
+    Accepted,
+}
+
+impl Verdict {
+    /// Every reason name, in the order of the checks (`docs/spec/pla.md`).
+    pub const NAMES: [&'static str; 10] = [
+        "not_ipv6",
+        "unsigned",
+        "malformed",
+        "other_curve",
+        "unknown_ttp",
+        "stale",
+        "future",
+        "replay",
+        "bad_signature",
+        "accepted",
+    ];
+
+    /// The reason's name in `verify-pcap`'s summary.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::NotIpv6 => "not_ipv6",
+            Verdict::Unsigned => "unsigned",
+            Verdict::Malformed(_) | Verdict::MalformedHeader(_) => "malformed",
+            Verdict::OtherCurve => "other_curve",
+            Verdict::UnknownTtp => "unknown_ttp",
+            Verdict::Stale => "stale",
+            Verdict::Future => "future",
+            Verdict::Replay => "replay",
+            Verdict::BadSignature => "bad_signature",
+            Verdict::Accepted => "accepted",
+        }
+    }
+
+    /// Whether the packet was signed and rejected.
+    pub fn is_rejected(&self) -> bool {
+        !matches!(self, Verdict::NotIpv6 | Verdict::Unsigned | Verdict::Accepted)
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Malformed(m) => write!(f, "malformed: {m}"),
+            Verdict::MalformedHeader(field) => write!(f, "malformed: PLA header field {field}"),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+/// The stateless part of the check: a verdict, or a signed packet whose replay
+/// window decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inspected {
+    /// Decided without the replay window.
+    Done(Verdict),
+    /// Passed every stateless check but the signature's outcome is known only with
+    /// it: `signature` is whether it verified, or `None` if it was not verified
+    /// because the window already had the number.
+    Signed {
+        /// TTP id and Source Address.
+        source: Source,
+        /// Sequence number.
+        sequence: u32,
+        /// Timestamp.
+        timestamp: u32,
+        /// The signature's outcome, if it was verified.
+        signature: Option<bool>,
+    },
+}
+
+/// A router that checks PLA packets on curve `C`.
+pub struct Router<C: Curve> {
+    ttps: TtpDirectory<C>,
+    config: RouterConfig,
+    replay: RwLock<ReplayTable>,
+    clock: AtomicU32,
+}
+
+impl<C: Curve> std::fmt::Debug for Router<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Router({}, {:?}, {:?})", C::NAME, self.ttps, self.config)
+    }
+}
+
+/// The field a PLA header decode error names.
+fn field(e: &DecodeError) -> &'static str {
+    match e {
+        DecodeError::ShortInput { field, .. }
+        | DecodeError::UnknownCode { field, .. }
+        | DecodeError::Invalid { field, .. }
+        | DecodeError::OutOfRange { field, .. } => field,
+        DecodeError::TrailingBytes { .. } => "length (octets after the signature)",
+    }
+}
+
+impl<C: Curve> Router<C> {
+    /// A router trusting `ttps`.
+    pub fn new(ttps: TtpDirectory<C>, config: RouterConfig) -> Self {
+        Router {
+            ttps,
+            replay: RwLock::new(ReplayTable::new(config.max_sources, config.max_age)),
+            config,
+            clock: AtomicU32::new(0),
+        }
+    }
+
+    /// Its limits.
+    pub fn config(&self) -> RouterConfig {
+        self.config
+    }
+
+    /// Moves the clock to `now` unless it is already later (it never goes back) and
+    /// returns it.
+    pub fn advance(&self, now: u32) -> u32 {
+        self.clock.fetch_max(now, Ordering::Relaxed).max(now)
+    }
+
+    /// Entries in the replay table.
+    pub fn replay_entries(&self) -> usize {
+        self.replay.read().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    /// The stateless checks on a captured frame of link type `link` at router time
+    /// `clock` (from [`Router::advance`]).
+    pub fn inspect_frame(&self, link: LinkType, frame: &[u8], clock: u32) -> Inspected {
+        match locate(link, frame) {
+            Located::Ipv6(at) => self.inspect(&frame[at..], clock),
+            Located::NotIpv6 => Inspected::Done(Verdict::NotIpv6),
+            Located::Truncated => Inspected::Done(Verdict::Malformed(Malformed(
+                "link-layer header: truncated",
+            ))),
+        }
+    }
+
+    /// The stateless checks on the IPv6 packet at the start of `packet`, in the
+    /// order of `docs/spec/pla.md`: parse, curve, TTP, timestamp, a look at the replay
+    /// window (a number it already holds is not verified), then the signature.
+    pub fn inspect(&self, packet: &[u8], clock: u32) -> Inspected {
+        let done = Inspected::Done;
+        let packet = match Ipv6Packet::parse(packet) {
+            Ok(p) => p,
+            Err(m) => return done(Verdict::Malformed(m)),
+        };
+        let Some(encoded) = packet.pla_header() else {
+            return done(Verdict::Unsigned);
+        };
+        let header = match PlaHeader::decode(encoded) {
+            Ok(h) => h,
+            Err(e) => return done(Verdict::MalformedHeader(field(&e))),
+        };
+        if PlaCurve::of::<C>() != Ok(header.curve) {
+            return done(Verdict::OtherCurve);
+        }
+        let Some((ttp_key, ttp_table)) = self.ttps.get(header.ttp_id) else {
+            return done(Verdict::UnknownTtp);
+        };
+        if u64::from(header.timestamp) + u64::from(self.config.max_age) < u64::from(clock) {
+            return done(Verdict::Stale);
+        }
+        if u64::from(header.timestamp) > u64::from(clock) + u64::from(self.config.skew) {
+            return done(Verdict::Future);
+        }
+        let src = packet.source();
+        let source = (header.ttp_id, src);
+        let signed = |signature| Inspected::Signed {
+            source,
+            sequence: header.sequence,
+            timestamp: header.timestamp,
+            signature,
+        };
+        let fresh = self
+            .replay
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_fresh(&source, header.sequence, header.timestamp);
+        if !fresh {
+            return signed(None);
+        }
+        let id = identity(&src);
+        signed(Some(verify_signature(
+            &header,
+            encoded,
+            &packet.signed_payload(),
+            id.as_bytes(),
+            ttp_key,
+            ttp_table,
+        )))
+    }
+
+    /// The verdict of an inspected packet, with the replay window (which an accepted
+    /// packet moves). Call it in packet order, with the clock the packet was inspected
+    /// at.
+    pub fn settle(&self, table: &mut ReplayTable, inspected: Inspected, clock: u32) -> Verdict {
+        match inspected {
+            Inspected::Done(v) => v,
+            Inspected::Signed {
+                source,
+                sequence,
+                timestamp,
+                signature,
+            } => {
+                if !table.is_fresh(&source, sequence, timestamp) {
+                    return Verdict::Replay;
+                }
+                match signature {
+                    Some(true) => {
+                        table.accept(source, sequence, timestamp, clock);
+                        Verdict::Accepted
+                    }
+                    Some(false) => Verdict::BadSignature,
+                    // Not verified: the window held the number when the packet was
+                    // inspected. It lets go of a number only when it drops the
+                    // source's entry under memory pressure (docs/spec/pla.md, "Bounded
+                    // memory"); the packet was a replay then and stays one.
+                    None => Verdict::Replay,
+                }
+            }
+        }
+    }
+
+    /// Runs `f` with the replay table locked for writing (for [`Router::settle`]).
+    pub fn with_table<T>(&self, f: impl FnOnce(&mut ReplayTable) -> T) -> T {
+        f(&mut self.replay.write().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The whole check of one IPv6 packet received at time `now`.
+    pub fn check(&self, packet: &[u8], now: u32) -> Verdict {
+        let clock = self.advance(now);
+        let inspected = self.inspect(packet, clock);
+        self.with_table(|t| self.settle(t, inspected, clock))
+    }
+
+    /// The whole check of one captured frame of link type `link` received at `now`.
+    pub fn check_frame(&self, link: LinkType, frame: &[u8], now: u32) -> Verdict {
+        let clock = self.advance(now);
+        let inspected = self.inspect_frame(link, frame, clock);
+        self.with_table(|t| self.settle(t, inspected, clock))
+    }
+}
