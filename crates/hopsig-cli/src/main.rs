@@ -21,7 +21,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
-use commands::{bgpsec, ndn, pla, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify};
+use commands::{
+    bgpsec, ndn, pla, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify,
+};
 
 #[derive(Parser)]
 #[command(name = "hopsig", version, about = "Signatures that travel across network hops", long_about = None)]

@@ -19,7 +19,11 @@ fn root() -> PathBuf {
 }
 
 fn script(name: &str) -> String {
-    root().join("interop/python").join(name).display().to_string()
+    root()
+        .join("interop/python")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 /// The real capture kept in the repository.
@@ -72,20 +76,38 @@ fn signed_captures_are_well_formed_and_verify_here_and_in_the_reference() {
     let s = Scratch::new();
     let input = s.p("in.pcap");
     py(&python, &[&script("pla_scapy.py"), "make", &input]);
-    for (curve, layout) in [("k163", "implicit"), ("k233", "certificate"), ("k283", "implicit")] {
+    for (curve, layout) in [
+        ("k163", "implicit"),
+        ("k233", "certificate"),
+        ("k283", "implicit"),
+    ] {
         let ttp = s.p(&format!("ttp-{curve}"));
         s.ok(&["ic", "--curve", curve, "ttp", "--out", &ttp]);
         let signed = s.p(&format!("signed-{curve}.pcap"));
         let ttp_dir = ttp.clone();
         let o = s.ok(&[
-            "pla", "sign-pcap", &input, &signed, "--enroll", &ttp_dir, "--layout", layout,
+            "pla",
+            "sign-pcap",
+            &input,
+            &signed,
+            "--enroll",
+            &ttp_dir,
+            "--layout",
+            layout,
         ]);
         assert!(text(&o).contains("44 of 48 frames"), "{}", text(&o));
         assert!(text(&o).contains("routing_header 1"), "{}", text(&o));
         // scapy reads every frame; 44 carry the option, the rest are unchanged.
         let out = py(
             &python,
-            &[&script("pla_scapy.py"), "check", &input, &signed, "--expect-signed", "44"],
+            &[
+                &script("pla_scapy.py"),
+                "check",
+                &input,
+                &signed,
+                "--expect-signed",
+                "44",
+            ],
         );
         assert!(out.contains("OK"), "{out}");
         // hopsig's router accepts all of them, and writes them out in order.
@@ -93,17 +115,34 @@ fn signed_captures_are_well_formed_and_verify_here_and_in_the_reference() {
         let report = s.p(&format!("report-{curve}.json"));
         let ttp_pub = format!("{ttp}/ttp.pub");
         s.ok(&[
-            "pla", "verify-pcap", &signed, "--ttp-pub", &ttp_pub, "--out", &accepted, "--json",
+            "pla",
+            "verify-pcap",
+            &signed,
+            "--ttp-pub",
+            &ttp_pub,
+            "--out",
+            &accepted,
+            "--json",
             &report,
         ]);
         let r = json(&report);
         assert_eq!(r["accepted"], 44, "{r}");
         assert_eq!(r["rejected"], 0, "{r}");
-        assert_eq!(std::fs::read(&accepted).unwrap(), std::fs::read(&signed).unwrap());
+        assert_eq!(
+            std::fs::read(&accepted).unwrap(),
+            std::fs::read(&signed).unwrap()
+        );
         // The independent verifier accepts every signed packet too.
         let v = py(
             &python,
-            &[&script("pla_reference.py"), "verify", &signed, "--ttp-pub", &ttp_pub, "--json"],
+            &[
+                &script("pla_reference.py"),
+                "verify",
+                &signed,
+                "--ttp-pub",
+                &ttp_pub,
+                "--json",
+            ],
         );
         let v: serde_json::Value = serde_json::from_str(&v).unwrap();
         assert_eq!(v["counts"]["accepted"], 44, "{curve}: {v}");
@@ -117,7 +156,16 @@ fn the_reference_verdicts_on_its_hostile_capture_are_hopsigs() {
     let s = Scratch::new();
     for curve in ["K-163", "K-233", "K-283"] {
         let dir = s.p(curve);
-        py(&python, &[&script("pla_reference.py"), "demo-pcap", &dir, "--curve", curve]);
+        py(
+            &python,
+            &[
+                &script("pla_reference.py"),
+                "demo-pcap",
+                &dir,
+                "--curve",
+                curve,
+            ],
+        );
         let report = format!("{dir}/hopsig.json");
         let o = s.run(&[
             "pla",
@@ -149,15 +197,38 @@ fn one_host_key_signs_its_own_packets_of_a_real_capture() {
     let id = "fe80::68d3:1235:d068:1f9e";
     s.ok(&["ic", "request", "--out", &s.p("blind")]);
     s.ok(&[
-        "ic", "issue", "--ttp", &ttp, "--id", id, "--request", &s.p("blind.req"), "--out",
+        "ic",
+        "issue",
+        "--ttp",
+        &ttp,
+        "--id",
+        id,
+        "--request",
+        &s.p("blind.req"),
+        "--out",
         &s.p("answer"),
     ]);
     s.ok(&[
-        "ic", "finalize", "--blind", &s.p("blind"), "--issued", &s.p("answer"), "--ttp-pub",
-        &format!("{ttp}/ttp.pub"), "--out", &s.p("host.key"),
+        "ic",
+        "finalize",
+        "--blind",
+        &s.p("blind"),
+        "--issued",
+        &s.p("answer"),
+        "--ttp-pub",
+        &format!("{ttp}/ttp.pub"),
+        "--out",
+        &s.p("host.key"),
     ]);
     let signed = s.p("signed.pcap");
-    let o = s.ok(&["pla", "sign-pcap", &babel(), &signed, "--key", &s.p("host.key")]);
+    let o = s.ok(&[
+        "pla",
+        "sign-pcap",
+        &babel(),
+        &signed,
+        "--key",
+        &s.p("host.key"),
+    ]);
     // 14 frames are this host's; the other host's 11 are copied unsigned.
     assert!(text(&o).contains("14 of 25 frames"), "{}", text(&o));
     assert!(text(&o).contains("other_source 11"), "{}", text(&o));
@@ -168,7 +239,13 @@ fn one_host_key_signs_its_own_packets_of_a_real_capture() {
     // A strict router keeps only what it accepted.
     let strict = s.p("strict.pcap");
     s.ok(&[
-        "pla", "verify-pcap", &signed, "--ttp-pub", &ttp_pub, "--out", &strict,
+        "pla",
+        "verify-pcap",
+        &signed,
+        "--ttp-pub",
+        &ttp_pub,
+        "--out",
+        &strict,
         "--accepted-only",
     ]);
     assert!(std::fs::read(&strict).unwrap().len() < std::fs::read(&signed).unwrap().len());
@@ -177,11 +254,23 @@ fn one_host_key_signs_its_own_packets_of_a_real_capture() {
     let mut bytes = std::fs::read(&signed).unwrap();
     *bytes.last_mut().unwrap() ^= 1;
     let tampered = s.write("tampered.pcap", &bytes);
-    s.exits(1, &["pla", "verify-pcap", &tampered, "--ttp-pub", &ttp_pub], "bad_signature: 1");
+    s.exits(
+        1,
+        &["pla", "verify-pcap", &tampered, "--ttp-pub", &ttp_pub],
+        "bad_signature: 1",
+    );
     // Checked a day later: everything is stale.
     s.exits(
         1,
-        &["pla", "verify-pcap", &signed, "--ttp-pub", &ttp_pub, "--now", "1302297600"],
+        &[
+            "pla",
+            "verify-pcap",
+            &signed,
+            "--ttp-pub",
+            &ttp_pub,
+            "--now",
+            "1302297600",
+        ],
         "stale: 14",
     );
     // Another TTP with the same id: no key extracts.
@@ -189,14 +278,32 @@ fn one_host_key_signs_its_own_packets_of_a_real_capture() {
     s.ok(&["ic", "ttp", "--out", &other]);
     s.exits(
         1,
-        &["pla", "verify-pcap", &signed, "--ttp-pub", &format!("{other}/ttp.pub")],
+        &[
+            "pla",
+            "verify-pcap",
+            &signed,
+            "--ttp-pub",
+            &format!("{other}/ttp.pub"),
+        ],
         "bad_signature: 14",
     );
     // Unsigned input, and input that is not a capture: exit 2, naming the file.
-    s.exits(2, &["pla", "verify-pcap", &babel(), "--ttp-pub", &ttp_pub], "no PLA-signed packet");
+    s.exits(
+        2,
+        &["pla", "verify-pcap", &babel(), "--ttp-pub", &ttp_pub],
+        "no PLA-signed packet",
+    );
     let junk = s.write("junk.pcap", b"not a capture at all");
-    s.exits(2, &["pla", "verify-pcap", &junk, "--ttp-pub", &ttp_pub], "junk.pcap");
-    s.exits(2, &["pla", "sign-pcap", &junk, &s.p("x.pcap"), "--enroll", &ttp], "junk.pcap");
+    s.exits(
+        2,
+        &["pla", "verify-pcap", &junk, "--ttp-pub", &ttp_pub],
+        "junk.pcap",
+    );
+    s.exits(
+        2,
+        &["pla", "sign-pcap", &junk, &s.p("x.pcap"), "--enroll", &ttp],
+        "junk.pcap",
+    );
     // Neither --key nor --enroll.
     s.exits(2, &["pla", "sign-pcap", &babel(), &s.p("y.pcap")], "--key");
 }

@@ -4,7 +4,10 @@
 
 use std::ops::Range;
 
-use etherparse::{EtherType, Ethernet2HeaderSlice, LinuxSllHeaderSlice, LinuxSllProtocolType, SingleVlanHeaderSlice};
+use etherparse::{
+    EtherType, Ethernet2HeaderSlice, LinuxSllHeaderSlice, LinuxSllProtocolType,
+    SingleVlanHeaderSlice,
+};
 
 /// The link types hopsig reads IPv6 from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,9 +97,10 @@ pub fn locate(link: LinkType, frame: &[u8]) -> Located {
             // A hardware type etherparse does not know (loopback, none, tunnels): the
             // protocol field (octets 14–15) is an EtherType for those, as in
             // tcpdump's reading of LINKTYPE_LINUX_SLL.
-            Err(_) if frame.len() >= SLL_HEADER => {
-                ether(EtherType(u16::from_be_bytes([frame[14], frame[15]])), SLL_HEADER)
-            }
+            Err(_) if frame.len() >= SLL_HEADER => ether(
+                EtherType(u16::from_be_bytes([frame[14], frame[15]])),
+                SLL_HEADER,
+            ),
             Err(_) => Located::Truncated,
         },
         LinkType::Raw => version_six(frame, 0),

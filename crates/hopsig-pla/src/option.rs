@@ -75,8 +75,8 @@ impl<'a> Ipv6Packet<'a> {
             match ext {
                 Ipv6ExtensionSlice::HopByHop(h) => {
                     let range = IPV6_HEADER..IPV6_HEADER + h.slice().len();
-                    packet.pla = find_option(h.slice())?
-                        .map(|r| range.start + r.start..range.start + r.end);
+                    packet.pla =
+                        find_option(h.slice())?.map(|r| range.start + r.start..range.start + r.end);
                     packet.hop_by_hop = Some(range);
                 }
                 Ipv6ExtensionSlice::Routing(_) => packet.routing = true,

@@ -61,7 +61,10 @@ where
             let done_tx = done_tx.clone();
             let work_rx = Arc::clone(&work_rx);
             s.spawn(move || loop {
-                let next = work_rx.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                let next = work_rx
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .recv();
                 let Ok((n, batch)) = next else { return };
                 let checked = batch
                     .into_iter()

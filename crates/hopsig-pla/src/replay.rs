@@ -123,6 +123,7 @@ impl ReplayTable {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::expect_used)]
     use super::*;
 
     const A: Source = (1, [0xa; 16]);

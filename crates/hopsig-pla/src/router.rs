@@ -101,7 +101,10 @@ impl Verdict {
 
     /// Whether the packet was signed and rejected.
     pub fn is_rejected(&self) -> bool {
-        !matches!(self, Verdict::NotIpv6 | Verdict::Unsigned | Verdict::Accepted)
+        !matches!(
+            self,
+            Verdict::NotIpv6 | Verdict::Unsigned | Verdict::Accepted
+        )
     }
 }
 
@@ -172,6 +175,11 @@ impl<C: Curve> Router<C> {
         }
     }
 
+    /// The TTPs it trusts.
+    pub fn ttps(&self) -> &TtpDirectory<C> {
+        &self.ttps
+    }
+
     /// Its limits.
     pub fn config(&self) -> RouterConfig {
         self.config
@@ -185,7 +193,10 @@ impl<C: Curve> Router<C> {
 
     /// Entries in the replay table.
     pub fn replay_entries(&self) -> usize {
-        self.replay.read().unwrap_or_else(PoisonError::into_inner).len()
+        self.replay
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     /// The stateless checks on a captured frame of link type `link` at router time
@@ -284,6 +295,12 @@ impl<C: Curve> Router<C> {
                 }
             }
         }
+    }
+
+    /// Empties the replay table (a benchmark re-checks the same packets; a router that
+    /// forgets can be replayed to).
+    pub fn forget_replay_state(&self) {
+        self.with_table(|t| *t = ReplayTable::new(self.config.max_sources, self.config.max_age));
     }
 
     /// Runs `f` with the replay table locked for writing (for [`Router::settle`]).

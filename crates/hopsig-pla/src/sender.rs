@@ -62,7 +62,12 @@ impl<C: Curve> std::fmt::Debug for Sender<C> {
 impl<C: Curve> Sender<C> {
     /// A host with an implicit certificate issued on `source`'s identity by TTP
     /// `ttp_id`; it signs only packets from `source`.
-    pub fn implicit(key: KoblitzSecret<C>, cert: ImplicitCert, source: Ipv6Addr, ttp_id: u16) -> Self {
+    pub fn implicit(
+        key: KoblitzSecret<C>,
+        cert: ImplicitCert,
+        source: Ipv6Addr,
+        ttp_id: u16,
+    ) -> Self {
         Sender {
             key,
             material: KeyMaterial::Implicit(cert),

@@ -1,6 +1,7 @@
 //! The per-hop check on IPv6 packets (docs/spec/pla.md, "PLA in IPv6 packets"): a
 //! signed packet is accepted on every curve and layout, and each failure of issue
 //! #15 §3 is rejected with its reason.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::net::Ipv6Addr;
 
@@ -111,7 +112,10 @@ const PLA: usize = 40 + 4;
 fn the_option_is_the_first_of_a_new_hop_by_hop_header() {
     let s = setup();
     assert_eq!(s.signed[6], 0, "IPv6 Next Header is Hop-by-Hop");
-    assert_eq!(s.signed[40], 17, "the Hop-by-Hop header's Next Header is UDP");
+    assert_eq!(
+        s.signed[40], 17,
+        "the Hop-by-Hop header's Next Header is UDP"
+    );
     assert_eq!(s.signed[42], OPTION_TYPE);
     assert_eq!(usize::from(s.signed[43]), 77, "K-163 implicit header");
     let hbh = 8 * (usize::from(s.signed[41]) + 1);
@@ -293,7 +297,10 @@ fn an_existing_hop_by_hop_header_keeps_its_options() {
 fn packets_a_sender_must_not_sign_are_refused() {
     let mut s = setup();
     // Already signed.
-    assert!(s.host.sign(&Ipv6Packet::parse(&s.signed).unwrap(), NOW).is_err());
+    assert!(s
+        .host
+        .sign(&Ipv6Packet::parse(&s.signed).unwrap(), NOW)
+        .is_err());
     // From another source than the certificate's.
     let p = udp("2001:db8::2", b"x");
     assert!(s.host.sign(&Ipv6Packet::parse(&p).unwrap(), NOW).is_err());
@@ -334,7 +341,11 @@ fn a_flood_of_random_headers_is_rejected_without_state() {
         let v = s.router.check(&p, NOW);
         assert!(v.is_rejected(), "{v:?}");
     }
-    assert_eq!(s.router.replay_entries(), 0, "a forgery created replay state");
+    assert_eq!(
+        s.router.replay_entries(),
+        0,
+        "a forgery created replay state"
+    );
 }
 
 #[test]

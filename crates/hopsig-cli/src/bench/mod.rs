@@ -3,6 +3,7 @@
 mod bgpsec;
 mod fig4;
 pub mod ndn;
+pub mod pla;
 mod speaker;
 mod table1;
 mod table2;
@@ -90,13 +91,14 @@ pub fn run_suite(suite: &str, quick: bool, json: Option<&Path>, force: bool) -> 
         "fig4" => report(&Fig4::measure(quick)?, Fig4::render, to),
         "bgpsec" => report(&bgpsec::Bgpsec::measure(quick)?, bgpsec::Bgpsec::render, to),
         "ndn" => report(&ndn::NdnBench::measure(quick)?, ndn::NdnBench::render, to),
+        "pla" => report(&pla::PlaBench::measure(quick)?, pla::PlaBench::render, to),
         "speaker" => report(
             &speaker::SpeakerBench::measure(quick)?,
             speaker::SpeakerBench::render,
             to,
         ),
         other => Err(Failure::Input(format!(
-            "unknown suite '{other}' (available: table1, table2, table3, table5, fig4, bgpsec, speaker, ndn)"
+            "unknown suite '{other}' (available: table1, table2, table3, table5, fig4, bgpsec, speaker, ndn, pla)"
         ))),
     }
 }

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use crate::io::Outcome;
 
-/// Run a benchmark suite (table1, table2, table3, table5, fig4, bgpsec, speaker, ndn).
+/// Run a benchmark suite (table1, table2, table3, table5, fig4, bgpsec, speaker, ndn, pla).
 #[derive(clap::Args)]
 pub struct Args {
-    /// Suite name: table1, table2, table3, table5, fig4, bgpsec, speaker or ndn.
+    /// Suite name: table1, table2, table3, table5, fig4, bgpsec, speaker, ndn or pla.
     suite: String,
     /// Fewer n values and shorter measurements.
     #[arg(long)]

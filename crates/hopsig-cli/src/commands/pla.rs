@@ -168,7 +168,11 @@ pub fn run(args: Args) -> Outcome {
         Command::VerifyPcap(a) => {
             let file = read_key(&a.ttp_pub, "TTP public key")?;
             let curve = files::curve_of(&file).map_err(|e| at(&a.ttp_pub, e))?;
-            on_curve!(curve, verify_pcap(&a, &file))
+            match curve {
+                PlaCurve::K163 => verify_pcap::<K163>(&a, &file),
+                PlaCurve::K233 => verify_pcap::<K233>(&a, &file),
+                PlaCurve::K283 => verify_pcap::<K283>(&a, &file),
+            }
         }
     }
 }
@@ -199,10 +203,11 @@ fn curve_of_file(path: &Path, file: &KeyFile) -> Result<PlaCurve, Failure> {
     })
 }
 
+/// A capture file being read, its bytes counted.
+type Capture = CaptureReader<BufReader<Counted<File>>>;
+
 /// A capture opened for reading, with a progress bar of its bytes.
-fn open_capture(
-    path: &Path,
-) -> Result<(CaptureReader<BufReader<Counted<File>>>, Progress, LinkType), Failure> {
+fn open_capture(path: &Path) -> Result<(Capture, Progress, LinkType), Failure> {
     let cannot = |e: std::io::Error| at(path, format!("cannot read capture: {e}"));
     let mut file = File::open(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
@@ -213,8 +218,11 @@ fn open_capture(
     let n = file.read(&mut magic).map_err(cannot)?;
     let file = File::open(path).map_err(cannot)?;
     let (counted, read) = Counted::new(file);
-    let reader = CaptureReader::new(BufReader::new(counted), n == 4 && magic == [0x0a, 0x0d, 0x0d, 0x0a])
-        .map_err(|e| at(path, e))?;
+    let reader = CaptureReader::new(
+        BufReader::new(counted),
+        n == 4 && magic == [0x0a, 0x0d, 0x0d, 0x0a],
+    )
+    .map_err(|e| at(path, e))?;
     let progress = Progress::sized("pla", meta.len(), read);
     let link = reader.link();
     Ok((reader, progress, link))
@@ -241,15 +249,12 @@ impl<C: Curve> Hosts<C> {
                 layout,
                 ttp_id,
                 hosts,
-            } => {
-                if !hosts.contains_key(&source) {
-                    let host = enroll(ttp, *layout, *ttp_id, source)?;
-                    hosts.insert(source, host);
+            } => match hosts.entry(source) {
+                std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    Ok(e.insert(enroll(ttp, *layout, *ttp_id, source)?))
                 }
-                hosts
-                    .get_mut(&source)
-                    .ok_or_else(|| Error::Key("enrolment lost".into()))
-            }
+            },
         }
     }
 }
@@ -297,16 +302,29 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
     let mut hosts = match &a.key {
         Some(_) => {
             if key_file.scheme != B::ID {
-                return Err(at(key_path, format!("a {} file, not an {} key", key_file.scheme, B::ID)));
+                return Err(at(
+                    key_path,
+                    format!("a {} file, not an {} key", key_file.scheme, B::ID),
+                ));
             }
-            let der = &key_file.block("PRIVATE KEY").map_err(|e| at(key_path, Error::from(e)))?.der;
+            let der = &key_file
+                .block("PRIVATE KEY")
+                .map_err(|e| at(key_path, Error::from(e)))?
+                .der;
             let key = B::secret_from_der(der).map_err(|e| at(key_path, e))?;
-            let cert_path = a.cert.clone().unwrap_or_else(|| crate::io::with_suffix(key_path, ".cert"));
+            let cert_path = a
+                .cert
+                .clone()
+                .unwrap_or_else(|| crate::io::with_suffix(key_path, ".cert"));
             let cert_file = read_key(&cert_path, "certificate")?;
-            let (id, cert) = files::cert_from_file::<C>(&cert_file).map_err(|e| at(&cert_path, e))?;
+            let (id, cert) =
+                files::cert_from_file::<C>(&cert_file).map_err(|e| at(&cert_path, e))?;
             let text = String::from_utf8_lossy(&id);
             let addr: Ipv6Addr = text.parse().map_err(|_| {
-                at(&cert_path, format!("the certificate's identity {text:?} is not an IPv6 address"))
+                at(
+                    &cert_path,
+                    format!("the certificate's identity {text:?} is not an IPv6 address"),
+                )
             })?;
             if identity(&addr.octets()).as_bytes() != id.as_slice() {
                 return Err(at(
@@ -328,30 +346,33 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
     let mut counts = SignCounts::default();
     let mut failure: Option<Failure> = None;
     let mut written = outputs(a.force, [a.input.as_path(), key_path]);
-    written.add_with(&a.output, Secrecy::Public, |w| {
-        let mut writer = CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
-        for frame in reader {
-            let frame = match frame {
-                Ok(f) => f,
-                Err(e) => {
-                    failure = Some(at(&a.input, e));
-                    return Err(std::io::Error::other("capture unreadable"));
-                }
-            };
-            counts.frames += 1;
-            let out = match sign_frame(&mut hosts, link, &frame, &mut counts) {
-                Ok(out) => out,
-                Err(e) => {
-                    failure = Some(Failure::Input(format!("signing: {e}")));
-                    return Err(std::io::Error::other("signing failed"));
-                }
-            };
-            writer.write(out.as_ref().unwrap_or(&frame)).map_err(std::io::Error::other)?;
-            progress.tick(|| format!("{} frames, {} signed", counts.frames, counts.signed));
-        }
-        writer.into_inner().flush()
-    })
-    .map_err(|e| failure.take().unwrap_or_else(|| e.into()))?;
+    written
+        .add_with(&a.output, Secrecy::Public, |w| {
+            let mut writer = CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
+            for frame in reader {
+                let frame = match frame {
+                    Ok(f) => f,
+                    Err(e) => {
+                        failure = Some(at(&a.input, e));
+                        return Err(std::io::Error::other("capture unreadable"));
+                    }
+                };
+                counts.frames += 1;
+                let out = match sign_frame(&mut hosts, link, &frame, &mut counts) {
+                    Ok(out) => out,
+                    Err(e) => {
+                        failure = Some(Failure::Input(format!("signing: {e}")));
+                        return Err(std::io::Error::other("signing failed"));
+                    }
+                };
+                writer
+                    .write(out.as_ref().unwrap_or(&frame))
+                    .map_err(std::io::Error::other)?;
+                progress.tick(|| format!("{} frames, {} signed", counts.frames, counts.signed));
+            }
+            writer.into_inner().flush()
+        })
+        .map_err(|e| failure.take().unwrap_or_else(|| e.into()))?;
     written.commit()?;
     let seconds = progress.seconds();
     let hosts_n = match &hosts {
@@ -372,10 +393,18 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
     ))?;
     say(format_args!("not IPv6 (copied): {}", counts.not_ipv6))?;
     let skipped: u64 = counts.skipped.values().sum();
-    let kinds: Vec<String> = counts.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let kinds: Vec<String> = counts
+        .skipped
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
     say(format_args!(
         "IPv6 not signed (copied): {skipped}{}",
-        if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) }
+        if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", kinds.join(", "))
+        }
     ))
 }
 
@@ -443,7 +472,7 @@ struct VerifyCounts {
 /// Rejections listed by frame.
 const FIRST_REJECTIONS: usize = 10;
 
-fn verify_pcap<C: Curve, B>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
+fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
     let w_t = files::ttp_public_from_file::<C>(ttp_file).map_err(|e| at(&a.ttp_pub, e))?;
     let mut ttps = TtpDirectory::default();
     ttps.insert(a.ttp_id, w_t);
@@ -487,7 +516,8 @@ fn verify_pcap<C: Curve, B>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             let mut failure = None;
             files_out
                 .add_with(out, Secrecy::Public, |w| {
-                    let mut writer = CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
+                    let mut writer =
+                        CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
                     check(Some(&mut writer)).map_err(|e| {
                         failure = Some(at(&a.file, &e));
                         std::io::Error::other(e.to_string())
@@ -543,12 +573,16 @@ fn verify_pcap<C: Curve, B>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             "seconds": seconds,
             "signed_packets_per_second": rate(signed, seconds),
         });
-        let bytes = serde_json::to_vec_pretty(&json).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+        let bytes =
+            serde_json::to_vec_pretty(&json).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
         files_out.add(path, &bytes, Secrecy::Public)?;
     }
     files_out.commit()?;
     if signed == 0 {
-        return Err(at(&a.file, format!("no PLA-signed packet in {} frames", counts.frames)));
+        return Err(at(
+            &a.file,
+            format!("no PLA-signed packet in {} frames", counts.frames),
+        ));
     }
     if rejected > 0 {
         return Err(Failure::Invalid(format!(
@@ -556,6 +590,9 @@ fn verify_pcap<C: Curve, B>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             a.file.display()
         )));
     }
-    note(format_args!("replay table: {} sources", router.replay_entries()));
+    note(format_args!(
+        "replay table: {} sources",
+        router.replay_entries()
+    ));
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::bench::ndn::NdnBench;
+use crate::bench::pla::PlaBench;
 use crate::bench::{to_json, Table1, Table2, Table3, Table5};
 use crate::io::{outputs, print_text, say, Outcome, Secrecy};
 use svg::{line_chart, Series};
@@ -342,12 +343,15 @@ fn series(t: &Table1, value: fn(&crate::bench::Row) -> f64) -> Vec<Series> {
 /// KC-x Tables IV–VI as JSON, in the report folder.
 const REPLAY_JSON: &str = "replay.json";
 
+// One argument per measured table, each rendered into its own section.
+#[allow(clippy::too_many_arguments)]
 fn report(
     t: &Table1,
     t2: &Table2,
     t3: &Table3,
     t5: &Table5,
     ndn: &NdnBench,
+    pla: &PlaBench,
     kcx: &crate::replay::Reproduction,
     quick: bool,
 ) -> String {
@@ -422,6 +426,16 @@ fn report(
     );
     let _ = write!(
         s,
+        "\n## PLA on IPv6 packets: the throughput Table II implies beside measured\n\n\
+         003 Table II's ICNR_do_verify (5.966 ms, 1 GHz Athlon) allows {:.0} packets/s; \
+         hopsig's router checks {:.0} K-163 packets/s per core, each a 1500-octet IPv6 packet \
+         with its PLA Hop-by-Hop option (docs/spec/pla.md), parse and replay window included.\n\n```text\n{}```\n",
+        pla.paper_packets_per_second,
+        pla.rows.first().map_or(0.0, |r| r.packets_per_second),
+        pla.render()
+    );
+    let _ = write!(
+        s,
         "\n## KC-x Tables IV–VI and Fig. 5: replayed traces\n\n\
          Each announcement of one peer is validated and signed for real (upstream signatures \
          prepared beforehand, not timed); the measured times are queued at the trace's arrival \
@@ -442,12 +456,13 @@ fn report(
 }
 
 /// The files `hopsig reproduce` writes into its folder.
-const REPORT_FILES: [&str; 8] = [
+const REPORT_FILES: [&str; 9] = [
     "table1.json",
     "table5.json",
     "ndn.json",
     "table3.json",
     "table2.json",
+    "pla.json",
     "size.svg",
     "verify.svg",
     "report.md",
@@ -473,6 +488,7 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     let ndn = NdnBench::measure(quick)?;
     let t3 = Table3::measure(quick)?;
     let t2 = Table2::measure(quick)?;
+    let pla = PlaBench::measure(quick)?;
     let kcx = crate::replay::reproduce(quick)?;
     print_text(&format!(
         "BGR Table 1 — paper ({SOURCE}) beside measured:\n\n{}\n{}\n\
@@ -480,6 +496,7 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
          {}\n\
          KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n\n{}\n{}\n\
          PLA Tables I and II — paper ({SOURCE2}) beside measured:\n\n{}\n{}\n\
+         {}\n\
          KC-x Tables IV–VI and Fig. 5 — replayed traces:\n\n{}\n",
         side_by_side(&t),
         t.render(),
@@ -490,6 +507,7 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         t3.render(),
         side_by_side2(&t2),
         t2.render(),
+        pla.render(),
         kcx.render()
     ))?;
     let size = line_chart(
@@ -510,9 +528,10 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
         to_json(&ndn)?,
         to_json(&t3)?,
         to_json(&t2)?,
+        to_json(&pla)?,
         size.into_bytes(),
         verify.into_bytes(),
-        report(&t, &t2, &t3, &t5, &ndn, &kcx, quick).into_bytes(),
+        report(&t, &t2, &t3, &t5, &ndn, &pla, &kcx, quick).into_bytes(),
     ];
     for (name, bytes) in REPORT_FILES.iter().zip(&contents) {
         files.add(&out.join(name), bytes, Secrecy::Public)?;
@@ -525,7 +544,7 @@ pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
     files.add(&out.join(REPLAY_JSON), &to_json(&kcx)?, Secrecy::Public)?;
     files.commit()?;
     say(format_args!(
-        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, ndn.json, {REPLAY_JSON}, size.svg, verify.svg, fig5-*.svg",
+        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, ndn.json, pla.json, {REPLAY_JSON}, size.svg, verify.svg, fig5-*.svg",
         out.display()
     ))
 }

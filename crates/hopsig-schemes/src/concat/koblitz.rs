@@ -200,6 +200,9 @@ pub(crate) fn sign_with_nonce<C: Curve>(
     Ok(Some(sig.to_der()?))
 }
 
+/// (r, s), bytes(n) big-endian each.
+type RawSignature = (Vec<u8>, Vec<u8>);
+
 /// SEC 1 §4.1.3 steps 1–6 with the digest e and the nonce k given: R = k·G,
 /// r = x(R) mod n, s = k⁻¹(e + r·d) mod n, all in constant time; r and s, bytes(n)
 /// big-endian each, are then public (declassified). `Ok(None)` if r = 0 or s = 0.
@@ -207,7 +210,7 @@ fn sign_scalars<C: Curve>(
     sk: &KoblitzSecret<C>,
     e: &Scalar<C>,
     k: &SecretScalar<C>,
-) -> Result<Option<(Vec<u8>, Vec<u8>)>, Error> {
+) -> Result<Option<RawSignature>, Error> {
     let big_r = mul_base(C::generator_comb(), k).to_affine();
     // x(R) < 2^m fits the 8·⌈bitlen(n)/64⌉ bytes the reduction takes on K-163, K-233 and
     // K-283 (`tests::x_coordinates_fit_the_reduction`).

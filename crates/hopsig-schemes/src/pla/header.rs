@@ -406,9 +406,7 @@ pub fn verify_signature<C: Curve>(
     parts.extend_from_slice(payload);
     let e = digest_parts::<C>(&parts);
     match &h.key {
-        KeyMaterial::Implicit(cert) => {
-            icnr::verify_fused_scalars(src, cert, ttp_table, &e, &c, &d)
-        }
+        KeyMaterial::Implicit(cert) => icnr::verify_fused_scalars(src, cert, ttp_table, &e, &c, &d),
         KeyMaterial::Certificate { key, ttp_sig } => {
             let Ok(q) = Affine::<C>::from_sec1_vartime(key) else {
                 return false;
