@@ -1,6 +1,7 @@
 //! Capture files in and out, through `pcap-file`: classic pcap (either byte order,
 //! microsecond or nanosecond timestamps) and pcapng (Enhanced and Simple Packet
-//! Blocks; every interface of one link type) are read; classic pcap is written, with
+//! Blocks; every interface of one link type; timestamps in each interface's units) are
+//! read; classic pcap is written, with
 //! the input's link type, byte order and timestamp resolution.
 
 use std::borrow::Cow;
@@ -66,6 +67,56 @@ pub struct CaptureReader<R: Read> {
     format: Format<R>,
     link: Option<u32>,
     header: PcapHeader,
+    /// pcapng: each interface's timestamp clock, by interface id.
+    clocks: Vec<TsClock>,
+}
+
+/// A pcapng interface's timestamp units and offset (`if_tsresol`, `if_tsoffset`,
+/// RFC-draft pcapng §4.2). `pcap-file` hands an Enhanced Packet Block's raw 64-bit
+/// timestamp over as nanoseconds whatever the units; this reads it as the interface
+/// says (microseconds by default).
+#[derive(Debug, Clone, Copy)]
+struct TsClock {
+    /// `if_tsresol`: bit 7 clear, units of 10^-v s; set, units of 2^-(v & 0x7f) s.
+    resolution: u8,
+    /// `if_tsoffset`, seconds added to every timestamp.
+    offset: u64,
+}
+
+impl TsClock {
+    fn of(
+        idb: &pcap_file::pcapng::blocks::interface_description::InterfaceDescriptionBlock<'_>,
+    ) -> Self {
+        use pcap_file::pcapng::blocks::interface_description::InterfaceDescriptionOption as O;
+        let mut clock = TsClock {
+            resolution: 6,
+            offset: 0,
+        };
+        for o in &idb.options {
+            match o {
+                O::IfTsResol(r) => clock.resolution = *r,
+                O::IfTsOffset(s) => clock.offset = *s,
+                _ => {}
+            }
+        }
+        clock
+    }
+
+    /// The time of a raw timestamp (`pcap-file`'s "nanoseconds").
+    fn time(self, raw: Duration) -> Duration {
+        let raw = raw.as_nanos();
+        let v = u32::from(self.resolution & 0x7f);
+        let nanos = if self.resolution & 0x80 == 0 {
+            match v {
+                0..=9 => raw.saturating_mul(10u128.pow(9 - v)),
+                _ => raw / 10u128.saturating_pow(v - 9),
+            }
+        } else {
+            raw.saturating_mul(1_000_000_000) >> v.min(127)
+        };
+        let nanos = u64::try_from(nanos).unwrap_or(u64::MAX);
+        Duration::from_nanos(nanos).saturating_add(Duration::from_secs(self.offset))
+    }
 }
 
 /// pcapng's Section Header Block magic, the file's first four octets.
@@ -97,12 +148,14 @@ impl<R: Read> CaptureReader<R> {
             // The link type is in the first Interface Description Block, which comes
             // before any packet: read up to it.
             let mut link = None;
+            let mut clocks = Vec::new();
             while link.is_none() {
                 match ng.next_block() {
                     None => break,
                     Some(Err(e)) => return Err(e.into()),
                     Some(Ok(Block::InterfaceDescription(idb))) => {
                         link = Some(u32::from(idb.linktype));
+                        clocks.push(TsClock::of(&idb));
                     }
                     Some(Ok(Block::EnhancedPacket(epb))) => {
                         return Err(CaptureError::UnknownInterface(epb.interface_id))
@@ -116,6 +169,7 @@ impl<R: Read> CaptureReader<R> {
             Ok(CaptureReader {
                 format: Format::PcapNg(ng),
                 link,
+                clocks,
                 header: PcapHeader {
                     endianness,
                     ts_resolution: TsResolution::NanoSecond,
@@ -130,6 +184,7 @@ impl<R: Read> CaptureReader<R> {
                 link: Some(u32::from(header.datalink)),
                 format: Format::Pcap(pcap),
                 header,
+                clocks: Vec::new(),
             })
         }
     }
@@ -177,13 +232,17 @@ impl<R: Read> CaptureReader<R> {
                             }
                             _ => self.link = Some(code),
                         }
+                        self.clocks.push(TsClock::of(&idb));
                     }
                     Block::EnhancedPacket(epb) => {
-                        if self.link.is_none() {
+                        let Some(clock) = usize::try_from(epb.interface_id)
+                            .ok()
+                            .and_then(|i| self.clocks.get(i))
+                        else {
                             return Some(Err(CaptureError::UnknownInterface(epb.interface_id)));
-                        }
+                        };
                         return Some(Ok(Frame {
-                            time: epb.timestamp,
+                            time: clock.time(epb.timestamp),
                             orig_len: epb.original_len,
                             data: epb.data.into_owned(),
                         }));

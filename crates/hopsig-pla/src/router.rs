@@ -311,14 +311,20 @@ impl<C: Curve> Router<C> {
     /// The whole check of one IPv6 packet received at time `now`.
     pub fn check(&self, packet: &[u8], now: u32) -> Verdict {
         let clock = self.advance(now);
-        let inspected = self.inspect(packet, clock);
-        self.with_table(|t| self.settle(t, inspected, clock))
+        self.settle_one(self.inspect(packet, clock), clock)
+    }
+
+    /// [`Router::settle`] for one packet, locking the table only for a signed one.
+    fn settle_one(&self, inspected: Inspected, clock: u32) -> Verdict {
+        match inspected {
+            Inspected::Done(v) => v,
+            signed => self.with_table(|t| self.settle(t, signed, clock)),
+        }
     }
 
     /// The whole check of one captured frame of link type `link` received at `now`.
     pub fn check_frame(&self, link: LinkType, frame: &[u8], now: u32) -> Verdict {
         let clock = self.advance(now);
-        let inspected = self.inspect_frame(link, frame, clock);
-        self.with_table(|t| self.settle(t, inspected, clock))
+        self.settle_one(self.inspect_frame(link, frame, clock), clock)
     }
 }
