@@ -76,6 +76,37 @@ fn signed_captures_are_well_formed_and_verify_here_and_in_the_reference() {
     let s = Scratch::new();
     let input = s.p("in.pcap");
     py(&python, &[&script("pla_scapy.py"), "make", &input]);
+    // The same frames as pcapng: signed output keeps their capture times.
+    let ng = s.p("in.pcapng");
+    py(
+        &python,
+        &[
+            "-c",
+            &format!("from scapy.all import rdpcap, wrpcapng; wrpcapng({ng:?}, rdpcap({input:?}))"),
+        ],
+    );
+    s.ok(&["ic", "ttp", "--out", &s.p("ttp-ng")]);
+    let signed_ng = s.p("signed-ng.pcap");
+    s.ok(&[
+        "pla",
+        "sign-pcap",
+        &ng,
+        &signed_ng,
+        "--enroll",
+        &s.p("ttp-ng"),
+    ]);
+    let out = py(
+        &python,
+        &[
+            &script("pla_scapy.py"),
+            "check",
+            &input,
+            &signed_ng,
+            "--expect-signed",
+            "44",
+        ],
+    );
+    assert!(out.contains("OK") && !out.contains("capture time"), "{out}");
     for (curve, layout) in [
         ("k163", "implicit"),
         ("k233", "certificate"),
@@ -304,6 +335,60 @@ fn one_host_key_signs_its_own_packets_of_a_real_capture() {
         &["pla", "sign-pcap", &junk, &s.p("x.pcap"), "--enroll", &ttp],
         "junk.pcap",
     );
+    // The certificate-based layout from files: a key the TTP signed signs every
+    // packet, whatever its source.
+    s.ok(&[
+        "keygen",
+        "--scheme",
+        "ecdsa-k163",
+        "--out",
+        &s.p("plain.key"),
+    ]);
+    s.ok(&[
+        "ic",
+        "certify-key",
+        "--ttp",
+        &ttp,
+        "--public",
+        &s.p("plain.key.pub"),
+        "--out",
+        &s.p("plain.key.cert"),
+    ]);
+    let both = s.p("both.pcap");
+    let o = s.ok(&[
+        "pla",
+        "sign-pcap",
+        &babel(),
+        &both,
+        "--key",
+        &s.p("plain.key"),
+    ]);
+    assert!(text(&o).contains("25 of 25 frames"), "{}", text(&o));
+    let o = s.ok(&["pla", "verify-pcap", &both, "--ttp-pub", &ttp_pub]);
+    assert!(text(&o).contains("accepted: 25"), "{}", text(&o));
+    // Another key with that certificate is refused before anything is written.
+    s.ok(&[
+        "keygen",
+        "--scheme",
+        "ecdsa-k163",
+        "--out",
+        &s.p("thief.key"),
+    ]);
+    s.exits(
+        2,
+        &[
+            "pla",
+            "sign-pcap",
+            &babel(),
+            &s.p("z.pcap"),
+            "--key",
+            &s.p("thief.key"),
+            "--cert",
+            &s.p("plain.key.cert"),
+        ],
+        "for another key",
+    );
+    assert!(!s.path("z.pcap").exists());
     // Neither --key nor --enroll.
     s.exits(2, &["pla", "sign-pcap", &babel(), &s.p("y.pcap")], "--key");
 }

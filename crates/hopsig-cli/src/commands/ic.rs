@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use hopsig_schemes::concat::koblitz::KoblitzSecret;
+use hopsig_schemes::concat::koblitz::{KoblitzPublic, KoblitzSecret};
 use hopsig_schemes::concat::{BaseSignature, Concat, EcdsaK163, EcdsaK233, EcdsaK283};
 use hopsig_schemes::pla::files;
-use hopsig_schemes::pla::header::PlaCurve;
+use hopsig_schemes::pla::header::{certify, PlaCurve};
 use hopsig_schemes::pla::icnr::{self, Ttp};
 use hopsig_schemes::pla::koblitz::{Curve, TauTable, K163, K233, K283, POINT_WIDTH};
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
@@ -103,6 +103,22 @@ enum Step {
         #[arg(long)]
         ttp_pub: PathBuf,
         /// Key file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite.
+        #[arg(long)]
+        force: bool,
+    },
+    /// The TTP signs a host's public key (PLA's certificate-based layout): a key
+    /// certificate FILE for `hopsig pla sign-pcap --cert`.
+    CertifyKey {
+        /// TTP folder.
+        #[arg(long)]
+        ttp: PathBuf,
+        /// The host's public key (an ecdsa-k* .pub file from `hopsig keygen`).
+        #[arg(long)]
+        public: PathBuf,
+        /// Key certificate to write.
         #[arg(long)]
         out: PathBuf,
         /// Overwrite.
@@ -219,6 +235,18 @@ pub fn run(args: Args) -> Outcome {
                 finalize::<C, B>(&blind, &issued, &ttp_pub, &out, force)
             )
         }
+        Step::CertifyKey {
+            ttp,
+            public,
+            out,
+            force,
+        } => {
+            let key = Input::read(ttp.join(TTP_SECRET), "TTP key")?;
+            on_curve!(
+                key.curve(given)?,
+                certify_key::<C, B>(&key, &public, &out, force)
+            )
+        }
         Step::Verify {
             ttp_pub,
             cert,
@@ -323,6 +351,43 @@ fn finalize<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
         out.display(),
         B::ID,
         cert.display()
+    ))
+}
+
+/// `ic certify-key`: the TTP's signature on a host's public key.
+fn certify_key<
+    C: Curve,
+    B: BaseSignature<SecretKey = KoblitzSecret<C>, PublicKey = KoblitzPublic<C>>,
+>(
+    ttp: &Input,
+    public: &Path,
+    out: &Path,
+    force: bool,
+) -> Outcome {
+    let t = ttp.key(files::ttp_from_file::<C>)?;
+    let q = read_key_file(public, "public key", |f| {
+        if f.scheme != B::ID {
+            return Err(Error::Mismatch(format!(
+                "expected an {} public key, found {}",
+                B::ID,
+                f.scheme
+            )));
+        }
+        B::public_from_der(&f.block("PUBLIC KEY")?.der)
+    })?;
+    let q = *q.point();
+    let sig = certify(&t.signing_key().map_err(fail)?, &q).map_err(fail)?;
+    let mut written = outputs(force, [ttp.path.as_path(), public]);
+    written.add(
+        out,
+        files::key_cert_file::<C>(&q, &sig).as_bytes(),
+        Secrecy::Public,
+    )?;
+    written.commit()?;
+    say(format_args!(
+        "{}: key certificate for {} (hopsig pla sign-pcap --cert)",
+        out.display(),
+        public.display()
     ))
 }
 

@@ -73,8 +73,9 @@ struct SignPcap {
     /// The sending host's key: an ecdsa-k163/k233/k283 key file (`hopsig ic finalize`).
     #[arg(long, conflicts_with = "enroll", required_unless_present = "enroll")]
     key: Option<PathBuf>,
-    /// Its implicit certificate [default: KEY.cert]. Only packets from the address it
-    /// was issued on are signed.
+    /// Its certificate [default: KEY.cert]: an implicit certificate (`hopsig ic
+    /// finalize`; only packets from the address it was issued on are signed) or a key
+    /// certificate (`hopsig ic certify-key`; every packet is signed).
     #[arg(long, requires = "key")]
     cert: Option<PathBuf>,
     /// Instead of one key: a TTP folder (`hopsig ic ttp`); every IPv6 source address of
@@ -284,6 +285,41 @@ fn enroll<C: Curve>(
     }
 }
 
+/// The host of `--key` and `--cert`: an implicit certificate (`hopsig ic finalize`)
+/// signs the packets of the address it was issued on; a key certificate (`hopsig ic
+/// certify-key`) must be for this key.
+fn host_of_files<C: Curve>(
+    key: KoblitzSecret<C>,
+    cert_path: &Path,
+    ttp_id: u16,
+) -> Result<Sender<C>, Failure> {
+    let cert_file = read_key(cert_path, "certificate")?;
+    if let Ok((q, sig)) = files::key_cert_from_file::<C>(&cert_file) {
+        if q != *key.public_point() {
+            return Err(at(
+                cert_path,
+                "the key certificate is for another key than --key",
+            ));
+        }
+        return Ok(Sender::certified(key, sig, ttp_id));
+    }
+    let (id, cert) = files::cert_from_file::<C>(&cert_file).map_err(|e| at(cert_path, e))?;
+    let text = String::from_utf8_lossy(&id);
+    let addr: Ipv6Addr = text.parse().map_err(|_| {
+        at(
+            cert_path,
+            format!("the certificate's identity {text:?} is not an IPv6 address"),
+        )
+    })?;
+    if identity(&addr.octets()).as_bytes() != id.as_slice() {
+        return Err(at(
+            cert_path,
+            format!("the certificate's identity {text:?} is not in RFC 5952 form ({addr})"),
+        ));
+    }
+    Ok(Sender::implicit(key, cert, addr, ttp_id))
+}
+
 /// What sign-pcap did with each frame.
 #[derive(Default)]
 struct SignCounts {
@@ -316,23 +352,7 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
                 .cert
                 .clone()
                 .unwrap_or_else(|| crate::io::with_suffix(key_path, ".cert"));
-            let cert_file = read_key(&cert_path, "certificate")?;
-            let (id, cert) =
-                files::cert_from_file::<C>(&cert_file).map_err(|e| at(&cert_path, e))?;
-            let text = String::from_utf8_lossy(&id);
-            let addr: Ipv6Addr = text.parse().map_err(|_| {
-                at(
-                    &cert_path,
-                    format!("the certificate's identity {text:?} is not an IPv6 address"),
-                )
-            })?;
-            if identity(&addr.octets()).as_bytes() != id.as_slice() {
-                return Err(at(
-                    &cert_path,
-                    format!("the certificate's identity {text:?} is not in RFC 5952 form ({addr})"),
-                ));
-            }
-            Hosts::One(Sender::implicit(key, cert, addr, a.ttp_id))
+            Hosts::One(host_of_files::<C>(key, &cert_path, a.ttp_id)?)
         }
         None => Hosts::Enrolled {
             ttp: files::ttp_from_file::<C>(key_file).map_err(|e| at(key_path, e))?,

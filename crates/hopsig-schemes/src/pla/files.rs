@@ -22,6 +22,8 @@ const REQUEST: &str = "HOPSIG ICNR REQUEST";
 const SHARE: &str = "HOPSIG ICNR SHARE";
 const IDENTITY: &str = "HOPSIG ICNR IDENTITY";
 const CERT: &str = "HOPSIG ICNR CERT";
+const KEY: &str = "HOPSIG PLA KEY";
+const TTP_SIGNATURE: &str = "HOPSIG PLA TTP SIGNATURE";
 
 /// The scheme id of implicit-certificate files on curve `C`.
 pub fn scheme_id<C: Curve>() -> String {
@@ -245,6 +247,39 @@ pub fn cert_from_file<C: Curve>(file: &KeyFile) -> Result<(Vec<u8>, ImplicitCert
     Ok((id, cert))
 }
 
+/// The public key certificate of PLA's certificate-based layout (docs/spec/pla.md,
+/// "PLA header", layout 1): the host's key Q (SEC 1 compressed) and the TTP's raw
+/// signature c ‖ d on `TAG_CERT ‖ Q` (`header::certify`).
+pub fn key_cert_file<C: Curve>(key: &Affine<C>, ttp_sig: &[u8]) -> String {
+    KeyFile::render(
+        &scheme_id::<C>(),
+        KeyKind::Public,
+        &[
+            &pem_block(KEY, &key.to_sec1(true)),
+            &pem_block(TTP_SIGNATURE, ttp_sig),
+        ],
+    )
+    .to_string()
+}
+
+/// Reads a key certificate: Q (a point of the subgroup, not ∞) and the TTP's signature
+/// (2·bytes(n) octets, c and d each in [1, n − 1]). Whether the signature verifies is
+/// the verifier's business (`header::verify_signature`).
+///
+/// # Errors
+/// Malformed files.
+pub fn key_cert_from_file<C: Curve>(file: &KeyFile) -> Result<(Affine<C>, Vec<u8>), Error> {
+    check::<C>(file, KeyKind::Public, &[KEY, TTP_SIGNATURE])?;
+    let key = point::<C>(file, KEY)?;
+    let sig = file.block(TTP_SIGNATURE)?.der.to_vec();
+    if crate::concat::koblitz::raw_signature_scalars::<C>(&sig).is_none() {
+        return Err(Error::Key(format!(
+            "{TTP_SIGNATURE}: not c ‖ d, each bytes(n) octets in [1, n − 1]"
+        )));
+    }
+    Ok((key, sig))
+}
+
 /// The curve whose implicit-certificate files carry the scheme id `id` (`icnr-k163`,
 /// `icnr-k233`, `icnr-k283`), or `None` for any other id.
 pub fn curve_of_id(id: &str) -> Option<PlaCurve> {
@@ -273,7 +308,7 @@ pub struct FileInfo {
     /// Its curve.
     pub curve: PlaCurve,
     /// Which of the files of docs/spec/pla.md it is: `TTP secret key`, `TTP public
-    /// key`, `blind`, `request`, `TTP answer` or `certificate`.
+    /// key`, `blind`, `request`, `TTP answer`, `certificate` or `key certificate`.
     pub role: &'static str,
     /// The certified identity (TTP answer and certificate).
     pub identity: Option<Vec<u8>>,
@@ -317,6 +352,9 @@ fn role<C: Curve>(file: &KeyFile) -> Result<(&'static str, Option<Vec<u8>>), Err
         }
         (KeyKind::Public, Some(IDENTITY)) => {
             cert_from_file::<C>(file).map(|(id, _)| ("certificate", Some(id)))?
+        }
+        (KeyKind::Public, Some(KEY)) => {
+            key_cert_from_file::<C>(file).map(|_| ("key certificate", None))?
         }
         _ => {
             let labels: Vec<&str> = file.blocks.iter().map(|b| b.label.as_str()).collect();
