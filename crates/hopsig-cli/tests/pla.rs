@@ -7,7 +7,7 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use common::{code, text, Scratch};
 
@@ -34,30 +34,11 @@ fn babel() -> String {
         .to_string()
 }
 
-/// A Python with scapy: `$HOPSIG_PYTHON`, else `.ci/run`'s `.venv-ci`, else `python3`.
-/// `None` (skip) when it has none, except under CI=true, where that fails.
+/// A Python with scapy: `$HOPSIG_PYTHON` (`.ci/run` sets it to its venv), else
+/// `python3`. `None` (skip) when it has none, except under CI=true, where that fails.
 fn python() -> Option<String> {
-    let venv = root().join(".venv-ci/bin/python");
-    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| {
-        if venv.exists() {
-            venv.display().to_string()
-        } else {
-            "python3".into()
-        }
-    });
-    let ok = Command::new(&py)
-        .args(["-c", "import scapy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            !matches!(std::env::var("CI").as_deref(), Ok("true")),
-            "{py} cannot import scapy under CI=true (.ci/run installs it)"
-        );
-        eprintln!("skipped: {py} cannot import scapy");
-        return None;
-    }
-    Some(py)
+    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| "python3".into());
+    common::have_args(&py, &["-c", "import scapy"], "pla interop").then_some(py)
 }
 
 fn py(python: &str, args: &[&str]) -> String {
@@ -219,54 +200,27 @@ fn the_reference_verdicts_on_its_hostile_capture_are_hopsigs() {
     }
 }
 
+/// `sign-pcap` of babel.pcap with `key` into `signed`, then `verify-pcap` with
+/// `ttp_pub`: both outputs.
+fn sign_and_verify(s: &Scratch, key: &str, signed: &str, ttp_pub: &str) -> (Output, Output) {
+    let o = s.ok(&["pla", "sign-pcap", &babel(), signed, "--key", key]);
+    let v = s.ok(&["pla", "verify-pcap", signed, "--ttp-pub", ttp_pub]);
+    (o, v)
+}
+
 #[test]
 fn one_host_key_signs_its_own_packets_of_a_real_capture() {
     let s = Scratch::new();
-    let ttp = s.p("ttp");
-    s.ok(&["ic", "ttp", "--out", &ttp]);
-    // The host fe80::68d3:1235:d068:1f9e of babel.pcap enrols with the TTP.
-    let id = "fe80::68d3:1235:d068:1f9e";
-    s.ok(&["ic", "request", "--out", &s.p("blind")]);
-    s.ok(&[
-        "ic",
-        "issue",
-        "--ttp",
-        &ttp,
-        "--id",
-        id,
-        "--request",
-        &s.p("blind.req"),
-        "--out",
-        &s.p("answer"),
-    ]);
-    s.ok(&[
-        "ic",
-        "finalize",
-        "--blind",
-        &s.p("blind"),
-        "--issued",
-        &s.p("answer"),
-        "--ttp-pub",
-        &format!("{ttp}/ttp.pub"),
-        "--out",
-        &s.p("host.key"),
-    ]);
+    // The host fe80::68d3:1235:d068:1f9e of babel.pcap enrols with a TTP.
+    let ic = s.implicit_certificate("k163", "fe80::68d3:1235:d068:1f9e");
+    let (ttp, ttp_pub) = (ic.ttp.clone(), ic.ttp_pub.clone());
     let signed = s.p("signed.pcap");
-    let o = s.ok(&[
-        "pla",
-        "sign-pcap",
-        &babel(),
-        &signed,
-        "--key",
-        &s.p("host.key"),
-    ]);
+    let (o, v) = sign_and_verify(&s, &ic.key, &signed, &ttp_pub);
     // 14 frames are this host's; the other host's 11 are copied unsigned.
     assert!(text(&o).contains("14 of 25 frames"), "{}", text(&o));
     assert!(text(&o).contains("other_source 11"), "{}", text(&o));
-    let ttp_pub = format!("{ttp}/ttp.pub");
-    let o = s.ok(&["pla", "verify-pcap", &signed, "--ttp-pub", &ttp_pub]);
-    assert!(text(&o).contains("accepted: 14"), "{}", text(&o));
-    assert!(text(&o).contains("unsigned 11"), "{}", text(&o));
+    assert!(text(&v).contains("accepted: 14"), "{}", text(&v));
+    assert!(text(&v).contains("unsigned 11"), "{}", text(&v));
     // A strict router keeps only what it accepted.
     let strict = s.p("strict.pcap");
     s.ok(&[
@@ -354,18 +308,9 @@ fn one_host_key_signs_its_own_packets_of_a_real_capture() {
         "--out",
         &s.p("plain.key.cert"),
     ]);
-    let both = s.p("both.pcap");
-    let o = s.ok(&[
-        "pla",
-        "sign-pcap",
-        &babel(),
-        &both,
-        "--key",
-        &s.p("plain.key"),
-    ]);
+    let (o, v) = sign_and_verify(&s, &s.p("plain.key"), &s.p("both.pcap"), &ttp_pub);
     assert!(text(&o).contains("25 of 25 frames"), "{}", text(&o));
-    let o = s.ok(&["pla", "verify-pcap", &both, "--ttp-pub", &ttp_pub]);
-    assert!(text(&o).contains("accepted: 25"), "{}", text(&o));
+    assert!(text(&v).contains("accepted: 25"), "{}", text(&v));
     // Another key with that certificate is refused before anything is written.
     s.ok(&[
         "keygen",

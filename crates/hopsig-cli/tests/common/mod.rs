@@ -333,8 +333,13 @@ pub fn have(program: &str, test: &str) -> bool {
 
 /// [`have`] for a program probed with `program probe` (`--version` for daemons).
 pub fn have_with(program: &str, probe: &str, test: &str) -> bool {
+    have_args(program, &[probe], test)
+}
+
+/// [`have`] for a program probed with `program args…` (`python3 -c "import scapy"`).
+pub fn have_args(program: &str, args: &[&str], test: &str) -> bool {
     let found = Command::new(program)
-        .arg(probe)
+        .args(args)
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
