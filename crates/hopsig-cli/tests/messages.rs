@@ -20,7 +20,7 @@ fn usage_errors_are_one_line_and_exit_2() {
         (&[], "'hopsig' needs a command: schemes, keygen"),
         (
             &["ic"],
-            "'hopsig ic' needs a command: ttp, request, issue, finalize, verify",
+            "'hopsig ic' needs a command: ttp, request, issue, finalize, certify-key, verify",
         ),
         (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (
