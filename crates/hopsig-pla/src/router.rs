@@ -13,7 +13,9 @@ use std::sync::{PoisonError, RwLock};
 
 use hopsig_koblitz::curve::Curve;
 use hopsig_primitives::codec::{Codec, DecodeError};
-use hopsig_schemes::pla::header::{verify_signature, PlaCurve, PlaHeader, TtpDirectory};
+use hopsig_schemes::pla::header::{
+    verify_signature, KeyMaterial, PlaCurve, PlaHeader, TtpDirectory,
+};
 
 use crate::link::{locate, LinkType, Located};
 use crate::option::{Ipv6Packet, Malformed};
@@ -260,7 +262,11 @@ impl<C: Curve> Router<C> {
         if !fresh {
             return signed(None);
         }
-        let id = identity(&src);
+        // The identity an implicit certificate is bound to; a certificate binds none.
+        let id = match header.key {
+            KeyMaterial::Implicit(_) => identity(&src),
+            KeyMaterial::Certificate { .. } => String::new(),
+        };
         signed(Some(verify_signature(
             &header,
             encoded,
