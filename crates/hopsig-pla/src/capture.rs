@@ -21,7 +21,8 @@ use crate::link::LinkType;
 pub struct Frame {
     /// Capture time since the Unix epoch.
     pub time: Duration,
-    /// Length on the wire (more than `data.len()` if the capture cut it).
+    /// Length on the wire (more than `data.len()` if the capture cut it; never less:
+    /// a record that says less is read as a whole frame).
     pub orig_len: u32,
     /// The captured octets, link-layer header first.
     pub data: Vec<u8>,
@@ -52,6 +53,12 @@ pub enum CaptureError {
     /// A pcapng whose interfaces differ in link type.
     #[error("pcapng interfaces of different link types ({0} and {1}) are not supported")]
     MixedLinkTypes(u32, u32),
+    /// Writing the capture failed.
+    #[error("cannot write the capture: {0}")]
+    Write(pcap_file::PcapError),
+    /// A record that does not make sense.
+    #[error("damaged record: {0}")]
+    Record(&'static str),
     /// A packet of an interface that was never described.
     #[error("packet of undescribed pcapng interface {0}")]
     UnknownInterface(u32),
@@ -213,17 +220,40 @@ impl<R: Read> CaptureReader<R> {
     /// [`CaptureError`] for a damaged file.
     pub fn next_frame(&mut self) -> Option<Result<Frame, CaptureError>> {
         match &mut self.format {
-            Format::Pcap(r) => Some(r.next_packet()?.map_err(Into::into).map(|p| Frame {
-                time: p.timestamp,
-                orig_len: p.orig_len,
-                data: p.data.into_owned(),
-            })),
+            // Raw records: pcap-file's checked reader refuses a whole capture made with
+            // a small snapshot length (orig_len > snaplen), whose cut frames are
+            // exactly what the caller must see (and count as truncated).
+            Format::Pcap(r) => {
+                let raw = match r.next_raw_packet()? {
+                    Ok(raw) => raw,
+                    Err(e) => return Some(Err(e.into())),
+                };
+                let frac = match self.header.ts_resolution {
+                    TsResolution::MicroSecond => u64::from(raw.ts_frac) * 1000,
+                    TsResolution::NanoSecond => u64::from(raw.ts_frac),
+                };
+                if frac >= 1_000_000_000 {
+                    return Some(Err(CaptureError::Record(
+                        "timestamp fraction of a second out of range",
+                    )));
+                }
+                let data = raw.data.into_owned();
+                Some(Ok(Frame {
+                    time: Duration::new(u64::from(raw.ts_sec), frac as u32),
+                    // A record longer than the frame it says it captured is read as a
+                    // whole frame.
+                    orig_len: raw.orig_len.max(data.len() as u32),
+                    data,
+                }))
+            }
             Format::PcapNg(r) => loop {
                 let block = match r.next_block()? {
                     Ok(b) => b,
                     Err(e) => return Some(Err(e.into())),
                 };
                 match block {
+                    // A new section numbers its interfaces from 0 again.
+                    Block::SectionHeader(_) => self.clocks.clear(),
                     Block::InterfaceDescription(idb) => {
                         let code = u32::from(idb.linktype);
                         match self.link {
@@ -241,20 +271,22 @@ impl<R: Read> CaptureReader<R> {
                         else {
                             return Some(Err(CaptureError::UnknownInterface(epb.interface_id)));
                         };
+                        let data = epb.data.into_owned();
                         return Some(Ok(Frame {
                             time: clock.time(epb.timestamp),
-                            orig_len: epb.original_len,
-                            data: epb.data.into_owned(),
+                            orig_len: epb.original_len.max(data.len() as u32),
+                            data,
                         }));
                     }
                     Block::SimplePacket(spb) => {
                         if self.link.is_none() {
                             return Some(Err(CaptureError::UnknownInterface(0)));
                         }
+                        let data = spb.data.into_owned();
                         return Some(Ok(Frame {
                             time: Duration::ZERO,
-                            orig_len: spb.original_len,
-                            data: spb.data.into_owned(),
+                            orig_len: spb.original_len.max(data.len() as u32),
+                            data,
                         }));
                     }
                     _ => {}
@@ -281,23 +313,25 @@ impl<W: Write> CaptureWriter<W> {
     /// Writes `header` (from [`CaptureReader::pcap_header`]) to `writer`.
     ///
     /// # Errors
-    /// [`CaptureError::Format`] for a write error.
+    /// [`CaptureError::Write`] for a write error.
     pub fn new(writer: W, header: PcapHeader) -> Result<Self, CaptureError> {
         Ok(CaptureWriter {
-            writer: PcapWriter::with_header(writer, header)?,
+            writer: PcapWriter::with_header(writer, header).map_err(CaptureError::Write)?,
         })
     }
 
     /// Writes `frame`.
     ///
     /// # Errors
-    /// [`CaptureError::Format`] for a write error.
+    /// [`CaptureError::Write`] for a write error.
     pub fn write(&mut self, frame: &Frame) -> Result<(), CaptureError> {
-        self.writer.write_packet(&PcapPacket {
-            timestamp: frame.time,
-            orig_len: frame.orig_len,
-            data: Cow::Borrowed(&frame.data),
-        })?;
+        self.writer
+            .write_packet(&PcapPacket {
+                timestamp: frame.time,
+                orig_len: frame.orig_len,
+                data: Cow::Borrowed(&frame.data),
+            })
+            .map_err(CaptureError::Write)?;
         Ok(())
     }
 

@@ -4,13 +4,16 @@
 //! way a sender does, and [`Ipv6Packet::signed_payload`] gives the octets the packet
 //! signature covers.
 //!
-//! The IPv6 header and the extension-header chain are parsed by `etherparse`; the
+//! The IPv6 header and each extension header are read by `etherparse`; the walk along
+//! the chain (which stops after a non-first fragment's Fragment header) and the
 //! options inside the Hop-by-Hop header (RFC 8200 §4.2 TLVs), which `etherparse`
-//! leaves as bytes, are walked here.
+//! leaves as bytes, are here.
 
 use std::ops::Range;
 
-use etherparse::{Ipv6ExtensionSlice, Ipv6ExtensionsSlice, Ipv6HeaderSlice};
+use etherparse::{
+    IpAuthHeaderSlice, Ipv6FragmentHeaderSlice, Ipv6HeaderSlice, Ipv6RawExtHeaderSlice,
+};
 
 /// The Hop-by-Hop option type of the PLA header: RFC 4727's experimental 0x1E (action
 /// `00`: a node that does not know it skips it; change bit 0: it does not change en
@@ -23,6 +26,10 @@ const ALIGN: (usize, usize) = (4, 2);
 const IPV6_HEADER: usize = 40;
 /// Next Header values of the chain.
 const HOP_BY_HOP: u8 = 0;
+const ROUTING: u8 = 43;
+const FRAGMENT: u8 = 44;
+const AUTHENTICATION: u8 = 51;
+const DESTINATION_OPTIONS: u8 = 60;
 const PAD1: u8 = 0;
 const PADN: u8 = 1;
 
@@ -52,8 +59,9 @@ impl<'a> Ipv6Packet<'a> {
     /// # Errors
     /// [`Malformed`] for a header that is not IPv6, a Payload Length beyond `bytes`, an
     /// extension-header chain that does not parse (a Hop-by-Hop header not first, a
-    /// length past the end), a Hop-by-Hop option whose length runs past its header,
-    /// a PLA option not of a PLA header's length bounds, or two PLA options.
+    /// length past the end), a Hop-by-Hop option whose length runs past its header, or
+    /// two PLA options. (Whether the PLA option's data is a PLA header is the
+    /// header decoder's business.)
     pub fn parse(bytes: &'a [u8]) -> Result<Self, Malformed> {
         let header = Ipv6HeaderSlice::from_slice(bytes)
             .map_err(|_| Malformed("IPv6 header: truncated or not version 6"))?;
@@ -62,28 +70,59 @@ impl<'a> Ipv6Packet<'a> {
             return Err(Malformed("IPv6 Payload Length: beyond the packet"));
         }
         let bytes = &bytes[..end];
-        let payload = &bytes[IPV6_HEADER..];
-        let (chain, _, _) = Ipv6ExtensionsSlice::from_slice(header.next_header(), payload)
-            .map_err(|_| Malformed("IPv6 extension header chain"))?;
         let mut packet = Ipv6Packet {
             bytes,
             hop_by_hop: None,
             pla: None,
             routing: false,
         };
-        for ext in chain.clone().into_iter() {
-            match ext {
-                Ipv6ExtensionSlice::HopByHop(h) => {
-                    let range = IPV6_HEADER..IPV6_HEADER + h.slice().len();
-                    packet.pla =
-                        find_option(h.slice())?.map(|r| range.start + r.start..range.start + r.end);
-                    packet.hop_by_hop = Some(range);
-                }
-                Ipv6ExtensionSlice::Routing(_) => packet.routing = true,
-                _ => {}
-            }
-        }
+        packet.walk_chain(header.next_header().0)?;
         Ok(packet)
+    }
+
+    /// Walks the extension headers from `next` (the IPv6 Next Header), each read by
+    /// `etherparse` and required to fit the packet, up to the first other Next Header.
+    /// The walk stops after a Fragment header whose offset is not 0: what follows is
+    /// the middle of the fragmented payload, not headers.
+    fn walk_chain(&mut self, mut next: u8) -> Result<(), Malformed> {
+        let mut at = IPV6_HEADER;
+        loop {
+            let rest = &self.bytes[at..];
+            let (len, after) = match next {
+                HOP_BY_HOP if at == IPV6_HEADER => {
+                    let h = Ipv6RawExtHeaderSlice::from_slice(rest)
+                        .map_err(|_| Malformed("Hop-by-Hop header: runs past the packet"))?;
+                    let range = at..at + h.slice().len();
+                    self.pla =
+                        find_option(h.slice())?.map(|r| range.start + r.start..range.start + r.end);
+                    self.hop_by_hop = Some(range);
+                    (h.slice().len(), h.next_header().0)
+                }
+                HOP_BY_HOP => return Err(Malformed("Hop-by-Hop header: not first")),
+                DESTINATION_OPTIONS | ROUTING => {
+                    let h = Ipv6RawExtHeaderSlice::from_slice(rest)
+                        .map_err(|_| Malformed("extension header: runs past the packet"))?;
+                    self.routing |= next == ROUTING;
+                    (h.slice().len(), h.next_header().0)
+                }
+                FRAGMENT => {
+                    let f = Ipv6FragmentHeaderSlice::from_slice(rest)
+                        .map_err(|_| Malformed("Fragment header: runs past the packet"))?;
+                    if f.fragment_offset().value() != 0 {
+                        return Ok(());
+                    }
+                    (f.slice().len(), f.next_header().0)
+                }
+                AUTHENTICATION => {
+                    let a = IpAuthHeaderSlice::from_slice(rest)
+                        .map_err(|_| Malformed("Authentication header: malformed"))?;
+                    (a.slice().len(), a.next_header().0)
+                }
+                _ => return Ok(()),
+            };
+            at += len;
+            next = after;
+        }
     }
 
     /// The packet's octets (fixed header and payload).
@@ -205,7 +244,11 @@ pub fn add_option(
     // The Hop-by-Hop header as it will be: Next Header, length, old options.
     let (mut hbh, rest_at) = match &packet.hop_by_hop {
         Some(range) => {
-            let mut h = bytes[range.clone()].to_vec();
+            // The options as they are, without trailing padding: appended to, the
+            // header gets fresh padding, and no run of padding grows past 7 octets
+            // (which Linux drops, RFC 4942 §2.1.9.5).
+            let old = &bytes[range.clone()];
+            let mut h = old[..options_end(old)].to_vec();
             h[1] = 0;
             (h, range.end)
         }
@@ -231,6 +274,24 @@ pub fn add_option(
     out.extend_from_slice(&bytes[rest_at..]);
     let data = IPV6_HEADER + data.start..IPV6_HEADER + data.end;
     Ok((out, data))
+}
+
+/// Where the options of the Hop-by-Hop header `h` (well formed: [`find_option`] read
+/// it) end once trailing Pad1 and PadN are left out.
+fn options_end(h: &[u8]) -> usize {
+    let (mut at, mut end) = (2, 2);
+    while at < h.len() {
+        if h[at] == PAD1 {
+            at += 1;
+            continue;
+        }
+        let next = at + 2 + usize::from(h.get(at + 1).copied().unwrap_or(0));
+        if h[at] != PADN {
+            end = next.min(h.len());
+        }
+        at = next;
+    }
+    end
 }
 
 /// Appends `n` octets of padding: Pad1 for one, PadN for more (RFC 8200 §4.2).

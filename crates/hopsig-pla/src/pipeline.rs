@@ -83,7 +83,16 @@ where
             let mut batch = Vec::with_capacity(BATCH);
             let mut n = 0u64;
             for frame in frames {
-                let frame = frame?;
+                let frame = match frame {
+                    Ok(f) => f,
+                    Err(e) => {
+                        // The frames read before the error are still checked.
+                        if !batch.is_empty() {
+                            let _ = work_tx.send((n, batch));
+                        }
+                        return Err(e);
+                    }
+                };
                 let now = match clock {
                     Clock::Capture => frame.unix_seconds(),
                     Clock::Fixed(t) => t,
@@ -129,6 +138,8 @@ where
         let read = reader
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        read.and(collected)
+        // The collector's error comes first in frame order: it stopped at a frame
+        // read before whatever the reader failed on.
+        collected.and(read)
     })
 }

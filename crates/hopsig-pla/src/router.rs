@@ -19,7 +19,7 @@ use hopsig_schemes::pla::header::{
 
 use crate::link::{locate, LinkType, Located};
 use crate::option::{Ipv6Packet, Malformed};
-use crate::replay::{ReplayTable, Source};
+use crate::replay::{key_id, ReplayTable, Source};
 use crate::sender::identity;
 
 /// A router's limits.
@@ -130,7 +130,7 @@ pub enum Inspected {
     /// it: `signature` is whether it verified, or `None` if it was not verified
     /// because the window already had the number.
     Signed {
-        /// TTP id and Source Address.
+        /// TTP id, Source Address, key id.
         source: Source,
         /// Sequence number.
         sequence: u32,
@@ -247,7 +247,11 @@ impl<C: Curve> Router<C> {
             return done(Verdict::Future);
         }
         let src = packet.source();
-        let source = (header.ttp_id, src);
+        let key = match &header.key {
+            KeyMaterial::Implicit(_) => [0; 16],
+            KeyMaterial::Certificate { key, .. } => key_id(key),
+        };
+        let source = (header.ttp_id, src, key);
         let signed = |signature| Inspected::Signed {
             source,
             sequence: header.sequence,

@@ -285,11 +285,19 @@ fn an_existing_hop_by_hop_header_keeps_its_options() {
     let plen = (p.len() - 40) as u16;
     p[4..6].copy_from_slice(&plen.to_be_bytes());
     let signed = sign(&mut host, &p, NOW);
-    assert_eq!(&signed[40..48], &[17, signed[41], 5, 2, 0, 0, 1, 0][..]);
+    // Router Alert kept; its trailing PadN dropped; the PLA option right after it
+    // (offset 6 ≡ 2 mod 4), then fresh padding.
+    assert_eq!(
+        &signed[40..48],
+        &[17, signed[41], 5, 2, 0, 0, OPTION_TYPE, 77][..]
+    );
     let parsed = Ipv6Packet::parse(&signed).unwrap();
     let header = parsed.pla_header().unwrap();
     let offset = header.as_ptr() as usize - signed.as_ptr() as usize - 40;
     assert_eq!((offset - 2) % 4, 2, "option at 4n+2");
+    // No run of padding longer than 7 octets (RFC 4942 §2.1.9.5).
+    let hbh_end = 40 + 8 * (usize::from(signed[41]) + 1);
+    assert!(hbh_end - (40 + offset + 77) <= 7);
     assert_eq!(s.router.check(&signed, NOW), Verdict::Accepted);
 }
 
@@ -401,4 +409,35 @@ proptest::proptest! {
             proptest::prop_assert!(v != Verdict::Accepted, "{:?}", v);
         }
     }
+}
+
+#[test]
+fn a_certified_host_cannot_move_another_hosts_window() {
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let r = router(&ttp);
+    let mut victim = certified_host(&ttp);
+    let mut attacker = certified_host(&ttp).with_first_sequence(u32::MAX - 1);
+    // The attacker signs, with its own certified key, a packet from the victim's
+    // address with a huge sequence number: accepted (a certificate is not bound to an
+    // address), but in a window of the attacker's key.
+    let forged = sign(&mut attacker, &udp("2001:db8::7", b"x"), NOW);
+    assert_eq!(r.check(&forged, NOW), Verdict::Accepted);
+    let genuine = sign(&mut victim, &udp("2001:db8::7", b"y"), NOW);
+    assert_eq!(r.check(&genuine, NOW), Verdict::Accepted);
+}
+
+#[test]
+fn a_later_fragment_is_not_read_as_headers() {
+    // A non-first fragment whose Fragment header names AH (51): its data is the middle
+    // of the payload, not an Authentication header.
+    let s = setup();
+    let mut host = implicit_host(&s.ttp, "2001:db8::1");
+    let mut p = udp("2001:db8::1", b"")[..40].to_vec();
+    p[6] = 44;
+    p.extend_from_slice(&[51, 0, 0x02, 0x58, 0, 0, 0, 9]);
+    p.extend_from_slice(&[0u8; 64]);
+    let plen = (p.len() - 40) as u16;
+    p[4..6].copy_from_slice(&plen.to_be_bytes());
+    let signed = sign(&mut host, &p, NOW);
+    assert_eq!(s.router.check(&signed, NOW), Verdict::Accepted);
 }

@@ -381,7 +381,10 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
                 let out = match sign_frame(&mut hosts, link, &frame, &mut counts) {
                     Ok(out) => out,
                     Err(e) => {
-                        failure = Some(Failure::Input(format!("signing: {e}")));
+                        failure = Some(at(
+                            &a.input,
+                            format!("frame {}: signing failed: {e}", counts.frames - 1),
+                        ));
                         return Err(std::io::Error::other("signing failed"));
                     }
                 };
@@ -465,7 +468,8 @@ fn sign_frame<C: Curve>(
             let data = replace(&frame.data, at..frame.data.len(), &signed);
             Ok(Some(Frame {
                 time: frame.time,
-                orig_len: (frame.orig_len as usize + signed.len() + at - frame.data.len()) as u32,
+                // The frame is complete (checked above): its length is its data's.
+                orig_len: data.len() as u32,
                 data,
             }))
         }
@@ -539,7 +543,12 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
                     let mut writer =
                         CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
                     check(Some(&mut writer)).map_err(|e| {
-                        failure = Some(at(&a.file, &e));
+                        // Writing fails on the output, anything else on the input.
+                        let path = match e {
+                            CaptureError::Write(_) => out,
+                            _ => &a.file,
+                        };
+                        failure = Some(at(path, &e));
                         std::io::Error::other(e.to_string())
                     })?;
                     writer.into_inner().flush()
@@ -553,15 +562,23 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
     let accepted = n("accepted");
     let not_checked = n("unsigned") + n("not_ipv6");
     let rejected = counts.frames - accepted - not_checked;
-    let signed = accepted + rejected;
+    // Every packet with a verdict beyond not_ipv6 / unsigned (malformed ones included).
+    let checked = accepted + rejected;
+    if checked == 0 {
+        // Nothing is written: the --out and --json files are left out.
+        return Err(at(
+            &a.file,
+            format!("no PLA-signed packet in {} frames", counts.frames),
+        ));
+    }
     say(format_args!(
-        "checked: {}: {} frames, {} signed, {}, TTP {}, {threads} threads, {seconds:.2} s: {:.0} signed packets/s, {:.0} frames/s",
+        "checked: {}: {} frames, {} checked, {}, TTP {}, {threads} threads, {seconds:.2} s: {:.0} checked packets/s, {:.0} frames/s",
         a.file.display(),
         counts.frames,
-        signed,
+        checked,
         C::NAME,
         a.ttp_id,
-        rate(signed, seconds),
+        rate(checked, seconds),
         rate(counts.frames, seconds),
     ))?;
     say(format_args!("accepted: {accepted}"))?;
@@ -584,29 +601,23 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             "file": a.file.display().to_string(),
             "curve": C::NAME,
             "frames": counts.frames,
-            "signed": signed,
+            "checked": checked,
             "accepted": accepted,
             "rejected": rejected,
             "reasons": counts.by_reason,
             "first_rejections": counts.first_rejections.iter().map(|(f, w)| serde_json::json!({"frame": f, "reason": w})).collect::<Vec<_>>(),
             "threads": threads,
             "seconds": seconds,
-            "signed_packets_per_second": rate(signed, seconds),
+            "checked_packets_per_second": rate(checked, seconds),
         });
         let bytes =
             serde_json::to_vec_pretty(&json).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
         files_out.add(path, &bytes, Secrecy::Public)?;
     }
     files_out.commit()?;
-    if signed == 0 {
-        return Err(at(
-            &a.file,
-            format!("no PLA-signed packet in {} frames", counts.frames),
-        ));
-    }
     if rejected > 0 {
         return Err(Failure::Invalid(format!(
-            "{}: {rejected} of {signed} signed packets rejected",
+            "{}: {rejected} of {checked} checked packets rejected",
             a.file.display()
         )));
     }
