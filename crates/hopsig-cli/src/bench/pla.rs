@@ -375,7 +375,8 @@ fn flood(budget: Budget) -> Result<Flood, Failure> {
         },
         &mut || {
             let p = Ipv6Packet::parse(&floods[j]).map_err(|e| Error::Mismatch(e.to_string()))?;
-            let _ = p.pla_header().map(PlaHeader::decode);
+            // Kept (black_box) so the compiler cannot drop the decode.
+            std::hint::black_box(p.pla_header().map(PlaHeader::decode));
             j = (j + 1) % PACKETS;
             Ok(())
         },
