@@ -7,8 +7,8 @@ use std::net::Ipv6Addr;
 use hopsig_koblitz::curve::Curve;
 use hopsig_primitives::codec::Codec;
 use hopsig_schemes::concat::koblitz::KoblitzSecret;
-use hopsig_schemes::pla::header::{KeyMaterial, PlaCurve, PlaHeader};
-use hopsig_schemes::pla::icnr::ImplicitCert;
+use hopsig_schemes::pla::header::{certify, KeyMaterial, PlaCurve, PlaHeader};
+use hopsig_schemes::pla::icnr::{self, ImplicitCert, Ttp};
 
 use crate::option::{add_option, Ipv6Packet, Unsignable};
 
@@ -91,6 +91,35 @@ impl<C: Curve> Sender<C> {
             ttp_id,
             next_sequence: Some(1),
         }
+    }
+
+    /// A host at `source` enrolled with `ttp` in one process, as it and the TTP would
+    /// do over their channel (003 §II-C: ICNR_blind, ICNR_ttp on the address's
+    /// [`identity`], ICNR_finalkey): its key and implicit certificate.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn enroll_implicit(
+        ttp: &Ttp<C>,
+        source: Ipv6Addr,
+        ttp_id: u16,
+    ) -> Result<Self, hopsig_schemes::Error> {
+        let id = identity(&source.octets());
+        let blind = icnr::blind::<C>()?;
+        let issued = ttp.issue(id.as_bytes(), blind.request())?;
+        let key = icnr::finalkey(&blind, &issued, id.as_bytes(), ttp.public())?;
+        Ok(Self::implicit(key, issued.cert.clone(), source, ttp_id))
+    }
+
+    /// A host with a fresh key that `ttp` signs (the certificate-based layout,
+    /// `header::certify`).
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn enroll_certified(ttp: &Ttp<C>, ttp_id: u16) -> Result<Self, hopsig_schemes::Error> {
+        let key = KoblitzSecret::<C>::generate()?;
+        let sig = certify(&ttp.signing_key()?, key.public_point())?;
+        Ok(Self::certified(key, sig, ttp_id))
     }
 
     /// Starts numbering at `first` (a host that restarts within a router's timestamp

@@ -9,9 +9,7 @@ use etherparse::PacketBuilder;
 use hopsig_koblitz::curve::{Curve, K163, K233, K283};
 use hopsig_pla::option::{Ipv6Packet, OPTION_TYPE};
 use hopsig_pla::{Router, RouterConfig, Sender, TtpDirectory, Verdict};
-use hopsig_schemes::concat::koblitz::KoblitzSecret;
-use hopsig_schemes::pla::header::certify;
-use hopsig_schemes::pla::icnr::{self, Ttp};
+use hopsig_schemes::pla::icnr::Ttp;
 
 const NOW: u32 = 1_700_000_000;
 const TTP_ID: u16 = 7;
@@ -37,17 +35,11 @@ fn tcp(src: &str, payload: &[u8]) -> Vec<u8> {
 }
 
 fn implicit_host<C: Curve>(ttp: &Ttp<C>, src: &str) -> Sender<C> {
-    let id = Ipv6Addr::from(addr(src)).to_string();
-    let blind = icnr::blind::<C>().unwrap();
-    let issued = ttp.issue(id.as_bytes(), blind.request()).unwrap();
-    let key = icnr::finalkey(&blind, &issued, id.as_bytes(), ttp.public()).unwrap();
-    Sender::implicit(key, issued.cert.clone(), src.parse().unwrap(), TTP_ID)
+    Sender::enroll_implicit(ttp, src.parse().unwrap(), TTP_ID).unwrap()
 }
 
 fn certified_host<C: Curve>(ttp: &Ttp<C>) -> Sender<C> {
-    let key = KoblitzSecret::<C>::generate().unwrap();
-    let sig = certify(&ttp.signing_key().unwrap(), key.public_point()).unwrap();
-    Sender::certified(key, sig, TTP_ID)
+    Sender::enroll_certified(ttp, TTP_ID).unwrap()
 }
 
 fn router<C: Curve>(ttp: &Ttp<C>) -> Router<C> {

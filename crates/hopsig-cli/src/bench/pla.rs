@@ -22,8 +22,8 @@ use hopsig_pla::option::Ipv6Packet;
 use hopsig_pla::pipeline::{check_ordered, Clock};
 use hopsig_pla::{PlaHeader, Router, RouterConfig, Sender, TtpDirectory, Verdict};
 use hopsig_primitives::codec::Codec;
-use hopsig_schemes::concat::koblitz::{verify_der, KoblitzSecret};
-use hopsig_schemes::pla::header::{certify, verify_signature};
+use hopsig_schemes::concat::koblitz::verify_der;
+use hopsig_schemes::pla::header::verify_signature;
 use hopsig_schemes::pla::icnr::{self, Ttp};
 use hopsig_schemes::Error;
 
@@ -130,20 +130,9 @@ fn etherparse_builder(src: [u8; 16]) -> etherparse::PacketBuilderStep<etherparse
 /// A host at `src` of `ttp` with the given layout.
 fn host<C: Curve>(ttp: &Ttp<C>, implicit: bool, src: [u8; 16]) -> Result<Sender<C>, Error> {
     if implicit {
-        let id = Ipv6Addr::from(src).to_string();
-        let blind = icnr::blind::<C>()?;
-        let issued = ttp.issue(id.as_bytes(), blind.request())?;
-        let key = icnr::finalkey(&blind, &issued, id.as_bytes(), ttp.public())?;
-        Ok(Sender::implicit(
-            key,
-            issued.cert.clone(),
-            Ipv6Addr::from(src),
-            1,
-        ))
+        Sender::enroll_implicit(ttp, Ipv6Addr::from(src), 1)
     } else {
-        let key = KoblitzSecret::<C>::generate()?;
-        let sig = certify(&ttp.signing_key()?, key.public_point())?;
-        Ok(Sender::certified(key, sig, 1))
+        Sender::enroll_certified(ttp, 1)
     }
 }
 

@@ -20,8 +20,8 @@ use hopsig_pla::{NotSigned, Router, RouterConfig, Sender, TtpDirectory, Verdict}
 use hopsig_schemes::concat::koblitz::KoblitzSecret;
 use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
 use hopsig_schemes::pla::files;
-use hopsig_schemes::pla::header::{certify, PlaCurve};
-use hopsig_schemes::pla::icnr::{self, Ttp};
+use hopsig_schemes::pla::header::PlaCurve;
+use hopsig_schemes::pla::icnr::Ttp;
 use hopsig_schemes::pla::koblitz::{Curve, K163, K233, K283};
 use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::Error;
@@ -260,28 +260,16 @@ impl<C: Curve> Hosts<C> {
     }
 }
 
-/// A new host at `source`: ICNR request, issue and final key (003 §II-C) for an
-/// implicit certificate, or a fresh key that the TTP signs.
+/// A new host at `source`, enrolled with the TTP in the layout asked for.
 fn enroll<C: Curve>(
     ttp: &Ttp<C>,
     layout: LayoutName,
     ttp_id: u16,
     source: [u8; 16],
 ) -> Result<Sender<C>, Error> {
-    let addr = Ipv6Addr::from(source);
     match layout {
-        LayoutName::Implicit => {
-            let id = identity(&source);
-            let blind = icnr::blind::<C>()?;
-            let issued = ttp.issue(id.as_bytes(), blind.request())?;
-            let key = icnr::finalkey(&blind, &issued, id.as_bytes(), ttp.public())?;
-            Ok(Sender::implicit(key, issued.cert.clone(), addr, ttp_id))
-        }
-        LayoutName::Certificate => {
-            let key = KoblitzSecret::<C>::generate()?;
-            let sig = certify(&ttp.signing_key()?, key.public_point())?;
-            Ok(Sender::certified(key, sig, ttp_id))
-        }
+        LayoutName::Implicit => Sender::enroll_implicit(ttp, Ipv6Addr::from(source), ttp_id),
+        LayoutName::Certificate => Sender::enroll_certified(ttp, ttp_id),
     }
 }
 
