@@ -5,9 +5,7 @@
 //! the input's link type, byte order and timestamp resolution.
 
 use std::borrow::Cow;
-use std::fs::File;
-use std::io::{BufReader, Read, Write};
-use std::path::Path;
+use std::io::{BufRead, Read, Write};
 use std::time::Duration;
 
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapReader, PcapWriter};
@@ -129,17 +127,15 @@ impl TsClock {
 /// pcapng's Section Header Block magic, the file's first four octets.
 const PCAPNG_MAGIC: [u8; 4] = [0x0a, 0x0d, 0x0d, 0x0a];
 
-impl CaptureReader<BufReader<File>> {
-    /// Opens the capture file at `path`.
+impl<R: BufRead> CaptureReader<R> {
+    /// Reads a capture from `reader`, pcapng if it starts with a Section Header Block
+    /// (looked at in the buffer, not consumed), else classic pcap.
     ///
     /// # Errors
-    /// [`CaptureError`] if it cannot be opened or is neither pcap nor pcapng.
-    pub fn open(path: &Path) -> Result<Self, CaptureError> {
-        let mut file = File::open(path)?;
-        let mut magic = [0u8; 4];
-        let n = file.read(&mut magic)?;
-        let file = BufReader::new(File::open(path)?);
-        Self::new(file, n == 4 && magic == PCAPNG_MAGIC)
+    /// [`CaptureError`] if it cannot be read or is neither pcap nor pcapng.
+    pub fn detect(mut reader: R) -> Result<Self, CaptureError> {
+        let pcapng = reader.fill_buf()?.starts_with(&PCAPNG_MAGIC);
+        Self::new(reader, pcapng)
     }
 }
 

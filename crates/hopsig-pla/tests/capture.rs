@@ -47,7 +47,7 @@ fn cut_packet() -> Vec<u8> {
 fn a_frame_cut_by_the_snapshot_length_is_read_and_malformed() {
     let mut file = pcap_header(96);
     file.extend(record(1_700_000_000, &cut_packet(), 1500));
-    let mut reader = CaptureReader::new(file.as_slice(), false).unwrap();
+    let mut reader = CaptureReader::detect(file.as_slice()).unwrap();
     assert_eq!(reader.link(), LinkType::Ipv6);
     let frame = reader.next_frame().unwrap().unwrap();
     assert!(!frame.is_complete());
@@ -64,7 +64,7 @@ fn a_frame_cut_by_the_snapshot_length_is_read_and_malformed() {
 #[test]
 fn frames_written_read_back_unchanged() {
     let header = pcap_header(65535);
-    let reader = CaptureReader::new(header.as_slice(), false).unwrap();
+    let reader = CaptureReader::detect(header.as_slice()).unwrap();
     let frames = [
         Frame {
             time: Duration::new(1_700_000_000, 123_000),
@@ -82,7 +82,7 @@ fn frames_written_read_back_unchanged() {
         w.write(f).unwrap();
     }
     let bytes = w.into_inner();
-    let back: Vec<Frame> = CaptureReader::new(bytes.as_slice(), false)
+    let back: Vec<Frame> = CaptureReader::detect(bytes.as_slice())
         .unwrap()
         .map(Result::unwrap)
         .collect();

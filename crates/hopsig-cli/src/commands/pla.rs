@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::Ipv6Addr;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -210,20 +210,13 @@ type Capture = CaptureReader<BufReader<Counted<File>>>;
 /// A capture opened for reading, with a progress bar of its bytes.
 fn open_capture(path: &Path) -> Result<(Capture, Progress, LinkType), Failure> {
     let cannot = |e: std::io::Error| at(path, format!("cannot read capture: {e}"));
-    let mut file = File::open(path).map_err(cannot)?;
+    let file = File::open(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if !meta.is_file() {
         return Err(at(path, "capture is not a regular file"));
     }
-    let mut magic = [0u8; 4];
-    let n = file.read(&mut magic).map_err(cannot)?;
-    let file = File::open(path).map_err(cannot)?;
     let (counted, read) = Counted::new(file);
-    let reader = CaptureReader::new(
-        BufReader::new(counted),
-        n == 4 && magic == [0x0a, 0x0d, 0x0d, 0x0a],
-    )
-    .map_err(|e| at(path, e))?;
+    let reader = CaptureReader::detect(BufReader::new(counted)).map_err(|e| at(path, e))?;
     let progress = Progress::sized("pla", meta.len(), read);
     let link = reader.link();
     Ok((reader, progress, link))
