@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use hopsig_schemes::concat::koblitz::{KoblitzPublic, KoblitzSecret};
-use hopsig_schemes::concat::{BaseSignature, Concat, EcdsaK163, EcdsaK233, EcdsaK283};
+use hopsig_schemes::concat::{BaseSignature, Concat};
 use hopsig_schemes::pla::files;
 use hopsig_schemes::pla::header::{certify, PlaCurve};
 use hopsig_schemes::pla::icnr::{self, Ttp};
-use hopsig_schemes::pla::koblitz::{Curve, TauTable, K163, K233, K283, POINT_WIDTH};
+use hopsig_schemes::pla::koblitz::{Curve, TauTable, POINT_WIDTH};
 use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
 use hopsig_schemes::{Aggregate, Error, SequentialAggregate};
 
@@ -180,25 +180,6 @@ impl Input {
     fn key<T>(&self, reader: impl FnOnce(&KeyFile) -> Result<T, Error>) -> Result<T, Failure> {
         reader(&self.file).map_err(|e| at(&self.path, e))
     }
-}
-
-/// Calls the step function `f` on `curve`'s types: the curve C and, where `f` takes
-/// it, its ECDSA scheme B.
-macro_rules! on_curve {
-    ($curve:expr, $f:ident::<C, B>($($arg:expr),* $(,)?)) => {
-        match $curve {
-            PlaCurve::K163 => $f::<K163, EcdsaK163>($($arg),*),
-            PlaCurve::K233 => $f::<K233, EcdsaK233>($($arg),*),
-            PlaCurve::K283 => $f::<K283, EcdsaK283>($($arg),*),
-        }
-    };
-    ($curve:expr, $f:ident::<C>($($arg:expr),* $(,)?)) => {
-        match $curve {
-            PlaCurve::K163 => $f::<K163>($($arg),*),
-            PlaCurve::K233 => $f::<K233>($($arg),*),
-            PlaCurve::K283 => $f::<K283>($($arg),*),
-        }
-    };
 }
 
 /// Runs the step on its curve: `--curve` for the steps that create files, the curve of

@@ -22,7 +22,7 @@ use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
 use hopsig_schemes::pla::files;
 use hopsig_schemes::pla::header::PlaCurve;
 use hopsig_schemes::pla::icnr::Ttp;
-use hopsig_schemes::pla::koblitz::{Curve, K163, K233, K283};
+use hopsig_schemes::pla::koblitz::Curve;
 use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::Error;
 
@@ -140,17 +140,6 @@ struct VerifyPcap {
     force: bool,
 }
 
-/// Calls `f::<C, B>` on the curve's types.
-macro_rules! on_curve {
-    ($curve:expr, $f:ident($($arg:expr),* $(,)?)) => {
-        match $curve {
-            PlaCurve::K163 => $f::<K163, EcdsaK163>($($arg),*),
-            PlaCurve::K233 => $f::<K233, EcdsaK233>($($arg),*),
-            PlaCurve::K283 => $f::<K283, EcdsaK283>($($arg),*),
-        }
-    };
-}
-
 /// Runs the command.
 pub fn run(args: Args) -> Outcome {
     match args.command {
@@ -164,16 +153,12 @@ pub fn run(args: Args) -> Outcome {
                 (None, None) => return Err(Failure::Input("give --key or --enroll".into())),
             };
             let curve = curve_of_file(&path, &file)?;
-            on_curve!(curve, sign_pcap(&a, &path, &file))
+            on_curve!(curve, sign_pcap::<C, B>(&a, &path, &file))
         }
         Command::VerifyPcap(a) => {
             let file = read_key(&a.ttp_pub, "TTP public key")?;
             let curve = files::curve_of(&file).map_err(|e| at(&a.ttp_pub, e))?;
-            match curve {
-                PlaCurve::K163 => verify_pcap::<K163>(&a, &file),
-                PlaCurve::K233 => verify_pcap::<K233>(&a, &file),
-                PlaCurve::K283 => verify_pcap::<K283>(&a, &file),
-            }
+            on_curve!(curve, verify_pcap::<C>(&a, &file))
         }
     }
 }
