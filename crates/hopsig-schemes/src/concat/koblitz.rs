@@ -88,12 +88,8 @@ impl<C: Curve> KoblitzSecret<C> {
     /// # Errors
     /// Backend failures.
     pub fn sign_raw(&self, parts: &[&[u8]]) -> Result<Vec<u8>, Error> {
-        loop {
-            let k = random_scalar::<C>()?;
-            if let Some((r, s)) = sign_scalars(self, &digest_parts::<C>(parts), &k)? {
-                return Ok([r, s].concat());
-            }
-        }
+        let (r, s) = sign_digest(self, &digest_parts::<C>(parts))?;
+        Ok([r, s].concat())
     }
 
     /// The public point Q = d·G.
@@ -178,12 +174,24 @@ pub(crate) fn secret_scalar<C: Curve>(bytes: &[u8], allow_zero: bool) -> Option<
 }
 
 pub(crate) fn sign_impl<C: Curve>(sk: &KoblitzSecret<C>, msg: &[u8]) -> Result<Vec<u8>, Error> {
+    let (r, s) = sign_digest(sk, &digest::<C>(msg))?;
+    der_signature(&r, &s)
+}
+
+/// SEC 1 §4.1.3 on the digest e, drawing nonces until r ≠ 0 and s ≠ 0 (steps 3 and 6).
+fn sign_digest<C: Curve>(sk: &KoblitzSecret<C>, e: &Scalar<C>) -> Result<RawSignature, Error> {
     loop {
         let k = random_scalar::<C>()?;
-        if let Some(sig) = sign_with_nonce(sk, msg, &k)? {
-            return Ok(sig);
+        if let Some(rs) = sign_scalars(sk, e, &k)? {
+            return Ok(rs);
         }
     }
+}
+
+/// The DER `ECDSA-Sig-Value` of (r, s).
+fn der_signature(r: &[u8], s: &[u8]) -> Result<Vec<u8>, Error> {
+    let sig = EcdsaSig::from_private_components(BigNum::from_slice(r)?, BigNum::from_slice(s)?)?;
+    Ok(sig.to_der()?)
 }
 
 /// SEC 1 §4.1.3 steps 1–6 with the nonce k given, as DER. `Ok(None)` if r = 0 or
@@ -193,11 +201,9 @@ pub(crate) fn sign_with_nonce<C: Curve>(
     msg: &[u8],
     k: &SecretScalar<C>,
 ) -> Result<Option<Vec<u8>>, Error> {
-    let Some((r, s)) = sign_scalars(sk, &digest::<C>(msg), k)? else {
-        return Ok(None);
-    };
-    let sig = EcdsaSig::from_private_components(BigNum::from_slice(&r)?, BigNum::from_slice(&s)?)?;
-    Ok(Some(sig.to_der()?))
+    sign_scalars(sk, &digest::<C>(msg), k)?
+        .map(|(r, s)| der_signature(&r, &s))
+        .transpose()
 }
 
 /// (r, s), bytes(n) big-endian each.
