@@ -113,18 +113,14 @@ fn fail(e: impl std::fmt::Display) -> Failure {
 
 /// A 1500-octet IPv6/UDP packet from `src`, its payload marked with `i`.
 fn packet(src: [u8; 16], i: usize) -> Vec<u8> {
-    let b = etherparse_builder(src);
+    let dst = Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0x99).octets();
+    let b = etherparse::PacketBuilder::ipv6(src, dst, 64).udp(4000, 4001);
     let mut payload = vec![0u8; PAYLOAD];
     payload[..8].copy_from_slice(&(i as u64).to_be_bytes());
     let mut out = Vec::with_capacity(1500);
     // The builder only fails on an I/O error of a Vec.
     let _ = b.write(&mut out, &payload);
     out
-}
-
-fn etherparse_builder(src: [u8; 16]) -> etherparse::PacketBuilderStep<etherparse::UdpHeader> {
-    let dst = Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0x99).octets();
-    etherparse::PacketBuilder::ipv6(src, dst, 64).udp(4000, 4001)
 }
 
 /// A host at `src` of `ttp` with the given layout.

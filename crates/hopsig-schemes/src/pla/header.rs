@@ -327,16 +327,6 @@ impl<C: Curve> TtpDirectory<C> {
     pub fn get(&self, id: u16) -> Option<(&Affine<C>, &TauTable<C>)> {
         self.keys.get(&id).map(|(k, t)| (k, t))
     }
-
-    /// How many TTPs are trusted.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// Whether no TTP is trusted.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
 }
 
 /// The TTP's certificate signature on a public key (certificate-based layout).
