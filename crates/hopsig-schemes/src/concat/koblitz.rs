@@ -195,7 +195,8 @@ fn der_signature(r: &[u8], s: &[u8]) -> Result<Vec<u8>, Error> {
 }
 
 /// SEC 1 §4.1.3 steps 1–6 with the nonce k given, as DER. `Ok(None)` if r = 0 or
-/// s = 0 (steps 3 and 6: draw another k).
+/// s = 0 (steps 3 and 6: draw another k). Only `hazmat` signs with a chosen nonce.
+#[cfg(feature = "hazmat")]
 pub(crate) fn sign_with_nonce<C: Curve>(
     sk: &KoblitzSecret<C>,
     msg: &[u8],
