@@ -341,6 +341,14 @@ pub fn parse_key_file<T>(
         .map_err(|e| at(path, e))
 }
 
+/// Reads and parses the key file at `path` (at most [`MAX_KEY`] bytes, read as a
+/// secret), for a command that looks at it before choosing its reader (its scheme
+/// names the curve); `what` names it in errors.
+pub fn key_file(path: &Path, what: &str) -> Result<KeyFile, Failure> {
+    let text = read_secret(path, MAX_KEY, what)?;
+    KeyFile::parse(&text).map_err(|e| at(path, Error::from(e)))
+}
+
 /// Reads the key file at `path` ([`read`], at most [`MAX_KEY`] bytes) with `reader`.
 pub fn read_key_file<T>(
     path: &Path,

@@ -15,8 +15,8 @@ use hopsig_schemes::primitives::armor::{KeyFile, KeyKind};
 use hopsig_schemes::{Aggregate, Error, SequentialAggregate};
 
 use crate::io::{
-    at, outputs, read, read_key_file, read_secret, say, with_suffix, Failure, Outcome, Secrecy,
-    MAX_AGGREGATE, MAX_KEY, MAX_MESSAGE,
+    at, key_file, outputs, read, read_key_file, say, with_suffix, Failure, Outcome, Secrecy,
+    MAX_AGGREGATE, MAX_MESSAGE,
 };
 
 /// The TTP's secret inside a TTP folder.
@@ -155,8 +155,7 @@ struct Input {
 impl Input {
     /// Reads and parses the key file at `path` (`what` names it in errors).
     fn read(path: PathBuf, what: &str) -> Result<Self, Failure> {
-        let text = read_secret(&path, MAX_KEY, what)?;
-        let file = KeyFile::parse(&text).map_err(|e| at(&path, Error::from(e)))?;
+        let file = key_file(&path, what)?;
         Ok(Input { path, file })
     }
 

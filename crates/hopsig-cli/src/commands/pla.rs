@@ -27,7 +27,7 @@ use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::Error;
 
 use super::bgpsec::{rate, threads, Counted, Progress};
-use crate::io::{at, note, outputs, read_secret, say, Failure, Outcome, Secrecy, MAX_KEY};
+use crate::io::{at, key_file, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Packet Level Authentication on IPv6 captures.
 #[derive(clap::Args)]
@@ -145,10 +145,10 @@ pub fn run(args: Args) -> Outcome {
     match args.command {
         Command::SignPcap(a) => {
             let (path, file) = match (&a.key, &a.enroll) {
-                (Some(key), _) => (key.clone(), read_key(key, "key")?),
+                (Some(key), _) => (key.clone(), key_file(key, "key")?),
                 (None, Some(dir)) => {
                     let path = dir.join("ttp.key");
-                    (path.clone(), read_key(&path, "TTP key")?)
+                    (path.clone(), key_file(&path, "TTP key")?)
                 }
                 (None, None) => return Err(Failure::Input("give --key or --enroll".into())),
             };
@@ -156,16 +156,11 @@ pub fn run(args: Args) -> Outcome {
             on_curve!(curve, sign_pcap::<C, B>(&a, &path, &file))
         }
         Command::VerifyPcap(a) => {
-            let file = read_key(&a.ttp_pub, "TTP public key")?;
+            let file = key_file(&a.ttp_pub, "TTP public key")?;
             let curve = files::curve_of(&file).map_err(|e| at(&a.ttp_pub, e))?;
             on_curve!(curve, verify_pcap::<C>(&a, &file))
         }
     }
-}
-
-fn read_key(path: &Path, what: &str) -> Result<KeyFile, Failure> {
-    let text = read_secret(path, MAX_KEY, what)?;
-    KeyFile::parse(&text).map_err(|e| at(path, Error::from(e)))
 }
 
 /// The curve of an `ecdsa-k*` key or an `icnr-k*` file.
@@ -259,7 +254,7 @@ fn host_of_files<C: Curve>(
     cert_path: &Path,
     ttp_id: u16,
 ) -> Result<Sender<C>, Failure> {
-    let cert_file = read_key(cert_path, "certificate")?;
+    let cert_file = key_file(cert_path, "certificate")?;
     if let Ok((q, sig)) = files::key_cert_from_file::<C>(&cert_file) {
         if q != *key.public_point() {
             return Err(at(
