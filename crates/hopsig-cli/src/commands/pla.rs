@@ -26,7 +26,7 @@ use hopsig_schemes::pla::koblitz::Curve;
 use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::Error;
 
-use super::bgpsec::{rate, threads, Counted, Progress};
+use super::bgpsec::{open_counted, rate, threads, Counted, Progress};
 use crate::io::{at, key_file, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Packet Level Authentication on IPv6 captures.
@@ -189,15 +189,9 @@ type Capture = CaptureReader<BufReader<Counted<File>>>;
 
 /// A capture opened for reading, with a progress bar of its bytes.
 fn open_capture(path: &Path) -> Result<(Capture, Progress, LinkType), Failure> {
-    let cannot = |e: std::io::Error| at(path, format!("cannot read capture: {e}"));
-    let file = File::open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(at(path, "capture is not a regular file"));
-    }
-    let (counted, read) = Counted::new(file);
+    let (counted, size, read) = open_counted(path, "capture")?;
     let reader = CaptureReader::detect(BufReader::new(counted)).map_err(|e| at(path, e))?;
-    let progress = Progress::sized("pla", meta.len(), read);
+    let progress = Progress::sized("pla", size, read);
     let link = reader.link();
     Ok((reader, progress, link))
 }

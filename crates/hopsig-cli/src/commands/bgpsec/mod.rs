@@ -85,18 +85,30 @@ pub(crate) struct MrtInput {
 
 /// Opens the MRT file `path`: a regular file, plain or gzip-compressed.
 pub(crate) fn open_mrt(path: &Path) -> Result<MrtInput, Failure> {
-    let cannot = |e: std::io::Error| at(path, format!("cannot read MRT file: {e}"));
+    let (counted, size, read) = open_counted(path, "MRT file")?;
+    Ok(MrtInput {
+        reader: hopsig_bgp::mrt::decompressed(counted)
+            .map_err(|e| at(path, format!("cannot read MRT file: {e}")))?,
+        size,
+        read,
+    })
+}
+
+/// Opens `path`, which must be a regular file (`what` names it in errors), to be read
+/// counted: the reader, the file's size and the counter of bytes read, for a progress
+/// bar.
+pub(crate) fn open_counted(
+    path: &Path,
+    what: &str,
+) -> Result<(Counted<File>, u64, Arc<AtomicU64>), Failure> {
+    let cannot = |e: std::io::Error| at(path, format!("cannot read {what}: {e}"));
     let file = File::open(path).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if !meta.is_file() {
-        return Err(at(path, "MRT file is not a regular file"));
+        return Err(at(path, format!("{what} is not a regular file")));
     }
     let (counted, read) = Counted::new(file);
-    Ok(MrtInput {
-        reader: hopsig_bgp::mrt::decompressed(counted).map_err(cannot)?,
-        size: meta.len(),
-        read,
-    })
+    Ok((counted, meta.len(), read))
 }
 
 /// A reader that counts what it reads.
