@@ -7,8 +7,14 @@
 //!
 //! Blocking I/O with timeouts: one face serves one thread; `express` waits for its
 //! Data and hands anything else that arrives meanwhile to the caller's queue.
+//!
+//! A packet the face cannot decode never ends it: [`Face::recv`] drops it, counts it
+//! by [`DropReason`] ([`Face::drops`]), tells the hook of [`Face::on_drop`], and reads
+//! on; only the connection closing ([`FaceError::Closed`]) or failing ends a receive
+//! (docs/spec/ndn-ibas.md §5.1).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
@@ -41,15 +47,24 @@ mod mgmt {
     pub const CONTROL_PARAMETERS: u32 = 0x68;
 }
 
-/// Largest packet read: NDN's 8800-octet MTU with room for an LpPacket.
-const MAX_PACKET: usize = 8800 + 1024;
+/// Largest Interest or Data a face accepts or hopsig sends, whole TLV: NDN's
+/// `MAX_NDN_PACKET_SIZE` (ndn-cxx `encoding/tlv.hpp`, which NFD and ndnd enforce on
+/// every face; the NDN packet spec names no limit).
+pub const MAX_NDN_PACKET: usize = 8800;
+
+/// Largest frame read from the stream: [`MAX_NDN_PACKET`] with room for the
+/// LpPacket around it.
+const MAX_FRAME: usize = MAX_NDN_PACKET + 1024;
 
 /// Why a face operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum FaceError {
-    /// The connection failed or closed.
+    /// The connection failed.
     #[error("face I/O: {0}")]
     Io(#[from] std::io::Error),
+    /// The forwarder closed the connection.
+    #[error("face: the forwarder closed the connection")]
+    Closed,
     /// The forwarder sent octets that are not an NDN packet.
     #[error("face: malformed packet from the forwarder: {0}")]
     Malformed(#[from] TlvError),
@@ -90,6 +105,132 @@ pub enum Packet {
     Nack(Interest, u64),
 }
 
+/// Why [`Face::recv`] dropped a packet from the forwarder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DropReason {
+    /// A frame whose TLV-LENGTH exceeds what a face accepts: the stream is read on
+    /// from the next octet that can start a packet.
+    Unframable,
+    /// An Interest or Data over [`MAX_NDN_PACKET`] octets.
+    Oversize,
+    /// An element running past its enclosing element or the packet.
+    Truncated,
+    /// A VAR-NUMBER or NonNegativeInteger not in its shortest encoding.
+    NonCanonical,
+    /// TLV-TYPE 0 or above 2³² − 1.
+    BadType,
+    /// Another element where a particular one is required.
+    Unexpected,
+    /// An unrecognized, out-of-order or repeated critical element.
+    Critical,
+    /// A required element absent.
+    Missing,
+    /// A value of the wrong length or content (e.g. a parameters digest).
+    Invalid,
+    /// Octets after the packet.
+    Trailing,
+    /// Something this face does not handle (a fragmented LpPacket, another
+    /// network-layer packet type, an unknown critical LpPacket header field).
+    Unsupported,
+}
+
+impl DropReason {
+    /// The reason's name, as logged and counted.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::Unframable => "unframable",
+            DropReason::Oversize => "oversize",
+            DropReason::Truncated => "truncated",
+            DropReason::NonCanonical => "non-canonical",
+            DropReason::BadType => "bad-type",
+            DropReason::Unexpected => "unexpected-element",
+            DropReason::Critical => "critical-element",
+            DropReason::Missing => "missing-element",
+            DropReason::Invalid => "invalid-value",
+            DropReason::Trailing => "trailing-octets",
+            DropReason::Unsupported => "unsupported",
+        }
+    }
+
+    /// The reason a decoder error gives.
+    pub fn of(e: &TlvError) -> DropReason {
+        match e {
+            TlvError::Truncated { .. } => DropReason::Truncated,
+            TlvError::NotShortest { .. } => DropReason::NonCanonical,
+            TlvError::BadType { .. } => DropReason::BadType,
+            TlvError::Unexpected { .. } => DropReason::Unexpected,
+            TlvError::Critical { .. } => DropReason::Critical,
+            TlvError::Missing { .. } => DropReason::Missing,
+            TlvError::Invalid { .. } => DropReason::Invalid,
+            TlvError::Trailing { .. } => DropReason::Trailing,
+        }
+    }
+}
+
+impl fmt::Display for DropReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Packets dropped, counted by reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drops(BTreeMap<DropReason, u64>);
+
+impl Drops {
+    /// Packets dropped in all.
+    pub fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+
+    /// Packets dropped for `reason`.
+    pub fn count(&self, reason: DropReason) -> u64 {
+        self.0.get(&reason).copied().unwrap_or(0)
+    }
+
+    fn add(&mut self, reason: DropReason) {
+        *self.0.entry(reason).or_insert(0) += 1;
+    }
+}
+
+/// `none`, or the total and each reason's count: `3 (truncated 2, oversize 1)`.
+impl fmt::Display for Drops {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("none");
+        }
+        write!(f, "{} (", self.total())?;
+        for (i, (reason, n)) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}{reason} {n}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// A packet [`parse_frame`] refuses: the reason and what the decoder said.
+#[derive(Debug)]
+struct Refused(DropReason, String);
+
+impl From<TlvError> for Refused {
+    fn from(e: TlvError) -> Refused {
+        Refused(DropReason::of(&e), e.to_string())
+    }
+}
+
+/// What the start of the receive buffer holds.
+enum Frame {
+    /// One whole frame, this many octets.
+    Whole(usize),
+    /// The start of one: read more.
+    Partial,
+    /// A header whose TLV-LENGTH no frame may have.
+    Unframable(u64),
+}
+
+/// The hook [`Face::on_drop`] installs.
+type DropHook = Box<dyn FnMut(DropReason, &str, &Drops) + Send>;
+
 trait Stream: Read + Write + Send {
     fn set_timeout(&self, t: Option<Duration>) -> std::io::Result<()>;
 }
@@ -113,6 +254,8 @@ pub struct Face {
     /// Packets that arrived while `express` waited for another.
     pub queue: VecDeque<Packet>,
     last_command_time: u64,
+    drops: Drops,
+    on_drop: Option<DropHook>,
 }
 
 fn now_ms() -> u64 {
@@ -146,6 +289,26 @@ impl Face {
             buf: Vec::new(),
             queue: VecDeque::new(),
             last_command_time: 0,
+            drops: Drops::default(),
+            on_drop: None,
+        }
+    }
+
+    /// The packets from the forwarder dropped so far, by reason.
+    pub fn drops(&self) -> &Drops {
+        &self.drops
+    }
+
+    /// Calls `hook` with the reason, the decoder's message and the counts so far
+    /// each time a packet is dropped (a role logs them, rate-limited).
+    pub fn on_drop(&mut self, hook: impl FnMut(DropReason, &str, &Drops) + Send + 'static) {
+        self.on_drop = Some(Box::new(hook));
+    }
+
+    fn dropped(&mut self, reason: DropReason, detail: &str) {
+        self.drops.add(reason);
+        if let Some(hook) = &mut self.on_drop {
+            hook(reason, detail, &self.drops);
         }
     }
 
@@ -180,21 +343,35 @@ impl Face {
         }
     }
 
-    /// The next packet, waiting until `deadline` (`None`: for ever).
+    /// The next packet, waiting until `deadline` (`None`: for ever). A frame that
+    /// is not an Interest, Data or Nack this face can decode is dropped and counted
+    /// ([`Face::drops`]), and the face reads on.
     ///
     /// # Errors
-    /// The connection failing or closing, malformed input, the deadline passing
-    /// ([`std::io::ErrorKind::TimedOut`] / `WouldBlock` as [`FaceError::Io`]).
+    /// The connection closing ([`FaceError::Closed`]) or failing, the deadline
+    /// passing ([`std::io::ErrorKind::TimedOut`] / `WouldBlock` as [`FaceError::Io`]).
     pub fn recv(&mut self, deadline: Option<Instant>) -> Result<Packet, FaceError> {
         if let Some(p) = self.queue.pop_front() {
             return Ok(p);
         }
         loop {
-            if let Some(packet) = self.take_frame()? {
-                if let Some(p) = parse_frame(&packet)? {
-                    return Ok(p);
+            match frame(&self.buf) {
+                Frame::Whole(n) => {
+                    let packet: Vec<u8> = self.buf.drain(..n).collect();
+                    match parse_frame(&packet) {
+                        Ok(Some(p)) => return Ok(p),
+                        Ok(None) => {}
+                        Err(Refused(reason, detail)) => self.dropped(reason, &detail),
+                    }
+                    continue;
                 }
-                continue;
+                Frame::Unframable(len) => {
+                    resync(&mut self.buf);
+                    let detail = format!("frame of TLV-LENGTH {len}, over {MAX_FRAME} octets");
+                    self.dropped(DropReason::Unframable, &detail);
+                    continue;
+                }
+                Frame::Partial => {}
             }
             let wait = match deadline {
                 Some(d) => Some(
@@ -208,7 +385,7 @@ impl Face {
             let mut chunk = [0u8; 16 * 1024];
             let n = self.stream.read(&mut chunk)?;
             if n == 0 {
-                return Err(std::io::Error::from(std::io::ErrorKind::UnexpectedEof).into());
+                return Err(FaceError::Closed);
             }
             self.buf.extend_from_slice(&chunk[..n]);
         }
@@ -230,19 +407,6 @@ impl Face {
                 Ok(None)
             }
             Err(e) => Err(e),
-        }
-    }
-
-    /// One whole TLV from the buffer, if it holds one.
-    fn take_frame(&mut self) -> Result<Option<Vec<u8>>, FaceError> {
-        let mut r = Reader::new(&self.buf);
-        match r.tlv("packet") {
-            Ok(t) => {
-                let n = t.whole.len();
-                Ok(Some(self.buf.drain(..n).collect()))
-            }
-            Err(TlvError::Truncated { .. }) if self.buf.len() < MAX_PACKET => Ok(None),
-            Err(e) => Err(e.into()),
         }
     }
 
@@ -346,14 +510,83 @@ fn control_response(content: &[u8]) -> Result<(u64, String), TlvError> {
     Ok((code, String::from_utf8_lossy(text.value).into_owned()))
 }
 
+/// A VAR-NUMBER at the start of `buf` and its size, read as the stream's framing
+/// needs it: any of the four forms (the decoder refuses a longer one than needed,
+/// after framing). `None` if `buf` ends first.
+fn lenient_var_number(buf: &[u8]) -> Option<(u64, usize)> {
+    let (&first, rest) = buf.split_first()?;
+    let len = match first {
+        0..=252 => return Some((u64::from(first), 1)),
+        253 => 2,
+        254 => 4,
+        255 => 8,
+    };
+    let digits = rest.get(..len)?;
+    Some((
+        digits.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b)),
+        1 + len,
+    ))
+}
+
+/// Where the first frame of `buf` ends. Framing reads TLV-TYPE and TLV-LENGTH
+/// leniently so that a packet whose outer header is merely non-canonical, or of
+/// TLV-TYPE 0, is still one frame, dropped whole by the decoder; only a
+/// TLV-LENGTH over [`MAX_FRAME`] loses the stream's framing.
+fn frame(buf: &[u8]) -> Frame {
+    let Some((_, t)) = lenient_var_number(buf) else {
+        return Frame::Partial;
+    };
+    let Some((len, l)) = lenient_var_number(&buf[t..]) else {
+        return Frame::Partial;
+    };
+    match usize::try_from(len).ok().filter(|&n| n <= MAX_FRAME) {
+        None => Frame::Unframable(len),
+        Some(n) if buf.len() >= t + l + n => Frame::Whole(t + l + n),
+        Some(_) => Frame::Partial,
+    }
+}
+
+/// After an unframable header: drops octets up to the next one that can start a
+/// frame (TLV-TYPE Interest, Data or LpPacket with an acceptable TLV-LENGTH), or
+/// all of the buffer. NDN streams carry no frame marker; a forwarder never sends
+/// such a header, so this only keeps a broken peer from ending the face.
+fn resync(buf: &mut Vec<u8>) {
+    let start = (1..buf.len())
+        .find(|&at| {
+            let typ = u32::from(buf[at]);
+            matches!(typ, types::INTEREST | types::DATA | lp::LP_PACKET)
+                && !matches!(frame(&buf[at..]), Frame::Unframable(_))
+        })
+        .unwrap_or(buf.len());
+    buf.drain(..start);
+}
+
+/// A network-layer packet over [`MAX_NDN_PACKET`] is refused before it is decoded.
+fn within_limit(packet: &[u8]) -> Result<&[u8], Refused> {
+    if packet.len() > MAX_NDN_PACKET {
+        return Err(Refused(
+            DropReason::Oversize,
+            format!(
+                "packet of {} octets, over NDN's {MAX_NDN_PACKET}",
+                packet.len()
+            ),
+        ));
+    }
+    Ok(packet)
+}
+
 /// A frame as a packet: Interest, Data, or an LpPacket carrying one (or a Nack);
 /// `None` for an LpPacket without fragment (e.g. an Ack).
-fn parse_frame(frame: &[u8]) -> Result<Option<Packet>, FaceError> {
+fn parse_frame(frame: &[u8]) -> Result<Option<Packet>, Refused> {
+    let unsupported = |what: String| Refused(DropReason::Unsupported, what);
     let mut r = Reader::new(frame);
     let t = r.tlv("packet")?;
     match t.typ {
-        types::INTEREST => Ok(Some(Packet::Interest(Interest::decode(frame)?, None))),
-        types::DATA => Ok(Some(Packet::Data(Data::decode(frame)?))),
+        types::INTEREST => Ok(Some(Packet::Interest(
+            Interest::decode(within_limit(frame)?)?,
+            None,
+        ))),
+        types::DATA => Ok(Some(Packet::Data(Data::decode(within_limit(frame)?)?))),
         lp::LP_PACKET => {
             let (mut token, mut nack, mut fragment) = (None, None, None);
             let mut r = Reader::new(t.value);
@@ -374,16 +607,14 @@ fn parse_frame(frame: &[u8]) -> Result<Option<Packet>, FaceError> {
                     }
                     lp::FRAGMENT => fragment = Some(f.value),
                     lp::FRAG_COUNT if read_non_negative(f.value, "FragCount")? > 1 => {
-                        return Err(FaceError::Unsupported("fragmented LpPacket".into()))
+                        return Err(unsupported("fragmented LpPacket".into()))
                     }
                     // NDNLPv2: an unknown header field in [800, 959] whose two low
                     // bits are 0 may be ignored; other fields this face does not use
                     // (Sequence, IncomingFaceId, CongestionMark, ...) carry nothing
                     // it needs.
                     typ if (800..=959).contains(&typ) && typ & 3 != 0 && !known_lp(typ) => {
-                        return Err(FaceError::Unsupported(format!(
-                            "LpPacket header field {typ}"
-                        )))
+                        return Err(unsupported(format!("LpPacket header field {typ}")))
                     }
                     _ => {}
                 }
@@ -391,6 +622,7 @@ fn parse_frame(frame: &[u8]) -> Result<Option<Packet>, FaceError> {
             let Some(fragment) = fragment else {
                 return Ok(None);
             };
+            let fragment = within_limit(fragment)?;
             let inner = Reader::new(fragment).peek_type("Fragment")?;
             Ok(Some(match (inner, nack) {
                 (Some(types::INTEREST), Some(reason)) => {
@@ -401,15 +633,11 @@ fn parse_frame(frame: &[u8]) -> Result<Option<Packet>, FaceError> {
                 }
                 (Some(types::DATA), _) => Packet::Data(Data::decode(fragment)?),
                 (other, _) => {
-                    return Err(FaceError::Unsupported(format!(
-                        "LpPacket fragment of type {other:?}"
-                    )))
+                    return Err(unsupported(format!("LpPacket fragment of type {other:?}")))
                 }
             }))
         }
-        other => Err(FaceError::Unsupported(format!(
-            "packet of TLV-TYPE {other}"
-        ))),
+        other => Err(unsupported(format!("packet of TLV-TYPE {other}"))),
     }
 }
 

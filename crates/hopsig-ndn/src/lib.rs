@@ -24,7 +24,7 @@ pub mod tlv;
 pub mod types;
 
 pub use data::{Data, MetaInfo, Parts};
-pub use face::{Face, FaceError, Packet};
+pub use face::{DropReason, Drops, Face, FaceError, Packet};
 pub use interest::Interest;
 pub use name::{Component, Name};
 pub use sign::{SignatureError, SigningKey, VerifyingKey};

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, PublicParams, UserKey, W_LEN};
 
 use crate::data::{Data, MetaInfo};
+use crate::face::MAX_NDN_PACKET;
 use crate::name::{Component, Name};
 use crate::sign::{SigningKey, VerifyingKey};
 use crate::signature::SignatureInfo;
@@ -61,6 +62,22 @@ pub enum MisError {
     /// The packet is signed with another SignatureType than expected.
     #[error("SignatureType {0} where {1} was expected")]
     SignatureType(u64, u64),
+    /// The Data built would exceed NDN's packet size limit (forwarders drop it).
+    #[error("Data {0} would be {1} octets, over NDN's {max}", max = MAX_NDN_PACKET)]
+    Oversize(String, usize),
+}
+
+/// `d` if it is within NDN's packet size limit ([`MAX_NDN_PACKET`], which
+/// forwarders enforce): a role refuses to send a Data the forwarder would drop
+/// (docs/spec/ndn-ibas.md §5.1).
+///
+/// # Errors
+/// [`MisError::Oversize`].
+pub fn within_limit(d: Data) -> Result<Data, MisError> {
+    match d.encode().len() {
+        n if n > MAX_NDN_PACKET => Err(MisError::Oversize(d.name.to_string(), n)),
+        _ => Ok(d),
+    }
 }
 
 fn identity_of(name: &Name, at: usize) -> Result<Name, MisError> {
@@ -287,7 +304,7 @@ pub fn publish(
         }
         Signer::Classic(key) => key.sign_data(&mut d).map_err(sign_err)?,
     }
-    Ok(d)
+    within_limit(d)
 }
 
 /// The KeyLocator name of an identity's RSA / ECDSA key.
@@ -586,8 +603,9 @@ pub enum ModeratorEvent {
     Refused(Name, String),
     /// No Data (3) (a Nack or no answer in 4 s): the waiting Interests are dropped.
     NoAnswer(Name, String),
-    /// An Interest under the prefix that is not `M/safetyConfirmation/PUBLISHER`.
-    Ignored(Name),
+    /// An Interest under the prefix that is not `M/safetyConfirmation/PUBLISHER`
+    /// (the publisher of two GenericNameComponents), and why.
+    Ignored(Name, String),
 }
 
 /// Serves as moderator `moderator` on `face` until `count` Interests (1) were answered
@@ -595,10 +613,13 @@ pub enum ModeratorEvent {
 /// Interest (2) at once (Interests for a publisher already asked wait for the same
 /// Data); a Data (3) that arrives is handed to `moderate` (which verifies it and
 /// builds (4), [`moderate`]) and the result answers every Interest waiting for it.
-/// `event` hears each outcome.
+/// `event` hears each outcome. A Data (4) over NDN's size limit is refused
+/// ([`within_limit`]); packets the face cannot decode are dropped and counted by the
+/// face ([`crate::face::Face::drops`]), and serving goes on.
 ///
 /// # Errors
-/// The face failing; registration is the caller's.
+/// The face closing ([`crate::face::FaceError::Closed`]) or failing; registration
+/// is the caller's.
 pub fn serve_moderator(
     face: &mut crate::face::Face,
     moderator: &Name,
@@ -633,10 +654,22 @@ pub fn serve_moderator(
         };
         match packet {
             Packet::Interest(i, token) if prefix.is_prefix_of(&i.name) => {
-                let publisher = i.name.components().get(3..5).map(|c| Name(c.to_vec()));
-                let Some(publisher) = publisher.filter(|_| i.name.len() == 5) else {
-                    event(ModeratorEvent::Ignored(i.name));
-                    continue;
+                // The publisher's identity goes into names (2) and (4): two
+                // GenericNameComponents, as §2 requires of identities.
+                let publisher = if i.name.len() == 5 {
+                    identity_of(&i.name, 3)
+                } else {
+                    Err(MisError::Name(
+                        i.name.to_string(),
+                        "not /MODERATOR/safetyConfirmation/PUBLISHER",
+                    ))
+                };
+                let publisher = match publisher {
+                    Ok(p) => p,
+                    Err(e) => {
+                        event(ModeratorEvent::Ignored(i.name, e.to_string()));
+                        continue;
+                    }
                 };
                 if let Some((_, tokens)) = waiting.get_mut(&publisher) {
                     tokens.push(token);
@@ -659,7 +692,7 @@ pub fn serve_moderator(
                 let Some((_, tokens)) = waiting.remove(&publisher) else {
                     continue;
                 };
-                match moderate(&three) {
+                match moderate(&three).and_then(within_limit) {
                     Ok(four) => {
                         for token in &tokens {
                             face.put(&four, token.as_deref())?;

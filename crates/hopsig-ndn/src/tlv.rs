@@ -4,9 +4,9 @@
 //!
 //! Decoding is strict: a VAR-NUMBER not in its shortest form ("A number MUST be
 //! encoded using the shortest possible format"), TLV-TYPE 0 or above 2³² − 1, a
-//! NonNegativeInteger of a length other than 1, 2, 4 or 8, and a length running past
-//! its enclosing element are errors. Encoding always gives the shortest form, so an
-//! accepted packet re-encodes to the same octets.
+//! NonNegativeInteger of a length other than 1, 2, 4 or 8 or longer than needed, and
+//! a length running past its enclosing element are errors. Encoding always gives the
+//! shortest form, so an accepted packet re-encodes to the same octets.
 
 use std::fmt;
 
@@ -24,8 +24,8 @@ pub enum TlvError {
         /// Octets left.
         left: usize,
     },
-    /// A VAR-NUMBER in a longer form than needed.
-    #[error("{what}: VAR-NUMBER {value} not in its shortest form")]
+    /// A VAR-NUMBER, or a NonNegativeInteger, in a longer form than needed.
+    #[error("{what}: {value} not in its shortest encoding")]
     NotShortest {
         /// The element.
         what: &'static str,
@@ -283,12 +283,15 @@ pub fn non_negative(n: u64) -> Vec<u8> {
     }
 }
 
-/// Reads a NonNegativeInteger value. A value longer than needed (e.g. 0 in two
-/// octets) is refused too: the spec permits it but then the packet would not
-/// re-encode to the same octets, and no encoder produces it.
+/// Reads a NonNegativeInteger value. A value longer than needed (e.g. 201 in two
+/// octets, `00 C9`) is refused too: NDN-packet-spec "Non-Negative Integer Encoding"
+/// permits it, but hopsig re-encodes a packet's signed portion from its fields, so
+/// only the shortest encoding re-encodes to the octets that were signed
+/// (docs/spec/ndn-ibas.md §5.1).
 ///
 /// # Errors
-/// [`TlvError::Invalid`].
+/// [`TlvError::Invalid`] for a length other than 1, 2, 4 or 8,
+/// [`TlvError::NotShortest`] for a longer encoding than needed.
 pub fn read_non_negative(value: &[u8], what: &'static str) -> Result<u64, TlvError> {
     let n = match value.len() {
         1 | 2 | 4 | 8 => value.iter().fold(0u64, |v, &b| (v << 8) | u64::from(b)),
@@ -300,13 +303,7 @@ pub fn read_non_negative(value: &[u8], what: &'static str) -> Result<u64, TlvErr
         }
     };
     if non_negative(n).len() != value.len() {
-        return Err(TlvError::Invalid {
-            what,
-            reason: format!(
-                "NonNegativeInteger {n} in {} octets, not the shortest",
-                value.len()
-            ),
-        });
+        return Err(TlvError::NotShortest { what, value: n });
     }
     Ok(n)
 }

@@ -5,14 +5,19 @@
 //! role connects to the forwarder named by `--forwarder` (`unix:///PATH` or
 //! `tcp://HOST:PORT`; default `$NDN_CLIENT_TRANSPORT`, else `unix:///run/nfd/nfd.sock`)
 //! and registers its prefix there.
+//!
+//! The publisher and the moderator serve until `--count` or until the forwarder
+//! closes their face: a packet they cannot decode is dropped and counted by reason,
+//! logged one line at a time at most every [`DROP_LOG_EVERY`], and the counts are
+//! printed when the role ends (docs/spec/ndn-ibas.md §5.1).
 
 use std::collections::HashMap;
 use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use hopsig_ndn::mis::{self, MisError, SeenW, Signer, Verifier};
-use hopsig_ndn::{Face, Interest, Name, Packet, SigningKey, VerifyingKey};
+use hopsig_ndn::{Face, FaceError, Interest, Name, Packet, SigningKey, VerifyingKey};
 use hopsig_schemes::ibas::{Journal, PublicParams, UserKey};
 use hopsig_schemes::primitives::persist::NewLog;
 
@@ -21,10 +26,14 @@ use crate::io::{self, at, note, read, read_key_file, read_secret, say, Failure, 
 /// Largest message published.
 const MAX_MESSAGE: u64 = 4096;
 
+/// Least time between two lines about dropped packets: a peer sending garbage
+/// must not flood the log.
+const DROP_LOG_EVERY: Duration = Duration::from_secs(10);
+
 /// 004's publisher, moderator and subscriber over an NDN forwarder.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 success (subscriber: verified), 1 the moderator's Data does not verify (subscriber), 2 bad usage or input, forwarder unreachable, no answer."
+    after_help = "Exit codes: 0 success (subscriber: verified; publisher, moderator: --count answered), 1 the moderator's Data does not verify (subscriber), 2 bad usage or input, forwarder unreachable, no answer, the forwarder closed the face.\n\nThe publisher and the moderator drop a packet they cannot decode (or over NDN's 8800 octets), count it by reason, log it (one line at most every 10 s) and serve on; they print the counts when they end."
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -319,6 +328,63 @@ fn face_err(e: impl std::fmt::Display) -> Failure {
     Failure::Input(format!("forwarder: {e}"))
 }
 
+/// Lets through one line per `every`, counting the ones held back.
+struct RateLimit {
+    every: Duration,
+    last: Option<Instant>,
+    held: u64,
+}
+
+impl RateLimit {
+    fn new(every: Duration) -> RateLimit {
+        RateLimit {
+            every,
+            last: None,
+            held: 0,
+        }
+    }
+
+    /// `Some(lines held back since the last one)` if a line may be written at `now`.
+    fn allow(&mut self, now: Instant) -> Option<u64> {
+        match self.last {
+            Some(t) if now.saturating_duration_since(t) < self.every => {
+                self.held += 1;
+                None
+            }
+            _ => {
+                self.last = Some(now);
+                Some(std::mem::take(&mut self.held))
+            }
+        }
+    }
+}
+
+/// Logs the packets `face` drops, rate-limited, each line with the counts so far.
+fn log_drops(face: &mut Face) {
+    let mut limit = RateLimit::new(DROP_LOG_EVERY);
+    face.on_drop(move |reason, detail, drops| {
+        if let Some(held) = limit.allow(Instant::now()) {
+            let held = match held {
+                0 => String::new(),
+                n => format!("; {n} more since the last line"),
+            };
+            note(format_args!(
+                "hopsig ndn: dropped a packet from the forwarder ({reason}: {detail}); dropped so far: {drops}{held}"
+            ));
+        }
+    });
+}
+
+/// The end of a serving role: the drop counts, then `ended` as the outcome (the
+/// forwarder closing the face is said in so many words).
+fn finish(face: &Face, ended: Result<(), FaceError>) -> Outcome {
+    note(format_args!(
+        "hopsig ndn: packets dropped from the forwarder: {}",
+        face.drops()
+    ));
+    ended.map_err(face_err)
+}
+
 /// Serves Interests under `prefix` until `count` were answered, each by `answer`.
 fn serve(
     face: &mut Face,
@@ -326,24 +392,34 @@ fn serve(
     count: Option<u64>,
     mut answer: impl FnMut(&Interest) -> Result<Option<hopsig_ndn::Data>, Failure>,
 ) -> Outcome {
+    log_drops(face);
     face.register(prefix).map_err(face_err)?;
     note(format_args!("hopsig ndn: registered {prefix}"));
     let mut served = 0u64;
-    while count.is_none_or(|c| served < c) {
-        let Packet::Interest(i, token) = face.recv(None).map_err(face_err)? else {
-            continue;
+    let ended = loop {
+        if count.is_some_and(|c| served >= c) {
+            break Ok(());
+        }
+        let (i, token) = match face.recv(None) {
+            Ok(Packet::Interest(i, token)) => (i, token),
+            Ok(_) => continue,
+            Err(e) => break Err(e),
         };
         if !prefix.is_prefix_of(&i.name) {
             continue;
         }
         if let Some(d) = answer(&i)? {
-            face.put(&d, token.as_deref()).map_err(face_err)?;
+            if let Err(e) = face.put(&d, token.as_deref()) {
+                break Err(e);
+            }
             served += 1;
         }
+    };
+    if ended.is_ok() {
+        // Answers still in the forwarder's queue are lost if the face closes at once.
+        std::thread::sleep(Duration::from_millis(200));
     }
-    // Answers still in the forwarder's queue are lost if the face closes at once.
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    Ok(())
+    finish(face, ended)
 }
 
 fn publisher(p: Publisher) -> Outcome {
@@ -369,13 +445,14 @@ fn moderator(m: Moderator) -> Outcome {
     let mut key = Key::load(m.common.scheme, &m.signer, &id)?;
     let trust = Trust::load(m.common.scheme, &m.verifier)?;
     let mut face = connect(&m.common)?;
+    log_drops(&mut face);
     let app = id.clone().child(hopsig_ndn::Component::generic(mis::APP));
     face.register(&app).map_err(face_err)?;
     note(format_args!("hopsig ndn: registered {app}"));
     let mut mseq = 0u64;
     let verifier = trust.verifier();
     // Several requests in flight; the moderator never relays what it could not verify.
-    mis::serve_moderator(
+    let served = mis::serve_moderator(
         &mut face,
         &id,
         m.count,
@@ -393,15 +470,16 @@ fn moderator(m: Moderator) -> Outcome {
             mis::ModeratorEvent::NoAnswer(publisher, why) => {
                 note(format_args!("hopsig ndn: {publisher}: {why}"))
             }
-            mis::ModeratorEvent::Ignored(name) => note(format_args!(
-                "hopsig ndn: {name}: not /MODERATOR/safetyConfirmation/PUBLISHER"
-            )),
+            mis::ModeratorEvent::Ignored(_, why) => {
+                note(format_args!("hopsig ndn: ignored an Interest: {why}"))
+            }
         },
-    )
-    .map_err(face_err)?;
-    // Answers still in the forwarder's queue are lost if the face closes at once.
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    Ok(())
+    );
+    if served.is_ok() {
+        // Answers still in the forwarder's queue are lost if the face closes at once.
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    finish(&face, served.map(drop))
 }
 
 fn subscriber(s: Subscriber) -> Outcome {
@@ -415,7 +493,10 @@ fn subscriber(s: Subscriber) -> Outcome {
     one.can_be_prefix = true;
     one.must_be_fresh = true;
     let started = Instant::now();
-    let four = face.express(one).map_err(face_err)?;
+    let four = face.express(one).map_err(|e| match face.drops().total() {
+        0 => face_err(e),
+        _ => face_err(format!("{e}; packets dropped: {}", face.drops())),
+    })?;
     let rtt = started.elapsed();
     let got = match mis::receive(&four, &trust.verifier(), &mut SeenW::default()) {
         Ok(g) => g,

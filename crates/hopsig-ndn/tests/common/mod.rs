@@ -1,7 +1,9 @@
-//! What the hopsig-ndn tests share: the repository root and the Python interpreter
-//! of the interop tests.
+//! What the hopsig-ndn tests share: the repository root, the Python interpreter
+//! of the interop tests, and the hostile packets of issue 22 ([`hostile`]).
 
 #![allow(dead_code)]
+
+pub mod hostile;
 
 use std::path::PathBuf;
 use std::process::Command;
