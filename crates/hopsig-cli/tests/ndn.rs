@@ -193,6 +193,339 @@ fn bob_gets_alices_message_via_government_with_each_scheme() {
     }
 }
 
+#[path = "../../hopsig-ndn/tests/common/hostile.rs"]
+mod hostile;
+
+/// A Unix socket between a role and ndnd, standing in for the forwarder's: it relays
+/// both ways, slips what is sent to `inject` into the stream toward the role between
+/// two whole frames, and closes the role's connection when `closed` is set (the
+/// forwarder going away).
+struct Proxy {
+    socket: PathBuf,
+    inject: std::sync::mpsc::Sender<Vec<u8>>,
+    closed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Proxy {
+    fn start(socket: PathBuf, ndnd: PathBuf) -> Proxy {
+        use std::io::{Read, Write};
+        use std::os::unix::net::{UnixListener, UnixStream};
+        use std::sync::atomic::Ordering;
+
+        let listener = UnixListener::bind(&socket).unwrap();
+        let (inject, injected) = std::sync::mpsc::channel::<Vec<u8>>();
+        let closed: std::sync::Arc<std::sync::atomic::AtomicBool> = std::sync::Arc::default();
+        let stop = std::sync::Arc::clone(&closed);
+        std::thread::spawn(move || {
+            let Ok((mut role, _)) = listener.accept() else {
+                return;
+            };
+            let mut up = UnixStream::connect(&ndnd).unwrap();
+            let (mut from_role, mut to_up) = (role.try_clone().unwrap(), up.try_clone().unwrap());
+            std::thread::spawn(move || std::io::copy(&mut from_role, &mut to_up));
+            up.set_read_timeout(Some(std::time::Duration::from_millis(20)))
+                .unwrap();
+            let (mut buf, mut chunk) = (vec![], [0u8; 16 * 1024]);
+            // A role that ended (as one did on a malformed packet) ends the relay.
+            'relay: while !stop.load(Ordering::SeqCst) {
+                for p in injected.try_iter() {
+                    if role.write_all(&p).is_err() {
+                        break 'relay;
+                    }
+                }
+                match up.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                    Err(_) => break,
+                }
+                while let Ok(t) = hopsig_ndn::tlv::Reader::new(&buf).tlv("frame") {
+                    let n = t.whole.len();
+                    if role.write_all(&buf[..n]).is_err() {
+                        break 'relay;
+                    }
+                    buf.drain(..n);
+                }
+            }
+            let _ = role.shutdown(std::net::Shutdown::Both);
+            let _ = up.shutdown(std::net::Shutdown::Both);
+        });
+        Proxy {
+            socket,
+            inject,
+            closed,
+        }
+    }
+
+    fn forwarder(&self) -> String {
+        format!("unix://{}", self.socket.display())
+    }
+
+    fn send(&self, packets: &[hostile::Hostile]) {
+        for h in packets {
+            self.inject.send(h.wire.clone()).unwrap();
+        }
+    }
+
+    fn close(&self) {
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Waits (at most 20 s) until the log of `role` in `s` says `needle`.
+fn wait_log(s: &Scratch, role: &str, needle: &str) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let log = std::fs::read_to_string(s.path(&format!("{role}.log"))).unwrap_or_default();
+        if log.contains(needle) {
+            return log;
+        }
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "{role} never said {needle:?}:\n{log}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Waits (at most 20 s) for `role` to end; its exit code.
+fn wait_exit(s: &Scratch, name: &str, role: &mut Running) -> i32 {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = role.0.try_wait().unwrap() {
+            return status.code().unwrap_or(-1);
+        }
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "{name} did not end when its face closed:\n{}",
+            std::fs::read_to_string(s.path(&format!("{name}.log"))).unwrap_or_default()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Issue 22 §1: the moderator and the publisher, each behind a stand-in for its face
+/// to ndnd, get every hostile packet — the two malformed Data (3) that ndnd forwards
+/// (through ndnd, answering the moderator's Interests (2)), and on the face itself the
+/// other malformed Interests and Data, packets over 8800 octets and a frame of
+/// TLV-LENGTH 2^63 — and an Interest (1) whose publisher is not of generic
+/// components; a publisher's Data (3) that verifies but whose (4) would exceed 8800
+/// octets is refused. Then Bob still gets Alice's message; both roles count each
+/// drop by reason, log them rate-limited, and end when their face closes, with the
+/// counts.
+#[test]
+fn the_roles_drop_hostile_packets_and_serve_on() {
+    use hopsig_ndn::mis::{self, Signer};
+    use hopsig_ndn::{Component, Face, Interest, Name, Packet};
+    use hopsig_schemes::ibas::{Journal, UserKey};
+
+    let Some(bin) = ndnd() else { return };
+    let s = Scratch::new();
+    let fw = Ndnd::start(&bin, &s.path("ndnd")).unwrap();
+    let (alice, gov, bob) = keys(&s, "ibas");
+    s.ok(&[
+        "pkg",
+        "extract",
+        "--pkg",
+        &s.p("pkg"),
+        "--id",
+        "/wonderland/Erin",
+        "--out",
+        &s.p("erin.key"),
+    ]);
+    s.write("message.txt", "I am safe.");
+    let role = |name: &str, proxy: &Proxy, mut args: Vec<String>, extra: &[&str]| {
+        let mut all: Vec<String> = ["ndn", name, "--scheme", "ibas", "--forwarder"]
+            .map(String::from)
+            .into();
+        all.push(proxy.forwarder());
+        all.append(&mut args);
+        all.extend(extra.iter().map(|x| x.to_string()));
+        let log = std::fs::File::create(s.path(&format!("{name}.log"))).unwrap();
+        Running(
+            s.cmd(&all)
+                .stdout(Stdio::null())
+                .stderr(log)
+                .spawn()
+                .unwrap(),
+        )
+    };
+    let (gov_id, alice_id): (Name, Name) = (
+        "/moderators/Government".parse().unwrap(),
+        "/wonderland/Alice".parse().unwrap(),
+    );
+    let alice_data = mis::publisher_name(&alice_id, 2);
+    let alice_interest = mis::subscriber_interest(&gov_id, &alice_id);
+    // What each role is sent, from ndnd or on its face.
+    let mut hostile = hostile::through_ndnd(&alice_data);
+    hostile.extend(hostile::on_the_face(&alice_data, &alice_interest));
+    hostile.extend(hostile::oversize(&alice_data, &alice_interest));
+    hostile.push(hostile::unframable());
+
+    let to_gov = Proxy::start(s.path("gov.sock"), fw.socket.clone());
+    let mut moderator = role(
+        "moderator",
+        &to_gov,
+        gov,
+        &["--id", "/moderators/Government"],
+    );
+    wait_log(&s, "moderator", "registered");
+
+    // Through ndnd: Mallory, a producer of /wonderland, answers the moderator's
+    // Interests (2) for Carol and Dave with the two malformed Data ndnd forwards, and
+    // Erin's with a Data (3) of 8790 octets that Erin signed.
+    let erin: Name = "/wonderland/Erin".parse().unwrap();
+    let erin_key = UserKey::from_key_file(
+        &hopsig_primitives::armor::KeyFile::parse(&std::fs::read(s.path("erin.key")).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    let sized = |len: usize| {
+        let signer = Signer::Ibas(&erin_key, &mut Journal::memory());
+        mis::publish(&erin, 2, "2026-11-26T15:00:00Z", &vec![b'x'; len], signer).unwrap()
+    };
+    let big = sized(8790 + 8000 - sized(8000).encode().len());
+    assert_eq!(big.encode().len(), 8790);
+    let mut mallory = Face::unix(&fw.socket).unwrap();
+    mallory.register(&"/wonderland".parse().unwrap()).unwrap();
+    let mut bob_face = Face::tcp(fw.tcp).unwrap();
+    let answers = [
+        (
+            "/wonderland/Carol",
+            hostile::through_ndnd(&"/wonderland/Carol/safetyConfirmation/2".parse().unwrap())[0]
+                .wire
+                .clone(),
+        ),
+        (
+            "/wonderland/Dave",
+            hostile::through_ndnd(&"/wonderland/Dave/safetyConfirmation/2".parse().unwrap())[1]
+                .wire
+                .clone(),
+        ),
+        ("/wonderland/Erin", big.encode()),
+    ];
+    for (k, (publisher, answer)) in answers.iter().enumerate() {
+        let publisher: Name = publisher.parse().unwrap();
+        let mut one = Interest::new(mis::subscriber_interest(&gov_id, &publisher));
+        one.can_be_prefix = true;
+        one.must_be_fresh = true;
+        one.nonce = Some([k as u8 + 1; 4]);
+        bob_face.send(&one.encode()).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let token = loop {
+            match mallory.recv(Some(deadline)) {
+                Ok(Packet::Interest(i, token)) if i.name == mis::moderator_interest(&publisher) => {
+                    break token
+                }
+                Ok(_) => {}
+                Err(e) => panic!(
+                    "no Interest (2) for {publisher}: {e}\n{}",
+                    std::fs::read_to_string(s.path("moderator.log")).unwrap_or_default()
+                ),
+            }
+        };
+        match token {
+            Some(t) => mallory.send(&hostile::with_pit_token(answer, &t)).unwrap(),
+            None => mallory.send(answer).unwrap(),
+        }
+    }
+    wait_log(&s, "moderator", "over NDN's 8800");
+    // An Interest (1) whose publisher's first component is a KeywordNameComponent.
+    let mut typed = mis::subscriber_interest(&gov_id, &Name(vec![]));
+    typed
+        .0
+        .push(Component::typed(32, b"wonderland".to_vec()).unwrap());
+    typed.0.push(Component::generic(b"Alice".to_vec()));
+    let mut one = Interest::new(typed);
+    one.nonce = Some([9; 4]);
+    bob_face.send(&one.encode()).unwrap();
+    wait_log(&s, "moderator", "identity components must be generic");
+    // On the moderator's face itself.
+    to_gov.send(&hostile[2..]);
+
+    let to_alice = Proxy::start(s.path("alice.sock"), fw.socket.clone());
+    let mut publisher = role(
+        "publisher",
+        &to_alice,
+        alice,
+        &[
+            "--id",
+            "/wonderland/Alice",
+            "--message",
+            &s.p("message.txt"),
+            "--seq",
+            "2",
+        ],
+    );
+    wait_log(&s, "publisher", "registered");
+    to_alice.send(&hostile);
+    // After them on the same face, an Interest (2): the publisher answers it.
+    let mut two = Interest::new(mis::moderator_interest(&alice_id));
+    two.nonce = Some([7; 4]);
+    to_alice.inject.send(two.encode()).unwrap();
+    wait_log(&s, "publisher", "asked; answering");
+
+    // Bob gets Alice's message all the same.
+    let mut args: Vec<String> = [
+        "ndn",
+        "subscriber",
+        "--scheme",
+        "ibas",
+        "--moderator",
+        "/moderators/Government",
+        "--publisher",
+        "/wonderland/Alice",
+        "--json",
+        "--forwarder",
+    ]
+    .map(String::from)
+    .into();
+    args.push(format!("tcp://{}", fw.tcp));
+    args.extend(bob);
+    let o = s.run(&args);
+    assert_eq!(
+        common::code(&o),
+        0,
+        "{}\n{}\n{}",
+        common::text(&o),
+        std::fs::read_to_string(s.path("publisher.log")).unwrap_or_default(),
+        std::fs::read_to_string(s.path("moderator.log")).unwrap_or_default()
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["message"], "I am safe.");
+
+    // The forwarder goes away: each role ends, says so, and gives its counts.
+    for (name, proxy, running) in [
+        ("moderator", &to_gov, &mut moderator),
+        ("publisher", &to_alice, &mut publisher),
+    ] {
+        proxy.close();
+        assert_eq!(wait_exit(&s, name, running), 2, "{name}");
+        let log = std::fs::read_to_string(s.path(&format!("{name}.log"))).unwrap();
+        assert!(log.contains("the forwarder closed the connection"), "{log}");
+        let summary = log
+            .lines()
+            .find(|l| l.contains("packets dropped from the forwarder: "))
+            .unwrap_or_else(|| panic!("{name}: no counts:\n{log}"));
+        assert!(
+            summary.contains(&format!(": {} (", hostile.len())),
+            "{name}: {summary}"
+        );
+        for h in &hostile {
+            let n = hostile.iter().filter(|x| x.reason == h.reason).count();
+            assert!(summary.contains(&format!("{} {n}", h.reason)), "{summary}");
+        }
+        // One line per drop at most, and rate-limited: fewer lines than drops.
+        let lines = log.matches("dropped a packet from the forwarder").count();
+        assert!(
+            lines >= 1 && lines < hostile.len(),
+            "{name}: {lines} lines\n{log}"
+        );
+    }
+    drop(fw);
+}
+
 #[test]
 fn bad_usage_exits_2() {
     let s = Scratch::new();
