@@ -532,3 +532,21 @@ fn subscriber(s: Subscriber) -> Outcome {
         io::escape(&String::from_utf8_lossy(&got.published.message))
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_lines_are_let_through_once_per_interval_with_the_count_held_back() {
+        let t0 = Instant::now();
+        let mut limit = RateLimit::new(Duration::from_secs(10));
+        assert_eq!(limit.allow(t0), Some(0));
+        for s in 1..10 {
+            assert_eq!(limit.allow(t0 + Duration::from_secs(s)), None);
+        }
+        assert_eq!(limit.allow(t0 + Duration::from_secs(10)), Some(9));
+        assert_eq!(limit.allow(t0 + Duration::from_secs(11)), None);
+        assert_eq!(limit.allow(t0 + Duration::from_secs(25)), Some(1));
+    }
+}
