@@ -65,7 +65,8 @@ pub enum FaceError {
     /// The forwarder closed the connection.
     #[error("face: the forwarder closed the connection")]
     Closed,
-    /// The forwarder sent octets that are not an NDN packet.
+    /// A reply the face waited for (a management ControlResponse) does not decode.
+    /// Packets that arrive undecodable are not errors: [`Face::recv`] drops them.
     #[error("face: malformed packet from the forwarder: {0}")]
     Malformed(#[from] TlvError),
     /// No answer in time.

@@ -1,8 +1,9 @@
 //! The hostile packets of issue 22 §1, for the tests that feed them to a face or to
-//! a role (`tests/face.rs` here, `hopsig-cli/tests/ndn.rs` through ndnd): 16
-//! malformed Interests (1) and Data (3) — two that ndnd forwards, 14 only a peer on
-//! the face itself can send — and two over NDN's 8800 octets. Each names the reason
-//! the face must drop it for (docs/spec/ndn-ibas.md §5.1).
+//! a role (`tests/face.rs` here, `hopsig-cli/tests/ndn.rs` through ndnd): 17
+//! malformed Interests (1) and Data (3) — 2 that ndnd forwards ([`through_ndnd`]),
+//! 15 that only a peer on the face itself can send ([`on_the_face`], [`unframable`])
+//! — and 2 well-formed ones over NDN's 8800 octets ([`oversize`]). Each names the
+//! reason the face must drop it for (docs/spec/ndn-ibas.md §5.1).
 
 #![allow(dead_code)]
 
