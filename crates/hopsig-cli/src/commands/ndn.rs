@@ -14,7 +14,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use hopsig_ndn::mis::{self, MisError, SeenW, Signer, Verifier};
 use hopsig_ndn::{Face, Interest, Name, Packet, SigningKey, VerifyingKey};
 use hopsig_schemes::ibas::{Journal, PublicParams, UserKey};
-use hopsig_schemes::primitives::persist::NewLog;
+use hopsig_schemes::primitives::persist::{create_private_folder, NewLog};
 
 use crate::io::{self, at, note, read, read_key_file, read_secret, say, Failure, Outcome};
 
@@ -140,6 +140,12 @@ struct Subscriber {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// IBAS: folder of the replay memory, the state strings w accepted so far with
+    /// their messages (file ndn-seen-w.log; default $HOPSIG_STATE_DIR, else
+    /// $XDG_STATE_HOME/hopsig, else ~/.local/state/hopsig). A second message under a
+    /// w accepted before, in this run or an earlier one, is refused.
+    #[arg(long)]
+    state_dir: Option<PathBuf>,
 }
 
 /// Runs the role.
@@ -374,14 +380,18 @@ fn moderator(m: Moderator) -> Outcome {
     note(format_args!("hopsig ndn: registered {app}"));
     let mut mseq = 0u64;
     let verifier = trust.verifier();
+    // A Data (3) that comes again gets the Data (4) made of it before.
+    let mut made = mis::Made::default();
     // Several requests in flight; the moderator never relays what it could not verify.
     mis::serve_moderator(
         &mut face,
         &id,
         m.count,
         |three| {
-            mseq += 1;
-            mis::moderate(three, &id, mseq, &now(), &verifier, key.signer())
+            made.get_or_make(three, |three| {
+                mseq += 1;
+                mis::moderate(three, &id, mseq, &now(), &verifier, key.signer())
+            })
         },
         |e| match e {
             mis::ModeratorEvent::Answered(name, n) => note(format_args!(
@@ -404,12 +414,29 @@ fn moderator(m: Moderator) -> Outcome {
     Ok(())
 }
 
+/// The subscriber's replay memory: `ndn-seen-w.log` in the state folder (`--state-dir`,
+/// else the default one of `hopsig sign`), created with the folder if need be
+/// (docs/spec/ndn-ibas.md §5). RSA / ECDSA have no w: a memory in this process only.
+fn seen_w(scheme: Scheme, dir: Option<&Path>) -> Result<SeenW, Failure> {
+    if scheme != Scheme::Ibas {
+        if dir.is_some() {
+            return Err(Failure::Input("--state-dir is for --scheme ibas".into()));
+        }
+        return Ok(SeenW::memory());
+    }
+    let (dir, _) = super::sign::state_folder(dir)?;
+    create_private_folder(&dir).map_err(|e| Failure::Input(e.to_string()))?;
+    let path = dir.join(hopsig_ndn::seen::FILE_NAME);
+    SeenW::open(&path).map_err(|e| Failure::Input(e.to_string()))
+}
+
 fn subscriber(s: Subscriber) -> Outcome {
     let (moderator, publisher) = (
         identity(&s.moderator, "--moderator")?,
         identity(&s.publisher, "--publisher")?,
     );
     let trust = Trust::load(s.common.scheme, &s.verifier)?;
+    let mut seen = seen_w(s.common.scheme, s.state_dir.as_deref())?;
     let mut face = connect(&s.common)?;
     let mut one = Interest::new(mis::subscriber_interest(&moderator, &publisher));
     one.can_be_prefix = true;
@@ -417,7 +444,7 @@ fn subscriber(s: Subscriber) -> Outcome {
     let started = Instant::now();
     let four = face.express(one).map_err(face_err)?;
     let rtt = started.elapsed();
-    let got = match mis::receive(&four, &trust.verifier(), &mut SeenW::default()) {
+    let got = match mis::receive(&four, &trust.verifier(), &mut seen) {
         Ok(g) => g,
         Err(e @ (MisError::BadSignature(_) | MisError::ReplayedW(..))) => {
             return Err(Failure::Invalid(format!("{}: {e}", four.name)))
