@@ -24,7 +24,7 @@ const MAX_MESSAGE: u64 = 4096;
 /// 004's publisher, moderator and subscriber over an NDN forwarder.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 success (subscriber: verified), 1 the moderator's Data does not verify (subscriber), 2 bad usage or input, forwarder unreachable, no answer."
+    after_help = "Exit codes: 0 success (subscriber: verified), 1 the moderator's Data does not verify or repeats a state string w with another message (subscriber), 2 bad usage or input (a malformed packet included), forwarder unreachable, no answer."
 )]
 pub struct Args {
     #[command(subcommand)]
