@@ -146,3 +146,56 @@ impl SeenW {
         })
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The file format of docs/spec/ndn-ibas.md §5: the header, `W P D` lines, and a
+    /// (P, W) with two digests or a malformed line refused with its line number.
+    #[test]
+    fn the_file_is_the_documented_log() {
+        let dir = std::env::temp_dir().join(format!("hopsig-seen-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(FILE_NAME);
+        let alice: Name = "/wonderland/Alice".parse().unwrap();
+        let w = [7u8; W_LEN];
+        let mut seen = SeenW::open(&path).unwrap();
+        seen.note(&alice, &w, b"m1").unwrap();
+        seen.note(&alice, &w, b"m1").unwrap();
+        assert!(matches!(
+            seen.note(&alice, &w, b"other"),
+            Err(SeenError::Replayed(x)) if x == w
+        ));
+        // Another publisher's w is its own.
+        let bob: Name = "/wonderland/Bob".parse().unwrap();
+        seen.note(&bob, &w, b"other").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let line = format!(
+            "{} {} {}",
+            "07".repeat(W_LEN),
+            to_hex(&sha256(&[b"/wonderland/Alice"])),
+            to_hex(&sha256(&[b"m1"]))
+        );
+        assert!(
+            text.starts_with(&format!("hopsig-ndn-seen-w: 1\n{line}\n")),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 3);
+        let (w_hex, rest) = line.split_once(' ').unwrap();
+        let (p_hex, _) = rest.split_once(' ').unwrap();
+        let twice = format!(
+            "hopsig-ndn-seen-w: 1\n{line}\n{w_hex} {p_hex} {}\n",
+            "00".repeat(32)
+        );
+        std::fs::write(&path, twice).unwrap();
+        let e = SeenW::open(&path).unwrap_err();
+        assert!(matches!(e, PersistError::Malformed { line: 3, .. }), "{e}");
+        std::fs::write(&path, "hopsig-ndn-seen-w: 1\nAB cd ef\n").unwrap();
+        let e = SeenW::open(&path).unwrap_err();
+        assert!(matches!(e, PersistError::Malformed { line: 2, .. }), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
