@@ -629,3 +629,293 @@ fn bench_ndn_counts_table_3_from_real_packets() {
         }
     }
 }
+
+/// Issue 22 §1: what a subscriber, a moderator and a publisher made by the test
+/// itself (through the library, to send what hopsig's own roles would not) do to
+/// `hopsig ndn` roles through ndnd. IBAS keys of one PKG, its parameters in
+/// `params.pub`.
+mod scenario {
+    use super::*;
+    use hopsig_ndn::mis::{self, Signer, Verifier};
+    use hopsig_ndn::{Data, Face, Name, Packet};
+    use hopsig_schemes::ibas::{self, Journal, Pkg, UserKey};
+    use std::time::{Duration, Instant};
+
+    pub const ALICE: &str = "/wonderland/Alice";
+    pub const GOV: &str = "/moderators/Government";
+    const T1: &str = "2026-11-23T19:00:00Z";
+    const T2: &str = "2026-11-23T19:00:01Z";
+
+    pub fn n(uri: &str) -> Name {
+        uri.parse().unwrap()
+    }
+
+    pub struct World {
+        pub s: Scratch,
+        pub fw: Ndnd,
+        pub pkg: Pkg,
+        pub alice: UserKey,
+        pub gov: UserKey,
+    }
+
+    pub fn world(bin: &Path) -> World {
+        let s = Scratch::new();
+        let fw = Ndnd::start(bin, &s.path("ndnd")).unwrap();
+        let pkg = Pkg::setup().unwrap();
+        s.write("params.pub", pkg.params().to_key_file());
+        let (alice, gov) = (pkg.extract(ALICE).unwrap(), pkg.extract(GOV).unwrap());
+        s.write("gov.key", gov.to_key_file().as_bytes());
+        World {
+            s,
+            fw,
+            pkg,
+            alice,
+            gov,
+        }
+    }
+
+    /// Alice's Data (3) with sequence number `seq`, no MetaInfo (so that ndnd's cache
+    /// never answers a MustBeFresh Interest with it, nor with the (4) made of it), as
+    /// `edit` leaves it, signed by Alice as first signer under `w` (a fresh one if
+    /// `None`).
+    pub fn three(
+        w: &World,
+        seq: u64,
+        message: &[u8],
+        state: Option<&[u8; 16]>,
+        edit: impl FnOnce(&mut Data),
+    ) -> Data {
+        let alice = n(ALICE);
+        let mut d = Data::new(
+            mis::publisher_name(&alice, seq),
+            mis::publisher_content(&alice, T1, message),
+            hopsig_ndn::ibas::signature_info(),
+        );
+        edit(&mut d);
+        let mut journal = Journal::memory();
+        let agg = match state {
+            None => ibas::sign(&w.alice, &d.signed_portion(), None, &mut journal),
+            Some(state) => ibas::sign_with_w(&w.alice, &d.signed_portion(), state, &mut journal),
+        }
+        .unwrap();
+        d.signature_value = hopsig_ndn::ibas::value(&agg);
+        d
+    }
+
+    /// Government's Data (4) of `three`.
+    pub fn four(w: &World, three: &Data, mseq: u64) -> Data {
+        mis::moderate(
+            three,
+            &n(GOV),
+            mseq,
+            T2,
+            &Verifier::Ibas(w.pkg.params()),
+            Signer::Ibas(&w.gov, &mut Journal::memory()),
+        )
+        .unwrap()
+    }
+
+    /// Registers `prefix` and answers the Interests under it with `answers` in turn,
+    /// until all are sent (at most 60 s).
+    pub fn serve(w: &World, prefix: &str, answers: Vec<Data>) -> std::thread::JoinHandle<Face> {
+        let prefix = n(prefix);
+        let mut face = Face::unix(&w.fw.socket).unwrap();
+        face.register(&prefix).unwrap();
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            for d in answers {
+                loop {
+                    match face.recv(Some(deadline)) {
+                        Ok(Packet::Interest(i, token)) if prefix.is_prefix_of(&i.name) => {
+                            face.put(&d, token.as_deref()).unwrap();
+                            break;
+                        }
+                        Ok(_) => {}
+                        Err(_) => return face,
+                    }
+                }
+            }
+            face
+        })
+    }
+
+    /// `hopsig ndn subscriber` for Alice via Government, with the replay memory in the
+    /// folder `state`, or in the default state folder (the scratch's `state`).
+    pub fn subscriber(w: &World, state: Option<&str>) -> std::process::Output {
+        let mut args = vec![
+            "ndn".to_string(),
+            "subscriber".into(),
+            "--scheme".into(),
+            "ibas".into(),
+            "--forwarder".into(),
+            format!("tcp://{}", w.fw.tcp),
+            "--moderator".into(),
+            GOV.into(),
+            "--publisher".into(),
+            ALICE.into(),
+            "--params".into(),
+            w.s.p("params.pub"),
+        ];
+        if let Some(dir) = state {
+            args.extend(["--state-dir".into(), w.s.p(dir)]);
+        }
+        w.s.run(&args)
+    }
+
+    /// `hopsig ndn moderator` as Government, answering `count` Interests, once it
+    /// has registered its prefix.
+    pub fn moderator(w: &World, count: &str) -> Running {
+        let log = std::fs::File::create(w.s.path("moderator.log")).unwrap();
+        let child =
+            w.s.cmd(&[
+                "ndn",
+                "moderator",
+                "--scheme",
+                "ibas",
+                "--forwarder",
+                &format!("unix://{}", w.fw.socket.display()),
+                "--id",
+                GOV,
+                "--key",
+                &w.s.p("gov.key"),
+                "--journal",
+                &w.s.p("gov.journal"),
+                "--new-journal",
+                "--params",
+                &w.s.p("params.pub"),
+                "--count",
+                count,
+            ])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !std::fs::read_to_string(w.s.path("moderator.log"))
+            .unwrap_or_default()
+            .contains("registered")
+        {
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "the moderator did not register"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Running(child)
+    }
+
+    pub fn log(w: &World) -> String {
+        std::fs::read_to_string(w.s.path("moderator.log")).unwrap_or_default()
+    }
+}
+
+use std::path::Path;
+
+/// The subscriber's replay memory outlives it: two (4)s under one w with different
+/// m_1, fetched by two runs sharing a state folder, and the second is refused (exit
+/// 1); the first fetched again passes. A SignatureValue whose S is not a point is
+/// malformed input (exit 2), not a signature that fails (exit 1).
+#[test]
+fn the_subscriber_remembers_w_across_runs() {
+    use scenario::*;
+    let Some(bin) = ndnd() else { return };
+    let w = world(&bin);
+    let first = three(&w, 2, b"I am safe.", None, |_| {});
+    let state = *hopsig_ndn::ibas::aggregate(&first.signature_value, 1)
+        .unwrap()
+        .w();
+    let second = three(&w, 3, b"Send help.", Some(&state), |_| {});
+    let (a, b) = (four(&w, &first, 9), four(&w, &second, 10));
+    let mut bad = a.clone();
+    bad.signature_value[16..64].fill(0xff);
+    let server = serve(&w, GOV, vec![a.clone(), b, a, bad]);
+    let o = subscriber(&w, None);
+    assert_eq!(common::code(&o), 0, "{}", common::text(&o));
+    let o = subscriber(&w, None);
+    assert_eq!(common::code(&o), 1, "{}", common::text(&o));
+    assert!(
+        common::text(&o).contains("already signed another message"),
+        "{}",
+        common::text(&o)
+    );
+    let o = subscriber(&w, None);
+    assert_eq!(common::code(&o), 0, "{}", common::text(&o));
+    let o = subscriber(&w, Some("elsewhere"));
+    assert_eq!(common::code(&o), 2, "{}", common::text(&o));
+    assert!(
+        common::text(&o).contains("IBAS SignatureValue"),
+        "{}",
+        common::text(&o)
+    );
+    server.join().unwrap();
+    let memory = std::fs::read_to_string(w.s.path("state/ndn-seen-w.log")).unwrap();
+    assert_eq!(memory.lines().count(), 2, "{memory}");
+}
+
+/// A Data (3) that the publisher sends again (here to every Interest (2); without a
+/// FreshnessPeriod no cache answers for it) gets the (4) made of it the first time,
+/// not a refusal for a reused w.
+#[test]
+fn the_moderator_serves_again_the_data_it_made_of_a_data() {
+    use scenario::*;
+    let Some(bin) = ndnd() else { return };
+    let w = world(&bin);
+    let same = three(&w, 2, b"I am safe.", None, |_| {});
+    let _moderator = moderator(&w, "2");
+    let publisher = serve(&w, ALICE, vec![same.clone(), same]);
+    let mut names = vec![];
+    for _ in 0..2 {
+        let o = subscriber(&w, None);
+        assert_eq!(
+            common::code(&o),
+            0,
+            "{}\nmoderator: {}",
+            common::text(&o),
+            log(&w)
+        );
+        names.push(
+            common::stdout(&o)
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        );
+    }
+    assert!(
+        names[0].starts_with(&format!("{GOV}/safetyConfirmation{ALICE}/2/1: valid")),
+        "{names:?}"
+    );
+    assert_eq!(names[0].split(' ').next(), names[1].split(' ').next());
+    publisher.join().unwrap();
+}
+
+/// Issue 22 §1 (a) through ndnd: Alice's (3) carries a KeyLocator beside SignatureType
+/// 201. It verifies alone, but the (4) the moderator would build could not; the
+/// moderator refuses it and sends nothing, so the subscriber gets no Data (exit 2),
+/// never a (4) that fails (exit 1).
+#[test]
+fn the_moderator_refuses_a_publishers_data_with_a_key_locator() {
+    use scenario::*;
+    let Some(bin) = ndnd() else { return };
+    let w = world(&bin);
+    let located = three(&w, 2, b"I am safe.", None, |d| {
+        d.signature_info =
+            hopsig_ndn::ibas::signature_info().with_key_name(n("/wonderland/Alice/KEY"));
+    });
+    let _moderator = moderator(&w, "1");
+    let publisher = serve(&w, ALICE, vec![located]);
+    let o = subscriber(&w, None);
+    assert_eq!(
+        common::code(&o),
+        2,
+        "{}\nmoderator: {}",
+        common::text(&o),
+        log(&w)
+    );
+    assert!(
+        log(&w).contains("refused") && log(&w).contains("SignatureInfo"),
+        "{}",
+        log(&w)
+    );
+    publisher.join().unwrap();
+}

@@ -18,6 +18,7 @@ pub mod interest;
 pub mod mis;
 pub mod name;
 pub mod ndnd;
+pub mod seen;
 pub mod sign;
 pub mod signature;
 pub mod tlv;

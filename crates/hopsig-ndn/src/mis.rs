@@ -53,8 +53,10 @@ pub enum MisError {
     /// A signature does not verify.
     #[error("signature of {0} does not verify")]
     BadSignature(String),
-    /// The publisher reused a state string w for another message.
-    #[error("{0} reused the IBAS state string w {1} for another message")]
+    /// A state string w of this publisher already signed another message: the
+    /// publisher reused it, or (the moderator's journal) a Data (3) moderated before
+    /// this run comes again.
+    #[error("{0}: the IBAS state string w {1} already signed another message")]
     ReplayedW(String, String),
     /// Signing failed (a journal refusing a reused w, I/O).
     #[error("signing: {0}")]
@@ -65,6 +67,24 @@ pub enum MisError {
     /// The Data built would exceed NDN's packet size limit (forwarders drop it).
     #[error("Data {0} would be {1} octets, over NDN's {max}", max = MAX_NDN_PACKET)]
     Oversize(String, usize),
+    /// An IBAS Data whose SignatureInfo holds more than SignatureType 201 (§1).
+    #[error(
+        "SignatureInfo {0}: an IBAS Data's SignatureInfo is SignatureType 201 and nothing else"
+    )]
+    SignatureInfo(String),
+    /// An IBAS SignatureValue that is not w ‖ S ‖ T with valid points: malformed
+    /// input, not a signature that fails.
+    #[error("{0}")]
+    SignatureValue(String),
+    /// An element of the Data that the other packet of the pair cannot carry (§4).
+    #[error("{0}")]
+    Element(String),
+    /// The moderator's own check of the Data (4) it built failed: it is not sent.
+    #[error("the Data (4) built does not verify, not sent: {0}")]
+    Unverifiable(String),
+    /// The subscriber's replay memory cannot be kept.
+    #[error("replay memory: {0}")]
+    State(String),
 }
 
 /// `d` if it is within NDN's packet size limit ([`MAX_NDN_PACKET`], which
@@ -157,7 +177,7 @@ impl Moderated {
     ///
     /// # Errors
     /// Not 7 components, not the application, identities of non-generic components,
-    /// bad sequence numbers.
+    /// one identity as both publisher and moderator, bad sequence numbers.
     pub fn parse(name: &Name) -> Result<Moderated, MisError> {
         let c = name.components();
         if c.len() != 7 || c[2].value() != APP || u32::from(c[2].typ()) != types::GENERIC_COMPONENT
@@ -167,13 +187,25 @@ impl Moderated {
                 "not /MODERATOR/safetyConfirmation/PUBLISHER/SEQ/MSEQ",
             ));
         }
+        let (moderator, publisher) = (identity_of(name, 0)?, identity_of(name, 3)?);
+        distinct(&moderator, &publisher).map_err(|why| MisError::Name(name.to_string(), why))?;
         Ok(Moderated {
-            moderator: identity_of(name, 0)?,
-            publisher: identity_of(name, 3)?,
+            moderator,
+            publisher,
             seq: seq_of(&c[5], name)?,
             mseq: seq_of(&c[6], name)?,
         })
     }
+}
+
+/// A moderator may not moderate itself: an aggregate names each identity once
+/// (docs/spec/ibas.md "Verification"), and the moderator would sign two messages under
+/// the w its own key drew as publisher, the precondition of a forgery (004 §2.3).
+fn distinct(moderator: &Name, publisher: &Name) -> Result<(), &'static str> {
+    if moderator == publisher {
+        return Err("the publisher is the moderator itself (an identity signs an aggregate once)");
+    }
+    Ok(())
 }
 
 /// The publisher's Content: `From: ID\nPublished: TIME\n` and the message.
@@ -213,14 +245,23 @@ fn line<'a>(rest: &mut &'a [u8], key: &str) -> Result<&'a str, MisError> {
     Ok(value)
 }
 
-/// Parses a publisher's Content.
+/// A TIME of the content lines: an RFC 3339 `date-time` (§5.6), any offset (§4).
+fn time<'a>(text: &'a str, key: &str) -> Result<&'a str, MisError> {
+    use time::format_description::well_known::Rfc3339;
+    time::OffsetDateTime::parse(text, &Rfc3339)
+        .map(|_| text)
+        .map_err(|e| MisError::Content(format!("{key} {text:?} is not an RFC 3339 date-time: {e}")))
+}
+
+/// Parses a publisher's Content: the `From:` and `Published:` lines, in that order,
+/// each UTF-8, TIME an RFC 3339 date-time; the message is any octets.
 ///
 /// # Errors
-/// Missing or misplaced lines.
+/// Missing or misplaced lines, a TIME that is not RFC 3339.
 pub fn parse_publisher_content(content: &[u8]) -> Result<Published, MisError> {
     let mut rest = content;
     let from = line(&mut rest, "From: ")?.to_string();
-    let published = line(&mut rest, "Published: ")?.to_string();
+    let published = time(line(&mut rest, "Published: ")?, "Published")?.to_string();
     Ok(Published {
         from,
         published,
@@ -233,7 +274,7 @@ pub fn parse_publisher_content(content: &[u8]) -> Result<Published, MisError> {
 /// without further newlines.
 ///
 /// # Errors
-/// No suffix, or one not of that shape.
+/// No suffix, one not of that shape, or a TIME that is not RFC 3339.
 pub fn split_moderator_suffix(content: &[u8]) -> Result<(&[u8], String, String), MisError> {
     const KEY: &[u8] = b"\nModerator: ";
     let at = content
@@ -248,6 +289,7 @@ pub fn split_moderator_suffix(content: &[u8]) -> Result<(&[u8], String, String),
         .ok_or_else(|| {
             MisError::Content("moderator lines are not 'Moderator: ID' and 'Accepted: TIME'".into())
         })?;
+    let accepted = time(accepted, "Accepted")?;
     Ok((&content[..at], moderator.to_string(), accepted.to_string()))
 }
 
@@ -341,7 +383,10 @@ fn check_publisher(d: &Data) -> Result<(Name, u64, Published), MisError> {
 }
 
 /// Verifies the publisher's Data (3): its name, its content's `From:`, and its
-/// signature (a one-signer IBAS aggregate, or the publisher's RSA / ECDSA key).
+/// signature (a one-signer IBAS aggregate, or the publisher's RSA / ECDSA key). With
+/// IBAS the Data must also be one the moderator can carry into m_1 of its (4): the
+/// SignatureInfo of §1 exactly, and no element in the signed portion but Name,
+/// MetaInfo, Content and SignatureInfo (§4).
 ///
 /// # Errors
 /// Any of these failing.
@@ -349,9 +394,13 @@ pub fn verify_publisher(d: &Data, verifier: &Verifier<'_>) -> Result<Published, 
     let (publisher, _, p) = check_publisher(d)?;
     match verifier {
         Verifier::Ibas(params) => {
-            expect_type(d, crate::ibas::SIGNATURE_TYPE)?;
-            let agg = crate::ibas::aggregate(&d.signature_value, 1)
-                .map_err(|_| MisError::BadSignature(publisher.to_string()))?;
+            let agg = ibas_parts(d, 1)?;
+            if let Some((_, e)) = d.extras.iter().find(|(after, _)| *after < Some(4)) {
+                return Err(MisError::Element(format!(
+                    "{}: element of TLV-TYPE {} in the signed portion, which m_1 rebuilt from the moderator's Data cannot hold",
+                    d.name, e.typ
+                )));
+            }
             let id = Identity::new(&publisher.to_string())
                 .map_err(|_| MisError::UnknownIdentity(publisher.to_string()))?;
             ibas::verify(params, &[(&id, &d.signed_portion())], &agg)
@@ -371,15 +420,35 @@ fn expect_type(d: &Data, t: u64) -> Result<(), MisError> {
     }
 }
 
+/// The IBAS signature of a Data (3) or (4): the SignatureInfo of §1 exactly (a
+/// KeyLocator or any other element would make m_1 differ between the two packets),
+/// and the aggregate of `signers` in the SignatureValue, its points checked.
+fn ibas_parts(d: &Data, signers: usize) -> Result<IbasAggregate, MisError> {
+    expect_type(d, crate::ibas::SIGNATURE_TYPE)?;
+    if d.signature_info != crate::ibas::signature_info() {
+        let mut info = vec![];
+        d.signature_info.encode(types::SIGNATURE_INFO, &mut info);
+        return Err(MisError::SignatureInfo(hex::encode(info)));
+    }
+    crate::ibas::aggregate(&d.signature_value, signers)
+        .map_err(|e| MisError::SignatureValue(format!("{}: {e}", d.name)))
+}
+
 /// (4) The moderator's Data from the publisher's (3), which is verified first (the
 /// moderator never relays what it could not verify): renamed, the moderator's lines
 /// appended, and with IBAS signed-and-aggregated under the publisher's w (m_2 is the
 /// new signed portion); with RSA / ECDSA the publisher's whole Data is the start of
-/// the Content and the moderator signs the new packet.
+/// the Content and the moderator signs the new packet. The Data built is then
+/// checked as a subscriber would check it (decoded from its encoding, every check of
+/// [`receive`] but the replay memory, the moderator's own key included) and is
+/// returned only if it passes: whatever slipped past the checks of (3), the moderator
+/// never sends a (4) that does not verify (004 §5, docs/spec/ndn-ibas.md §5).
 ///
 /// # Errors
-/// The publisher's Data not verifying, signing failing (the journal refuses a w the
-/// moderator already countersigned for another message: a replayed w).
+/// The publisher's Data not verifying, the publisher being the moderator itself,
+/// signing failing (the journal refuses a w the moderator already countersigned for
+/// another message: a replayed w), the Data built not verifying
+/// ([`MisError::Unverifiable`]).
 pub fn moderate(
     published: &Data,
     moderator: &Name,
@@ -390,6 +459,8 @@ pub fn moderate(
 ) -> Result<Data, MisError> {
     verify_publisher(published, verifier)?;
     let (publisher, seq, _) = check_publisher(published)?;
+    distinct(moderator, &publisher)
+        .map_err(|why| MisError::Mismatch(format!("{}: {why}", published.name)))?;
     if let Signer::Ibas(key, _) = &signer {
         if key.identity() != moderator.to_string() {
             return Err(MisError::Mismatch(format!(
@@ -400,7 +471,7 @@ pub fn moderate(
     }
     let name = moderator_name(moderator, &publisher, seq, mseq);
     let suffix = moderator_suffix(moderator, accepted);
-    match signer {
+    let (four, own) = match signer {
         Signer::Ibas(key, journal) => {
             let mut content = published.content.clone().unwrap_or_default();
             content.extend_from_slice(&suffix);
@@ -410,14 +481,14 @@ pub fn moderate(
             let agg =
                 ibas::sign(key, &d.signed_portion(), Some(&first), journal).map_err(
                     |e| match e {
-                        hopsig_schemes::Error::State(s) => {
-                            MisError::ReplayedW(publisher.to_string(), s.to_string())
+                        hopsig_schemes::Error::State(hopsig_schemes::StateError::ReusedW { w }) => {
+                            MisError::ReplayedW(publisher.to_string(), hex::encode(w))
                         }
                         other => sign_err(other),
                     },
                 )?;
             d.signature_value = crate::ibas::value(&agg);
-            Ok(d)
+            (d, None)
         }
         Signer::Classic(key) => {
             let mut content = published.encode();
@@ -429,14 +500,19 @@ pub fn moderate(
             );
             d.meta_info = Some(meta());
             key.sign_data(&mut d).map_err(sign_err)?;
-            Ok(d)
+            (d, Some(key.verifying_key().map_err(sign_err)?))
         }
-    }
+    };
+    let unverifiable = |e: &dyn std::fmt::Display| MisError::Unverifiable(e.to_string());
+    let sent = Data::decode(&four.encode()).map_err(|e| unverifiable(&e))?;
+    check_moderated(&sent, verifier, own.as_ref()).map_err(|e| unverifiable(&e))?;
+    Ok(four)
 }
 
 /// m_1 rebuilt from the moderator's Data (004 §5.2): the publisher's Data as it was
 /// signed — name (3) from name (4), the same MetaInfo, the Content without the
 /// moderator's suffix, the same (IBAS) SignatureInfo; its SignatureValue is empty.
+/// Elements of (4) other than these are not in m_1 (§4).
 ///
 /// # Errors
 /// A name (4) or Content that does not have that shape.
@@ -463,20 +539,42 @@ pub struct Received {
     pub accepted: String,
 }
 
-/// State strings seen per publisher, with the digest of the message signed: a second
-/// message under the same w is a replay (004 §2.3: w must never sign two messages).
-#[derive(Debug, Default)]
-pub struct SeenW(HashMap<(Name, [u8; W_LEN]), [u8; 32]>);
+pub use crate::seen::SeenW;
 
 /// The subscriber's check of the moderator's Data (4): the name, the content lines
 /// against the name (the moderator in the content is the one in the name, the
 /// publisher likewise), and the signatures — the IBAS aggregate of the two signers on
 /// m_1 (rebuilt) and m_2, or the publisher's Data inside the Content and the
-/// moderator's signature on the whole.
+/// moderator's signature on the whole. With IBAS the publisher's w is then noted in
+/// `seen` with m_1, and refused if another m_1 was noted under it (§5).
 ///
 /// # Errors
-/// The first check that fails, as a [`MisError`].
+/// The first check that fails, as a [`MisError`]; [`MisError::State`] if `seen` is a
+/// file that cannot be kept.
 pub fn receive(d: &Data, verifier: &Verifier<'_>, seen: &mut SeenW) -> Result<Received, MisError> {
+    let (got, w) = check_moderated(d, verifier, None)?;
+    if let Some((w, m1)) = w {
+        seen.note(&got.names.publisher, &w, &m1)
+            .map_err(|e| match e {
+                crate::seen::SeenError::Replayed(w) => {
+                    MisError::ReplayedW(got.names.publisher.to_string(), hex::encode(w))
+                }
+                other => MisError::State(other.to_string()),
+            })?;
+    }
+    Ok(got)
+}
+
+/// A Data (4) with IBAS: the publisher's w and m_1, for the replay memory.
+type Noted = Option<([u8; W_LEN], Vec<u8>)>;
+
+/// Every check of [`receive`] but the replay memory. `own`, for a moderator checking
+/// the Data it built, is its RSA / ECDSA key (which it need not trust as a verifier).
+fn check_moderated(
+    d: &Data,
+    verifier: &Verifier<'_>,
+    own: Option<&VerifyingKey>,
+) -> Result<(Received, Noted), MisError> {
     let names = Moderated::parse(&d.name)?;
     let content = d.content.as_deref().unwrap_or_default();
     let (before, moderator, accepted) = split_moderator_suffix(content)?;
@@ -486,13 +584,11 @@ pub fn receive(d: &Data, verifier: &Verifier<'_>, seen: &mut SeenW) -> Result<Re
             names.moderator
         )));
     }
-    let published = match verifier {
+    let (published, noted) = match verifier {
         Verifier::Ibas(params) => {
-            expect_type(d, crate::ibas::SIGNATURE_TYPE)?;
+            let agg = ibas_parts(d, 2)?;
             let m1 = publisher_view(d)?;
             let (_, _, published) = check_publisher(&m1)?;
-            let agg = crate::ibas::aggregate(&d.signature_value, 2)
-                .map_err(|_| MisError::BadSignature(names.moderator.to_string()))?;
             let id = |n: &Name| {
                 Identity::new(&n.to_string()).map_err(|_| MisError::UnknownIdentity(n.to_string()))
             };
@@ -505,8 +601,7 @@ pub fn receive(d: &Data, verifier: &Verifier<'_>, seen: &mut SeenW) -> Result<Re
                     names.publisher, names.moderator
                 ))
             })?;
-            note_w(seen, &names.publisher, &agg, &m1)?;
-            published
+            (published, Some((*agg.w(), m1)))
         }
         Verifier::Classic(keys) => {
             let mut r = Reader::new(before);
@@ -527,33 +622,63 @@ pub fn receive(d: &Data, verifier: &Verifier<'_>, seen: &mut SeenW) -> Result<Re
                     inner.name, d.name
                 )));
             }
-            classic_key(keys, &names.moderator)?
-                .verify_data(d)
-                .map_err(|_| MisError::BadSignature(names.moderator.to_string()))?;
-            published
+            match own {
+                Some(k) => k,
+                None => classic_key(keys, &names.moderator)?,
+            }
+            .verify_data(d)
+            .map_err(|_| MisError::BadSignature(names.moderator.to_string()))?;
+            (published, None)
         }
     };
-    Ok(Received {
+    let got = Received {
         names,
         published,
         accepted,
-    })
+    };
+    Ok((got, noted))
 }
 
-fn note_w(
-    seen: &mut SeenW,
-    publisher: &Name,
-    agg: &IbasAggregate,
-    m1: &[u8],
-) -> Result<(), MisError> {
-    use sha2::Digest;
-    let digest: [u8; 32] = sha2::Sha256::digest(m1).into();
-    let w = *agg.w();
-    match seen.0.insert((publisher.clone(), w), digest) {
-        Some(old) if old != digest => {
-            Err(MisError::ReplayedW(publisher.to_string(), hex::encode(w)))
+/// The Data (4) a moderator made in this run, by the Data (3) they came from, so that
+/// a (3) that comes again (the publisher answering a later Interest (2) with the same
+/// packet) gets the same (4) again: building another would sign another m_2 under the
+/// same w, which the journal refuses (§5). The oldest are forgotten past
+/// [`Made::CAPACITY`].
+#[derive(Debug, Default)]
+pub struct Made {
+    by_three: HashMap<[u8; 32], Data>,
+    order: std::collections::VecDeque<[u8; 32]>,
+}
+
+impl Made {
+    /// How many (4) are remembered.
+    pub const CAPACITY: usize = 1024;
+
+    /// The (4) made from `three` before, else what `make` makes of it (remembered if
+    /// it succeeds). `three` is known by the SHA-256 of its encoding, signature
+    /// included.
+    ///
+    /// # Errors
+    /// What `make` returns.
+    pub fn get_or_make(
+        &mut self,
+        three: &Data,
+        make: impl FnOnce(&Data) -> Result<Data, MisError>,
+    ) -> Result<Data, MisError> {
+        use sha2::Digest;
+        let key: [u8; 32] = sha2::Sha256::digest(three.encode()).into();
+        if let Some(four) = self.by_three.get(&key) {
+            return Ok(four.clone());
         }
-        _ => Ok(()),
+        let four = make(three)?;
+        if self.order.len() >= Self::CAPACITY {
+            if let Some(old) = self.order.pop_front() {
+                self.by_three.remove(&old);
+            }
+        }
+        self.order.push_back(key);
+        self.by_three.insert(key, four.clone());
+        Ok(four)
     }
 }
 

@@ -316,3 +316,416 @@ fn the_pkg_parameters_travel_as_a_data_packet() {
     bad.content.as_mut().unwrap()[5] ^= 1;
     assert!(mis::params_from_data(&bad).is_err());
 }
+
+/// Alice's Data (3) for `message`, built by hand (so that a test can change what the
+/// library would not write) and signed by `key` as first signer over its signed
+/// portion as it stands.
+fn signed_three(key: &ibas::UserKey, mut three: Data) -> Data {
+    let agg = ibas::sign(key, &three.signed_portion(), None, &mut Journal::memory()).unwrap();
+    three.signature_value = hopsig_ndn::ibas::value(&agg);
+    three
+}
+
+fn alices_three(message: &[u8]) -> Data {
+    let alice = n("/wonderland/Alice");
+    let mut three = Data::new(
+        mis::publisher_name(&alice, 2),
+        mis::publisher_content(&alice, T1, message),
+        hopsig_ndn::ibas::signature_info(),
+    );
+    three.meta_info = Some(hopsig_ndn::MetaInfo {
+        freshness_period: Some(10_000),
+        ..Default::default()
+    });
+    three
+}
+
+/// Government's (4) of `three` built by hand: `edit` changes it before Government
+/// signs m_2 under the w of (3).
+fn countersigned(k: &Ibas, three: &Data, edit: impl FnOnce(&mut Data)) -> Data {
+    let gov = n("/moderators/Government");
+    let mut content = three.content.clone().unwrap();
+    content.extend_from_slice(&mis::moderator_suffix(&gov, T2));
+    let mut four = Data::new(
+        mis::moderator_name(&gov, &n("/wonderland/Alice"), 2, 9),
+        content,
+        hopsig_ndn::ibas::signature_info(),
+    );
+    four.meta_info = three.meta_info.clone();
+    edit(&mut four);
+    let first = hopsig_ndn::ibas::aggregate(&three.signature_value, 1).unwrap();
+    let agg = ibas::sign(
+        &k.gov,
+        &four.signed_portion(),
+        Some(&first),
+        &mut Journal::memory(),
+    )
+    .unwrap();
+    four.signature_value = hopsig_ndn::ibas::value(&agg);
+    four
+}
+
+fn moderate(k: &Ibas, three: &Data) -> Result<Data, MisError> {
+    mis::moderate(
+        three,
+        &n("/moderators/Government"),
+        9,
+        T2,
+        &Verifier::Ibas(k.pkg.params()),
+        Signer::Ibas(&k.gov, &mut Journal::memory()),
+    )
+}
+
+/// Issue 22 §1 (a): a (3) whose SignatureInfo is type 201 plus a KeyLocator verifies
+/// on its own, but (4) carries the 5-octet SignatureInfo, so m_1 would no longer be
+/// what Alice signed. The moderator refuses it, and so does a subscriber in a (4).
+#[test]
+fn a_signature_info_with_more_than_the_type_is_refused() {
+    let k = ibas_keys();
+    let mut with_locator = alices_three(b"I am safe.");
+    with_locator.signature_info =
+        hopsig_ndn::ibas::signature_info().with_key_name(n("/wonderland/Alice/KEY"));
+    let three = signed_three(&k.alice, with_locator);
+    let params = Verifier::Ibas(k.pkg.params());
+    mis::verify_publisher(&Data::decode(&three.encode()).unwrap(), &params)
+        .expect_err("a KeyLocator in an IBAS SignatureInfo");
+    let refused = moderate(&k, &three);
+    assert!(
+        matches!(refused, Err(MisError::SignatureInfo(_))),
+        "{refused:?}"
+    );
+    // An unknown non-critical element in the SignatureInfo: the same.
+    let mut extra = alices_three(b"I am safe.");
+    extra.signature_info.extras = vec![(
+        Some(0),
+        hopsig_ndn::tlv::Element {
+            typ: 252,
+            value: b"x".to_vec(),
+        },
+    )];
+    let refused = moderate(&k, &signed_three(&k.alice, extra));
+    assert!(
+        matches!(refused, Err(MisError::SignatureInfo(_))),
+        "{refused:?}"
+    );
+    // A (4) whose two signers both signed a SignatureInfo with a KeyLocator.
+    let with_locator = |d: &mut Data| {
+        d.signature_info =
+            hopsig_ndn::ibas::signature_info().with_key_name(n("/moderators/Government/KEY"));
+    };
+    let mut three = alices_three(b"I am safe.");
+    with_locator(&mut three);
+    let three = signed_three(&k.alice, three);
+    let four = countersigned(&k, &three, with_locator);
+    let got = mis::receive(&four, &params, &mut SeenW::default());
+    assert!(matches!(got, Err(MisError::SignatureInfo(_))), "{got:?}");
+}
+
+/// NDN's NonNegativeInteger in its shortest form only: SignatureType 201 in two
+/// octets makes the Data malformed (docs/spec/ndn-ibas.md §1).
+#[test]
+fn a_two_octet_signature_type_is_malformed() {
+    let k = ibas_keys();
+    let (_, four) = ibas_flow(&k, b"I am safe.");
+    let wire = four.encode();
+    let at = wire
+        .windows(5)
+        .position(|w| w == [0x16, 0x03, 0x1B, 0x01, 0xC9])
+        .unwrap();
+    let mut long = wire[..at].to_vec();
+    long.extend_from_slice(&[0x16, 0x04, 0x1B, 0x02, 0x00, 0xC9]);
+    long.extend_from_slice(&wire[at + 5..]);
+    // The outer TLV-LENGTH grows by one (one or three octets after the type).
+    match long[1] {
+        0xFD => {
+            let len = u16::from_be_bytes([long[2], long[3]]) + 1;
+            long[2..4].copy_from_slice(&len.to_be_bytes());
+        }
+        l => long[1] = l + 1,
+    }
+    let e = Data::decode(&long).unwrap_err();
+    assert!(e.to_string().contains("not the shortest"), "{e}");
+}
+
+/// Issue 22 §1 (b): an Interest (1) naming the moderator as publisher would have it
+/// countersign a (3) of its own identity — one identity twice in the aggregate, and
+/// its key signing two messages under one w. Refused by the moderator, and a (4)
+/// naming one identity twice by the subscriber, as a malformed name.
+#[test]
+fn a_moderator_does_not_moderate_itself() {
+    let k = ibas_keys();
+    let gov = n("/moderators/Government");
+    let three = mis::publish(
+        &gov,
+        2,
+        T1,
+        b"I moderate myself.",
+        Signer::Ibas(&k.gov, &mut Journal::memory()),
+    )
+    .unwrap();
+    let params = Verifier::Ibas(k.pkg.params());
+    mis::verify_publisher(&three, &params).unwrap();
+    let refused = moderate(&k, &three);
+    assert!(matches!(refused, Err(MisError::Mismatch(_))), "{refused:?}");
+    // The (4) a moderator without that check would have made.
+    let mut four = Data::new(
+        mis::moderator_name(&gov, &gov, 2, 9),
+        [
+            three.content.clone().unwrap(),
+            mis::moderator_suffix(&gov, T2),
+        ]
+        .concat(),
+        hopsig_ndn::ibas::signature_info(),
+    );
+    four.meta_info = three.meta_info.clone();
+    let first = hopsig_ndn::ibas::aggregate(&three.signature_value, 1).unwrap();
+    let agg = ibas::sign(
+        &k.gov,
+        &four.signed_portion(),
+        Some(&first),
+        &mut Journal::memory(),
+    )
+    .unwrap();
+    four.signature_value = hopsig_ndn::ibas::value(&agg);
+    let got = mis::receive(&four, &params, &mut SeenW::default());
+    assert!(matches!(got, Err(MisError::Name(..))), "{got:?}");
+}
+
+/// The moderator checks the (4) it built before sending it: led to build one that
+/// does not verify (here its key comes from another PKG than the parameters it
+/// verifies with, which no check of (3) can see), it refuses rather than sends.
+#[test]
+fn the_moderator_refuses_a_data_it_built_that_does_not_verify() {
+    let k = ibas_keys();
+    let other_pkg = Pkg::setup().unwrap();
+    let wrong = other_pkg.extract("/moderators/Government").unwrap();
+    let three = mis::publish(
+        &n("/wonderland/Alice"),
+        2,
+        T1,
+        b"I am safe.",
+        Signer::Ibas(&k.alice, &mut Journal::memory()),
+    )
+    .unwrap();
+    let refused = mis::moderate(
+        &three,
+        &n("/moderators/Government"),
+        9,
+        T2,
+        &Verifier::Ibas(k.pkg.params()),
+        Signer::Ibas(&wrong, &mut Journal::memory()),
+    );
+    assert!(
+        matches!(refused, Err(MisError::Unverifiable(_))),
+        "{refused:?}"
+    );
+    // A (3) with an unknown element in its signed portion, which (4) cannot carry
+    // into m_1: refused before signing.
+    let mut extra = alices_three(b"I am safe.");
+    extra.extras = vec![(
+        Some(2),
+        hopsig_ndn::tlv::Element {
+            typ: 252,
+            value: b"x".to_vec(),
+        },
+    )];
+    let three = signed_three(&k.alice, extra);
+    mis::verify_publisher(&three, &Verifier::Ibas(k.pkg.params())).unwrap_err();
+    let refused = moderate(&k, &three);
+    assert!(matches!(refused, Err(MisError::Element(_))), "{refused:?}");
+}
+
+/// S or T not a valid point: malformed input, not a signature that fails.
+#[test]
+fn a_signature_value_with_a_bad_point_is_malformed() {
+    let k = ibas_keys();
+    let (_, four) = ibas_flow(&k, b"I am safe.");
+    let params = Verifier::Ibas(k.pkg.params());
+    for range in [16..64, 64..160] {
+        let mut bad = four.clone();
+        bad.signature_value[range.clone()].fill(0xff);
+        let got = mis::receive(&bad, &params, &mut SeenW::default());
+        assert!(
+            matches!(got, Err(MisError::SignatureValue(_))),
+            "{range:?}: {got:?}"
+        );
+    }
+}
+
+/// Unknown non-critical elements of a (4) (docs/spec/ndn-ibas.md §4): before
+/// SignatureValue they are in m_2 (added by the moderator when it signs, they verify;
+/// added later, they break it) and not in m_1; after SignatureValue they are in
+/// neither.
+#[test]
+fn unknown_elements_of_a_moderators_data_are_in_m2_only() {
+    let k = ibas_keys();
+    let params = Verifier::Ibas(k.pkg.params());
+    let three = signed_three(&k.alice, alices_three(b"I am safe."));
+    let element = |after| {
+        (
+            Some(after),
+            hopsig_ndn::tlv::Element {
+                typ: 252,
+                value: b"extension".to_vec(),
+            },
+        )
+    };
+    let four = countersigned(&k, &three, |d| d.extras = vec![element(2)]);
+    let four = Data::decode(&four.encode()).unwrap();
+    assert_eq!(four.extras.len(), 1);
+    mis::receive(&four, &params, &mut SeenW::default()).unwrap();
+    assert_eq!(
+        mis::publisher_view(&four).unwrap().signed_portion(),
+        three.signed_portion()
+    );
+    let mut added = countersigned(&k, &three, |_| {});
+    added.extras = vec![element(2)];
+    let got = mis::receive(&added, &params, &mut SeenW::default());
+    assert!(matches!(got, Err(MisError::BadSignature(_))), "{got:?}");
+    added.extras = vec![element(4)];
+    mis::receive(&added, &params, &mut SeenW::default()).unwrap();
+}
+
+/// MetaInfo is optional and carried as it is; a TIME must be RFC 3339; s and t range
+/// over 0..=2^64-1; identities follow the NDN URI period rule (§2–4).
+#[test]
+fn content_lines_metainfo_sequence_numbers_and_periods() {
+    let k = ibas_keys();
+    let params = Verifier::Ibas(k.pkg.params());
+    let mut bare = alices_three(b"no MetaInfo");
+    bare.meta_info = None;
+    let four = moderate(&k, &signed_three(&k.alice, bare)).unwrap();
+    assert_eq!(four.meta_info, None);
+    mis::receive(&four, &params, &mut SeenW::default()).unwrap();
+
+    for bad in ["yesterday", "2026-11-23 19:00:00", "2026-13-23T19:00:00Z"] {
+        let three = mis::publish(
+            &n("/wonderland/Alice"),
+            2,
+            bad,
+            b"x",
+            Signer::Ibas(&k.alice, &mut Journal::memory()),
+        )
+        .unwrap();
+        let refused = moderate(&k, &three);
+        assert!(
+            matches!(&refused, Err(MisError::Content(c)) if c.contains("RFC 3339")),
+            "{bad}: {refused:?}"
+        );
+    }
+    let three = mis::publish(
+        &n("/wonderland/Alice"),
+        2,
+        "2026-11-23T20:00:00.5+01:00",
+        b"x",
+        Signer::Ibas(&k.alice, &mut Journal::memory()),
+    )
+    .unwrap();
+    moderate(&k, &three).unwrap();
+    let four = countersigned(&k, &signed_three(&k.alice, alices_three(b"x")), |d| {
+        let c = d.content.as_mut().unwrap();
+        c.truncate(c.len() - T2.len());
+        c.extend_from_slice(b"soon");
+    });
+    let got = mis::receive(&four, &params, &mut SeenW::default());
+    assert!(
+        matches!(&got, Err(MisError::Content(c)) if c.contains("Accepted")),
+        "{got:?}"
+    );
+
+    let max = u64::MAX;
+    let m = mis::Moderated::parse(&n(&format!("/m/G/safetyConfirmation/w/A/0/{max}"))).unwrap();
+    assert_eq!((m.seq, m.mseq), (0, max));
+    assert!(
+        mis::Moderated::parse(&n("/m/G/safetyConfirmation/w/A/0/18446744073709551616")).is_err()
+    );
+
+    let dots = n("/wonderland/...");
+    assert_eq!(dots.components()[1].value(), b"");
+    let key = k.pkg.extract("/wonderland/...").unwrap();
+    let three = mis::publish(
+        &dots,
+        1,
+        T1,
+        b"x",
+        Signer::Ibas(&key, &mut Journal::memory()),
+    )
+    .unwrap();
+    let four = moderate(&k, &three).unwrap();
+    assert_eq!(
+        four.name.to_string(),
+        "/moderators/Government/safetyConfirmation/wonderland/.../1/9"
+    );
+    let got = mis::receive(&four, &params, &mut SeenW::default()).unwrap();
+    assert_eq!(got.published.from, "/wonderland/...");
+}
+
+/// A (3) that comes again gets the (4) made of it, not a new one under another t
+/// (which the journal would refuse as another message under the same w).
+#[test]
+fn the_moderator_serves_again_what_it_made_of_a_data() {
+    let k = ibas_keys();
+    let three = mis::publish(
+        &n("/wonderland/Alice"),
+        2,
+        T1,
+        b"I am safe.",
+        Signer::Ibas(&k.alice, &mut Journal::memory()),
+    )
+    .unwrap();
+    let params = Verifier::Ibas(k.pkg.params());
+    let mut journal = Journal::memory();
+    let (mut made, mut mseq) = (mis::Made::default(), 0);
+    let mut answer = |three: &Data| {
+        made.get_or_make(three, |three| {
+            mseq += 1;
+            mis::moderate(
+                three,
+                &n("/moderators/Government"),
+                mseq,
+                T2,
+                &params,
+                Signer::Ibas(&k.gov, &mut journal),
+            )
+        })
+    };
+    let first = answer(&three).unwrap();
+    assert_eq!(answer(&three).unwrap(), first);
+    assert!(first.name.to_string().ends_with("/2/1"));
+}
+
+/// The replay memory in a file outlives the process that wrote it.
+#[test]
+fn the_replay_memory_is_kept_in_a_file() {
+    let k = ibas_keys();
+    let dir = std::env::temp_dir().join(format!("hopsig-seen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(hopsig_ndn::seen::FILE_NAME);
+    let params = Verifier::Ibas(k.pkg.params());
+    let three = signed_three(&k.alice, alices_three(b"first"));
+    let four = countersigned(&k, &three, |_| {});
+    mis::receive(&four, &params, &mut SeenW::open(&path).unwrap()).unwrap();
+    // The same (4) again, in another run: accepted.
+    mis::receive(&four, &params, &mut SeenW::open(&path).unwrap()).unwrap();
+    // Another m_1 under the same w, in another run: refused.
+    let w = *hopsig_ndn::ibas::aggregate(&three.signature_value, 1)
+        .unwrap()
+        .w();
+    let mut other = alices_three(b"second");
+    let agg = ibas::sign_with_w(
+        &k.alice,
+        &other.signed_portion(),
+        &w,
+        &mut Journal::memory(),
+    )
+    .unwrap();
+    other.signature_value = hopsig_ndn::ibas::value(&agg);
+    let four = countersigned(&k, &other, |_| {});
+    let got = mis::receive(&four, &params, &mut SeenW::open(&path).unwrap());
+    assert!(matches!(got, Err(MisError::ReplayedW(..))), "{got:?}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("hopsig-ndn-seen-w: 1\n"), "{text}");
+    assert_eq!(text.lines().count(), 2, "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use hopsig_ndn::mis::{self, MisError, SeenW, Signer, Verifier};
 use hopsig_ndn::{Face, FaceError, Interest, Name, Packet, SigningKey, VerifyingKey};
 use hopsig_schemes::ibas::{Journal, PublicParams, UserKey};
-use hopsig_schemes::primitives::persist::NewLog;
+use hopsig_schemes::primitives::persist::{create_private_folder, NewLog};
 
 use crate::io::{self, at, note, read, read_key_file, read_secret, say, Failure, Outcome};
 
@@ -33,7 +33,7 @@ const DROP_LOG_EVERY: Duration = Duration::from_secs(10);
 /// 004's publisher, moderator and subscriber over an NDN forwarder.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 success (subscriber: verified; publisher, moderator: --count answered), 1 the moderator's Data does not verify (subscriber), 2 bad usage or input, forwarder unreachable, no answer, the forwarder closed the face.\n\nThe publisher and the moderator drop a packet they cannot decode (or over NDN's 8800 octets), count it by reason, log it (one line at most every 10 s) and serve on; they print the counts when they end."
+    after_help = "Exit codes: 0 success (subscriber: verified; publisher, moderator: --count answered), 1 the moderator's Data does not verify or repeats a state string w with another message (subscriber), 2 bad usage or input (a malformed packet included), forwarder unreachable, no answer, the forwarder closed the face.\n\nThe publisher and the moderator drop a packet they cannot decode (or over NDN's 8800 octets), count it by reason, log it (one line at most every 10 s) and serve on; they print the counts when they end."
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -149,6 +149,12 @@ struct Subscriber {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// IBAS: folder of the replay memory, the state strings w accepted so far with
+    /// their messages (file ndn-seen-w.log; default $HOPSIG_STATE_DIR, else
+    /// $XDG_STATE_HOME/hopsig, else ~/.local/state/hopsig). A second message under a
+    /// w accepted before, in this run or an earlier one, is refused.
+    #[arg(long)]
+    state_dir: Option<PathBuf>,
 }
 
 /// Runs the role.
@@ -451,14 +457,18 @@ fn moderator(m: Moderator) -> Outcome {
     note(format_args!("hopsig ndn: registered {app}"));
     let mut mseq = 0u64;
     let verifier = trust.verifier();
+    // A Data (3) that comes again gets the Data (4) made of it before.
+    let mut made = mis::Made::default();
     // Several requests in flight; the moderator never relays what it could not verify.
     let served = mis::serve_moderator(
         &mut face,
         &id,
         m.count,
         |three| {
-            mseq += 1;
-            mis::moderate(three, &id, mseq, &now(), &verifier, key.signer())
+            made.get_or_make(three, |three| {
+                mseq += 1;
+                mis::moderate(three, &id, mseq, &now(), &verifier, key.signer())
+            })
         },
         |e| match e {
             mis::ModeratorEvent::Answered(name, n) => note(format_args!(
@@ -482,12 +492,29 @@ fn moderator(m: Moderator) -> Outcome {
     finish(&face, served.map(drop))
 }
 
+/// The subscriber's replay memory: `ndn-seen-w.log` in the state folder (`--state-dir`,
+/// else the default one of `hopsig sign`), created with the folder if need be
+/// (docs/spec/ndn-ibas.md §5). RSA / ECDSA have no w: a memory in this process only.
+fn seen_w(scheme: Scheme, dir: Option<&Path>) -> Result<SeenW, Failure> {
+    if scheme != Scheme::Ibas {
+        if dir.is_some() {
+            return Err(Failure::Input("--state-dir is for --scheme ibas".into()));
+        }
+        return Ok(SeenW::memory());
+    }
+    let (dir, _) = super::sign::state_folder(dir)?;
+    create_private_folder(&dir).map_err(|e| Failure::Input(e.to_string()))?;
+    let path = dir.join(hopsig_ndn::seen::FILE_NAME);
+    SeenW::open(&path).map_err(|e| Failure::Input(e.to_string()))
+}
+
 fn subscriber(s: Subscriber) -> Outcome {
     let (moderator, publisher) = (
         identity(&s.moderator, "--moderator")?,
         identity(&s.publisher, "--publisher")?,
     );
     let trust = Trust::load(s.common.scheme, &s.verifier)?;
+    let mut seen = seen_w(s.common.scheme, s.state_dir.as_deref())?;
     let mut face = connect(&s.common)?;
     let mut one = Interest::new(mis::subscriber_interest(&moderator, &publisher));
     one.can_be_prefix = true;
@@ -498,7 +525,7 @@ fn subscriber(s: Subscriber) -> Outcome {
         _ => face_err(format!("{e}; packets dropped: {}", face.drops())),
     })?;
     let rtt = started.elapsed();
-    let got = match mis::receive(&four, &trust.verifier(), &mut SeenW::default()) {
+    let got = match mis::receive(&four, &trust.verifier(), &mut seen) {
         Ok(g) => g,
         Err(e @ (MisError::BadSignature(_) | MisError::ReplayedW(..))) => {
             return Err(Failure::Invalid(format!("{}: {e}", four.name)))

@@ -161,8 +161,8 @@ fn sign_sequential(args: &Args, id: &str, text: &[u8]) -> Outcome {
 /// `--state-dir` (named), else the default: `$HOPSIG_STATE_DIR`, else
 /// `$XDG_STATE_HOME/hopsig`, else `$HOME/.local/state/hopsig` (XDG Base Directory
 /// specification: state that should persist between runs but is not worth a backup
-/// of its own).
-fn state_folder(flag: Option<&Path>) -> Result<(PathBuf, bool), Failure> {
+/// of its own). `hopsig ndn subscriber` keeps its replay memory there too.
+pub(crate) fn state_folder(flag: Option<&Path>) -> Result<(PathBuf, bool), Failure> {
     let var = |name: &str| {
         std::env::var_os(name)
             .filter(|v| !v.is_empty())
@@ -182,7 +182,7 @@ fn state_folder(flag: Option<&Path>) -> Result<(PathBuf, bool), Failure> {
         .map(|home| (home.join(".local/state/hopsig"), false))
         .ok_or_else(|| {
             Failure::Input(
-                "no folder for IBAS journals: set HOPSIG_STATE_DIR or HOME, or pass --state-dir or --journal"
+                "no state folder (IBAS journals, NDN replay memory): set HOPSIG_STATE_DIR or HOME, or pass --state-dir (or, to sign, --journal)"
                     .into(),
             )
         })
