@@ -161,7 +161,14 @@ pub fn run(config: Config) -> Result<(), Failure> {
     runtime.block_on(async move {
         let (events_tx, mut events) = mpsc::unbounded_channel();
         let pool = Pool::new(threads, Arc::new(keys), events_tx.clone());
-        let mut rib = Rib::new(config.local_as, config.next_hop(), config.mode, local, sessions, pool);
+        let mut rib = Rib::new(
+            config.local_as,
+            config.next_hop(),
+            config.mode,
+            local,
+            sessions,
+            pool,
+        );
         let local = neighbor::Local {
             asn: config.local_as,
             router_id: config.router_id,
@@ -174,13 +181,22 @@ pub fn run(config: Config) -> Result<(), Failure> {
             if n.passive {
                 passive.insert(n.address, tx);
             }
-            tokio::spawn(neighbor::run(id, n.clone(), local.clone(), rx, events_tx.clone()));
+            tokio::spawn(neighbor::run(
+                id,
+                n.clone(),
+                local.clone(),
+                rx,
+                events_tx.clone(),
+            ));
         }
         if let Some(addr) = config.listen {
             let listener = TcpListener::bind(addr)
                 .await
                 .map_err(|e| Failure::Input(format!("listen {addr}: {e}")))?;
-            io::note(format_args!("hopsig speaker: AS{} listening on {addr}", config.local_as));
+            io::note(format_args!(
+                "hopsig speaker: AS{} listening on {addr}",
+                config.local_as
+            ));
             tokio::spawn(accept(listener, addr, passive));
         }
         let router_id = config.router_id.to_string();

@@ -173,7 +173,9 @@ async fn reader(mut rd: tokio::net::tcp::OwnedReadHalf, tx: mpsc::Sender<Frame>)
 
 /// Queues the FSM's own message `m` (OPEN, KEEPALIVE) for the writer.
 fn queue(link: &Link, m: &Message<'_>, width: AsWidth) -> Result<(), Ending> {
-    let bytes = m.encoding(width).map_err(|e| (None, format!("encode: {e}")))?;
+    let bytes = m
+        .encoding(width)
+        .map_err(|e| (None, format!("encode: {e}")))?;
     link.control(bytes);
     Ok(())
 }

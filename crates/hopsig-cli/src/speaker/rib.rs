@@ -950,12 +950,7 @@ mod tests {
         u
     }
 
-    fn session(
-        address: &str,
-        remote_as: u32,
-        bgpsec: bool,
-        keys: &Keys,
-    ) -> (Session, Link) {
+    fn session(address: &str, remote_as: u32, bgpsec: bool, keys: &Keys) -> (Session, Link) {
         let (tx, rx) = outbox::channel(usize::MAX, Duration::from_secs(90));
         let s = Session {
             address: address.into(),
