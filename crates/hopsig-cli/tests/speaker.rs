@@ -708,6 +708,383 @@ fn session_errors_get_notifications_and_the_speaker_carries_on() {
     });
 }
 
+/// A plain speaker configuration: AS `asn` listening on `address:port`, hold time 9,
+/// originating `originate`, with passive plain neighbours at `neighbors` (address,
+/// AS), its status file `state_file`.
+fn plain_config(
+    asn: u32,
+    address: &str,
+    port: u16,
+    state_file: &str,
+    originate: &[String],
+    neighbors: &[(&str, u32)],
+) -> String {
+    let list: Vec<String> = originate.iter().map(|p| format!("\"{p}\"")).collect();
+    let mut t = format!(
+        "local_as = {asn}\nrouter_id = \"192.0.2.{last}\"\nmode = \"lazy\"\nstate_file = \"{state_file}\"\n\
+         connect_retry = 1\nhold_time = 9\nstatus_routes = 10\nlisten = \"{address}:{port}\"\noriginate = [{}]\n",
+        list.join(", "),
+        last = asn % 100
+    );
+    for (a, remote_as) in neighbors {
+        t +=
+            &format!("[[neighbors]]\naddress = \"{a}\"\nremote_as = {remote_as}\npassive = true\n");
+    }
+    t
+}
+
+/// A raw client as [`raw_client`], with a receive buffer of `rcvbuf` octets (set
+/// before connecting, so that the window stays small).
+fn raw_client_small(from: &str, to: &str, rcvbuf: u32) -> std::net::TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let from: std::net::SocketAddr = format!("{from}:0").parse().unwrap();
+    let to: std::net::SocketAddr = to.parse().unwrap();
+    let stream = rt
+        .block_on(async {
+            let s = tokio::net::TcpSocket::new_v4()?;
+            s.set_recv_buffer_size(rcvbuf)?;
+            s.bind(from)?;
+            s.connect(to).await
+        })
+        .unwrap();
+    let std = stream.into_std().unwrap();
+    std.set_nonblocking(false).unwrap();
+    std.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    std
+}
+
+const KEEPALIVE: [u8; 19] = [
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0, 19, 4,
+];
+
+/// OPEN and KEEPALIVE by hand: the session with the speaker is Established.
+fn establish(c: &mut std::net::TcpStream, asn: u32, hold: u16) {
+    use std::io::Write;
+    assert_eq!(read_message(c)[18], 1, "the speaker's OPEN");
+    c.write_all(&open_message(asn, hold)).unwrap();
+    assert_eq!(read_message(c)[18], 4, "KEEPALIVE after a good OPEN");
+    c.write_all(&KEEPALIVE).unwrap();
+}
+
+/// `key` (in kB) of /proc/PID/status.
+fn proc_status_kb(pid: u32, key: &str) -> u64 {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = text.lines().find(|l| l.starts_with(key)).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// The session of `address` in a status.
+fn session_of<'a>(v: &'a Value, address: &str) -> &'a Value {
+    v["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["address"] == address)
+        .unwrap()
+}
+
+/// An UPDATE from AS `asn` for `prefixes` with a 250-AS path (1 kB): what the speaker
+/// sends on for each prefix is that long too.
+fn long_path_update(asn: u32, prefixes: &[hopsig_bgp::packet::Prefix]) -> Vec<u8> {
+    use hopsig_bgp::packet::{
+        AsPath, AsWidth, AttributeValue, Message, Origin, PathAttribute, Update,
+    };
+    let path: Vec<u32> = std::iter::once(asn).chain(64_512..64_761).collect();
+    let attributes = [
+        AttributeValue::Origin(Origin::Igp),
+        AttributeValue::AsPath(AsPath::sequence(path)),
+        AttributeValue::NextHop(std::net::Ipv4Addr::new(192, 0, 2, 14)),
+    ]
+    .into_iter()
+    .map(|a| PathAttribute::new(a, AsWidth::Four).unwrap())
+    .collect();
+    let u = Update {
+        attributes,
+        nlri: prefixes.to_vec(),
+        ..Update::default()
+    };
+    Message::Update(u).encoding(AsWidth::Four).unwrap()
+}
+
+/// Issue 22 §2: a neighbour that stops reading (but still sends KEEPALIVEs, so its
+/// Hold Timer never expires) while 12 MB of UPDATEs (12,000 routes with 250-AS
+/// paths, learnt from a third neighbour) wait for it — more than the socket buffers
+/// take — is reset by the Send Hold Timer (RFC 9687) within about a Hold Time;
+/// meanwhile its queue stays within the bound (the rest held back per prefix), and
+/// the neighbour that reads gets every route and stays Established.
+#[test]
+fn a_neighbour_that_stops_reading_is_reset_and_the_others_are_served() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    const N: usize = 12_000;
+    let s = Scratch::new();
+    let port = free_port();
+    let a = start(
+        &s,
+        "a",
+        plain_config(
+            65211,
+            "127.0.5.1",
+            port,
+            "a.json",
+            &["10.211.0.0/16".into()],
+            &[
+                ("127.0.5.2", 65212),
+                ("127.0.5.3", 65213),
+                ("127.0.5.4", 65214),
+            ],
+        ),
+    );
+    let to = format!("127.0.5.1:{port}");
+    wait_for(&s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(&s, "a").is_some()
+    });
+    // The neighbour that stops reading: an 4 kB receive buffer, KEEPALIVEs every 2 s.
+    let mut stuck = raw_client_small("127.0.5.2", &to, 4096);
+    establish(&mut stuck, 65212, 9);
+    let stop = Arc::new(AtomicBool::new(false));
+    let keepalives = {
+        let (mut w, stop) = (stuck.try_clone().unwrap(), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                if w.write_all(&KEEPALIVE).is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_secs(2));
+            }
+        })
+    };
+    // The neighbour that reads everything (Hold Time 0: no KEEPALIVEs needed).
+    let mut good = raw_client("127.0.5.3", &to);
+    establish(&mut good, 65213, 0);
+    let reader = std::thread::spawn(move || {
+        let mut updates = 0;
+        while updates < N + 1 {
+            if read_message(&mut good)[18] == 2 {
+                updates += 1;
+            }
+        }
+        good
+    });
+    // The routes, from a third neighbour.
+    let mut feeder = raw_client("127.0.5.4", &to);
+    establish(&mut feeder, 65214, 0);
+    let prefixes: Vec<hopsig_bgp::packet::Prefix> = (0..N)
+        .map(|i| {
+            let ip = std::net::Ipv4Addr::new(11, (i >> 8) as u8, (i & 0xff) as u8, 0);
+            hopsig_bgp::packet::Prefix::new(ip.into(), 24).unwrap()
+        })
+        .collect();
+    for chunk in prefixes.chunks(500) {
+        feeder.write_all(&long_path_update(65214, chunk)).unwrap();
+    }
+    let (mut max_queue, mut held_back) = (0, 0);
+    wait_for(
+        &s,
+        "the Send Hold Timer to reset the neighbour that stopped reading",
+        || {
+            let Some(v) = status(&s, "a") else {
+                return false;
+            };
+            let n = session_of(&v, "127.0.5.2");
+            max_queue = max_queue.max(n["out_queue_bytes"].as_u64().unwrap_or(0));
+            held_back = held_back.max(n["out_held_back"].as_u64().unwrap_or(0));
+            n["state"] != "Established"
+                && n["last_error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("Send Hold Timer expired"))
+        },
+    );
+    // The queue stayed within its bound (1 MiB, one message over at most, and the
+    // FSM's KEEPALIVEs); the rest waited, one UPDATE per prefix.
+    assert!(max_queue <= (1 << 20) + 4096, "{max_queue}");
+    assert!(held_back > 0 && held_back <= N as u64, "{held_back}");
+    let _good = reader.join().unwrap();
+    let v = status(&s, "a").unwrap();
+    assert_eq!(session_of(&v, "127.0.5.3")["state"], "Established", "{v:#}");
+    // The reset session's Adj-RIB-Out is gone with its queue: what remains goes to
+    // the reading neighbour (N + 1 routes) and the feeder (the one originated).
+    assert_eq!(v["adj_rib_out_count"], N + 2, "{v:#}");
+    let rss = proc_status_kb(a.0.id(), "VmRSS");
+    assert!(rss < 512 * 1024, "{rss} kB");
+    // The connection is closed: draining it reaches its end.
+    stop.store(true, Ordering::Relaxed);
+    keepalives.join().unwrap();
+    let start = Instant::now();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match stuck.read(&mut buf) {
+            Ok(0) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("the connection stays open: {e}"),
+            Ok(_) => assert!(start.elapsed() < WAIT, "the connection stays open"),
+        }
+    }
+}
+
+/// Issue 22 §2: the status file's folder removed while the speaker runs: writes
+/// fail, are logged once and counted, the session stays up, and the file is written
+/// again once the folder is back.
+#[test]
+fn a_status_file_that_cannot_be_written_does_not_stop_the_speaker() {
+    use std::io::Read;
+    let s = Scratch::new();
+    let port = free_port();
+    std::fs::create_dir(s.path("status")).unwrap();
+    // An active neighbour nobody answers changes state every second: status news.
+    let mut text = plain_config(
+        65221,
+        "127.0.5.21",
+        port,
+        "status/a.json",
+        &["10.221.0.0/16".into()],
+        &[("127.0.5.22", 65222)],
+    );
+    text += &format!(
+        "[[neighbors]]\naddress = \"127.0.5.23\"\nport = {}\nremote_as = 65223\n",
+        free_port()
+    );
+    let mut a = start(&s, "a", text);
+    let to = format!("127.0.5.21:{port}");
+    wait_for(&s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(&s, "a").is_some()
+    });
+    let mut peer = raw_client("127.0.5.22", &to);
+    establish(&mut peer, 65222, 0);
+    wait_for(&s, "the session in the status file", || {
+        status(&s, "a").is_some_and(|v| session_of(&v, "127.0.5.22")["state"] == "Established")
+    });
+    std::fs::remove_dir_all(s.path("status")).unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        a.0.try_wait().unwrap().is_none(),
+        "the speaker stopped: {}",
+        std::fs::read_to_string(s.path("a.log")).unwrap()
+    );
+    // The session is up: nothing to read, no end of stream.
+    peer.set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match peer.read(&mut buf) {
+            Ok(0) => panic!("the speaker closed the session"),
+            Ok(_) => continue, // the UPDATE of 10.221.0.0/16
+            Err(e) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock, "{e}");
+                break;
+            }
+        }
+    }
+    std::fs::create_dir(s.path("status")).unwrap();
+    wait_for(&s, "the status file written again", || {
+        status(&s, "a").is_some_and(|v| {
+            session_of(&v, "127.0.5.22")["state"] == "Established"
+                && v["status_write_failures"].as_u64().is_some_and(|n| n > 0)
+        })
+    });
+    let log = std::fs::read_to_string(s.path("a.log")).unwrap();
+    assert_eq!(log.matches("tries again").count(), 1, "{log}");
+    assert!(log.contains("written again after"), "{log}");
+}
+
+/// CPU time (user + system) of process `pid`, from /proc/PID/stat.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name (in parentheses, which may hold spaces):
+    // utime and stime, fields 14 and 15 of the line, are 12 and 13 of these.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    let hz: u64 = common::stdout(&Command::new("getconf").arg("CLK_TCK").output().unwrap())
+        .trim()
+        .parse()
+        .unwrap();
+    Duration::from_millis((f[11] + f[12]) * 1000 / hz)
+}
+
+/// Sets the soft RLIMIT_NOFILE of process `pid` (util-linux `prlimit`) to `soft`;
+/// returns the one it had.
+fn set_nofile(pid: u32, soft: u64) -> u64 {
+    let pid = pid.to_string();
+    let o = Command::new("prlimit")
+        .args([
+            "--pid",
+            &pid,
+            "--nofile",
+            "--output",
+            "SOFT",
+            "--noheadings",
+        ])
+        .output()
+        .expect("prlimit (util-linux)");
+    let old = common::stdout(&o).trim().parse().unwrap();
+    let o = Command::new("prlimit")
+        .args(["--pid", &pid, &format!("--nofile={soft}:")])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", common::text(&o));
+    old
+}
+
+/// Issue 22 §2: with its file descriptors used up, the speaker's accept loop backs
+/// off (a few percent of a core at most over 5 s while connections wait), logs the
+/// failure once, and accepts again once descriptors are free.
+#[test]
+fn accept_backs_off_when_file_descriptors_run_out() {
+    let s = Scratch::new();
+    let port = free_port();
+    let a = start(
+        &s,
+        "a",
+        plain_config(
+            65231,
+            "127.0.5.31",
+            port,
+            "a.json",
+            &["10.231.0.0/16".into()],
+            &[("127.0.5.32", 65232)],
+        ),
+    );
+    let to = format!("127.0.5.31:{port}");
+    wait_for(&s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(&s, "a").is_some()
+    });
+    let pid = a.0.id();
+    // The lowest free descriptor as the limit: every new descriptor fails (EMFILE).
+    let open: std::collections::BTreeSet<u64> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().parse().unwrap())
+        .collect();
+    let lowest_free = (0..).find(|n| !open.contains(n)).unwrap();
+    let soft = set_nofile(pid, lowest_free);
+    // Connections from an address that is no neighbour wait in the backlog.
+    let waiting: Vec<_> = (0..20).map(|_| raw_client("127.0.5.33", &to)).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let before = cpu_time(pid);
+    std::thread::sleep(Duration::from_secs(5));
+    let used = cpu_time(pid) - before;
+    let log = std::fs::read_to_string(s.path("a.log")).unwrap();
+    assert!(
+        used < Duration::from_millis(500),
+        "{used:?} of CPU in 5 s\n{log}"
+    );
+    assert_eq!(log.matches("hopsig speaker: accept on").count(), 1, "{log}");
+    set_nofile(pid, soft);
+    wait_for(&s, "accept working again", || {
+        std::fs::read_to_string(s.path("a.log"))
+            .unwrap()
+            .contains("works again after")
+    });
+    drop(waiting);
+}
+
 #[test]
 fn bad_configurations_are_exit_2_naming_the_file() {
     let s = Scratch::new();

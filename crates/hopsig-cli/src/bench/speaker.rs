@@ -31,6 +31,7 @@ use super::Machine;
 use crate::io::{note, Failure};
 use crate::speaker::config::Mode;
 use crate::speaker::events::{Event, State, Up};
+use crate::speaker::outbox::{self, Link};
 use crate::speaker::rib::{Pool, Rib, Session};
 
 /// Hops per path.
@@ -145,7 +146,7 @@ fn local_signer(ring: &Keyring) -> Result<Signer<'static>, Failure> {
 struct Harness {
     rib: Rib,
     events: UnboundedReceiver<Event>,
-    _down: UnboundedReceiver<Vec<u8>>,
+    _down: Vec<Link>,
 }
 
 /// A RIB with the source session 0 (the last AS of the paths) and, with `down`, a
@@ -153,14 +154,18 @@ struct Harness {
 fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Harness, Failure> {
     let (events_tx, events) = unbounded_channel();
     let pool = Pool::new(threads, Arc::new(ring.router_keys()), events_tx);
-    let (tx, rx) = unbounded_channel();
     let mut sessions = vec![];
+    let mut links = vec![];
     let peers: &[(u32, bool)] = if down {
         &[(65_000 + HOPS as u32, true), (DOWN_AS, true)]
     } else {
         &[(65_000 + HOPS as u32, true)]
     };
     for &(asn, bgpsec) in peers {
+        // Unbounded, never written: what was sent stays, as the benchmark measures
+        // the RIB alone.
+        let (tx, link) = outbox::channel(usize::MAX, Duration::from_secs(90));
+        links.push(link);
         sessions.push(Session {
             address: format!("AS{asn}"),
             remote_as: asn,
@@ -169,7 +174,7 @@ fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Har
                 remote_as: asn,
                 width: AsWidth::Four,
                 bgpsec_send: bgpsec,
-                tx: tx.clone(),
+                tx,
             }),
             signer: Arc::new(local_signer(ring)?),
             adj_in: Default::default(),
@@ -190,7 +195,7 @@ fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Har
     Ok(Harness {
         rib,
         events,
-        _down: rx,
+        _down: links,
     })
 }
 

@@ -5,7 +5,8 @@
 use std::time::Instant;
 
 use hopsig_bgp::packet::{AsWidth, Prefix, Update};
-use tokio::sync::mpsc::UnboundedSender;
+
+use super::outbox::Outbox;
 
 /// The RFC 4271 §8.2.2 session states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +40,7 @@ impl State {
 }
 
 /// What a session negotiated when it reached Established.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Up {
     /// The AS in the neighbour's OPEN.
     pub remote_as: u32,
@@ -48,8 +49,8 @@ pub struct Up {
     /// This speaker may send BGPsec UPDATEs (it announced Send, the neighbour Receive,
     /// for IPv4, RFC 8205 §2.2).
     pub bgpsec_send: bool,
-    /// Where the RIB task sends the session's outgoing messages, encoded.
-    pub tx: UnboundedSender<Vec<u8>>,
+    /// Where the RIB task sends the session's outgoing UPDATEs, encoded.
+    pub tx: Outbox,
 }
 
 /// A session task's news for the RIB task.
@@ -65,6 +66,8 @@ pub enum Event {
     Update(usize, Box<Update<'static>>, Instant),
     /// A malformed UPDATE to treat as a withdraw of these prefixes (RFC 7606 §2).
     TreatAsWithdraw(usize, Vec<Prefix>),
+    /// The session's output queue has room for the UPDATEs its [`Outbox`] held back.
+    Room(usize),
     /// A validation job finished.
     Validated(Validated),
     /// A sign job finished.

@@ -7,6 +7,7 @@
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
 //!   downgrade (§4.4), and the validation worker pool;
+//! * [`outbox`] — each session's output queue, bounded, and its writer task;
 //! * [`events`] — the messages between them; [`metrics`], [`status`] — the
 //!   status file.
 //!
@@ -17,6 +18,7 @@ pub mod events;
 pub mod metrics;
 pub mod neighbor;
 pub mod originate;
+pub mod outbox;
 pub mod rib;
 pub mod status;
 
@@ -37,6 +39,9 @@ use rib::{Pool, Rib, Session};
 
 /// How often the status file is rewritten, at most.
 const STATUS_EVERY: Duration = Duration::from_millis(500);
+
+/// Longest pause between failed accepts.
+const ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
 /// Largest secret key file read.
 const MAX_KEY_FILE: u64 = 64 * 1024;
@@ -64,6 +69,55 @@ fn signer_for(config: &Config, n: &config::Neighbor) -> Result<Signer<'static>, 
             .map_err(|e| io::at(&k.file, e))?;
     }
     Ok(signer)
+}
+
+/// Accepts connections on `listener` (at `addr`) and hands each to its passive
+/// neighbour's task.
+///
+/// A failed accept (out of file descriptors: the connection stays in the backlog,
+/// so the next accept fails at once) pauses the loop, 10 ms doubling up to
+/// [`ACCEPT_BACKOFF`], so that it does not spin; the first failure of a run is
+/// logged, and the count when accepting works again.
+async fn accept(
+    listener: TcpListener,
+    addr: std::net::SocketAddr,
+    passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>>,
+) {
+    let first_pause = Duration::from_millis(10);
+    let mut pause = first_pause;
+    let mut failed: u64 = 0;
+    loop {
+        let (stream, from) = match listener.accept().await {
+            Ok(c) => c,
+            Err(e) => {
+                if failed == 0 {
+                    io::note(format_args!(
+                        "hopsig speaker: accept on {addr}: {e}; retrying, at most every {} s",
+                        ACCEPT_BACKOFF.as_secs()
+                    ));
+                }
+                failed += 1;
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(ACCEPT_BACKOFF);
+                continue;
+            }
+        };
+        if failed > 0 {
+            io::note(format_args!(
+                "hopsig speaker: accept on {addr} works again after {failed} failures"
+            ));
+            (failed, pause) = (0, first_pause);
+        }
+        match passive.get(&from.ip()) {
+            // A neighbour with a session under way gets no second one.
+            Some(tx) => {
+                let _ = tx.try_send(stream);
+            }
+            None => io::note(format_args!(
+                "hopsig speaker: connection from {from} refused: not a passive neighbour"
+            )),
+        }
+    }
 }
 
 /// Runs the speaker of `config` until the process is stopped.
@@ -107,7 +161,14 @@ pub fn run(config: Config) -> Result<(), Failure> {
     runtime.block_on(async move {
         let (events_tx, mut events) = mpsc::unbounded_channel();
         let pool = Pool::new(threads, Arc::new(keys), events_tx.clone());
-        let mut rib = Rib::new(config.local_as, config.next_hop(), config.mode, local, sessions, pool);
+        let mut rib = Rib::new(
+            config.local_as,
+            config.next_hop(),
+            config.mode,
+            local,
+            sessions,
+            pool,
+        );
         let local = neighbor::Local {
             asn: config.local_as,
             router_id: config.router_id,
@@ -120,31 +181,28 @@ pub fn run(config: Config) -> Result<(), Failure> {
             if n.passive {
                 passive.insert(n.address, tx);
             }
-            tokio::spawn(neighbor::run(id, n.clone(), local.clone(), rx, events_tx.clone()));
+            tokio::spawn(neighbor::run(
+                id,
+                n.clone(),
+                local.clone(),
+                rx,
+                events_tx.clone(),
+            ));
         }
         if let Some(addr) = config.listen {
             let listener = TcpListener::bind(addr)
                 .await
                 .map_err(|e| Failure::Input(format!("listen {addr}: {e}")))?;
-            io::note(format_args!("hopsig speaker: AS{} listening on {addr}", config.local_as));
-            tokio::spawn(async move {
-                loop {
-                    let Ok((stream, from)) = listener.accept().await else { continue };
-                    match passive.get(&from.ip()) {
-                        // A neighbour with a session under way gets no second one.
-                        Some(tx) => {
-                            let _ = tx.try_send(stream);
-                        }
-                        None => io::note(format_args!(
-                            "hopsig speaker: connection from {from} refused: not a passive neighbour"
-                        )),
-                    }
-                }
-            });
+            io::note(format_args!(
+                "hopsig speaker: AS{} listening on {addr}",
+                config.local_as
+            ));
+            tokio::spawn(accept(listener, addr, passive));
         }
         let router_id = config.router_id.to_string();
         let mut tick = tokio::time::interval(STATUS_EVERY);
         let mut dirty = true;
+        let mut status_file = status::Writes::default();
         let mut next_write = tokio::time::Instant::now();
         loop {
             tokio::select! {
@@ -157,10 +215,9 @@ pub fn run(config: Config) -> Result<(), Failure> {
                     if dirty && tokio::time::Instant::now() >= next_write {
                         let started = tokio::time::Instant::now();
                         let value = status::to_json(&rib, &router_id, config.status_routes);
-                        if let Err(e) = status::write(&config.state_file, &value) {
-                            return Err(io::at(&config.state_file, e));
-                        }
-                        dirty = false;
+                        // A failed write is logged, counted and tried again: the
+                        // status file never takes routing down.
+                        dirty = !status_file.write(&config.state_file, value);
                         // At most a twentieth of the RIB task's time.
                         next_write = started + (started.elapsed() * 20).max(STATUS_EVERY);
                     }

@@ -6,7 +6,8 @@
 //! The Hold Timer starts at 4 minutes in OpenSent (§8.2.2, "a large value"), then
 //! runs at the negotiated Hold Time (the smaller of both OPENs'); KEEPALIVEs go out
 //! every third of it (§4.4). Malformed UPDATEs are handled as RFC 7606 says: treat as
-//! withdraw and attribute discard keep the session.
+//! withdraw and attribute discard keep the session. Writes go through a writer
+//! task ([`super::outbox`]): the FSM never waits for the neighbour to read.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -16,16 +17,23 @@ use hopsig_bgp::packet::{
     MultiprotocolCapability, Notification, Open, HEADER_LEN,
 };
 use hopsig_primitives::codec::Reader;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc::{self, Receiver, UnboundedSender};
+use tokio::task::JoinHandle;
 use tokio::time::{sleep, sleep_until, timeout};
 
 use super::config::Neighbor;
 use super::events::{Event, State, Up};
+use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
 
 /// Hold Timer in OpenSent (RFC 4271 §8.2.2: "suggested value … is 4 minutes").
 const OPEN_HOLD: Duration = Duration::from_secs(240);
+/// Send Hold Time when the Hold Time is 0 (RFC 9687 §3's suggested value, 8
+/// minutes); otherwise it is the Hold Time (docs/spec/speaker.md, "Slow neighbours").
+const SEND_HOLD_NO_HOLD: Duration = Duration::from_secs(480);
+/// Longest wait, once the session ends, for the NOTIFICATION to be written.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// IPv4 (RFC 4760 AFI 1).
 const AFI_IPV4: u16 = 1;
 
@@ -163,31 +171,20 @@ async fn reader(mut rd: tokio::net::tcp::OwnedReadHalf, tx: mpsc::Sender<Frame>)
     }
 }
 
-async fn send(
-    wr: &mut tokio::net::tcp::OwnedWriteHalf,
-    m: &Message<'_>,
-    width: AsWidth,
-) -> Result<(), Ended> {
-    let bytes = m.encoding(width).map_err(|e| format!("encode: {e}"))?;
-    wr.write_all(&bytes)
-        .await
-        .map_err(|e| format!("write: {e}"))
+/// Queues the FSM's own message `m` (OPEN, KEEPALIVE) for the writer.
+fn queue(link: &Link, m: &Message<'_>, width: AsWidth) -> Result<(), Ending> {
+    let bytes = m
+        .encoding(width)
+        .map_err(|e| (None, format!("encode: {e}")))?;
+    link.control(bytes);
+    Ok(())
 }
 
-/// Sends `n` (if any) and gives the reason the session ends.
-async fn fail(
-    wr: &mut tokio::net::tcp::OwnedWriteHalf,
-    n: Option<Notification<'static>>,
-    why: String,
-) -> Ended {
-    if let Some(n) = n {
-        let _ = send(wr, &Message::Notification(n), AsWidth::Four).await;
-    }
-    let _ = wr.shutdown().await;
-    why
-}
+/// How a session ends: the NOTIFICATION to send, if any, and why.
+type Ending = (Option<Notification<'static>>, Ended);
 
-/// One connection from OpenSent to its end.
+/// One connection from OpenSent to its end: a reader task, a writer task
+/// ([`outbox::Link::writer`]), and the FSM between them, which waits for neither.
 async fn session(
     id: usize,
     n: &Neighbor,
@@ -196,24 +193,38 @@ async fn session(
     rib: &UnboundedSender<Event>,
 ) -> Ended {
     let _ = stream.set_nodelay(true);
-    let (rd, mut wr) = stream.into_split();
+    let (rd, wr) = stream.into_split();
     let (frames_tx, mut frames) = mpsc::channel(64);
     let reader = tokio::spawn(reader(rd, frames_tx));
-    let why = fsm(id, n, local, &mut wr, &mut frames, rib).await;
+    let (outbox, link) = outbox::channel(QUEUE_BYTES, OPEN_HOLD);
+    let mut writer = tokio::spawn(link.clone().writer(wr, id, rib.clone()));
+    let (note, why) = fsm(id, n, local, &link, outbox, &mut writer, &mut frames, rib).await;
+    if !writer.is_finished() {
+        let last = note.and_then(|m| Message::Notification(m).encoding(AsWidth::Four).ok());
+        link.close(last);
+        // The NOTIFICATION goes after what is being written; a neighbour that takes
+        // nothing does not hold the session up longer than CLOSE_WAIT.
+        if timeout(CLOSE_WAIT, &mut writer).await.is_err() {
+            writer.abort();
+        }
+    }
     reader.abort();
     why
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn fsm(
     id: usize,
     n: &Neighbor,
     local: &Local,
-    wr: &mut tokio::net::tcp::OwnedWriteHalf,
+    link: &Link,
+    outbox: Outbox,
+    writer: &mut JoinHandle<Result<(), String>>,
     frames: &mut Receiver<Frame>,
     rib: &UnboundedSender<Event>,
-) -> Ended {
+) -> Ending {
     let open = Open::new(local.asn, local.hold_time, local.router_id, capabilities(n));
-    if let Err(e) = send(wr, &Message::Open(open), AsWidth::Four).await {
+    if let Err(e) = queue(link, &Message::Open(open), AsWidth::Four) {
         return e;
     }
     let _ = rib.send(Event::State(id, State::OpenSent));
@@ -223,16 +234,15 @@ async fn fsm(
     let mut keepalive_every = Duration::from_secs(u64::from(local.hold_time / 3).max(1));
     let mut next_keepalive = tokio::time::Instant::now() + keepalive_every;
     let mut width = AsWidth::Four;
-    let (out_tx, mut out) = mpsc::unbounded_channel::<Vec<u8>>();
-    let mut out_tx = Some(out_tx);
+    let mut out_tx = Some(outbox);
     let mut up: Option<Up> = None;
     loop {
         tokio::select! {
             frame = frames.recv() => {
                 let bytes = match frame {
                     Some(Ok(b)) => b,
-                    Some(Err((notification, why))) => return fail(wr, notification, why).await,
-                    None => return fail(wr, None, "connection closed".into()).await,
+                    Some(Err((notification, why))) => return (notification, why),
+                    None => return (None, "connection closed".into()),
                 };
                 if !hold.is_zero() {
                     hold_deadline = tokio::time::Instant::now() + hold;
@@ -242,7 +252,7 @@ async fn fsm(
                     Ok(m) => m,
                     Err(e) => match (e.action(), &e) {
                         _ if state != State::Established => {
-                            return fail(wr, e.notification(), format!("received: {e}")).await
+                            return (e.notification(), format!("received: {e}"))
                         }
                         (Action::TreatAsWithdraw, hopsig_bgp::packet::MessageError::Update(u)) => {
                             let prefixes = u.salvage().map(|s| s.announced().chain(s.withdrawn_all()).collect()).unwrap_or_default();
@@ -257,17 +267,17 @@ async fn fsm(
                                 None => continue,
                             }
                         }
-                        _ => return fail(wr, e.notification(), format!("received: {e}")).await,
+                        _ => return (e.notification(), format!("received: {e}")),
                     },
                 };
                 match (state, message) {
                     (_, Message::Notification(note)) => {
-                        return fail(wr, None, format!("NOTIFICATION received: code {} subcode {}", note.code, note.subcode)).await;
+                        return (None, format!("NOTIFICATION received: code {} subcode {}", note.code, note.subcode));
                     }
                     (State::OpenSent, Message::Open(o)) => {
                         if o.asn() != n.remote_as {
                             let note = Notification::new(ErrorCode::Open, 2, o.my_as.to_be_bytes().to_vec());
-                            return fail(wr, Some(note), format!("OPEN from AS{}, expected AS{}", o.asn(), n.remote_as)).await;
+                            return (Some(note), format!("OPEN from AS{}, expected AS{}", o.asn(), n.remote_as));
                         }
                         let negotiated = o.hold_time.min(local.hold_time);
                         hold = Duration::from_secs(u64::from(negotiated));
@@ -276,7 +286,8 @@ async fn fsm(
                         width = if four { AsWidth::Four } else { AsWidth::Two };
                         // RFC 8205 §2.2: BGPsec needs 4-octet AS numbers on both sides.
                         let bgpsec_send = n.bgpsec && four && announces(&o, Direction::Receive);
-                        if let Err(e) = send(wr, &Message::Keepalive, width).await {
+                        link.set_send_hold(if hold.is_zero() { SEND_HOLD_NO_HOLD } else { hold });
+                        if let Err(e) = queue(link, &Message::Keepalive, width) {
                             return e;
                         }
                         next_keepalive = tokio::time::Instant::now() + keepalive_every;
@@ -301,24 +312,24 @@ async fn fsm(
                     }
                     (s, m) => {
                         let note = Notification::new(ErrorCode::FiniteStateMachine, 0, vec![]);
-                        return fail(wr, Some(note), format!("{:?} in {}", m.message_type(), s.name())).await;
+                        return (Some(note), format!("{:?} in {}", m.message_type(), s.name()));
                     }
                 }
             }
-            Some(bytes) = out.recv() => {
-                if let Err(e) = wr.write_all(&bytes).await {
-                    return format!("write: {e}");
-                }
-                if !keepalive_every.is_zero() {
-                    next_keepalive = tokio::time::Instant::now() + keepalive_every;
-                }
+            ended = &mut *writer => {
+                let why = match ended {
+                    Ok(Ok(())) => "writer ended".into(),
+                    Ok(Err(why)) => why,
+                    Err(e) => format!("writer: {e}"),
+                };
+                return (None, why);
             }
             _ = sleep_until(hold_deadline), if !(hold.is_zero() && state == State::Established) => {
                 let note = Notification::new(ErrorCode::HoldTimerExpired, 0, vec![]);
-                return fail(wr, Some(note), "Hold Timer expired".into()).await;
+                return (Some(note), "Hold Timer expired".into());
             }
             _ = sleep_until(next_keepalive), if state != State::OpenSent && !hold.is_zero() => {
-                if let Err(e) = send(wr, &Message::Keepalive, width).await {
+                if let Err(e) = queue(link, &Message::Keepalive, width) {
                     return e;
                 }
                 next_keepalive = tokio::time::Instant::now() + keepalive_every;

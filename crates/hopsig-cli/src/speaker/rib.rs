@@ -467,6 +467,11 @@ impl Rib {
                     self.decide(p);
                 }
             }
+            Event::Room(id) => {
+                if let Some(up) = self.sessions.get_mut(id).and_then(|s| s.up.as_mut()) {
+                    up.tx.refill();
+                }
+            }
             Event::Validated(v) => self.validated(v),
             Event::Signed(s) => self.signed(s),
         }
@@ -690,14 +695,12 @@ impl Rib {
         }
     }
 
-    /// Queues `bytes` to session `m`.
-    fn send(&mut self, m: usize, bytes: Vec<u8>) {
+    /// Queues the UPDATE `bytes` about `p` to session `m` (never waits: see
+    /// [`super::outbox`]).
+    fn send(&mut self, m: usize, p: Prefix, bytes: Vec<u8>) {
         let session = &mut self.sessions[m];
-        if session
-            .up
-            .as_ref()
-            .is_some_and(|up| up.tx.send(bytes).is_ok())
-        {
+        if let Some(up) = session.up.as_mut() {
+            up.tx.send(p, bytes);
             session.updates_out += 1;
         }
     }
@@ -715,7 +718,7 @@ impl Rib {
                 .as_ref()
                 .map_or(AsWidth::Four, |u| u.width);
             match Message::Update(withdrawal(p)).encoding(width) {
-                Ok(bytes) => self.send(m, bytes),
+                Ok(bytes) => self.send(m, p, bytes),
                 Err(e) => crate::io::note(format_args!("hopsig speaker: {p}: encode: {e}")),
             }
         }
@@ -742,7 +745,7 @@ impl Rib {
             on_wire: true,
         };
         self.sessions[m].adj_out.insert(p, advert);
-        self.send(m, bytes);
+        self.send(m, p, bytes);
         if let Source::Neighbor(i, seq) = src {
             if let Some(r) = self.sessions[i].adj_in.get_mut(&p).filter(|r| r.seq == seq) {
                 if !r.forwarded {
@@ -841,8 +844,9 @@ mod tests {
     use hopsig_bgp::suite::ECDSA_P256_SHA256;
     use hopsig_bgp::{AlgorithmSuite, RouterKey, SigningKey};
     use proptest::prelude::*;
-    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+    use tokio::sync::mpsc::unbounded_channel;
 
+    use super::super::outbox::{self, Link};
     use super::*;
 
     const LOCAL: u32 = 65_100;
@@ -946,13 +950,8 @@ mod tests {
         u
     }
 
-    fn session(
-        address: &str,
-        remote_as: u32,
-        bgpsec: bool,
-        keys: &Keys,
-    ) -> (Session, UnboundedReceiver<Vec<u8>>) {
-        let (tx, rx) = unbounded_channel();
+    fn session(address: &str, remote_as: u32, bgpsec: bool, keys: &Keys) -> (Session, Link) {
+        let (tx, rx) = outbox::channel(usize::MAX, Duration::from_secs(90));
         let s = Session {
             address: address.into(),
             remote_as,
@@ -974,9 +973,9 @@ mod tests {
     }
 
     /// What a session's messages leave announced, and every prefix ever announced.
-    fn on_the_wire(rx: &mut UnboundedReceiver<Vec<u8>>) -> (BTreeSet<Prefix>, BTreeSet<Prefix>) {
+    fn on_the_wire(rx: &mut Link) -> (BTreeSet<Prefix>, BTreeSet<Prefix>) {
         let (mut now, mut ever) = (BTreeSet::new(), BTreeSet::new());
-        while let Ok(bytes) = rx.try_recv() {
+        for bytes in rx.take_all() {
             let Message::Update(u) = Message::decode(&bytes, AsWidth::Four).unwrap() else {
                 panic!("not an UPDATE")
             };

@@ -46,6 +46,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
                 "updates_in": s.updates_in,
                 "updates_out": s.updates_out,
                 "last_error": s.last_error,
+                "out_queue_bytes": s.up.as_ref().map(|u| u.tx.queued_bytes()),
+                "out_held_back": s.up.as_ref().map(|u| u.tx.held_back()),
             })
         })
         .collect();
@@ -113,6 +115,48 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
             "time_to_validate": rib.time_to_validate.to_json(),
         },
     })
+}
+
+/// The status file's writes that failed: counted, logged when a run of failures
+/// starts and ends (not at each try).
+#[derive(Debug, Default)]
+pub struct Writes {
+    /// Failed writes since the speaker started (`status_write_failures`).
+    pub failed: u64,
+    /// Failed writes since the last good one.
+    run: u64,
+}
+
+impl Writes {
+    /// Writes `value`, with `status_write_failures` added, to `path`; whether it
+    /// was written.
+    pub fn write(&mut self, path: &Path, mut value: Value) -> bool {
+        value["status_write_failures"] = json!(self.failed);
+        match write(path, &value) {
+            Ok(()) => {
+                if self.run > 0 {
+                    crate::io::note(format_args!(
+                        "hopsig speaker: status file {} written again after {} failed tries",
+                        path.display(),
+                        self.run
+                    ));
+                    self.run = 0;
+                }
+                true
+            }
+            Err(e) => {
+                if self.run == 0 {
+                    crate::io::note(format_args!(
+                        "hopsig speaker: status file {}: {e}; the speaker carries on and tries again",
+                        path.display()
+                    ));
+                }
+                self.run += 1;
+                self.failed += 1;
+                false
+            }
+        }
+    }
 }
 
 /// Writes `value` to `path` through a temporary file and a rename, so a reader

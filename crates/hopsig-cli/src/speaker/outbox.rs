@@ -1,0 +1,300 @@
+//! A session's output (docs/spec/speaker.md, "Slow neighbours"): a byte-bounded
+//! queue between the RIB task and the session's writer task, so that neither the
+//! RIB nor the session's FSM ever waits for the neighbour's TCP window.
+//!
+//! * The RIB's end, [`Outbox`], never blocks. While the queue holds
+//!   [`QUEUE_BYTES`] or more, an UPDATE is kept aside per prefix instead
+//!   ("owed"): a later UPDATE of the same prefix replaces it, so what waits for a
+//!   slow neighbour is bounded by the table size, not by how often routes change.
+//!   When the writer has emptied the queue to half, it asks the RIB (an
+//!   [`Event::Room`]) to move owed UPDATEs in.
+//! * The session's end, [`Link`], runs the writer ([`Link::writer`]) and queues the
+//!   FSM's own messages (OPEN, KEEPALIVE, NOTIFICATION), which are small and few and
+//!   go in whatever the queue holds.
+//! * The writer applies RFC 9687's SendHoldTimer: when the socket takes no byte for
+//!   the Send Hold Time while data waits, it sends a NOTIFICATION Send Hold Timer
+//!   Expired if the socket takes it and ends the session, whose queue and owed
+//!   UPDATEs are then dropped.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use hopsig_bgp::packet::{AsWidth, Message, Notification, Prefix};
+use tokio::io::AsyncWriteExt;
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::Notify;
+use tokio::time::timeout;
+
+use super::events::Event;
+
+/// Bytes queued to one session beyond which UPDATEs are held per prefix.
+pub const QUEUE_BYTES: usize = 1 << 20;
+
+/// Most bytes handed to one `write` call.
+const BATCH_BYTES: usize = 256 * 1024;
+
+/// RFC 9687 §3's error code "Send Hold Timer Expired" (not in RFC 4271's list,
+/// hence not an [`hopsig_bgp::packet::ErrorCode`]).
+pub const SEND_HOLD_TIMER_EXPIRED: u8 = 8;
+
+/// What the RIB and the session share.
+#[derive(Debug)]
+struct Shared {
+    queue: Mutex<Queue>,
+    /// Wakes the writer when something is queued or the session closes.
+    wake: Notify,
+    limit: usize,
+}
+
+#[derive(Debug)]
+struct Queue {
+    messages: VecDeque<Vec<u8>>,
+    /// Bytes of `messages` and of the batch being written.
+    bytes: usize,
+    /// An UPDATE was held back: send [`Event::Room`] when the queue is half empty.
+    wants_room: bool,
+    /// No more messages: the writer ends once the queue is written.
+    closed: bool,
+    /// How long the socket may take no byte while data waits (RFC 9687).
+    send_hold: Duration,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // A panic elsewhere cannot leave the queue inconsistent: every update of it
+        // is a few field assignments.
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Queues `bytes`; with `bounded`, gives them back when the queue is full (a
+    /// message always goes into an empty queue, however long).
+    fn push(&self, bytes: Vec<u8>, bounded: bool) -> Result<(), Vec<u8>> {
+        let mut q = self.lock();
+        if q.closed {
+            return Ok(());
+        }
+        if bounded && q.bytes > 0 && q.bytes + bytes.len() > self.limit {
+            q.wants_room = true;
+            return Err(bytes);
+        }
+        q.bytes += bytes.len();
+        q.messages.push_back(bytes);
+        drop(q);
+        self.wake.notify_one();
+        Ok(())
+    }
+}
+
+/// The RIB task's end of a session's output.
+#[derive(Debug)]
+pub struct Outbox {
+    shared: Arc<Shared>,
+    /// UPDATEs held back while the queue was full, the latest per prefix.
+    owed: BTreeMap<Prefix, Vec<u8>>,
+}
+
+impl Outbox {
+    /// Queues the UPDATE `bytes` about `prefix`, or holds it back (replacing any
+    /// UPDATE of `prefix` held back before) while the queue is full or UPDATEs are
+    /// held back already, which keeps each prefix's UPDATEs in order.
+    pub fn send(&mut self, prefix: Prefix, bytes: Vec<u8>) {
+        if !self.owed.is_empty() {
+            self.owed.insert(prefix, bytes);
+            return;
+        }
+        if let Err(bytes) = self.shared.push(bytes, true) {
+            self.owed.insert(prefix, bytes);
+        }
+    }
+
+    /// Moves held-back UPDATEs into the queue until it is full again
+    /// ([`Event::Room`]).
+    pub fn refill(&mut self) {
+        while let Some((prefix, bytes)) = self.owed.pop_first() {
+            if let Err(bytes) = self.shared.push(bytes, true) {
+                self.owed.insert(prefix, bytes);
+                return;
+            }
+        }
+    }
+
+    /// Bytes queued (and being written).
+    pub fn queued_bytes(&self) -> usize {
+        self.shared.lock().bytes
+    }
+
+    /// Prefixes whose UPDATE is held back.
+    pub fn held_back(&self) -> usize {
+        self.owed.len()
+    }
+}
+
+/// The session task's end of its output.
+#[derive(Debug, Clone)]
+pub struct Link {
+    shared: Arc<Shared>,
+}
+
+/// A session's output queue holding up to `limit` bytes of UPDATEs: the RIB's end
+/// and the session's.
+pub fn channel(limit: usize, send_hold: Duration) -> (Outbox, Link) {
+    let shared = Arc::new(Shared {
+        queue: Mutex::new(Queue {
+            messages: VecDeque::new(),
+            bytes: 0,
+            wants_room: false,
+            closed: false,
+            send_hold,
+        }),
+        wake: Notify::new(),
+        limit,
+    });
+    let outbox = Outbox {
+        shared: Arc::clone(&shared),
+        owed: BTreeMap::new(),
+    };
+    (outbox, Link { shared })
+}
+
+impl Link {
+    /// Queues one of the FSM's own messages, whatever the queue holds.
+    pub fn control(&self, bytes: Vec<u8>) {
+        let _ = self.shared.push(bytes, false);
+    }
+
+    /// Sets the Send Hold Time (once the Hold Time is negotiated).
+    pub fn set_send_hold(&self, d: Duration) {
+        self.shared.lock().send_hold = d;
+    }
+
+    /// Drops the messages not yet being written, queues `last` (a NOTIFICATION) if
+    /// any, and lets the writer end once that is written.
+    pub fn close(&self, last: Option<Vec<u8>>) {
+        let mut q = self.shared.lock();
+        let dropped: usize = q.messages.drain(..).map(|m| m.len()).sum();
+        q.bytes -= dropped;
+        if let Some(last) = last {
+            q.bytes += last.len();
+            q.messages.push_back(last);
+        }
+        q.closed = true;
+        drop(q);
+        self.shared.wake.notify_one();
+    }
+
+    /// Every message queued, taken out (tests: no writer).
+    #[cfg(test)]
+    pub fn take_all(&self) -> Vec<Vec<u8>> {
+        let mut q = self.shared.lock();
+        q.bytes = 0;
+        q.messages.drain(..).collect()
+    }
+
+    /// Writes the queue to `wr` until the session closes it; tells the RIB (`rib`,
+    /// as session `id`) when held-back UPDATEs fit again.
+    ///
+    /// # Errors
+    /// Why the session must end: a write failed, or the Send Hold Timer expired
+    /// (RFC 9687 §4), in which case the NOTIFICATION was tried without waiting.
+    pub async fn writer(
+        self,
+        mut wr: OwnedWriteHalf,
+        id: usize,
+        rib: UnboundedSender<Event>,
+    ) -> Result<(), String> {
+        loop {
+            let (batch, send_hold) = loop {
+                {
+                    let mut q = self.shared.lock();
+                    if !q.messages.is_empty() {
+                        let mut batch = vec![];
+                        while let Some(m) = q.messages.pop_front() {
+                            batch.extend_from_slice(&m);
+                            if batch.len() >= BATCH_BYTES {
+                                break;
+                            }
+                        }
+                        break (batch, Some(q.send_hold));
+                    }
+                    if q.closed {
+                        break (vec![], None);
+                    }
+                }
+                self.shared.wake.notified().await;
+            };
+            let Some(send_hold) = send_hold else {
+                let _ = wr.shutdown().await;
+                return Ok(());
+            };
+            let mut at = 0;
+            while at < batch.len() {
+                match timeout(send_hold, wr.write(&batch[at..])).await {
+                    Ok(Ok(0)) => return Err("write: connection closed".into()),
+                    Ok(Ok(n)) => at += n,
+                    Ok(Err(e)) => return Err(format!("write: {e}")),
+                    Err(_) => {
+                        let note = Notification {
+                            code: SEND_HOLD_TIMER_EXPIRED,
+                            subcode: 0,
+                            data: Default::default(),
+                        };
+                        if let Ok(bytes) = Message::Notification(note).encoding(AsWidth::Four) {
+                            let _ = wr.try_write(&bytes);
+                        }
+                        return Err(format!(
+                            "Send Hold Timer expired (RFC 9687): the neighbour took nothing for {} s with {} bytes waiting",
+                            send_hold.as_secs(),
+                            self.shared.lock().bytes - at
+                        ));
+                    }
+                }
+            }
+            let mut q = self.shared.lock();
+            q.bytes -= batch.len();
+            if q.wants_room && q.bytes <= self.shared.limit / 2 {
+                q.wants_room = false;
+                let _ = rib.send(Event::Room(id));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn prefix(i: u16) -> Prefix {
+        let [a, b] = i.to_be_bytes();
+        Prefix::new(std::net::Ipv4Addr::new(10, a, b, 0).into(), 24).unwrap()
+    }
+
+    /// Whatever the RIB sends, the queue holds at most its bound plus one message,
+    /// and what is held back is one UPDATE per prefix, the latest.
+    #[test]
+    fn a_full_queue_holds_back_the_latest_update_per_prefix() {
+        let (mut outbox, link) = channel(1000, Duration::from_secs(9));
+        for round in 0..50u8 {
+            for i in 0..100 {
+                outbox.send(prefix(i), vec![round; 30]);
+            }
+        }
+        assert!(outbox.queued_bytes() <= 1000);
+        assert_eq!(outbox.held_back(), 100);
+        // The writer has written everything: the RIB refills.
+        let first = link.take_all();
+        assert_eq!(first.len(), 33);
+        assert!(first.iter().all(|m| m[0] == 0));
+        let mut seen = vec![];
+        while outbox.held_back() > 0 {
+            outbox.refill();
+            seen.extend(link.take_all());
+        }
+        assert_eq!(seen.len(), 100);
+        assert!(seen.iter().all(|m| m[0] == 49), "the latest of each prefix");
+    }
+}
