@@ -18,7 +18,8 @@ Usage:
 verify prints one verdict per frame with the spec's reason names (not_ipv6, unsigned,
 jumbogram, malformed, other_curve, unknown_ttp, stale, future, replay, bad_signature, accepted)
 and a count per reason; --json prints {"verdicts": [...], "counts": {...}} instead.
-Exit 0, or 2 when the capture or the key file cannot be read (or bad usage).
+Exit 0, or 2 when the capture or the key file cannot be read (or bad usage) or the
+capture is cut short (after the verdicts of its complete frames).
 selftest exits 0 when every check passes, 1 otherwise.
 
 Choices made where the spec is silent or open (each marked "CHOICE" in the code):
@@ -41,8 +42,10 @@ Choices made where the spec is silent or open (each marked "CHOICE" in the code)
     alignment of the PLA option and padding contents are not enforced.
   * Frames: a frame too short for its link header is malformed; EtherType 0x86DD
     (after any 802.1Q/802.1ad tags) or raw IP version 6 is IPv6, and an IPv6 frame
-    whose version field is not 6 is malformed. An unsupported link type, a pcapng
-    file or a truncated pcap record makes the whole capture unreadable (exit 2).
+    whose version field is not 6 is malformed. An unsupported link type or a pcapng
+    file makes the whole capture unreadable (exit 2). A capture cut short inside a
+    record (pla.md "Capture files") gives the verdicts of its complete frames, then
+    an error naming the incomplete record's byte offset, exit 2.
   * Sequence numbers are compared as plain integers (no wraparound); the bounded-
     memory eviction of the replay table is not implemented.
   * RFC 5952 text of an IPv4-mapped address is ::ffff:a.b.c.d (Python 3.11/3.12's
@@ -813,8 +816,10 @@ ETH_IPV6 = 0x86DD
 VLAN_TPIDS = (0x8100, 0x88A8, 0x9100)
 
 
-def read_pcap(raw):
-    """Returns (link type, [(ts_sec, ts_frac_ns, frame bytes), ...])."""
+def read_pcap(raw, cut=None):
+    """Returns (link type, [(ts_sec, ts_frac_ns, frame bytes), ...]). A file that ends
+    inside a record raises PcapError, unless cut is a list: then the complete frames
+    are returned and the incomplete record's byte offset is appended to cut."""
     if len(raw) < 24:
         raise PcapError("shorter than a pcap file header")
     magic = raw[:4]
@@ -831,14 +836,15 @@ def read_pcap(raw):
         raise PcapError("unsupported link type %d" % linktype)
     frames, pos = [], 24
     while pos < len(raw):
-        if pos + 16 > len(raw):
-            raise PcapError("truncated record header at offset %d" % pos)
-        ts_sec, ts_frac, incl, _orig = struct.unpack(endian + "IIII", raw[pos:pos + 16])
-        pos += 16
-        if pos + incl > len(raw):
-            raise PcapError("truncated record data at offset %d" % pos)
-        frames.append((ts_sec, ts_frac * frac_to_ns, raw[pos:pos + incl]))
-        pos += incl
+        header = struct.unpack(endian + "IIII", raw[pos:pos + 16]) if pos + 16 <= len(raw) else None
+        if header is None or pos + 16 + header[2] > len(raw):
+            if cut is None:
+                raise PcapError("cut short in the record at byte offset %d" % pos)
+            cut.append(pos)
+            break
+        ts_sec, ts_frac, incl, _orig = header
+        frames.append((ts_sec, ts_frac * frac_to_ns, raw[pos + 16:pos + 16 + incl]))
+        pos += 16 + incl
     return linktype, frames
 
 
@@ -897,7 +903,8 @@ def cmd_verify(args):
         return 2
     try:
         with open(args.pcap, "rb") as fh:
-            linktype, frames = read_pcap(fh.read())
+            cut = []
+            linktype, frames = read_pcap(fh.read(), cut)
     except (OSError, PcapError) as e:
         print("pla_reference: cannot read capture %s: %s" % (args.pcap, e), file=sys.stderr)
         return 2
@@ -912,6 +919,10 @@ def cmd_verify(args):
         for i, (reason, detail) in enumerate(results, 1):
             print("frame %d: %s%s" % (i, reason, " (%s)" % detail if detail else ""))
         print("summary: " + ", ".join("%s %d" % (r, counts[r]) for r in REASONS))
+    if cut:
+        print("pla_reference: %s: cut short in the middle of a packet: the record at byte "
+              "offset %d is incomplete" % (args.pcap, cut[0]), file=sys.stderr)
+        return 2
     return 0
 
 

@@ -9,7 +9,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use common::{code, stdout, text, Scratch};
+use common::{code, stderr, stdout, text, Scratch};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -410,7 +410,12 @@ fn pcapng_file(links: &[u16], frames: &[(u32, &Record)]) -> (Vec<u8>, Vec<usize>
     for (interface, r) in frames {
         let micros = u64::from(r.sec) * 1_000_000 + u64::from(r.usec);
         let mut epb = interface.to_le_bytes().to_vec();
-        for v in [(micros >> 32) as u32, micros as u32, r.data.len() as u32, r.data.len() as u32] {
+        for v in [
+            (micros >> 32) as u32,
+            micros as u32,
+            r.data.len() as u32,
+            r.data.len() as u32,
+        ] {
             epb.extend_from_slice(&v.to_le_bytes());
         }
         epb.extend_from_slice(&r.data);
@@ -463,10 +468,26 @@ fn a_capture_cut_short_gives_its_complete_frames_then_the_offset() {
         let (ng, offsets) = pcapng_file(&[113], &frames);
         let ng_last = *offsets.last().unwrap();
         [
-            (format!("{name}-header.pcap"), bytes[..last + 9].to_vec(), last),
-            (format!("{name}-data.pcap"), bytes[..bytes.len() - 3].to_vec(), last),
-            (format!("{name}-header.pcapng"), ng[..ng_last + 6].to_vec(), ng_last),
-            (format!("{name}-data.pcapng"), ng[..ng.len() - 5].to_vec(), ng_last),
+            (
+                format!("{name}-header.pcap"),
+                bytes[..last + 9].to_vec(),
+                last,
+            ),
+            (
+                format!("{name}-data.pcap"),
+                bytes[..bytes.len() - 3].to_vec(),
+                last,
+            ),
+            (
+                format!("{name}-header.pcapng"),
+                ng[..ng_last + 6].to_vec(),
+                ng_last,
+            ),
+            (
+                format!("{name}-data.pcapng"),
+                ng[..ng.len() - 5].to_vec(),
+                ng_last,
+            ),
         ]
         .map(|(file, bytes, offset)| (s.write(&file, bytes), offset))
     };
@@ -476,21 +497,56 @@ fn a_capture_cut_short_gives_its_complete_frames_then_the_offset() {
         let o = s.exits(
             2,
             &[
-                "pla", "verify-pcap", &cut, "--ttp-pub", &ttp_pub, "--out", &out, "--json",
+                "pla",
+                "verify-pcap",
+                &cut,
+                "--ttp-pub",
+                &ttp_pub,
+                "--out",
+                &out,
+                "--json",
                 &report,
             ],
             &format!("the record at byte offset {offset} is incomplete"),
         );
         // The verdicts of the complete frames, then one line naming the file.
         assert!(stdout(&o).contains("accepted: 24"), "{cut}: {}", text(&o));
-        let error = common::one_line(&o.stderr);
-        assert!(error.contains(&cut), "{error}");
+        let errors: Vec<&str> = o
+            .stderr
+            .split(|b| *b == b'\n')
+            .filter_map(|l| std::str::from_utf8(l).ok())
+            .filter(|l| l.starts_with("hopsig: error:"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{}", text(&o));
+        assert!(errors[0].contains(&cut), "{}", errors[0]);
         let r = json(&report);
         assert_eq!(r["frames"], 24, "{r}");
         assert_eq!(r["cut_short_at"], offset, "{r}");
         // --out holds the 24 complete frames, all accepted.
         let again = s.ok(&["pla", "verify-pcap", &out, "--ttp-pub", &ttp_pub]);
         assert!(text(&again).contains("accepted: 24"), "{}", text(&again));
+        // The reference verifier (classic pcap only) gives the same verdicts and offset.
+        if let (true, Some(python)) = (cut.ends_with(".pcap"), python()) {
+            let o = Command::new(&python)
+                .args([
+                    &script("pla_reference.py"),
+                    "verify",
+                    &cut,
+                    "--ttp-pub",
+                    &ttp_pub,
+                    "--json",
+                ])
+                .output()
+                .unwrap();
+            assert_eq!(code(&o), 2, "{}", text(&o));
+            assert!(
+                stderr(&o).contains(&format!("byte offset {offset} ")),
+                "{}",
+                text(&o)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(v["counts"]["accepted"], 24, "{v}");
+        }
     }
     for (cut, offset) in cuts("babel", &babel_bytes) {
         let out = format!("{cut}.signed");
@@ -499,7 +555,11 @@ fn a_capture_cut_short_gives_its_complete_frames_then_the_offset() {
             &["pla", "sign-pcap", &cut, &out, "--enroll", &ttp],
             &format!("the record at byte offset {offset} is incomplete"),
         );
-        assert!(stdout(&o).contains("24 of 24 frames"), "{cut}: {}", text(&o));
+        assert!(
+            stdout(&o).contains("24 of 24 frames"),
+            "{cut}: {}",
+            text(&o)
+        );
         // The output holds the complete frames, signed.
         let v = s.ok(&["pla", "verify-pcap", &out, "--ttp-pub", &ttp_pub]);
         assert!(text(&v).contains("accepted: 24"), "{}", text(&v));
@@ -519,7 +579,15 @@ fn rejections_are_numbered_from_one_as_tshark_numbers_frames() {
     let report = s.p("report.json");
     let o = s.exits(
         1,
-        &["pla", "verify-pcap", &tampered, "--ttp-pub", &ttp_pub, "--json", &report],
+        &[
+            "pla",
+            "verify-pcap",
+            &tampered,
+            "--ttp-pub",
+            &ttp_pub,
+            "--json",
+            &report,
+        ],
         "frame 25: bad_signature",
     );
     assert!(!text(&o).contains("frame 24:"), "{}", text(&o));
@@ -531,7 +599,10 @@ fn rejections_are_numbered_from_one_as_tshark_numbers_frames() {
 /// jumbogram (RFC 2675: Payload Length 0, a Hop-by-Hop header with the Jumbo Payload
 /// option, UDP Length 0) if `jumbo`.
 fn udp6(src: [u8; 16], payload: usize, jumbo: bool) -> Vec<u8> {
-    let dst: [u8; 16] = "2001:db8::99".parse::<std::net::Ipv6Addr>().unwrap().octets();
+    let dst: [u8; 16] = "2001:db8::99"
+        .parse::<std::net::Ipv6Addr>()
+        .unwrap()
+        .octets();
     let udp_len = 8 + payload;
     let mut p = vec![0x60, 0, 0, 0];
     if jumbo {
@@ -559,21 +630,35 @@ fn udp6(src: [u8; 16], payload: usize, jumbo: bool) -> Vec<u8> {
 fn a_jumbogram_is_not_signed_and_not_checked_not_malformed() {
     let s = Scratch::new();
     let (ttp, ttp_pub) = ttp(&s);
-    let src: [u8; 16] = "2001:db8::1".parse::<std::net::Ipv6Addr>().unwrap().octets();
+    let src: [u8; 16] = "2001:db8::1"
+        .parse::<std::net::Ipv6Addr>()
+        .unwrap()
+        .octets();
     let normal = udp6(src, 100, false);
     let jumbo = udp6(src, 70_000, true);
     assert!(jumbo.len() > 65_535 + 40);
     // LINKTYPE_IPV6: each frame is the packet.
     let input = s.write(
         "jumbo.pcap",
-        pcap_file(229, &[(1_700_000_000, 0, &normal), (1_700_000_000, 1, &jumbo)]),
+        pcap_file(
+            229,
+            &[(1_700_000_000, 0, &normal), (1_700_000_000, 1, &jumbo)],
+        ),
     );
     let signed = s.p("signed.pcap");
     let o = s.ok(&["pla", "sign-pcap", &input, &signed, "--enroll", &ttp]);
     assert!(text(&o).contains("1 of 2 frames"), "{}", text(&o));
     assert!(text(&o).contains("(jumbogram 1)"), "{}", text(&o));
     let report = s.p("report.json");
-    let v = s.ok(&["pla", "verify-pcap", &signed, "--ttp-pub", &ttp_pub, "--json", &report]);
+    let v = s.ok(&[
+        "pla",
+        "verify-pcap",
+        &signed,
+        "--ttp-pub",
+        &ttp_pub,
+        "--json",
+        &report,
+    ]);
     assert!(text(&v).contains("jumbogram 1"), "{}", text(&v));
     let r = json(&report);
     assert_eq!(r["accepted"], 1, "{r}");
@@ -583,10 +668,21 @@ fn a_jumbogram_is_not_signed_and_not_checked_not_malformed() {
     let Some(python) = python() else { return };
     let out = py(
         &python,
-        &[&script("pla_reference.py"), "verify", &signed, "--ttp-pub", &ttp_pub, "--json"],
+        &[
+            &script("pla_reference.py"),
+            "verify",
+            &signed,
+            "--ttp-pub",
+            &ttp_pub,
+            "--json",
+        ],
     );
     let out: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(out["verdicts"], serde_json::json!(["accepted", "jumbogram"]), "{out}");
+    assert_eq!(
+        out["verdicts"],
+        serde_json::json!(["accepted", "jumbogram"]),
+        "{out}"
+    );
 }
 
 #[test]
@@ -609,8 +705,11 @@ fn a_pcapng_with_interfaces_of_different_link_types_is_signed_into_pcapng() {
             Record { data, ..*r }
         })
         .collect();
-    let frames: Vec<(u32, &Record)> =
-        moved.iter().enumerate().map(|(i, r)| ((i % 3) as u32, r)).collect();
+    let frames: Vec<(u32, &Record)> = moved
+        .iter()
+        .enumerate()
+        .map(|(i, r)| ((i % 3) as u32, r))
+        .collect();
     let (ng, _) = pcapng_file(&[113, 101, 1], &frames);
     let input = s.write("mixed.pcapng", ng);
     let signed = s.p("signed.pcapng");
@@ -626,7 +725,14 @@ fn a_pcapng_with_interfaces_of_different_link_types_is_signed_into_pcapng() {
     let Some(python) = python() else { return };
     let out = py(
         &python,
-        &[&script("pla_scapy.py"), "check", &input, &signed, "--expect-signed", "25"],
+        &[
+            &script("pla_scapy.py"),
+            "check",
+            &input,
+            &signed,
+            "--expect-signed",
+            "25",
+        ],
     );
     assert!(out.contains("OK"), "{out}");
 }

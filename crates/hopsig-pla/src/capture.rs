@@ -73,7 +73,8 @@ impl Interface {
         idb.options.retain(|o| {
             !matches!(
                 o,
-                InterfaceDescriptionOption::IfTsResol(_) | InterfaceDescriptionOption::IfTsOffset(_)
+                InterfaceDescriptionOption::IfTsResol(_)
+                    | InterfaceDescriptionOption::IfTsOffset(_)
             )
         });
         idb.options.push(InterfaceDescriptionOption::IfTsResol(9));
@@ -126,7 +127,9 @@ pub enum CaptureError {
     /// The file ends inside a record (pcap) or block (pcapng) that starts at `offset`:
     /// the frames before it are complete. tshark says "cut short in the middle of a
     /// packet" for it.
-    #[error("cut short in the middle of a packet: the record at byte offset {offset} is incomplete")]
+    #[error(
+        "cut short in the middle of a packet: the record at byte offset {offset} is incomplete"
+    )]
     Truncated {
         /// Byte offset of the incomplete record in the file.
         offset: u64,
@@ -516,9 +519,9 @@ impl<W: Write> CaptureWriter<W> {
     /// [`CaptureError::Write`] for a write error.
     pub fn new(writer: W, format: OutputFormat) -> Result<Self, CaptureError> {
         let writer = match format {
-            OutputFormat::Pcap(header) => Writer::Pcap(
-                PcapWriter::with_header(writer, header).map_err(CaptureError::Write)?,
-            ),
+            OutputFormat::Pcap(header) => {
+                Writer::Pcap(PcapWriter::with_header(writer, header).map_err(CaptureError::Write)?)
+            }
             OutputFormat::PcapNg(endianness) => Writer::PcapNg {
                 writer: PcapNgWriter::with_section_header(
                     writer,

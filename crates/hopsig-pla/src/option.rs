@@ -130,9 +130,7 @@ impl<'a> Ipv6Packet<'a> {
                     self.routing |= next == ROUTING;
                     (h.slice().len(), h.next_header().0)
                 }
-                FRAGMENT if self.jumbo => {
-                    return Err(Malformed("Fragment header: in a jumbogram"))
-                }
+                FRAGMENT if self.jumbo => return Err(Malformed("Fragment header: in a jumbogram")),
                 FRAGMENT => {
                     let f = Ipv6FragmentHeaderSlice::from_slice(rest)
                         .map_err(|_| Malformed("Fragment header: runs past the packet"))?;

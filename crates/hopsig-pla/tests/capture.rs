@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hopsig_koblitz::curve::K163;
-use hopsig_pla::capture::{CaptureError, CaptureReader, CaptureWriter, Frame, Interface, OutputFormat};
+use hopsig_pla::capture::{
+    CaptureError, CaptureReader, CaptureWriter, Frame, Interface, OutputFormat,
+};
 use hopsig_pla::link::LinkType;
 use hopsig_pla::{Router, RouterConfig, TtpDirectory, Verdict};
 use hopsig_schemes::pla::icnr::Ttp;
@@ -126,7 +128,12 @@ fn pcapng(links: &[u16], frames: &[(u32, u32, &[u8])]) -> (Vec<u8>, Vec<usize>) 
     for (interface, sec, data) in frames {
         let micros = u64::from(*sec) * 1_000_000;
         let mut epb = interface.to_le_bytes().to_vec();
-        for v in [(micros >> 32) as u32, micros as u32, data.len() as u32, data.len() as u32] {
+        for v in [
+            (micros >> 32) as u32,
+            micros as u32,
+            data.len() as u32,
+            data.len() as u32,
+        ] {
             epb.extend_from_slice(&v.to_le_bytes());
         }
         epb.extend_from_slice(data);
@@ -199,7 +206,11 @@ fn a_pcapng_of_several_link_types_is_read_and_written_per_interface() {
         .collect();
     assert_eq!(
         links,
-        [(1, LinkType::Raw), (0, LinkType::Ethernet), (1, LinkType::Raw)]
+        [
+            (1, LinkType::Raw),
+            (0, LinkType::Ethernet),
+            (1, LinkType::Raw)
+        ]
     );
     // Each frame is read with its own interface's link type.
     let ttp = Ttp::<K163>::setup().unwrap();
@@ -208,7 +219,10 @@ fn a_pcapng_of_several_link_types_is_read_and_written_per_interface() {
     let r = Router::new(ttps, RouterConfig::default());
     for f in &frames {
         let v = r.check_frame(f.interface.link_type(), &f.data, f.unix_seconds());
-        assert!(matches!(v, Verdict::Malformed(_)), "{v:?}: IPv6 found and read");
+        assert!(
+            matches!(v, Verdict::Malformed(_)),
+            "{v:?}: IPv6 found and read"
+        );
     }
     // Written as pcapng, an interface per input interface in the order of their first
     // frames, read back with the same link types, times and octets.

@@ -478,7 +478,11 @@ fn a_jumbogram_is_not_checked_and_not_signed_rather_than_malformed() {
     // defined over Payload Length, which a jumbogram does not use.
     let hbh_end = 40 + 8 * (usize::from(s.signed[41]) + 1);
     let pad = PLA + 77;
-    assert_eq!(hbh_end - pad, 7, "K-163's option leaves 7 octets of padding");
+    assert_eq!(
+        hbh_end - pad,
+        7,
+        "K-163's option leaves 7 octets of padding"
+    );
     let mut signed_jumbo = s.signed.clone();
     signed_jumbo[4..6].copy_from_slice(&[0, 0]);
     signed_jumbo[pad..hbh_end].copy_from_slice(&[&jumbo_option(70_000)[..], &[0]].concat());
@@ -513,7 +517,10 @@ fn a_jumbogram_is_not_checked_and_not_signed_rather_than_malformed() {
     fragment[40] = 44;
     fragment[48..56].copy_from_slice(&[17, 0, 0, 0, 0, 0, 0, 1]);
     let v = s.router.check(&fragment, NOW);
-    assert_eq!(v, Verdict::Malformed(Malformed("Fragment header: in a jumbogram")));
+    assert_eq!(
+        v,
+        Verdict::Malformed(Malformed("Fragment header: in a jumbogram"))
+    );
 }
 
 #[test]

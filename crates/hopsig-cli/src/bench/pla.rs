@@ -268,16 +268,10 @@ fn pipeline_rate(ttp: &Ttp<K163>, frames: &[Frame], threads: usize) -> Result<f6
     let input: Vec<Result<Frame, Failure>> = frames.iter().cloned().map(Ok).collect();
     let mut accepted = 0usize;
     let t = Instant::now();
-    check_ordered(
-        &r,
-        Clock::Fixed(NOW),
-        input.into_iter(),
-        threads,
-        |_, v| {
-            accepted += usize::from(v == Verdict::Accepted);
-            Ok(())
-        },
-    )?;
+    check_ordered(&r, Clock::Fixed(NOW), input.into_iter(), threads, |_, v| {
+        accepted += usize::from(v == Verdict::Accepted);
+        Ok(())
+    })?;
     let seconds = t.elapsed().as_secs_f64();
     if accepted != frames.len() {
         return Err(fail(format!("{accepted} of {} accepted", frames.len())));

@@ -531,15 +531,17 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
                 .add_with(out, Secrecy::Public, |w| {
                     let mut writer =
                         CaptureWriter::new(w, format).map_err(std::io::Error::other)?;
-                    check(Some(&mut writer)).or_else(|e| cut.take(e)).map_err(|e| {
-                        // Writing fails on the output, anything else on the input.
-                        let path = match e {
-                            CaptureError::Write(_) => out,
-                            _ => &a.file,
-                        };
-                        failure = Some(at(path, &e));
-                        std::io::Error::other(e.to_string())
-                    })?;
+                    check(Some(&mut writer))
+                        .or_else(|e| cut.take(e))
+                        .map_err(|e| {
+                            // Writing fails on the output, anything else on the input.
+                            let path = match e {
+                                CaptureError::Write(_) => out,
+                                _ => &a.file,
+                            };
+                            failure = Some(at(path, &e));
+                            std::io::Error::other(e.to_string())
+                        })?;
                     writer.into_inner().flush()
                 })
                 .map_err(|e| failure.take().unwrap_or_else(|| e.into()))?;
@@ -563,7 +565,10 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
         };
         return Err(at(
             &a.file,
-            format!("no PLA-signed packet in {} frames{cut_short}", counts.frames),
+            format!(
+                "no PLA-signed packet in {} frames{cut_short}",
+                counts.frames
+            ),
         ));
     }
     say(format_args!(
