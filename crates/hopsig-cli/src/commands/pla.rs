@@ -555,7 +555,7 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
     let accepted = n("accepted");
     let not_checked = n("unsigned") + n("not_ipv6") + n("jumbogram");
     let rejected = counts.frames - accepted - not_checked;
-    // Every packet with a verdict beyond not_ipv6 / unsigned (malformed ones included).
+    // Every packet with a verdict beyond not checked (malformed ones included).
     let checked = accepted + rejected;
     if checked == 0 {
         // Nothing is written: the --out and --json files are left out.
