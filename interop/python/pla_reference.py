@@ -16,9 +16,10 @@ Usage:
                                        DIR/expected.json (verdicts this script expects)
 
 verify prints one verdict per frame with the spec's reason names (not_ipv6, unsigned,
-malformed, other_curve, unknown_ttp, stale, future, replay, bad_signature, accepted)
+jumbogram, malformed, other_curve, unknown_ttp, stale, future, replay, bad_signature, accepted)
 and a count per reason; --json prints {"verdicts": [...], "counts": {...}} instead.
-Exit 0, or 2 when the capture or the key file cannot be read (or bad usage).
+Exit 0, or 2 when the capture or the key file cannot be read (or bad usage) or the
+capture is cut short (after the verdicts of its complete frames).
 selftest exits 0 when every check passes, 1 otherwise.
 
 Choices made where the spec is silent or open (each marked "CHOICE" in the code):
@@ -31,13 +32,20 @@ Choices made where the spec is silent or open (each marked "CHOICE" in the code)
   * The router's clock is whole seconds (pcap ts_sec), advanced by every frame,
     IPv6 or not, before the frame is judged.
   * Only the IPv6 header and the Hop-by-Hop header are parsed; the rest of the chain
-    is signed, not parsed. Payload Length is checked before "unsigned" is decided;
-    Payload Length 0 (jumbogram) with a Hop-by-Hop header is malformed. The 4n+2
+    is signed, not parsed. Payload Length is checked before "unsigned" is decided.
+    A jumbogram (RFC 2675 §3: Payload Length 0, a Hop-by-Hop header with one Jumbo
+    Payload option 0xC2 of 4 octets holding a length above 65,535 that fits the
+    captured packet) is "jumbogram", PLA option or not; Payload Length 0 with a
+    Hop-by-Hop header that breaks one of those rules, or a Jumbo Payload option with
+    Payload Length not 0, is malformed (a Fragment header after a jumbogram's
+    Hop-by-Hop header, also an RFC 2675 error, is not looked for). The 4n+2
     alignment of the PLA option and padding contents are not enforced.
   * Frames: a frame too short for its link header is malformed; EtherType 0x86DD
     (after any 802.1Q/802.1ad tags) or raw IP version 6 is IPv6, and an IPv6 frame
-    whose version field is not 6 is malformed. An unsupported link type, a pcapng
-    file or a truncated pcap record makes the whole capture unreadable (exit 2).
+    whose version field is not 6 is malformed. An unsupported link type or a pcapng
+    file makes the whole capture unreadable (exit 2). A capture cut short inside a
+    record (pla.md "Capture files") gives the verdicts of its complete frames, then
+    an error naming the incomplete record's byte offset, exit 2.
   * Sequence numbers are compared as plain integers (no wraparound); the bounded-
     memory eviction of the replay table is not implemented.
   * RFC 5952 text of an IPv4-mapped address is ::ffff:a.b.c.d (Python 3.11/3.12's
@@ -617,8 +625,9 @@ def encode_header(curve, layout, ttp_id, seq, timestamp, key_material, sig):
 # IPv6 (pla.md "PLA in IPv6 packets")
 # ---------------------------------------------------------------------------
 PLA_OPTION = 0x1E
-REASONS = ("not_ipv6", "unsigned", "malformed", "other_curve", "unknown_ttp",
-           "stale", "future", "replay", "bad_signature", "accepted")
+JUMBO_OPTION = 0xC2                            # RFC 2675 §2
+REASONS = ("not_ipv6", "unsigned", "jumbogram", "malformed", "other_curve",
+           "unknown_ttp", "stale", "future", "replay", "bad_signature", "accepted")
 
 
 class Verdict(Exception):
@@ -644,25 +653,15 @@ class SignedPacket:
         self.header, self.src, self.payload = header, src, payload
 
 
-def parse_ipv6(ip):
-    """Returns a SignedPacket; raises Verdict for unsigned or malformed packets."""
-    if len(ip) < 40:
-        raise Verdict("malformed", "truncated IPv6 header")
-    if ip[0] >> 4 != 6:
-        raise Verdict("malformed", "IPv6 version field is not 6")
-    payload_len = struct.unpack(">H", ip[4:6])[0]
-    if 40 + payload_len > len(ip):
-        raise Verdict("malformed", "Payload Length beyond the captured packet")
-    ip = ip[:40 + payload_len]                 # drop link-layer padding
-    if ip[6] != 0:                             # CHOICE: checked after Payload Length
-        raise Verdict("unsigned", "no Hop-by-Hop header")
-    if payload_len < 2:
+def hop_by_hop(ip):
+    """The Hop-by-Hop header at ip[40:] and its options [(type, data), ...]."""
+    if len(ip) < 42:
         raise Verdict("malformed", "Hop-by-Hop header runs past the packet")
     hbh_len = (ip[41] + 1) * 8
     if 40 + hbh_len > len(ip):
         raise Verdict("malformed", "Hop-by-Hop header runs past the packet")
     hbh = ip[40:40 + hbh_len]
-    pla = []
+    options = []
     i = 2
     while i < hbh_len:
         opt_type = hbh[i]
@@ -671,9 +670,39 @@ def parse_ipv6(ip):
             continue
         if i + 2 > hbh_len or i + 2 + hbh[i + 1] > hbh_len:
             raise Verdict("malformed", "Hop-by-Hop option runs past its header")
-        if opt_type == PLA_OPTION:
-            pla.append(hbh[i + 2:i + 2 + hbh[i + 1]])
+        options.append((opt_type, hbh[i + 2:i + 2 + hbh[i + 1]]))
         i += 2 + hbh[i + 1]
+    return hbh, options
+
+
+def parse_ipv6(ip):
+    """Returns a SignedPacket; raises Verdict for unsigned or malformed packets."""
+    if len(ip) < 40:
+        raise Verdict("malformed", "truncated IPv6 header")
+    if ip[0] >> 4 != 6:
+        raise Verdict("malformed", "IPv6 version field is not 6")
+    payload_len = struct.unpack(">H", ip[4:6])[0]
+    if payload_len == 0 and ip[6] == 0:        # RFC 2675 §3
+        _, options = hop_by_hop(ip)
+        jumbo = [data for t, data in options if t == JUMBO_OPTION]
+        if len(jumbo) != 1 or len(jumbo[0]) != 4:
+            raise Verdict("malformed", "Payload Length 0 without one Jumbo Payload option")
+        length = int.from_bytes(jumbo[0], "big")
+        if length <= 65535:
+            raise Verdict("malformed", "Jumbo Payload Length 65,535 or less")
+        if 40 + length > len(ip):
+            raise Verdict("malformed", "Jumbo Payload Length beyond the captured packet")
+        raise Verdict("jumbogram", "RFC 2675, not signed")
+    if 40 + payload_len > len(ip):
+        raise Verdict("malformed", "Payload Length beyond the captured packet")
+    ip = ip[:40 + payload_len]                 # drop link-layer padding
+    if ip[6] != 0:                             # CHOICE: checked after Payload Length
+        raise Verdict("unsigned", "no Hop-by-Hop header")
+    hbh, options = hop_by_hop(ip)
+    hbh_len = len(hbh)
+    if any(t == JUMBO_OPTION for t, _ in options):
+        raise Verdict("malformed", "Jumbo Payload option with Payload Length not 0")
+    pla = [data for t, data in options if t == PLA_OPTION]
     if not pla:
         raise Verdict("unsigned", "no PLA option")
     if len(pla) > 1:
@@ -787,8 +816,10 @@ ETH_IPV6 = 0x86DD
 VLAN_TPIDS = (0x8100, 0x88A8, 0x9100)
 
 
-def read_pcap(raw):
-    """Returns (link type, [(ts_sec, ts_frac_ns, frame bytes), ...])."""
+def read_pcap(raw, cut=None):
+    """Returns (link type, [(ts_sec, ts_frac_ns, frame bytes), ...]). A file that ends
+    inside a record raises PcapError, unless cut is a list: then the complete frames
+    are returned and the incomplete record's byte offset is appended to cut."""
     if len(raw) < 24:
         raise PcapError("shorter than a pcap file header")
     magic = raw[:4]
@@ -805,14 +836,15 @@ def read_pcap(raw):
         raise PcapError("unsupported link type %d" % linktype)
     frames, pos = [], 24
     while pos < len(raw):
-        if pos + 16 > len(raw):
-            raise PcapError("truncated record header at offset %d" % pos)
-        ts_sec, ts_frac, incl, _orig = struct.unpack(endian + "IIII", raw[pos:pos + 16])
-        pos += 16
-        if pos + incl > len(raw):
-            raise PcapError("truncated record data at offset %d" % pos)
-        frames.append((ts_sec, ts_frac * frac_to_ns, raw[pos:pos + incl]))
-        pos += incl
+        header = struct.unpack(endian + "IIII", raw[pos:pos + 16]) if pos + 16 <= len(raw) else None
+        if header is None or pos + 16 + header[2] > len(raw):
+            if cut is None:
+                raise PcapError("cut short in the record at byte offset %d" % pos)
+            cut.append(pos)
+            break
+        ts_sec, ts_frac, incl, _orig = header
+        frames.append((ts_sec, ts_frac * frac_to_ns, raw[pos + 16:pos + 16 + incl]))
+        pos += 16 + incl
     return linktype, frames
 
 
@@ -871,7 +903,8 @@ def cmd_verify(args):
         return 2
     try:
         with open(args.pcap, "rb") as fh:
-            linktype, frames = read_pcap(fh.read())
+            cut = []
+            linktype, frames = read_pcap(fh.read(), cut)
     except (OSError, PcapError) as e:
         print("pla_reference: cannot read capture %s: %s" % (args.pcap, e), file=sys.stderr)
         return 2
@@ -886,6 +919,10 @@ def cmd_verify(args):
         for i, (reason, detail) in enumerate(results, 1):
             print("frame %d: %s%s" % (i, reason, " (%s)" % detail if detail else ""))
         print("summary: " + ", ".join("%s %d" % (r, counts[r]) for r in REASONS))
+    if cut:
+        print("pla_reference: %s: cut short in the middle of a packet: the record at byte "
+              "offset %d is incomplete" % (args.pcap, cut[0]), file=sys.stderr)
+        return 2
     return 0
 
 
@@ -1217,6 +1254,14 @@ def selftest():
     def patched(at, data):
         return good[:at] + data + good[at + len(data):]
 
+    def jumbogram(length):
+        """A UDP packet as a jumbogram (RFC 2675) with 65,536 octets after the fixed
+        header and a Jumbo Payload Length of length."""
+        inner = udp_packet("2001:db8::1", "2001:db8::2", b"j")
+        body = bytes([inner[6], 0, JUMBO_OPTION, 4]) + length.to_bytes(4, "big") + inner[40:]
+        body += bytes(65536 - len(body))
+        return inner[:4] + b"\x00\x00\x00" + inner[7:40] + body
+
     cases = [
         ("IPv6 header cut short", good[:39], "malformed"),
         ("version 4 in an IPv6 frame", b"\x45" + good[1:], "malformed"),
@@ -1226,7 +1271,14 @@ def selftest():
         ("PLA layout 3", patched(48 + 2, b"\x03"), "malformed"),
         ("PLA curve 4", patched(48 + 1, b"\x04"), "malformed"),
         ("b_A = 2", patched(48 + FIXED + c.F, b"\x02"), "malformed"),
-        ("Payload Length 0", patched(4, b"\x00\x00"), "malformed"),
+        ("Payload Length 0 without a Jumbo Payload option", patched(4, b"\x00\x00"),
+         "malformed"),
+        # Router Alert (4 octets at 42) turned into a Jumbo Payload option.
+        ("Jumbo Payload option, Payload Length not 0", patched(42, b"\xc2\x04"),
+         "malformed"),
+        ("jumbogram", jumbogram(65536), "jumbogram"),
+        ("jumbogram of 65,535 octets", jumbogram(65535), "malformed"),
+        ("jumbogram longer than captured", jumbogram(65537), "malformed"),
         ("no PLA option (Router Alert only)", patched(46, b"\x01"), "unsigned"),
         ("signature c = 0", patched(48 + FIXED + c.F + 1, bytes(c.L)), "bad_signature"),
         ("r_A >= 2^m", patched(48 + FIXED, b"\xff"), "bad_signature"),

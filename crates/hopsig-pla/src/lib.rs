@@ -12,7 +12,7 @@
 //! - [`router`]: the per-hop check, cheap checks first, with a verdict per packet.
 //! - [`pipeline`]: the router's check on every core, verdicts in packet order.
 //! - [`link`] and [`capture`]: where the IPv6 packet sits in a captured frame (via
-//!   `etherparse`), and pcap / pcapng files in and pcap out (via `pcap-file`).
+//!   `etherparse`), and pcap / pcapng files in and out (via `pcap-file`).
 //!
 //! `docs/spec/pla.md`, section "PLA in IPv6 packets", specifies every byte and check.
 

@@ -32,6 +32,9 @@ const AUTHENTICATION: u8 = 51;
 const DESTINATION_OPTIONS: u8 = 60;
 const PAD1: u8 = 0;
 const PADN: u8 = 1;
+/// The Jumbo Payload option (RFC 2675 §2): 4 octets, the packet's length after the
+/// fixed header, above 65,535.
+const JUMBO: u8 = 0xC2;
 
 /// Why an IPv6 packet could not be read: what was wrong, for the `malformed` verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -50,6 +53,8 @@ pub struct Ipv6Packet<'a> {
     pla: Option<Range<usize>>,
     /// Whether a Routing header follows.
     routing: bool,
+    /// Whether it is a jumbogram (RFC 2675).
+    jumbo: bool,
 }
 
 impl<'a> Ipv6Packet<'a> {
@@ -57,17 +62,31 @@ impl<'a> Ipv6Packet<'a> {
     /// (link-layer padding) are not part of it.
     ///
     /// # Errors
+    /// A jumbogram (RFC 2675 §3: Payload Length 0, a Hop-by-Hop header with a Jumbo
+    /// Payload option) is read to the end its Jumbo Payload Length gives.
+    ///
+    /// # Errors
     /// [`Malformed`] for a header that is not IPv6, a Payload Length beyond `bytes`, an
     /// extension-header chain that does not parse (a Hop-by-Hop header not first, a
-    /// length past the end), a Hop-by-Hop option whose length runs past its header, or
-    /// two PLA options. (Whether the PLA option's data is a PLA header is the
-    /// header decoder's business.)
+    /// length past the end), a Hop-by-Hop option whose length runs past its header,
+    /// two PLA options, or what RFC 2675 §3 makes an error (Payload Length 0 without a
+    /// Jumbo Payload option, a Jumbo Payload option with Payload Length not 0 or a
+    /// length of 65,535 or less, a Fragment header in a jumbogram). (Whether the PLA
+    /// option's data is a PLA header is the header decoder's business.)
     pub fn parse(bytes: &'a [u8]) -> Result<Self, Malformed> {
         let header = Ipv6HeaderSlice::from_slice(bytes)
             .map_err(|_| Malformed("IPv6 header: truncated or not version 6"))?;
-        let end = IPV6_HEADER + usize::from(header.payload_length());
+        let next = header.next_header().0;
+        let (end, jumbo) = match header.payload_length() {
+            0 if next == HOP_BY_HOP => (IPV6_HEADER + jumbo_length(&bytes[IPV6_HEADER..])?, true),
+            n => (IPV6_HEADER + usize::from(n), false),
+        };
         if end > bytes.len() {
-            return Err(Malformed("IPv6 Payload Length: beyond the packet"));
+            return Err(Malformed(if jumbo {
+                "Jumbo Payload Length: beyond the packet"
+            } else {
+                "IPv6 Payload Length: beyond the packet"
+            }));
         }
         let bytes = &bytes[..end];
         let mut packet = Ipv6Packet {
@@ -75,8 +94,9 @@ impl<'a> Ipv6Packet<'a> {
             hop_by_hop: None,
             pla: None,
             routing: false,
+            jumbo,
         };
-        packet.walk_chain(header.next_header().0)?;
+        packet.walk_chain(next)?;
         Ok(packet)
     }
 
@@ -93,8 +113,13 @@ impl<'a> Ipv6Packet<'a> {
                     let h = Ipv6RawExtHeaderSlice::from_slice(rest)
                         .map_err(|_| Malformed("Hop-by-Hop header: runs past the packet"))?;
                     let range = at..at + h.slice().len();
-                    self.pla =
-                        find_option(h.slice())?.map(|r| range.start + r.start..range.start + r.end);
+                    let options = read_options(h.slice())?;
+                    if options.jumbo.is_some() && !self.jumbo {
+                        return Err(Malformed("Jumbo Payload option: Payload Length not 0"));
+                    }
+                    self.pla = options
+                        .pla
+                        .map(|r| range.start + r.start..range.start + r.end);
                     self.hop_by_hop = Some(range);
                     (h.slice().len(), h.next_header().0)
                 }
@@ -105,6 +130,7 @@ impl<'a> Ipv6Packet<'a> {
                     self.routing |= next == ROUTING;
                     (h.slice().len(), h.next_header().0)
                 }
+                FRAGMENT if self.jumbo => return Err(Malformed("Fragment header: in a jumbogram")),
                 FRAGMENT => {
                     let f = Ipv6FragmentHeaderSlice::from_slice(rest)
                         .map_err(|_| Malformed("Fragment header: runs past the packet"))?;
@@ -150,6 +176,12 @@ impl<'a> Ipv6Packet<'a> {
         self.routing
     }
 
+    /// Whether it is a jumbogram (RFC 2675): a packet a sender does not sign and a
+    /// router does not check (`docs/spec/pla.md`, "Not signed").
+    pub fn is_jumbogram(&self) -> bool {
+        self.jumbo
+    }
+
     /// The payload the packet signature covers, in parts: Source Address, Destination
     /// Address, the Hop-by-Hop header's Next Header, and every octet after the
     /// Hop-by-Hop header (`docs/spec/pla.md`, "What the packet signature covers"). For
@@ -177,9 +209,19 @@ fn address(bytes: &[u8], at: usize) -> [u8; 16] {
     a
 }
 
-/// The data range of the PLA option within the Hop-by-Hop header `h`, if there is one.
-fn find_option(h: &[u8]) -> Result<Option<Range<usize>>, Malformed> {
-    let mut found = None;
+/// The options of a Hop-by-Hop header a PLA router looks at: their data ranges within
+/// the header.
+#[derive(Debug, Default)]
+struct Options {
+    /// The PLA option's.
+    pla: Option<Range<usize>>,
+    /// The Jumbo Payload option's.
+    jumbo: Option<Range<usize>>,
+}
+
+/// The options of the Hop-by-Hop header `h`, each checked to fit it.
+fn read_options(h: &[u8]) -> Result<Options, Malformed> {
+    let mut found = Options::default();
     let mut at = 2;
     while at < h.len() {
         let kind = h[at];
@@ -194,15 +236,40 @@ fn find_option(h: &[u8]) -> Result<Option<Range<usize>>, Malformed> {
         if data.end > h.len() {
             return Err(Malformed("Hop-by-Hop option length: beyond its header"));
         }
-        if kind == OPTION_TYPE {
-            if found.is_some() {
-                return Err(Malformed("PLA option: more than one"));
+        let (slot, twice) = match kind {
+            OPTION_TYPE => (&mut found.pla, "PLA option: more than one"),
+            JUMBO => (&mut found.jumbo, "Jumbo Payload option: more than one"),
+            _ => {
+                at = data.end;
+                continue;
             }
-            found = Some(data.clone());
+        };
+        if slot.replace(data.clone()).is_some() {
+            return Err(Malformed(twice));
         }
         at = data.end;
     }
     Ok(found)
+}
+
+/// The Jumbo Payload Length of the jumbogram whose Hop-by-Hop header starts `rest`
+/// (RFC 2675 §2–3): the octets after the fixed IPv6 header.
+fn jumbo_length(rest: &[u8]) -> Result<usize, Malformed> {
+    let h = Ipv6RawExtHeaderSlice::from_slice(rest)
+        .map_err(|_| Malformed("Hop-by-Hop header: runs past the packet"))?;
+    let Some(data) = read_options(h.slice())?.jumbo else {
+        return Err(Malformed(
+            "IPv6 Payload Length: 0 without a Jumbo Payload option",
+        ));
+    };
+    let value: [u8; 4] = h.slice()[data]
+        .try_into()
+        .map_err(|_| Malformed("Jumbo Payload option: length not 4"))?;
+    let len = u32::from_be_bytes(value);
+    if len <= u32::from(u16::MAX) {
+        return Err(Malformed("Jumbo Payload Length: 65,535 or less"));
+    }
+    usize::try_from(len).map_err(|_| Malformed("Jumbo Payload Length: beyond the packet"))
 }
 
 /// Why [`add_option`] leaves a packet as it is.
@@ -211,14 +278,17 @@ pub enum Unsignable {
     /// The packet does not parse.
     #[error("malformed IPv6 packet: {0}")]
     Malformed(Malformed),
+    /// A jumbogram (RFC 2675): the covered octets are defined by Payload Length,
+    /// which a jumbogram does not use.
+    #[error("a jumbogram (RFC 2675)")]
+    Jumbogram,
     /// It already carries a PLA option.
     #[error("already carries a PLA option")]
     AlreadySigned,
     /// A Routing header follows: its fields change en route.
     #[error("has a Routing header")]
     RoutingHeader,
-    /// The packet would exceed 65,535 octets of payload with the option. (A Jumbo
-    /// Payload, RFC 2675, has Payload Length 0 and does not parse.)
+    /// The packet would exceed 65,535 octets of payload with the option.
     #[error("too large for the option: over 65,535 octets of payload")]
     TooLarge,
 }
@@ -234,6 +304,9 @@ pub fn add_option(
     packet: &Ipv6Packet<'_>,
     data_len: u8,
 ) -> Result<(Vec<u8>, Range<usize>), Unsignable> {
+    if packet.jumbo {
+        return Err(Unsignable::Jumbogram);
+    }
     if packet.pla.is_some() {
         return Err(Unsignable::AlreadySigned);
     }
@@ -276,7 +349,7 @@ pub fn add_option(
     Ok((out, data))
 }
 
-/// Where the options of the Hop-by-Hop header `h` (well formed: [`find_option`] read
+/// Where the options of the Hop-by-Hop header `h` (well formed: [`read_options`] read
 /// it) end once trailing Pad1 and PadN are left out.
 fn options_end(h: &[u8]) -> usize {
     let (mut at, mut end) = (2, 2);

@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use hopsig_koblitz::curve::Curve;
 
 use crate::capture::Frame;
-use crate::link::LinkType;
 use crate::router::{Inspected, Router, Verdict};
 
 /// Frames per batch: large enough that the channels cost nothing per packet, small
@@ -31,15 +30,14 @@ pub enum Clock {
 type Batch = Vec<(Frame, u32)>;
 type Checked = Vec<(Frame, u32, Inspected)>;
 
-/// Checks every frame of `frames` (link type `link`) with `router` on `threads`
-/// threads and calls `sink` with each frame and its verdict, in input order, on the
+/// Checks every frame of `frames` (each read with its interface's link type) with
+/// `router` on `threads` threads and calls `sink` with each frame and its verdict, in input order, on the
 /// calling thread (frames are read on another).
 ///
 /// # Errors
 /// The first error of `frames` or `sink`; frames after it are not checked.
 pub fn check_ordered<C, E, I, S>(
     router: &Router<C>,
-    link: LinkType,
     clock: Clock,
     frames: I,
     threads: usize,
@@ -69,7 +67,7 @@ where
                 let checked = batch
                     .into_iter()
                     .map(|(f, t)| {
-                        let i = router.inspect_frame(link, &f.data, t);
+                        let i = router.inspect_frame(f.interface.link_type(), &f.data, t);
                         (f, t, i)
                     })
                     .collect();

@@ -50,6 +50,8 @@ pub enum Verdict {
     NotIpv6,
     /// IPv6 without a PLA option: not checked.
     Unsigned,
+    /// A jumbogram (RFC 2675), which PLA does not sign: not checked.
+    Jumbogram,
     /// The packet, its extension headers or its Hop-by-Hop options do not parse.
     Malformed(Malformed),
     /// The PLA header does not decode: the field.
@@ -72,9 +74,10 @@ pub enum Verdict {
 
 impl Verdict {
     /// Every reason name, in the order of the checks (`docs/spec/pla.md`).
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "not_ipv6",
         "unsigned",
+        "jumbogram",
         "malformed",
         "other_curve",
         "unknown_ttp",
@@ -90,6 +93,7 @@ impl Verdict {
         match self {
             Verdict::NotIpv6 => "not_ipv6",
             Verdict::Unsigned => "unsigned",
+            Verdict::Jumbogram => "jumbogram",
             Verdict::Malformed(_) | Verdict::MalformedHeader(_) => "malformed",
             Verdict::OtherCurve => "other_curve",
             Verdict::UnknownTtp => "unknown_ttp",
@@ -101,12 +105,17 @@ impl Verdict {
         }
     }
 
+    /// Whether the packet was not checked: not IPv6, unsigned, or a jumbogram.
+    pub fn is_not_checked(&self) -> bool {
+        matches!(
+            self,
+            Verdict::NotIpv6 | Verdict::Unsigned | Verdict::Jumbogram
+        )
+    }
+
     /// Whether the packet was signed and rejected.
     pub fn is_rejected(&self) -> bool {
-        !matches!(
-            self,
-            Verdict::NotIpv6 | Verdict::Unsigned | Verdict::Accepted
-        )
+        !self.is_not_checked() && *self != Verdict::Accepted
     }
 }
 
@@ -227,6 +236,11 @@ impl<C: Curve> Router<C> {
             Ok(p) => p,
             Err(m) => return done(Verdict::Malformed(m)),
         };
+        // A jumbogram is a legal packet that PLA does not sign (docs/spec/pla.md, "Not
+        // signed"), whatever options it carries.
+        if packet.is_jumbogram() {
+            return done(Verdict::Jumbogram);
+        }
         let Some(encoded) = packet.pla_header() else {
             return done(Verdict::Unsigned);
         };

@@ -7,8 +7,8 @@ use std::net::Ipv6Addr;
 
 use etherparse::PacketBuilder;
 use hopsig_koblitz::curve::{Curve, K163, K233, K283};
-use hopsig_pla::option::{Ipv6Packet, OPTION_TYPE};
-use hopsig_pla::{Router, RouterConfig, Sender, TtpDirectory, Verdict};
+use hopsig_pla::option::{Ipv6Packet, Malformed, Unsignable, OPTION_TYPE};
+use hopsig_pla::{NotSigned, Router, RouterConfig, Sender, TtpDirectory, Verdict};
 use hopsig_schemes::pla::icnr::Ttp;
 
 const NOW: u32 = 1_700_000_000;
@@ -432,4 +432,141 @@ fn a_later_fragment_is_not_read_as_headers() {
     p[4..6].copy_from_slice(&plen.to_be_bytes());
     let signed = sign(&mut host, &p, NOW);
     assert_eq!(s.router.check(&signed, NOW), Verdict::Accepted);
+}
+
+/// `hbh_options` (Pad1 / PadN included, to fill 6 + 8k octets) in a Hop-by-Hop header
+/// after a UDP packet's fixed header, Payload Length `plen`, the UDP header and data
+/// making `total` octets after the fixed header.
+fn with_hop_by_hop(plen: u16, hbh_options: &[u8], total: usize) -> Vec<u8> {
+    let udp = udp("2001:db8::1", b"jumbo");
+    assert_eq!((2 + hbh_options.len()) % 8, 0);
+    let mut p = udp[..40].to_vec();
+    p[4..6].copy_from_slice(&plen.to_be_bytes());
+    p[6] = 0;
+    p.extend_from_slice(&[17, ((2 + hbh_options.len()) / 8 - 1) as u8]);
+    p.extend_from_slice(hbh_options);
+    p.extend_from_slice(&udp[40..]);
+    p.resize(40 + total, 0);
+    p
+}
+
+/// A Jumbo Payload option (RFC 2675 §2) of `length`: 6 octets, at offset 2 (4n + 2)
+/// the whole of an 8-octet Hop-by-Hop header.
+fn jumbo_option(length: u32) -> Vec<u8> {
+    let mut o = vec![0xc2, 4];
+    o.extend_from_slice(&length.to_be_bytes());
+    o
+}
+
+#[test]
+fn a_jumbogram_is_not_checked_and_not_signed_rather_than_malformed() {
+    let mut s = setup();
+    // RFC 2675 §3: Payload Length 0, the Jumbo Payload option giving 70,000 octets.
+    let jumbo = with_hop_by_hop(0, &jumbo_option(70_000), 70_000);
+    let parsed = Ipv6Packet::parse(&jumbo).unwrap();
+    assert!(parsed.is_jumbogram());
+    assert_eq!(parsed.bytes().len(), 40 + 70_000);
+    assert_eq!(s.router.check(&jumbo, NOW), Verdict::Jumbogram);
+    assert!(!Verdict::Jumbogram.is_rejected());
+    assert_eq!(Verdict::Jumbogram.to_string(), "jumbogram");
+    // A sender leaves it as it is, saying why.
+    assert!(matches!(
+        s.host.sign(&parsed, NOW),
+        Err(NotSigned::Unsignable(Unsignable::Jumbogram))
+    ));
+    // A jumbogram that carries a PLA option is not checked either: the signature is
+    // defined over Payload Length, which a jumbogram does not use.
+    let hbh_end = 40 + 8 * (usize::from(s.signed[41]) + 1);
+    let pad = PLA + 77;
+    assert_eq!(
+        hbh_end - pad,
+        7,
+        "K-163's option leaves 7 octets of padding"
+    );
+    let mut signed_jumbo = s.signed.clone();
+    signed_jumbo[4..6].copy_from_slice(&[0, 0]);
+    signed_jumbo[pad..hbh_end].copy_from_slice(&[&jumbo_option(70_000)[..], &[0]].concat());
+    signed_jumbo.resize(40 + 70_000, 0);
+    assert_eq!(s.router.check(&signed_jumbo, NOW), Verdict::Jumbogram);
+
+    // What RFC 2675 §3 makes an error is malformed.
+    let pad6 = [1, 4, 0, 0, 0, 0];
+    for (what, p) in [
+        (
+            "a Jumbo Payload Length of 65,535",
+            with_hop_by_hop(0, &jumbo_option(65_535), 65_535),
+        ),
+        (
+            "a Jumbo Payload Length beyond the captured octets",
+            with_hop_by_hop(0, &jumbo_option(70_000), 69_999),
+        ),
+        (
+            "a Jumbo Payload option with Payload Length not 0",
+            with_hop_by_hop(100, &jumbo_option(70_000), 100),
+        ),
+        (
+            "Payload Length 0 without a Jumbo Payload option",
+            with_hop_by_hop(0, &pad6, 70_000),
+        ),
+    ] {
+        let v = s.router.check(&p, NOW);
+        assert!(matches!(v, Verdict::Malformed(_)), "{what}: {v:?}");
+    }
+    // A Fragment header in a jumbogram.
+    let mut fragment = with_hop_by_hop(0, &jumbo_option(70_000), 70_000);
+    fragment[40] = 44;
+    fragment[48..56].copy_from_slice(&[17, 0, 0, 0, 0, 0, 0, 1]);
+    let v = s.router.check(&fragment, NOW);
+    assert_eq!(
+        v,
+        Verdict::Malformed(Malformed("Fragment header: in a jumbogram"))
+    );
+}
+
+#[test]
+fn b_a_other_than_0_or_1_is_a_malformed_header_naming_b_a() {
+    let s = setup();
+    for b in [2u8, 0x80, 0xff] {
+        let mut p = s.signed.clone();
+        p[PLA + 13 + 21] = b;
+        let v = s.router.check(&p, NOW);
+        assert_eq!(v, Verdict::MalformedHeader("b_A"), "b_A = {b}");
+        assert_eq!(v.to_string(), "malformed: PLA header field b_A");
+    }
+}
+
+/// n − d for the big-endian scalar `d` of `n`'s width.
+fn negate(n: &[u8], d: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; d.len()];
+    let mut borrow = 0i16;
+    for i in (0..d.len()).rev() {
+        let mut v = i16::from(n[i]) - i16::from(d[i]) - borrow;
+        borrow = i16::from(v < 0);
+        if v < 0 {
+            v += 256;
+        }
+        out[i] = v as u8;
+    }
+    out
+}
+
+#[test]
+fn in_layout_1_the_packet_signature_covers_the_ttp_signature() {
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let r = router(&ttp);
+    let mut host = certified_host(&ttp);
+    let signed = sign(&mut host, &udp("2001:db8::1", b"x"), NOW);
+    // The TTP's signature (c, d) on the key, after the 13 fixed octets and the 22-octet
+    // key, made (c, n − d): another valid ECDSA signature on the same key (ECDSA is
+    // malleable), so only the packet signature over it can tell.
+    let n: Vec<u8> = (0..K163::ORDER.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&K163::ORDER[i..i + 2], 16).unwrap())
+        .collect();
+    assert_eq!(n.len(), 21, "L = 21 octets on K-163");
+    let d = PLA + 13 + 22 + 21..PLA + 13 + 22 + 42;
+    let mut malleated = signed.clone();
+    malleated[d.clone()].copy_from_slice(&negate(&n, &signed[d]));
+    assert_eq!(r.check(&malleated, NOW), Verdict::BadSignature);
+    assert_eq!(r.check(&signed, NOW), Verdict::Accepted);
 }

@@ -16,8 +16,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use hopsig_koblitz::curve::{Curve, K163, K233, K283};
-use hopsig_pla::capture::Frame;
-use hopsig_pla::link::LinkType;
+use hopsig_pla::capture::{Frame, Interface};
 use hopsig_pla::option::Ipv6Packet;
 use hopsig_pla::pipeline::{check_ordered, Clock};
 use hopsig_pla::{PlaHeader, Router, RouterConfig, Sender, TtpDirectory, Verdict};
@@ -269,17 +268,10 @@ fn pipeline_rate(ttp: &Ttp<K163>, frames: &[Frame], threads: usize) -> Result<f6
     let input: Vec<Result<Frame, Failure>> = frames.iter().cloned().map(Ok).collect();
     let mut accepted = 0usize;
     let t = Instant::now();
-    check_ordered(
-        &r,
-        LinkType::Ipv6,
-        Clock::Fixed(NOW),
-        input.into_iter(),
-        threads,
-        |_, v| {
-            accepted += usize::from(v == Verdict::Accepted);
-            Ok(())
-        },
-    )?;
+    check_ordered(&r, Clock::Fixed(NOW), input.into_iter(), threads, |_, v| {
+        accepted += usize::from(v == Verdict::Accepted);
+        Ok(())
+    })?;
     let seconds = t.elapsed().as_secs_f64();
     if accepted != frames.len() {
         return Err(fail(format!("{accepted} of {} accepted", frames.len())));
@@ -298,6 +290,8 @@ fn scaling(quick: bool, one_core: f64) -> Result<Scaling, Failure> {
             host(&ttp, true, src).map(|s| (s, src)).map_err(fail)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // LINKTYPE_IPV6: each frame is the IPv6 packet.
+    let raw_ipv6 = std::sync::Arc::new(Interface::new(0, 229));
     let frames = (0..n)
         .map(|i| {
             let (h, src) = &mut hosts[i % 64];
@@ -309,6 +303,7 @@ fn scaling(quick: bool, one_core: f64) -> Result<Scaling, Failure> {
                 time: Duration::from_secs(u64::from(NOW)),
                 orig_len: signed.len() as u32,
                 data: signed,
+                interface: raw_ipv6.clone(),
             })
         })
         .collect::<Result<Vec<_>, Failure>>()?;

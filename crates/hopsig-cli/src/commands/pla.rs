@@ -12,7 +12,7 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 use hopsig_pla::capture::{CaptureError, CaptureReader, CaptureWriter, Frame};
-use hopsig_pla::link::{locate, replace, LinkType, Located};
+use hopsig_pla::link::{locate, replace, Located};
 use hopsig_pla::option::{Ipv6Packet, Unsignable};
 use hopsig_pla::pipeline::{check_ordered, Clock};
 use hopsig_pla::sender::identity;
@@ -32,7 +32,7 @@ use crate::io::{at, key_file, note, outputs, say, Failure, Outcome, Secrecy};
 /// Packet Level Authentication on IPv6 captures.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Exit codes: 0 success (verify-pcap: no signed packet rejected), 1 a signed packet was rejected (verify-pcap), 2 bad usage or input (verify-pcap: also no signed packet at all)."
+    after_help = "Exit codes: 0 success (verify-pcap: no signed packet rejected), 1 a signed packet was rejected (verify-pcap), 2 bad usage or input (verify-pcap: also no signed packet at all). A capture cut short in the middle of a packet is read up to the incomplete record (its byte offset is named), and what its complete frames give is reported and written; the exit code is then 2."
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -56,19 +56,20 @@ enum LayoutName {
     Certificate,
 }
 
-/// Sign every IPv6 packet of IN, write OUT (pcap).
+/// Sign every IPv6 packet of IN, write OUT (IN's format: pcap or pcapng).
 ///
 /// Each IPv6 packet gets a PLA Hop-by-Hop option (docs/spec/pla.md) signed at its
 /// capture time with the next sequence number of its source; Payload Length is fixed
 /// (upper-layer checksums do not cover extension headers and stay valid). IPv4 and
 /// other frames, and IPv6 packets that cannot be signed (a Routing header, already
-/// signed, truncated in the capture, another source than the key's certificate), are
-/// copied unchanged and counted.
+/// signed, truncated in the capture, a jumbogram, another source than the key's
+/// certificate), are copied unchanged and counted.
 #[derive(clap::Args)]
 struct SignPcap {
     /// Capture to sign (pcap or pcapng).
     input: PathBuf,
-    /// Signed capture to write (pcap, the input's link type).
+    /// Signed capture to write (the input's format: pcap with its link type, or pcapng
+    /// with its interfaces).
     output: PathBuf,
     /// The sending host's key: an ecdsa-k163/k233/k283 key file (`hopsig ic finalize`).
     #[arg(long, conflicts_with = "enroll", required_unless_present = "enroll")]
@@ -96,8 +97,8 @@ struct SignPcap {
 
 /// Check every packet of FILE as a PLA router.
 ///
-/// For each frame: not IPv6 or unsigned (not checked), or signed and then accepted or
-/// rejected with a reason: malformed, other_curve, unknown_ttp, stale, future, replay,
+/// For each frame: not IPv6, unsigned or a jumbogram (not checked), or signed and then
+/// accepted or rejected with a reason: malformed, other_curve, unknown_ttp, stale, future, replay,
 /// bad_signature (docs/spec/pla.md, "What a router checks"). The router's clock is
 /// each frame's capture time unless --now is given.
 #[derive(clap::Args)]
@@ -114,10 +115,10 @@ struct VerifyPcap {
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
     /// Write the accepted packets (and the frames not checked, unless
-    /// --accepted-only) to this pcap, in capture order.
+    /// --accepted-only) to this capture (FILE's format), in capture order.
     #[arg(long, value_name = "ACCEPTED.pcap")]
     out: Option<PathBuf>,
-    /// With --out: leave out unsigned and non-IPv6 frames too (a strict PLA router).
+    /// With --out: leave out the frames not checked too (a strict PLA router).
     #[arg(long, requires = "out")]
     accepted_only: bool,
     /// Check against this Unix time instead of each frame's capture time.
@@ -188,12 +189,39 @@ fn curve_of_file(path: &Path, file: &KeyFile) -> Result<PlaCurve, Failure> {
 type Capture = CaptureReader<BufReader<Counted<File>>>;
 
 /// A capture opened for reading, with a progress bar of its bytes.
-fn open_capture(path: &Path) -> Result<(Capture, Progress, LinkType), Failure> {
+fn open_capture(path: &Path) -> Result<(Capture, Progress), Failure> {
     let (counted, size, read) = open_counted(path, "capture")?;
     let reader = CaptureReader::detect(BufReader::new(counted)).map_err(|e| at(path, e))?;
     let progress = Progress::sized("pla", size, read);
-    let link = reader.link();
-    Ok((reader, progress, link))
+    Ok((reader, progress))
+}
+
+/// Where a capture cut short in the middle of a record ends: its complete frames are
+/// processed and written as a whole capture's would be, then the command fails (exit
+/// 2) naming the incomplete record's byte offset (docs/spec/pla.md, "Capture files").
+#[derive(Default)]
+struct Cut(Option<CaptureError>);
+
+impl Cut {
+    /// `Ok` for the end of a capture cut short (remembered), else the error.
+    fn take(&mut self, e: CaptureError) -> Result<(), CaptureError> {
+        match e {
+            CaptureError::Truncated { .. } => {
+                self.0 = Some(e);
+                Ok(())
+            }
+            e => Err(e),
+        }
+    }
+
+    /// The failure to end with, if the capture at `path` was cut short after `frames`
+    /// complete frames.
+    fn failure(&self, path: &Path, frames: u64) -> Outcome {
+        match &self.0 {
+            Some(e) => Err(at(path, format!("{e} (after {frames} complete frames)"))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The signing hosts: one key, or every source enrolled with a TTP.
@@ -316,29 +344,33 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
             hosts: HashMap::new(),
         },
     };
-    let (reader, mut progress, link) = open_capture(&a.input)?;
-    let header = reader.pcap_header();
+    let (reader, mut progress) = open_capture(&a.input)?;
+    let format = reader.output_format();
     let mut counts = SignCounts::default();
     let mut failure: Option<Failure> = None;
+    let mut cut = Cut::default();
     let mut written = outputs(a.force, [a.input.as_path(), key_path]);
     written
         .add_with(&a.output, Secrecy::Public, |w| {
-            let mut writer = CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
+            let mut writer = CaptureWriter::new(w, format).map_err(std::io::Error::other)?;
             for frame in reader {
-                let frame = match frame {
+                let frame = match frame.map_err(|e| cut.take(e)) {
                     Ok(f) => f,
-                    Err(e) => {
+                    // Cut short: the complete frames are written.
+                    Err(Ok(())) => break,
+                    Err(Err(e)) => {
                         failure = Some(at(&a.input, e));
                         return Err(std::io::Error::other("capture unreadable"));
                     }
                 };
                 counts.frames += 1;
-                let out = match sign_frame(&mut hosts, link, &frame, &mut counts) {
+                let out = match sign_frame(&mut hosts, &frame, &mut counts) {
                     Ok(out) => out,
                     Err(e) => {
+                        // Frames are numbered from 1, as tshark and Wireshark number them.
                         failure = Some(at(
                             &a.input,
-                            format!("frame {}: signing failed: {e}", counts.frames - 1),
+                            format!("frame {}: signing failed: {e}", counts.frames),
                         ));
                         return Err(std::io::Error::other("signing failed"));
                     }
@@ -383,13 +415,13 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
         } else {
             format!(" ({})", kinds.join(", "))
         }
-    ))
+    ))?;
+    cut.failure(&a.input, counts.frames)
 }
 
 /// The signed frame, or `None` to copy `frame` unchanged (counted).
 fn sign_frame<C: Curve>(
     hosts: &mut Hosts<C>,
-    link: LinkType,
     frame: &Frame,
     counts: &mut SignCounts,
 ) -> Result<Option<Frame>, Error> {
@@ -397,7 +429,7 @@ fn sign_frame<C: Curve>(
         *counts.skipped.entry(why).or_default() += 1;
         Ok(None)
     };
-    let at = match locate(link, &frame.data) {
+    let at = match locate(frame.interface.link_type(), &frame.data) {
         Located::Ipv6(at) => at,
         Located::NotIpv6 => {
             counts.not_ipv6 += 1;
@@ -426,10 +458,12 @@ fn sign_frame<C: Curve>(
                 // The frame is complete (checked above): its length is its data's.
                 orig_len: data.len() as u32,
                 data,
+                interface: frame.interface.clone(),
             }))
         }
         Err(NotSigned::Unsignable(u)) => skip(match u {
             Unsignable::Malformed(_) => "malformed",
+            Unsignable::Jumbogram => "jumbogram",
             Unsignable::AlreadySigned => "already_signed",
             Unsignable::RoutingHeader => "routing_header",
             Unsignable::TooLarge => "too_large",
@@ -467,22 +501,22 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
     if let Some(j) = &a.json {
         files_out.check(j)?;
     }
-    let (reader, mut progress, link) = open_capture(&a.file)?;
-    let header = reader.pcap_header();
+    let (reader, mut progress) = open_capture(&a.file)?;
+    let format = reader.output_format();
     let threads = threads(a.threads);
     let clock = a.now.map_or(Clock::Capture, Clock::Fixed);
     let mut counts = VerifyCounts::default();
+    let mut cut = Cut::default();
     let check = |w: Option<&mut CaptureWriter<&mut dyn Write>>| -> Result<(), CaptureError> {
         let mut w = w;
-        check_ordered(&router, link, clock, reader, threads, |frame, v| {
-            let n = counts.frames;
+        check_ordered(&router, clock, reader, threads, |frame, v| {
             counts.frames += 1;
             *counts.by_reason.entry(v.name()).or_default() += 1;
+            // Frames are numbered from 1, as tshark and Wireshark number them.
             if v.is_rejected() && counts.first_rejections.len() < FIRST_REJECTIONS {
-                counts.first_rejections.push((n, v.to_string()));
+                counts.first_rejections.push((counts.frames, v.to_string()));
             }
-            let keep = matches!(v, Verdict::Accepted)
-                || (!a.accepted_only && matches!(v, Verdict::Unsigned | Verdict::NotIpv6));
+            let keep = matches!(v, Verdict::Accepted) || (!a.accepted_only && v.is_not_checked());
             if let (Some(w), true) = (w.as_deref_mut(), keep) {
                 w.write(&frame)?;
             }
@@ -496,34 +530,45 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             files_out
                 .add_with(out, Secrecy::Public, |w| {
                     let mut writer =
-                        CaptureWriter::new(w, header).map_err(std::io::Error::other)?;
-                    check(Some(&mut writer)).map_err(|e| {
-                        // Writing fails on the output, anything else on the input.
-                        let path = match e {
-                            CaptureError::Write(_) => out,
-                            _ => &a.file,
-                        };
-                        failure = Some(at(path, &e));
-                        std::io::Error::other(e.to_string())
-                    })?;
+                        CaptureWriter::new(w, format).map_err(std::io::Error::other)?;
+                    check(Some(&mut writer))
+                        .or_else(|e| cut.take(e))
+                        .map_err(|e| {
+                            // Writing fails on the output, anything else on the input.
+                            let path = match e {
+                                CaptureError::Write(_) => out,
+                                _ => &a.file,
+                            };
+                            failure = Some(at(path, &e));
+                            std::io::Error::other(e.to_string())
+                        })?;
                     writer.into_inner().flush()
                 })
                 .map_err(|e| failure.take().unwrap_or_else(|| e.into()))?;
         }
-        None => check(None).map_err(|e| at(&a.file, e))?,
+        None => check(None)
+            .or_else(|e| cut.take(e))
+            .map_err(|e| at(&a.file, e))?,
     }
     let seconds = progress.seconds();
     let n = |r: &str| counts.by_reason.get(r).copied().unwrap_or(0);
     let accepted = n("accepted");
-    let not_checked = n("unsigned") + n("not_ipv6");
+    let not_checked = n("unsigned") + n("not_ipv6") + n("jumbogram");
     let rejected = counts.frames - accepted - not_checked;
-    // Every packet with a verdict beyond not_ipv6 / unsigned (malformed ones included).
+    // Every packet with a verdict beyond not checked (malformed ones included).
     let checked = accepted + rejected;
     if checked == 0 {
         // Nothing is written: the --out and --json files are left out.
+        let cut_short = match &cut.0 {
+            Some(e) => format!("; {e}"),
+            None => String::new(),
+        };
         return Err(at(
             &a.file,
-            format!("no PLA-signed packet in {} frames", counts.frames),
+            format!(
+                "no PLA-signed packet in {} frames{cut_short}",
+                counts.frames
+            ),
         ));
     }
     say(format_args!(
@@ -539,14 +584,15 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
     say(format_args!("accepted: {accepted}"))?;
     say(format_args!("rejected: {rejected}"))?;
     for reason in Verdict::NAMES {
-        if !matches!(reason, "accepted" | "unsigned" | "not_ipv6") && n(reason) > 0 {
+        if !matches!(reason, "accepted" | "unsigned" | "not_ipv6" | "jumbogram") && n(reason) > 0 {
             say(format_args!("  {reason}: {}", n(reason)))?;
         }
     }
     say(format_args!(
-        "not checked: {not_checked} (unsigned {}, not_ipv6 {})",
+        "not checked: {not_checked} (unsigned {}, not_ipv6 {}, jumbogram {})",
         n("unsigned"),
-        n("not_ipv6")
+        n("not_ipv6"),
+        n("jumbogram")
     ))?;
     for (frame, why) in &counts.first_rejections {
         say(format_args!("  frame {frame}: {why}"))?;
@@ -561,6 +607,10 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             "rejected": rejected,
             "reasons": counts.by_reason,
             "first_rejections": counts.first_rejections.iter().map(|(f, w)| serde_json::json!({"frame": f, "reason": w})).collect::<Vec<_>>(),
+            "cut_short_at": match &cut.0 {
+                Some(CaptureError::Truncated { offset }) => serde_json::json!(offset),
+                _ => serde_json::Value::Null,
+            },
             "threads": threads,
             "seconds": seconds,
             "checked_packets_per_second": rate(checked, seconds),
@@ -570,6 +620,7 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
         files_out.add(path, &bytes, Secrecy::Public)?;
     }
     files_out.commit()?;
+    cut.failure(&a.file, counts.frames)?;
     if rejected > 0 {
         return Err(Failure::Invalid(format!(
             "{}: {rejected} of {checked} checked packets rejected",
