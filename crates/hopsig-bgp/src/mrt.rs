@@ -1,10 +1,16 @@
-//! AS-path statistics of the announcements in an MRT update file, the "today's mean
-//! AS-path length" the KC-x per-UPDATE cost (KC-x paper eq. 1 and 5) is evaluated at.
+//! MRT files as hopsig reads them: opened plain or compressed, and refused when they
+//! are not MRT ([`decompressed`], in `mrt/input.rs`); and AS-path statistics of the
+//! announcements in an update file, the "today's mean AS-path length" the KC-x
+//! per-UPDATE cost (KC-x paper eq. 1 and 5) is evaluated at.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 
 use bgpkit_parser::models::ElemType;
 use bgpkit_parser::BgpkitParser;
+
+mod input;
+
+pub use input::{decompressed, Compression, Decompressed, InputError};
 
 /// Why an MRT stream could not be measured.
 #[derive(Debug, thiserror::Error)]
@@ -12,7 +18,10 @@ pub enum MrtError {
     /// The stream could not be read.
     #[error("cannot read: {0}")]
     Read(#[from] std::io::Error),
-    /// It holds no announcement with an AS path (or is not MRT at all).
+    /// It is not MRT, plain or compressed ([`decompressed`]).
+    #[error("{0}")]
+    Input(#[from] InputError),
+    /// It holds no announcement with an AS path.
     #[error("no announcements with an AS path")]
     NoAnnouncements,
 }
@@ -33,48 +42,13 @@ pub struct PathStats {
     pub max_with_prepends: usize,
 }
 
-/// gzip's first two bytes (RFC 1952 §2.3.1).
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
-/// An MRT stream as read: plain, or gzip-compressed (several members, as RIPE RIS
-/// concatenates them).
-pub enum Decompressed<R: Read> {
-    /// Not compressed.
-    Plain(BufReader<R>),
-    /// gzip (RFC 1952).
-    Gzip(flate2::read::MultiGzDecoder<BufReader<R>>),
-}
-
-impl<R: Read> Read for Decompressed<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Decompressed::Plain(r) => r.read(buf),
-            Decompressed::Gzip(r) => r.read(buf),
-        }
-    }
-}
-
-/// `input` decompressed if it starts with gzip's magic bytes, as it is otherwise.
-///
-/// # Errors
-/// The error of the first read.
-pub fn decompressed<R: Read>(input: R) -> std::io::Result<Decompressed<R>> {
-    let mut buffered = BufReader::new(input);
-    let head = buffered.fill_buf()?;
-    Ok(if head.starts_with(&GZIP_MAGIC) {
-        Decompressed::Gzip(flate2::read::MultiGzDecoder::new(buffered))
-    } else {
-        Decompressed::Plain(buffered)
-    })
-}
-
-/// Measures the AS paths of an MRT update stream, plain or gzip-compressed (as RIPE RIS
-/// publishes it; recognised by its first bytes). The caller opens the file, so errors
+/// Measures the AS paths of an MRT update stream, plain or compressed as
+/// [`decompressed`] reads it. The caller opens the file, so errors
 /// carry no path: name it where you report them.
 ///
 /// # Errors
-/// [`MrtError::Read`] if the stream cannot be read, [`MrtError::NoAnnouncements`] if it
-/// holds no announcement with an AS path.
+/// [`MrtError::Read`] if the stream cannot be read, [`MrtError::Input`] if it is not
+/// MRT, [`MrtError::NoAnnouncements`] if it holds no announcement with an AS path.
 pub fn path_stats(input: impl Read) -> Result<PathStats, MrtError> {
     let reader = decompressed(input)?;
     let (mut n, mut unique, mut full, mut max, mut max_all) = (0u64, 0u64, 0u64, 0usize, 0usize);
@@ -145,11 +119,11 @@ mod tests {
     fn empty_and_garbage_streams_are_errors() {
         assert!(matches!(
             path_stats(&b""[..]),
-            Err(MrtError::NoAnnouncements)
+            Err(MrtError::Input(InputError::Empty(None)))
         ));
         assert!(matches!(
             path_stats(&b"not an MRT file at all"[..]),
-            Err(MrtError::NoAnnouncements)
+            Err(MrtError::Input(InputError::NotMrt { .. }))
         ));
         // Truncated gzip: no announcement decodes from it.
         assert!(path_stats(&[0x1f, 0x8b, 0x08, 0x00][..]).is_err());

@@ -275,8 +275,8 @@ fn bad_input_exits_2_naming_the_file() {
         "nothing left behind"
     );
     let empty = s.write("empty.mrt", "");
-    s.exits(2, &sign_mrt(&empty, &x, &k, &[]), "no announcement");
-    let named = format!("{empty}: no UPDATE");
+    let named = format!("{empty}: empty file: no MRT record");
+    s.exits(2, &sign_mrt(&empty, &x, &k, &[]), &named);
     s.exits(
         2,
         &["bgpsec", "validate-mrt", &empty, "--keys", &json],

@@ -39,7 +39,7 @@ fn bad_usage_and_input_exit_2() {
     s.exits(
         2,
         &["replay", &empty, "--schemes", "none"],
-        "empty.mrt: no announcements",
+        "empty.mrt: empty file: no MRT record",
     );
     s.exits(2, &["replay", &s.p("missing.mrt")], "missing.mrt");
     let rib = s.write("rib.mrt", b"\x00\x01");

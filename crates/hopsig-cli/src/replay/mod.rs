@@ -74,7 +74,7 @@ fn hops_of(a: &hopsig_bgp::trace::Announcement) -> usize {
 }
 
 impl TraceFile {
-    /// Reads every announcement of the MRT file at `path` (plain or gzip).
+    /// Reads every announcement of the MRT file at `path` (plain or compressed).
     ///
     /// # Errors
     /// The file unreadable, broken framing, or no announcement in it; each names the file.

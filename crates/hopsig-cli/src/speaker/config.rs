@@ -46,7 +46,7 @@ pub struct RouterKeyFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OriginateMrt {
-    /// RIS / RouteViews update file or RIB dump, plain or gzip.
+    /// RIS / RouteViews update file or RIB dump, plain or gzip / bzip2 / xz / zstd.
     pub file: PathBuf,
     /// Only the routes the collector learnt from this peer AS.
     pub peer_as: Option<u32>,

@@ -22,7 +22,7 @@ use crate::io::{at, note, say, say_json, Failure, Outcome};
 /// Messages that do not decode are reported and make the exit status 2.
 #[derive(clap::Args)]
 pub struct Args {
-    /// An MRT file (plain or gzip), or a BGP message in hex.
+    /// An MRT file (plain or gzip / bzip2 / xz / zstd), or a BGP message in hex.
     input: String,
     /// One JSON object per UPDATE, one per line.
     #[arg(long)]

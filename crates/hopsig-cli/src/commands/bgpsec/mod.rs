@@ -75,20 +75,22 @@ pub(crate) fn threads(asked: Option<NonZeroUsize>) -> usize {
         .map_or(1, NonZeroUsize::get)
 }
 
-/// An MRT file opened for streaming (plain or gzip), its size, and a counter of the
-/// bytes read from it, for progress.
+/// An MRT file opened for streaming (plain or compressed: `hopsig_bgp::mrt::decompressed`),
+/// its size, and a counter of the bytes read from the file (compressed bytes, so that
+/// progress reaches the file's size), for progress.
 pub(crate) struct MrtInput {
     pub reader: hopsig_bgp::mrt::Decompressed<Counted<File>>,
     pub size: u64,
     pub read: Arc<AtomicU64>,
 }
 
-/// Opens the MRT file `path`: a regular file, plain or gzip-compressed.
+/// Opens the MRT file `path`: a regular file, plain or compressed (gzip, bzip2, xz,
+/// zstd), whose first bytes are MRT; the error names the file and says what it looks
+/// like otherwise.
 pub(crate) fn open_mrt(path: &Path) -> Result<MrtInput, Failure> {
     let (counted, size, read) = open_counted(path, "MRT file")?;
     Ok(MrtInput {
-        reader: hopsig_bgp::mrt::decompressed(counted)
-            .map_err(|e| at(path, format!("cannot read MRT file: {e}")))?,
+        reader: hopsig_bgp::mrt::decompressed(counted).map_err(|e| at(path, e))?,
         size,
         read,
     })
@@ -221,5 +223,25 @@ pub(crate) fn rate(count: u64, seconds: f64) -> f64 {
         count as f64 / seconds
     } else {
         0.0
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Progress counts the bytes read from the file, compressed: a bzip2 file read
+    /// to the end has been read to its size, though it holds six times as much.
+    #[test]
+    fn progress_counts_the_compressed_bytes() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../hopsig-bgp/tests/data/routeviews/route-views.jinx.updates.20150401.0000.bz2");
+        let mut input = open_mrt(&path).unwrap();
+        let mut all = Vec::new();
+        input.reader.read_to_end(&mut all).unwrap();
+        assert_eq!(input.read.load(Ordering::Relaxed), input.size);
+        assert_eq!(input.size, std::fs::metadata(&path).unwrap().len());
+        assert!(all.len() as u64 > 5 * input.size);
     }
 }

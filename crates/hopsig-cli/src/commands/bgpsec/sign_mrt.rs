@@ -15,8 +15,9 @@ use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Sign every announcement of an MRT file as the BGPsec UPDATE its AS path would carry.
 ///
-/// IN is an MRT file (RIS / RouteViews updates or RIB dump, plain or gzip). Each AS on the path
-/// signs in turn, origin first, toward the next AS; the newest toward the collector.
+/// IN is an MRT file (RIS / RouteViews updates or RIB dump; plain, gzip, bzip2, xz or
+/// zstd). Each AS on the path signs in turn, origin first, toward the next AS; the
+/// newest toward the collector.
 /// Writes OUT as MRT BGP4MP_MESSAGE_AS4 records, and to DIR a key per AS:
 /// bgpsec_keys.json (rpki-client's format, for validate-mrt) and AS<N>.key (mode 0600).
 /// Withdrawals, and announcements BGPsec cannot sign (AS_SET, ...), are counted and

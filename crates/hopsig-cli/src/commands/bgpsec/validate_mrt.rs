@@ -11,8 +11,9 @@ use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Validate every BGPsec UPDATE of an MRT file, on every core.
 ///
-/// FILE is plain or gzip. Each UPDATE is validated as the collector of its record
-/// would (RFC 8205 §5.2; the record's peer AS for check 2, its local AS as the target
+/// FILE is plain MRT or compressed (gzip, bzip2, xz, zstd). Each UPDATE is validated
+/// as the collector of its record would (RFC 8205 §5.2; the record's peer AS for
+/// check 2, its local AS as the target
 /// of the newest signature), with the router keys of an rpki-client JSON file or a
 /// keys folder (as `hopsig bgpsec keys` reads them). An
 /// UPDATE that announces a route is 'Valid' or not, and why; other records are
