@@ -282,11 +282,6 @@ pub struct FloorRun {
 }
 
 impl FloorRun {
-    /// Σ measured work, µs.
-    pub fn work_us(&self) -> f64 {
-        self.windows.iter().map(|w| w.work_us).sum()
-    }
-
     /// Σ floor cost, each window at its own price, µs.
     pub fn floor_us(&self) -> f64 {
         self.windows.iter().map(|w| w.floor_us).sum()
@@ -352,7 +347,7 @@ mod tests {
         let r = run.finish().unwrap();
         assert_eq!(r.windows.len(), 1);
         assert_eq!(r.windows[0].items, 0..20);
-        assert!((r.work_us() - 1e7).abs() < 1e-3);
+        assert!((r.windows[0].work_us - 1e7).abs() < 1e-3);
         assert!(r.floor_us() > 0.0);
         // Items resting on a billion calls each: every item fills a window.
         let mut run = Interleaved::start(budget, 2, &mut op).unwrap();
