@@ -40,11 +40,31 @@ fn fail(e: Error) -> Failure {
     Failure::Input(format!("benchmark operation failed: {e}"))
 }
 
+/// Calls of `f` per sample: about `budget.sample_seconds` at its fastest. Timed over
+/// batches of 1, 1, 2, 4, … calls (at least three, until one batch lasts an eighth of a
+/// sample), keeping the fastest per call. One call timed alone may include a
+/// preemption on a loaded machine: its samples would then be a single short call that
+/// mostly escapes the load, while the operation it is divided by, sampled at full
+/// length, absorbs it (`bench pla --quick` under load read router / verify 0.26–0.39
+/// for 1.0).
 fn iterations(f: &mut dyn FnMut() -> Result<(), Error>, budget: Budget) -> Result<u32, Failure> {
-    let t = Instant::now();
-    f().map_err(fail)?;
-    let once = t.elapsed().as_secs_f64().max(1e-9);
-    Ok(((budget.sample_seconds / once) as u32).clamp(1, 1_000_000))
+    let mut fastest = f64::INFINITY;
+    let mut batch = 1u32;
+    for round in 0.. {
+        let t = Instant::now();
+        for _ in 0..batch {
+            f().map_err(fail)?;
+        }
+        let spent = t.elapsed().as_secs_f64();
+        fastest = fastest.min(spent / f64::from(batch));
+        if round >= 2 && (spent >= budget.sample_seconds / 8.0 || batch >= 1 << 20) {
+            break;
+        }
+        if round > 0 {
+            batch *= 2;
+        }
+    }
+    Ok(((budget.sample_seconds / fastest.max(1e-9)) as u32).clamp(1, 1_000_000))
 }
 
 fn sample(f: &mut dyn FnMut() -> Result<(), Error>, iters: u32) -> Result<f64, Failure> {
@@ -307,6 +327,22 @@ mod tests {
         assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
         assert!(median(vec![]).is_nan());
+    }
+
+    /// A first call slowed (as by a preemption) does not shrink the samples to one
+    /// call: the calibration keeps the fastest of several batches.
+    #[test]
+    fn a_slow_first_call_does_not_shrink_the_samples() {
+        let mut first = true;
+        let mut op = || {
+            if std::mem::take(&mut first) {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            std::hint::black_box(0u64);
+            Ok(())
+        };
+        let n = iterations(&mut op, Budget::QUICK).unwrap();
+        assert!(n >= 1000, "{n} calls per sample");
     }
 
     #[test]
