@@ -991,10 +991,10 @@ mod tests {
             .values()
             .flatten()
             .map(|a| a.hops)
-            .take(2000)
+            .take(3000)
             .collect();
         let n = hops.len();
-        assert!(n >= 1000, "{n} announcements");
+        assert!(n >= 3000, "{n} announcements");
         let scheme = Scheme::prepare("bgpsec-ecdsa").unwrap();
         let ratio = |load: Option<std::ops::Range<usize>>| {
             let mut hog = None;
