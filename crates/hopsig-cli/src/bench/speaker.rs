@@ -27,6 +27,7 @@ use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
 use hopsig_bgp::{Hop, Peer, Signer, Validator, SUITES};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
+use super::timer::{median, rounds};
 use super::Machine;
 use crate::io::{note, Failure};
 use crate::speaker::config::Mode;
@@ -231,11 +232,6 @@ impl Harness {
     }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
 fn measure_suite(
     suite: &'static dyn AlgorithmSuite,
     n: usize,
@@ -266,18 +262,22 @@ fn measure_suite(
     } else {
         (THROUGHPUT_ROUTES / n).clamp(1, 5)
     };
-    let (mut floors, mut pools1, mut pools2) = (vec![], vec![], vec![]);
-    for _ in 0..reps {
-        let start = Instant::now();
-        for u in &updates {
-            if !validator.update(u, &peer).is_valid() {
-                return Err(setup("a benchmark route is not valid"));
-            }
-        }
-        floors.push(n as f64 / start.elapsed().as_secs_f64());
-        pools1.push(n as f64 / harness(&ring, Mode::Strict, 1, false)?.burst(&updates)?);
-        pools2.push(n as f64 / harness(&ring, Mode::Strict, 2, false)?.burst(&updates)?);
-    }
+    let [floors, pools1, pools2] = rounds(
+        reps,
+        [
+            &mut || {
+                let start = Instant::now();
+                for u in &updates {
+                    if !validator.update(u, &peer).is_valid() {
+                        return Err(setup("a benchmark route is not valid"));
+                    }
+                }
+                Ok(n as f64 / start.elapsed().as_secs_f64())
+            },
+            &mut || Ok(n as f64 / harness(&ring, Mode::Strict, 1, false)?.burst(&updates)?),
+            &mut || Ok(n as f64 / harness(&ring, Mode::Strict, 2, false)?.burst(&updates)?),
+        ],
+    )?;
     let (floor, pool1, pool2) = (median(floors), median(pools1), median(pools2));
 
     note(format_args!(

@@ -20,6 +20,7 @@ use hopsig_bgp::packet::{
 use hopsig_bgp::suite::by_name;
 use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
 use hopsig_bgp::{AlgorithmSuite, Chain, Hop, Peer, RouterKeys, Validator, SUITES};
+use hopsig_schemes::floors::{RawEcdsaP256, RawRsa};
 use hopsig_schemes::kcx::sim::{Ladder, Variant};
 use hopsig_schemes::kcx::{self, KcParams, SignedRoute};
 use hopsig_schemes::primitives::codec::Writer;
@@ -183,14 +184,15 @@ impl Scheme {
     }
 
     /// Replays `hops` (each clamped to 1..=[`MAX_HOPS`]) in order, timing each
-    /// announcement's validation and signing; `progress` is called after each.
+    /// announcement's validation and signing; `after(i, service)` is called after each,
+    /// outside the timed code (the replay samples its floor there).
     ///
     /// # Errors
-    /// A validation that fails or a signing error (a bug).
+    /// A validation that fails or a signing error (a bug); an error of `after`.
     pub fn run(
         &self,
         hops: &[usize],
-        mut progress: impl FnMut(usize),
+        mut after: impl FnMut(usize, Service) -> Result<(), Failure>,
     ) -> Result<Vec<Service>, Failure> {
         let bad = |what: &str| Failure::Input(format!("replay: {} {what} (a bug)", self.name));
         let mut out = Vec::with_capacity(hops.len());
@@ -208,11 +210,12 @@ impl Scheme {
                     let mut path = vec![LOCAL_AS];
                     path.extend(asns);
                     std::hint::black_box(plain_update(r, path)?);
-                    out.push(Service {
+                    let s = Service {
                         validate: (t1 - t0).as_secs_f64(),
                         sign: t1.elapsed().as_secs_f64(),
-                    });
-                    progress(i);
+                    };
+                    out.push(s);
+                    after(i, s)?;
                 }
             }
             Prepared::Bgpsec {
@@ -239,11 +242,12 @@ impl Scheme {
                         .map_err(|e| bad(&e.to_string()))?;
                     let sent = chain.path().map_err(|e| bad(&e.to_string()))?;
                     std::hint::black_box(update_message(r, sent).map_err(|e| bad(&e.to_string()))?);
-                    out.push(Service {
+                    let s = Service {
                         validate: (t1 - t0).as_secs_f64(),
                         sign: t1.elapsed().as_secs_f64(),
-                    });
-                    progress(i);
+                    };
+                    out.push(s);
+                    after(i, s)?;
                 }
             }
             Prepared::Kcx(ladder) => {
@@ -258,11 +262,12 @@ impl Scheme {
                     let t1 = Instant::now();
                     let sent = router.sign().map_err(|e| bad(&e.to_string()))?;
                     std::hint::black_box(kcx::encode(&sent).map_err(|e| bad(&e.to_string()))?);
-                    out.push(Service {
+                    let s = Service {
                         validate: (t1 - t0).as_secs_f64(),
                         sign: t1.elapsed().as_secs_f64(),
-                    });
-                    progress(i);
+                    };
+                    out.push(s);
+                    after(i, s)?;
                 }
             }
         }
@@ -298,13 +303,29 @@ impl Scheme {
 pub struct Floor {
     /// What was timed.
     pub primitive: &'static str,
-    /// One verification, µs (median).
+    /// One verification, µs (median of the samples taken between the announcements).
     pub verify_us: f64,
-    /// One signature, µs (median).
+    /// One signature, µs (median of the same samples).
     pub sign_us: f64,
 }
 
-impl Floor {
+/// The primitive under a scheme's router work, ready to be sampled between its
+/// announcements (`crate::bench::timer::Interleaved`).
+pub enum FloorOps {
+    /// OpenSSL ECDSA P-256.
+    Ecdsa(RawEcdsaP256),
+    /// OpenSSL raw RSA of this many bits.
+    Rsa(RawRsa, u32),
+}
+
+impl FloorOps {
+    /// Operation [`FloorOps::VERIFY`]: one verification.
+    pub const VERIFY: usize = 0;
+    /// Operation [`FloorOps::SIGN`]: one signature.
+    pub const SIGN: usize = 1;
+    /// Number of operations.
+    pub const COUNT: usize = 2;
+
     /// The floor of `scheme`, if it rests on one primitive: OpenSSL ECDSA P-256
     /// (`bgpsec-ecdsa`), raw RSA-2048 (`bgr`: L public operations, one private) or raw
     /// RSA-1024 (`kc-rsa`). `none` has no cryptography; KC-MT and the hybrid mix HORS
@@ -312,39 +333,38 @@ impl Floor {
     ///
     /// # Errors
     /// Backend failures.
-    pub fn measure(scheme: &str, quick: bool) -> Result<Option<Floor>, Failure> {
-        use crate::bench::timer::{single, Budget};
-        use hopsig_schemes::floors::{RawEcdsaP256, RawRsa};
-        let budget = if quick { Budget::QUICK } else { Budget::FULL };
+    pub fn of(scheme: &str) -> Result<Option<FloorOps>, Failure> {
         Ok(match scheme {
-            "bgpsec-ecdsa" => {
-                let e = RawEcdsaP256::new().map_err(setup)?;
-                Some(Floor {
-                    primitive: "OpenSSL ECDSA P-256 verify / sign",
-                    verify_us: single(budget, &mut || e.verify())?,
-                    sign_us: single(budget, &mut || e.sign())?,
-                })
-            }
-            "bgr" | "kc-rsa" => {
-                let bits = if scheme == "bgr" {
-                    2048
-                } else {
-                    KCX_PARAMS.rsa_bits
-                };
-                let mut r = RawRsa::new(bits).map_err(setup)?;
-                let verify_us = single(budget, &mut || r.public_op())?;
-                Some(Floor {
-                    primitive: if bits == 2048 {
-                        "OpenSSL raw RSA-2048 public / private"
-                    } else {
-                        "OpenSSL raw RSA-1024 public / private"
-                    },
-                    verify_us,
-                    sign_us: single(budget, &mut || r.private_op())?,
-                })
-            }
+            "bgpsec-ecdsa" => Some(FloorOps::Ecdsa(RawEcdsaP256::new().map_err(setup)?)),
+            "bgr" => Some(FloorOps::Rsa(RawRsa::new(2048).map_err(setup)?, 2048)),
+            "kc-rsa" => Some(FloorOps::Rsa(
+                RawRsa::new(KCX_PARAMS.rsa_bits).map_err(setup)?,
+                KCX_PARAMS.rsa_bits,
+            )),
             _ => None,
         })
+    }
+
+    /// What is timed.
+    pub fn primitive(&self) -> &'static str {
+        match self {
+            FloorOps::Ecdsa(_) => "OpenSSL ECDSA P-256 verify / sign",
+            FloorOps::Rsa(_, 2048) => "OpenSSL raw RSA-2048 public / private",
+            FloorOps::Rsa(..) => "OpenSSL raw RSA-1024 public / private",
+        }
+    }
+
+    /// Runs operation `k` ([`FloorOps::VERIFY`] or [`FloorOps::SIGN`]) once.
+    ///
+    /// # Errors
+    /// Backend failures.
+    pub fn run(&mut self, k: usize) -> Result<(), hopsig_schemes::Error> {
+        match (self, k) {
+            (FloorOps::Ecdsa(e), FloorOps::VERIFY) => e.verify(),
+            (FloorOps::Ecdsa(e), _) => e.sign(),
+            (FloorOps::Rsa(r, _), FloorOps::VERIFY) => r.public_op(),
+            (FloorOps::Rsa(r, _), _) => r.private_op(),
+        }
     }
 }
 
@@ -435,7 +455,7 @@ mod tests {
         let s = Scheme::prepare("kc-mt").unwrap();
         let sigma = KCX_PARAMS.hors.sigma as usize;
         // 3 × Σ announcements at one position: the key is renewed twice, no error.
-        let t = s.run(&vec![3; 3 * sigma], |_| {}).unwrap();
+        let t = s.run(&vec![3; 3 * sigma], |_, _| Ok(())).unwrap();
         assert_eq!(t.len(), 3 * sigma);
     }
 }
