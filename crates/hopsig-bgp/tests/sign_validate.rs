@@ -758,27 +758,41 @@ fn forward_and_originate_follow_rfc_8205_section_4_1() {
     let communities = kept(8, 0xc0, &[0xfd, 0xe8, 0, 1]);
     let med = kept(4, 0x80, &[0, 0, 0, 9]);
     let local_pref = kept(5, 0x40, &[0, 0, 0, 100]);
+    // Optional transitive, of a type hopsig does not recognise; and optional
+    // non-transitive, unknown too.
+    let unknown = kept(0xf0, 0xc0, &[1, 2, 3]);
+    let unknown_non_transitive = kept(0xf1, 0x80, &[4]);
     let u = net
         .signer(64_496)
         .originate(
             nlri,
             next_hop(&nlri),
-            vec![communities.clone(), med, local_pref, origin_attr()],
+            vec![
+                communities.clone(),
+                med,
+                local_pref,
+                origin_attr(),
+                unknown,
+                unknown_non_transitive,
+            ],
             &Hop::to(65_536),
         )
         .unwrap();
     // Ascending type codes (RFC 4271 §5).
     let types: Vec<u8> = u.attributes.iter().map(PathAttribute::type_code).collect();
-    assert_eq!(types, [1, 4, 5, 8, 14, 33]);
+    assert_eq!(types, [1, 4, 5, 8, 14, 33, 0xf0, 0xf1]);
     let nh = NextHop::V4(Ipv4Addr::new(203, 0, 113, 9));
     let f = net
         .signer(65_536)
         .forward(&u, Some(nh), &Hop::to(TARGET))
         .unwrap();
-    // MED and LOCAL_PREF stay behind; COMMUNITIES goes on; the next hop is the new one.
+    // MED, LOCAL_PREF and the unknown non-transitive attribute stay behind;
+    // COMMUNITIES goes on, and the unknown transitive one with the Partial bit set
+    // (RFC 4271 §5); the next hop is the new one.
     let types: Vec<u8> = f.attributes.iter().map(PathAttribute::type_code).collect();
-    assert_eq!(types, [1, 8, 14, 33]);
+    assert_eq!(types, [1, 8, 14, 33, 0xf0]);
     assert_eq!(f.attribute(AttrType::Communities), Some(&communities));
+    assert_eq!(f.attributes[4], kept(0xf0, 0xe0, &[1, 2, 3]));
     assert_eq!(f.mp_reach().unwrap().next_hop(), nh);
     assert_eq!(
         net.validator()
@@ -801,7 +815,7 @@ fn forward_and_originate_follow_rfc_8205_section_4_1() {
         .iter()
         .map(PathAttribute::type_code)
         .collect();
-    assert_eq!(types, [1, 8, 14, 33]);
+    assert_eq!(types, [1, 8, 14, 33, 0xf0]);
 
     // The signer builds AS_PATH-free BGPsec UPDATEs only.
     let as_path = PathAttribute::new(
