@@ -370,6 +370,65 @@ fn each_check_of_section_5_2_has_its_verdict() {
     );
 }
 
+/// `Validator::screen` is §5.2 without the signatures: it needs no router key, says
+/// `Ok` where only the signatures are left, and otherwise what `update` says.
+#[test]
+fn screening_is_section_5_2_up_to_the_signatures() {
+    let nlri = v4("192.0.2.0", 24);
+    let update_of = |path: BgpsecPath<'static>| {
+        let mp =
+            hopsig_bgp::packet::MpReachNlri::new(nlri.safi, next_hop(&nlri), vec![nlri.prefix])
+                .unwrap();
+        Update {
+            attributes: vec![
+                origin_attr(),
+                PathAttribute::new(AttributeValue::MpReachNlri(mp), AsWidth::Four).unwrap(),
+                PathAttribute::new(AttributeValue::BgpsecPath(path), AsWidth::Four).unwrap(),
+            ],
+            ..Update::default()
+        }
+    };
+    let no_keys = RouterKeys::new();
+    let validator = Validator::new(&no_keys);
+    let peer = Peer::external(TARGET, 65_536);
+    let plain = update_of(unsigned_path(&[(64_496, 1, false), (65_536, 1, false)]));
+    // The junk signatures are left to verify.
+    assert_eq!(validator.screen(&plain, &peer), Ok(()));
+    assert!(matches!(
+        validator.update(&plain, &peer),
+        Validation::NotValid(NotValid::Signatures(_))
+    ));
+    // Check 2 and check 7, with the verdict `update` gives.
+    let wrong_peer = Peer::external(TARGET, 65_539);
+    assert!(matches!(
+        validator.screen(&plain, &wrong_peer),
+        Err(NotValid::Malformed(Malformed::PeerAs { .. }))
+    ));
+    assert_eq!(
+        validator.screen(&plain, &wrong_peer).unwrap_err(),
+        match validator.update(&plain, &wrong_peer) {
+            Validation::NotValid(n) => n,
+            v => panic!("{v:?}"),
+        }
+    );
+    let pcount_zero = update_of(unsigned_path(&[(64_496, 1, false), (65_536, 0, false)]));
+    assert_eq!(
+        validator.screen(&pcount_zero, &peer),
+        Err(NotValid::Malformed(Malformed::PcountZero))
+    );
+    // Blocks of unsupported suites only: unsigned.
+    let none = Validator::with_suites(&[], &no_keys);
+    assert_eq!(
+        none.screen(&plain, &peer),
+        Err(NotValid::Unsigned(Unsigned::NoSupportedSuite(vec![1])))
+    );
+    // No BGPsec_PATH at all.
+    assert_eq!(
+        validator.screen(&Update::default(), &peer),
+        Err(NotValid::Unsigned(Unsigned::NoBgpsecPath))
+    );
+}
+
 #[test]
 fn codec_checks_come_back_with_the_codecs_verdict() {
     let net = Net::new(&[64_496, 65_536]);

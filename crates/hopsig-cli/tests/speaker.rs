@@ -1213,7 +1213,8 @@ fn as4_attr(asns: Vec<u32>) -> hopsig_bgp::packet::PathAttribute<'static> {
 }
 
 /// RFC 4271 §5: an unrecognized optional transitive attribute goes on with the Partial
-/// bit set; optional non-transitive ones (unknown, or MULTI_EXIT_DISC) do not.
+/// bit set; optional non-transitive ones (unknown, or MULTI_EXIT_DISC) do not;
+/// COMMUNITIES goes on as it is, and NO_EXPORT is honoured (RFC 1997).
 #[test]
 fn unknown_optional_transitive_attributes_pass_with_the_partial_bit() {
     use hopsig_bgp::packet::{AsPath, AsWidth};
@@ -1239,8 +1240,28 @@ fn unknown_optional_transitive_attributes_pass_with_the_partial_bit() {
             other(0x80, 0xf1, &[4, 5]),    // unknown, optional non-transitive
         ],
     ));
+    // RFC 1997: passed on, COMMUNITIES is recognised, so NO_EXPORT keeps a route
+    // from every (external) neighbour; then a marker.
+    from.send(plain(
+        "10.62.0.0/16",
+        AsPath::sequence(vec![65_312]),
+        AsWidth::Four,
+        vec![other(0xc0, 8, &[0xff, 0xff, 0xff, 0x01])],
+    ));
+    from.send(plain(
+        "10.63.0.0/16",
+        AsPath::sequence(vec![65_312]),
+        AsWidth::Four,
+        vec![other(0xc0, 8, &[0xfd, 0xe8, 0, 1])],
+    ));
     let p = prefix("10.61.0.0/16");
-    let got = to_peer.until(|a| a.contains_key(&p));
+    let marker = prefix("10.63.0.0/16");
+    let got = to_peer.until(|a| a.contains_key(&p) && a.contains_key(&marker));
+    assert!(
+        !to_peer.ever(prefix("10.62.0.0/16")),
+        "NO_EXPORT route sent"
+    );
+    assert_eq!(kept(&got[&marker], 8), Some((0xc0, vec![0xfd, 0xe8, 0, 1])));
     assert_eq!(
         kept(&got[&p], 0xf0),
         Some((0xe0, vec![1, 2, 3])),
