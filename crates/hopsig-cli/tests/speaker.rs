@@ -1399,3 +1399,88 @@ fn bgpsec_path_from_a_peer_that_may_not_send_it_is_treat_as_withdraw() {
         assert!(route(&st, bad).is_none(), "{bad} kept: {st}");
     }
 }
+
+/// BIRD with the 4-octet AS capability off is an OLD speaker (RFC 6793): a route whose
+/// path holds a 4-octet AS reaches it (AS_TRANS in AS_PATH, the real path in AS4_PATH,
+/// which BIRD merges back), and its own route, sent with AS4_PATH, is merged by hopsig.
+#[test]
+fn bird_as_an_old_neighbour() {
+    use hopsig_bgp::packet::{AsPath, AsWidth};
+    use raw::{plain, Caps, Peer};
+    if !common::have_with("bird", "--version", "bird_as_an_old_neighbour") {
+        return;
+    }
+    let s = Scratch::new();
+    let port = free_port();
+    let conf = include_str!("peers/bird-old.conf.template")
+        .replace("LOG_PATH", &s.p("bird.log"))
+        .replace("PORT", &port.to_string())
+        .replace("HOPSIG_ADDRESS", "127.0.10.2")
+        .replace("HOPSIG_AS", "65010");
+    let conf = s.write("bird.conf", conf);
+    let ctl = s.p("bird.ctl");
+    let _bird = Running(
+        Command::new("bird")
+            .args(["-f", "-c", &conf, "-s", &ctl, "-P", &s.p("bird.pid")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    keys(&s, "ecdsa-p256-sha256", &[65_010], &[65_010]);
+    let listen = free_port();
+    let _speaker = start(
+        &s,
+        "a",
+        config(
+            "a",
+            65_010,
+            "127.0.10.2",
+            Some(listen),
+            "lazy",
+            "ecdsa-p256-sha256",
+            "10.10.0.0/16",
+            &[
+                Nb {
+                    address: "127.0.0.1",
+                    port,
+                    remote_as: 65_005,
+                    passive: false,
+                    bgpsec: false,
+                },
+                Nb {
+                    address: "127.0.10.3",
+                    port: 179,
+                    remote_as: 65_011,
+                    passive: true,
+                    bgpsec: false,
+                },
+            ],
+        ),
+    );
+    let to = format!("127.0.10.2:{listen}");
+    wait_for(&s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(&s, "a").is_some()
+    });
+    let mut new = Peer::connect("127.0.10.3", &to, 65_011, Caps::New);
+    new.send(plain(
+        "10.11.0.0/16",
+        AsPath::sequence(vec![65_011, 4_200_000_099]),
+        AsWidth::Four,
+        vec![],
+    ));
+    let mut last = String::new();
+    wait_for(&s, "the 4-octet path in BIRD", || {
+        let o = Command::new("birdc")
+            .args(["-s", &ctl, "show", "route", "all", "10.11.0.0/16"])
+            .output()
+            .unwrap();
+        last = String::from_utf8_lossy(&o.stdout).into_owned();
+        last.contains("BGP.as_path: 65010 65011 4200000099\n")
+    });
+    wait_for(&s, "BIRD's route with its path merged", || {
+        route_is(&s, "a", "10.5.0.0/16", |r| {
+            r["as_path"] == "65005 4200000077"
+        })
+    });
+}
