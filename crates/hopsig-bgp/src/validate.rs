@@ -16,6 +16,9 @@
 //!    segment first); the first block marked 'Valid' ends validation with
 //!    [`Validation::Valid`] ("if the first Signature_Block is marked 'Valid' OR the
 //!    second …"); if none is, [`NotValid::Signatures`] says why each failed.
+//!
+//! [`Validator::screen`] is steps 1–3 alone: no cryptography, no router key — what a
+//! speaker that verifies later than it forwards checks first.
 
 use crate::packet::{
     Action, AsWidth, AttrType, BgpsecNlriFault, BgpsecPath, Message, MessageError, MessageType,

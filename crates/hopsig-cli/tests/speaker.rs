@@ -871,12 +871,12 @@ mod raw {
                 updates: vec![],
             };
             peer.send(Message::Open(open));
-            loop {
-                match Message::decode(&read_message(&mut peer.stream), width).unwrap() {
-                    Message::Keepalive => break,
-                    m => panic!("expected KEEPALIVE, got {m:?}"),
-                }
-            }
+            let reply = read_message(&mut peer.stream);
+            assert_eq!(
+                Message::decode(&reply, width).unwrap(),
+                Message::Keepalive,
+                "the speaker's answer to the OPEN"
+            );
             peer.send(Message::Keepalive);
             peer
         }

@@ -1,7 +1,10 @@
 //! The RIB task: every route the speaker knows, owned by one task (holo-bgp's layout).
 //!
 //! * Adj-RIB-In per session, each route with its validation state (RFC 8205 §5.1):
-//!   pending, valid, not valid (and why), or unsigned.
+//!   pending, valid, not valid (and why), or unsigned. A BGPsec UPDATE is screened
+//!   first, on this task ([`Validator::screen`], §5.2 without the signatures): an error
+//!   is treat-as-withdraw, only unsupported suites make it unsigned. The AS path from
+//!   an OLD (2-octet) neighbour is AS_PATH merged with AS4_PATH (RFC 6793 §4.2.3).
 //! * The decision (RFC 4271 §9.1, reduced): a prefix this router originates wins;
 //!   otherwise the eligible route with the shortest AS path, the lower session
 //!   number on a tie. Eligible: valid or unsigned, and in lazy mode also pending —
@@ -10,8 +13,9 @@
 //!   Toward a session that negotiated BGPsec, a BGPsec route is signed onward
 //!   ([`Signer::forward`], RFC 8205 §4.2) and an own prefix is signed as origin; every
 //!   other case sends AS_PATH: the §4.4 equivalent of a Secure_Path, or the received
-//!   AS_PATH, with the local AS prepended. A route that arrived without BGPsec_PATH
-//!   is never signed later (§4.1).
+//!   AS_PATH, with the local AS prepended (AS_TRANS and AS4_PATH toward an OLD
+//!   neighbour, RFC 6793 §4.2.2). A route that arrived without BGPsec_PATH is never
+//!   signed later (§4.1). Received attributes go on as RFC 4271 §5 says.
 //! * Validation runs in a pool of worker threads ([`Pool`]); in lazy mode the
 //!   route is forwarded before, and a Not Valid answer withdraws it from every
 //!   session it went to and logs why (issue 13 §2, BGR §1).
