@@ -1115,7 +1115,11 @@ fn as4_path_with_an_old_neighbour() {
         LOCAL,
         "127.0.5.1",
         "lazy",
-        &[("127.0.5.2", 65_302, false), ("127.0.5.3", 65_301, false)],
+        &[
+            ("127.0.5.2", 65_302, false),
+            ("127.0.5.3", 65_301, false),
+            ("127.0.5.4", 4_200_000_004, true),
+        ],
     );
     let mut new = Peer::connect("127.0.5.2", &to, 65_302, Caps::New);
     // AGGREGATOR of a 4-octet AS on a 4-octet session: AS, then the address.
@@ -1153,6 +1157,18 @@ fn as4_path_with_an_old_neighbour() {
         Some((0xc0, aggregator.to_vec())),
         "AS4_AGGREGATOR"
     );
+    // A BGPsec route goes to the OLD neighbour as its Secure_Path's AS_PATH (RFC 8205
+    // §4.4), split as any other (forwarded before validation: lazy mode).
+    let mut bgpsec = Peer::connect("127.0.5.4", &to, 4_200_000_004, Caps::Bgpsec);
+    bgpsec.send(raw::signed(
+        "10.64.0.0/16",
+        4_200_000_004,
+        hopsig_bgp::Hop::to(LOCAL),
+    ));
+    let signed = prefix("10.64.0.0/16");
+    let got = old.until(|a| a.contains_key(&signed));
+    assert_eq!(as_path(&got[&signed]), [trans, trans]);
+    assert_eq!(as4_path(&got[&signed]), Some(vec![LOCAL, 4_200_000_004]));
     // From the OLD neighbour: AS_PATH 65301 AS_TRANS 65305, AS4_PATH 4200000077 65305.
     let as4 = as4_attr(vec![4_200_000_077, 65_305]);
     old.send(plain(
