@@ -10,6 +10,8 @@
 //!   triples and their lookup; [`sign`] — a router's outgoing BGPsec UPDATE and a path
 //!   signed hop by hop; [`validate`] — RFC 8205 §5.2, with the step that failed;
 //!   [`as_path_equivalent`] — the AS_PATH of a Secure_Path (§4.4).
+//! * [`as4`] — AS path information to and from 2-octet ("OLD") speakers: AS_TRANS,
+//!   AS4_PATH and AS4_AGGREGATOR (RFC 6793 §4.2).
 //! * [`mrt`] — BGP workloads read from MRT files (RFC 6396), as RIPE RIS publishes
 //!   them, through `bgpkit-parser`.
 //! * [`trace`] — BGPsec over real MRT files: each announcement signed by the ASes on
@@ -29,6 +31,7 @@
 //! `hazmat`, whose `danger_…` function signs suite 1 with a caller-chosen nonce, for the
 //! RFC 8608 Appendix A examples. Only this crate's tests enable it.
 
+pub mod as4;
 pub mod as_path_equivalent;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;

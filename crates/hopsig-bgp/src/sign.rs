@@ -194,9 +194,10 @@ impl<'s> Signer<'s> {
     /// The UPDATE this router sends to `hop.target_as` for the route of the BGPsec
     /// UPDATE `received` (§4.2): the BGPsec_PATH with its segments added; MP_REACH_NLRI
     /// with `next_hop` (`None` keeps the received one); the other attributes as
-    /// received, except those RFC 4271 does not send to an external peer (new
-    /// signatures are only added toward one, §4.1): optional non-transitive attributes
-    /// such as MULTI_EXIT_DISC (§5.1.4, §5) and LOCAL_PREF (§5.1.5). The received
+    /// RFC 4271 §5 passes them to an external peer (new signatures are only added
+    /// toward one, §4.1; [`PathAttribute::to_external_peer`]): not optional
+    /// non-transitive ones such as MULTI_EXIT_DISC nor LOCAL_PREF, unrecognized
+    /// optional transitive ones with the Partial bit set. The received
     /// Withdrawn Routes and MP_UNREACH_NLRI are not repeated.
     ///
     /// # Errors
@@ -265,8 +266,7 @@ impl<'s> Signer<'s> {
                     let value = AttributeValue::MpReachNlri(mp);
                     attributes.push(PathAttribute::new(value, AsWidth::Four)?);
                 }
-                _ if sent_to_external_peers(a) => attributes.push(a.clone()),
-                _ => {}
+                _ => attributes.extend(a.to_external_peer()),
             }
         }
         Ok(Update {
@@ -274,14 +274,6 @@ impl<'s> Signer<'s> {
             ..Update::default()
         })
     }
-}
-
-/// Whether RFC 4271 lets an attribute received from one AS go to another: not an
-/// optional non-transitive one (§5: "not passed along"; MULTI_EXIT_DISC §5.1.4), not
-/// LOCAL_PREF (§5.1.5: never to an external peer).
-fn sent_to_external_peers(a: &PathAttribute<'_>) -> bool {
-    let optional_non_transitive = a.flags().optional() && !a.flags().transitive();
-    a.type_code() != u8::from(AttrType::LocalPref) && !optional_non_transitive
 }
 
 /// `update` if its message fits BGP's maximum message size (RFC 8205 §4.1: "All BGPsec

@@ -16,6 +16,9 @@
 //!    segment first); the first block marked 'Valid' ends validation with
 //!    [`Validation::Valid`] ("if the first Signature_Block is marked 'Valid' OR the
 //!    second …"); if none is, [`NotValid::Signatures`] says why each failed.
+//!
+//! [`Validator::screen`] is steps 1–3 alone: no cryptography, no router key — what a
+//! speaker that verifies later than it forwards checks first.
 
 use crate::packet::{
     Action, AsWidth, AttrType, BgpsecNlriFault, BgpsecPath, Message, MessageError, MessageType,
@@ -235,31 +238,73 @@ impl<'v> Validator<'v> {
 
     /// Validates a decoded UPDATE received from `peer`.
     pub fn update(&self, update: &Update<'_>, peer: &Peer) -> Validation {
-        let Some(path) = update.bgpsec_path() else {
-            return not_valid(Unsigned::NoBgpsecPath);
-        };
+        match self.screened(update, peer) {
+            Ok((path, nlri)) => self.blocks(path, &nlri, peer),
+            Err(n) => Validation::NotValid(n),
+        }
+    }
+
+    /// The part of §5.2 that needs no cryptography, for a decoded `update` received
+    /// from `peer`: no AS_PATH beside BGPsec_PATH (check 4) and one prefix (§4.1) —
+    /// the codec's checks, for an UPDATE built rather than decoded —, checks 2 and
+    /// 5–8, and whether a Signature_Block is of a supported suite. `Ok` when only the
+    /// signatures are left to verify; otherwise the verdict [`Validator::update`]
+    /// gives: [`NotValid::Malformed`] (an error in the BGPsec_PATH attribute:
+    /// treat-as-withdraw) or [`NotValid::Unsigned`] (no BGPsec_PATH, or no block of a
+    /// supported suite: treat the UPDATE as unsigned, its AS_PATH reconstructed,
+    /// §4.4). It needs no router key, so a speaker that verifies later (RFC 8205 §5,
+    /// lazily) makes it before it uses or forwards the route.
+    ///
+    /// # Errors
+    /// The verdict, as above.
+    pub fn screen(&self, update: &Update<'_>, peer: &Peer) -> Result<(), NotValid> {
+        self.screened(update, peer).map(|_| ())
+    }
+
+    fn screened<'u, 'a>(
+        &self,
+        update: &'u Update<'a>,
+        peer: &Peer,
+    ) -> Result<(&'u BgpsecPath<'a>, SignedNlri), NotValid> {
+        let path = update
+            .bgpsec_path()
+            .ok_or(NotValid::Unsigned(Unsigned::NoBgpsecPath))?;
         if update.attribute(AttrType::AsPath).is_some() {
-            return malformed(Malformed::AsPathWithBgpsecPath);
+            return Err(NotValid::Malformed(Malformed::AsPathWithBgpsecPath));
         }
-        match SignedNlri::of_update(update) {
-            Ok(nlri) => self.path(path, &nlri, peer),
-            Err(fault) => malformed(Malformed::Nlri(fault)),
+        let nlri = SignedNlri::of_update(update)
+            .map_err(|fault| NotValid::Malformed(Malformed::Nlri(fault)))?;
+        self.screen_path(path, peer)?;
+        Ok((path, nlri))
+    }
+
+    /// Checks 2 and 5–8, then whether a block is of a supported suite.
+    fn screen_path(&self, path: &BgpsecPath<'_>, peer: &Peer) -> Result<(), NotValid> {
+        checks(path, peer).map_err(NotValid::Malformed)?;
+        let supported = |suite: u8| self.suites.iter().any(|s| s.id() == suite);
+        if !path.signature_blocks().iter().any(|b| supported(b.suite)) {
+            let suites = path.signature_blocks().iter().map(|b| b.suite).collect();
+            return Err(NotValid::Unsigned(Unsigned::NoSupportedSuite(suites)));
         }
+        Ok(())
     }
 
     /// Validates the BGPsec_PATH `path` of a well-formed UPDATE announcing `nlri`,
     /// received from `peer`: checks 2 and 5–8, then the blocks.
     pub fn path(&self, path: &BgpsecPath<'_>, nlri: &SignedNlri, peer: &Peer) -> Validation {
-        if let Err(m) = checks(path, peer) {
-            return malformed(m);
+        if let Err(n) = self.screen_path(path, peer) {
+            return Validation::NotValid(n);
         }
+        self.blocks(path, nlri, peer)
+    }
+
+    /// The blocks of supported suites, in wire order, of a screened path.
+    fn blocks(&self, path: &BgpsecPath<'_>, nlri: &SignedNlri, peer: &Peer) -> Validation {
         let mut failed = Vec::new();
-        let mut supported = false;
         for block in path.signature_blocks() {
             let Some(suite) = self.suites.iter().find(|s| s.id() == block.suite) else {
                 continue;
             };
-            supported = true;
             let Some(input) =
                 SignatureInput::of_path(path, block.suite, nlri, suite.coverage(), peer.local_as)
             else {
@@ -277,10 +322,6 @@ impl<'v> Validator<'v> {
                     fault,
                 }),
             }
-        }
-        if !supported {
-            let suites = path.signature_blocks().iter().map(|b| b.suite).collect();
-            return not_valid(Unsigned::NoSupportedSuite(suites));
         }
         Validation::NotValid(NotValid::Signatures(failed))
     }

@@ -370,6 +370,65 @@ fn each_check_of_section_5_2_has_its_verdict() {
     );
 }
 
+/// `Validator::screen` is §5.2 without the signatures: it needs no router key, says
+/// `Ok` where only the signatures are left, and otherwise what `update` says.
+#[test]
+fn screening_is_section_5_2_up_to_the_signatures() {
+    let nlri = v4("192.0.2.0", 24);
+    let update_of = |path: BgpsecPath<'static>| {
+        let mp =
+            hopsig_bgp::packet::MpReachNlri::new(nlri.safi, next_hop(&nlri), vec![nlri.prefix])
+                .unwrap();
+        Update {
+            attributes: vec![
+                origin_attr(),
+                PathAttribute::new(AttributeValue::MpReachNlri(mp), AsWidth::Four).unwrap(),
+                PathAttribute::new(AttributeValue::BgpsecPath(path), AsWidth::Four).unwrap(),
+            ],
+            ..Update::default()
+        }
+    };
+    let no_keys = RouterKeys::new();
+    let validator = Validator::new(&no_keys);
+    let peer = Peer::external(TARGET, 65_536);
+    let plain = update_of(unsigned_path(&[(64_496, 1, false), (65_536, 1, false)]));
+    // The junk signatures are left to verify.
+    assert_eq!(validator.screen(&plain, &peer), Ok(()));
+    assert!(matches!(
+        validator.update(&plain, &peer),
+        Validation::NotValid(NotValid::Signatures(_))
+    ));
+    // Check 2 and check 7, with the verdict `update` gives.
+    let wrong_peer = Peer::external(TARGET, 65_539);
+    assert!(matches!(
+        validator.screen(&plain, &wrong_peer),
+        Err(NotValid::Malformed(Malformed::PeerAs { .. }))
+    ));
+    assert_eq!(
+        validator.screen(&plain, &wrong_peer).unwrap_err(),
+        match validator.update(&plain, &wrong_peer) {
+            Validation::NotValid(n) => n,
+            v => panic!("{v:?}"),
+        }
+    );
+    let pcount_zero = update_of(unsigned_path(&[(64_496, 1, false), (65_536, 0, false)]));
+    assert_eq!(
+        validator.screen(&pcount_zero, &peer),
+        Err(NotValid::Malformed(Malformed::PcountZero))
+    );
+    // Blocks of unsupported suites only: unsigned.
+    let none = Validator::with_suites(&[], &no_keys);
+    assert_eq!(
+        none.screen(&plain, &peer),
+        Err(NotValid::Unsigned(Unsigned::NoSupportedSuite(vec![1])))
+    );
+    // No BGPsec_PATH at all.
+    assert_eq!(
+        validator.screen(&Update::default(), &peer),
+        Err(NotValid::Unsigned(Unsigned::NoBgpsecPath))
+    );
+}
+
 #[test]
 fn codec_checks_come_back_with_the_codecs_verdict() {
     let net = Net::new(&[64_496, 65_536]);
@@ -758,27 +817,41 @@ fn forward_and_originate_follow_rfc_8205_section_4_1() {
     let communities = kept(8, 0xc0, &[0xfd, 0xe8, 0, 1]);
     let med = kept(4, 0x80, &[0, 0, 0, 9]);
     let local_pref = kept(5, 0x40, &[0, 0, 0, 100]);
+    // Optional transitive, of a type hopsig does not recognise; and optional
+    // non-transitive, unknown too.
+    let unknown = kept(0xf0, 0xc0, &[1, 2, 3]);
+    let unknown_non_transitive = kept(0xf1, 0x80, &[4]);
     let u = net
         .signer(64_496)
         .originate(
             nlri,
             next_hop(&nlri),
-            vec![communities.clone(), med, local_pref, origin_attr()],
+            vec![
+                communities.clone(),
+                med,
+                local_pref,
+                origin_attr(),
+                unknown,
+                unknown_non_transitive,
+            ],
             &Hop::to(65_536),
         )
         .unwrap();
     // Ascending type codes (RFC 4271 §5).
     let types: Vec<u8> = u.attributes.iter().map(PathAttribute::type_code).collect();
-    assert_eq!(types, [1, 4, 5, 8, 14, 33]);
+    assert_eq!(types, [1, 4, 5, 8, 14, 33, 0xf0, 0xf1]);
     let nh = NextHop::V4(Ipv4Addr::new(203, 0, 113, 9));
     let f = net
         .signer(65_536)
         .forward(&u, Some(nh), &Hop::to(TARGET))
         .unwrap();
-    // MED and LOCAL_PREF stay behind; COMMUNITIES goes on; the next hop is the new one.
+    // MED, LOCAL_PREF and the unknown non-transitive attribute stay behind;
+    // COMMUNITIES goes on, and the unknown transitive one with the Partial bit set
+    // (RFC 4271 §5); the next hop is the new one.
     let types: Vec<u8> = f.attributes.iter().map(PathAttribute::type_code).collect();
-    assert_eq!(types, [1, 8, 14, 33]);
+    assert_eq!(types, [1, 8, 14, 33, 0xf0]);
     assert_eq!(f.attribute(AttrType::Communities), Some(&communities));
+    assert_eq!(f.attributes[4], kept(0xf0, 0xe0, &[1, 2, 3]));
     assert_eq!(f.mp_reach().unwrap().next_hop(), nh);
     assert_eq!(
         net.validator()
@@ -801,7 +874,7 @@ fn forward_and_originate_follow_rfc_8205_section_4_1() {
         .iter()
         .map(PathAttribute::type_code)
         .collect();
-    assert_eq!(types, [1, 8, 14, 33]);
+    assert_eq!(types, [1, 8, 14, 33, 0xf0]);
 
     // The signer builds AS_PATH-free BGPsec UPDATEs only.
     let as_path = PathAttribute::new(

@@ -1157,3 +1157,723 @@ fn bench_speaker_quick_measures_every_suite() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------
+// RFC rules checked with hand-written peers (issue 22 §2): each raw peer runs the
+// session itself (OPEN with the capabilities the test chooses, Hold Time 0) and reads
+// what the speaker sends.
+
+mod raw {
+    use std::borrow::Cow;
+    use std::collections::BTreeMap;
+    use std::io::Write;
+    use std::net::{IpAddr, Ipv4Addr, TcpStream};
+
+    use hopsig_bgp::packet::{
+        Afi, AsPath, AsWidth, AttrFlags, AttributeValue, BgpsecCapability, BgpsecPath, Capability,
+        Direction, Message, MultiprotocolCapability, NextHop, Open, Origin, PathAttribute, Prefix,
+        SecurePathFlags, SecurePathSegment, SignatureBlock, SignatureSegment, Update,
+    };
+    use hopsig_bgp::suite::ECDSA_P256_SHA256;
+    use hopsig_bgp::{AlgorithmSuite, Hop, SignedNlri, Signer};
+
+    use super::{raw_client, read_message};
+
+    /// What a raw peer announces in its OPEN.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    pub enum Caps {
+        /// An OLD speaker: no 4-octet AS capability (RFC 6793).
+        Old,
+        /// 4-octet AS and IPv4 unicast.
+        New,
+        /// As `New`, with BGPsec Send and Receive for IPv4.
+        Bgpsec,
+        /// As `New`, with BGPsec Receive only (it may not send BGPsec_PATH).
+        BgpsecReceiveOnly,
+    }
+
+    pub struct Peer {
+        pub stream: TcpStream,
+        pub width: AsWidth,
+        /// The speaker's OPEN.
+        pub open: Open<'static>,
+        /// Every UPDATE read from the speaker so far.
+        pub updates: Vec<Update<'static>>,
+    }
+
+    pub fn prefix(s: &str) -> Prefix {
+        let (a, l) = s.split_once('/').unwrap();
+        Prefix::new(a.parse::<IpAddr>().unwrap(), l.parse().unwrap()).unwrap()
+    }
+
+    impl Peer {
+        /// Connects from `from` to the speaker at `to` as AS `asn` and reaches
+        /// Established.
+        pub fn connect(from: &str, to: &str, asn: u32, caps: Caps) -> Peer {
+            let mut capabilities = vec![Capability::Multiprotocol(MultiprotocolCapability {
+                afi: 1,
+                reserved: 0,
+                safi: 1,
+            })];
+            let directions: &[Direction] = match caps {
+                Caps::Bgpsec => &[Direction::Send, Direction::Receive],
+                Caps::BgpsecReceiveOnly => &[Direction::Receive],
+                _ => &[],
+            };
+            for d in directions {
+                capabilities.push(Capability::Bgpsec(BgpsecCapability::new(*d, Afi::Ipv4)));
+            }
+            let id = Ipv4Addr::new(192, 0, 2, 200);
+            let (open, width) = if caps == Caps::Old {
+                let open = Open {
+                    my_as: u16::try_from(asn).unwrap(),
+                    hold_time: 0,
+                    bgp_identifier: id,
+                    parameters: vec![capabilities],
+                };
+                (open, AsWidth::Two)
+            } else {
+                (Open::new(asn, 0, id, capabilities), AsWidth::Four)
+            };
+            let mut stream = raw_client(from, to);
+            let theirs = read_message(&mut stream);
+            let Message::Open(theirs) = Message::decode(&theirs, width).unwrap() else {
+                panic!("expected the speaker's OPEN")
+            };
+            let theirs = theirs.into_owned();
+            let mut peer = Peer {
+                stream,
+                width,
+                open: theirs,
+                updates: vec![],
+            };
+            peer.send(Message::Open(open));
+            let reply = read_message(&mut peer.stream);
+            assert_eq!(
+                Message::decode(&reply, width).unwrap(),
+                Message::Keepalive,
+                "the speaker's answer to the OPEN"
+            );
+            peer.send(Message::Keepalive);
+            peer
+        }
+
+        pub fn send(&mut self, m: Message<'_>) {
+            let bytes = m.encoding(self.width).unwrap();
+            self.stream.write_all(&bytes).unwrap();
+        }
+
+        /// Reads UPDATEs until `done` holds for the prefixes announced now (each
+        /// with its last UPDATE); fails on the read timeout.
+        pub fn until(
+            &mut self,
+            done: impl Fn(&BTreeMap<Prefix, Update<'static>>) -> bool,
+        ) -> BTreeMap<Prefix, Update<'static>> {
+            loop {
+                let now = self.announced();
+                if done(&now) {
+                    return now;
+                }
+                let bytes = read_message(&mut self.stream);
+                match Message::decode(&bytes, self.width) {
+                    Ok(Message::Update(u)) => self.updates.push(u.into_owned()),
+                    Ok(Message::Keepalive) => {}
+                    other => panic!("unexpected message from the speaker: {other:?}"),
+                }
+            }
+        }
+
+        /// The prefixes the speaker's UPDATEs leave announced.
+        pub fn announced(&self) -> BTreeMap<Prefix, Update<'static>> {
+            let mut now = BTreeMap::new();
+            for u in &self.updates {
+                for p in u.withdrawn_all() {
+                    now.remove(&p);
+                }
+                for p in u.announced() {
+                    now.insert(p, u.clone());
+                }
+            }
+            now
+        }
+
+        /// Whether the speaker ever announced `p` to this peer.
+        pub fn ever(&self, p: Prefix) -> bool {
+            self.updates.iter().any(|u| u.announced().any(|q| q == p))
+        }
+    }
+
+    /// An attribute of a type hopsig does not decode, with these flags.
+    pub fn other(flags: u8, type_code: u8, value: &[u8]) -> PathAttribute<'static> {
+        PathAttribute::with_flags(
+            AttrFlags(flags),
+            AttributeValue::Other {
+                type_code,
+                value: Cow::Owned(value.to_vec()),
+            },
+        )
+        .unwrap()
+    }
+
+    /// An unsigned UPDATE announcing `p` with `path`, and `more` attributes.
+    pub fn plain(
+        p: &str,
+        path: AsPath,
+        width: AsWidth,
+        more: Vec<PathAttribute<'static>>,
+    ) -> Message<'static> {
+        let mut attributes: Vec<PathAttribute<'static>> = [
+            AttributeValue::Origin(Origin::Igp),
+            AttributeValue::AsPath(path),
+            AttributeValue::NextHop(Ipv4Addr::new(192, 0, 2, 200)),
+        ]
+        .into_iter()
+        .map(|a| PathAttribute::new(a, width).unwrap())
+        .collect();
+        attributes.extend(more);
+        Message::Update(Update {
+            attributes,
+            nlri: vec![prefix(p)],
+            ..Update::default()
+        })
+    }
+
+    /// A BGPsec UPDATE for `p` signed by a fresh key of AS `signer_as` (not in the
+    /// RPKI) toward `hop`.
+    pub fn signed(p: &str, signer_as: u32, hop: Hop) -> Message<'static> {
+        let key = ECDSA_P256_SHA256.generate().unwrap();
+        let signer = Signer::new(signer_as)
+            .with_key(&ECDSA_P256_SHA256, key)
+            .unwrap();
+        let origin = PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four);
+        let u = signer
+            .originate(
+                SignedNlri::unicast(prefix(p)),
+                NextHop::V4(Ipv4Addr::new(192, 0, 2, 200)),
+                vec![origin.unwrap()],
+                &hop,
+            )
+            .unwrap();
+        Message::Update(u.into_owned())
+    }
+
+    /// A BGPsec UPDATE for `p` from AS `asn` whose one Signature_Block is of suite
+    /// `suite` (one Signature Segment of made-up octets).
+    pub fn signed_with_suite(p: &str, asn: u32, suite: u8) -> Message<'static> {
+        let segment = SecurePathSegment {
+            pcount: 1,
+            flags: SecurePathFlags(0),
+            asn,
+        };
+        let block = SignatureBlock {
+            suite,
+            segments: vec![SignatureSegment {
+                ski: [7; 20],
+                signature: Cow::Owned(vec![1; 64]),
+            }],
+        };
+        let path = BgpsecPath::new(vec![segment], vec![block]).unwrap();
+        let nh = NextHop::V4(Ipv4Addr::new(192, 0, 2, 200));
+        let mp = hopsig_bgp::packet::MpReachNlri::new(
+            hopsig_bgp::packet::Safi::Unicast,
+            nh,
+            vec![prefix(p)],
+        )
+        .unwrap();
+        let attributes = [
+            AttributeValue::Origin(Origin::Igp),
+            AttributeValue::MpReachNlri(mp),
+            AttributeValue::BgpsecPath(path),
+        ]
+        .into_iter()
+        .map(|a| PathAttribute::new(a, AsWidth::Four).unwrap())
+        .collect();
+        Message::Update(Update {
+            attributes,
+            ..Update::default()
+        })
+    }
+
+    /// The AS_PATH of `u` (panics without one).
+    pub fn as_path(u: &Update<'_>) -> Vec<u32> {
+        u.as_path()
+            .unwrap()
+            .segments
+            .iter()
+            .flat_map(|s| s.asns.clone())
+            .collect()
+    }
+
+    /// The AS4_PATH of `u`, if any.
+    pub fn as4_path(u: &Update<'_>) -> Option<Vec<u32>> {
+        u.attributes.iter().find_map(|a| match a.value() {
+            AttributeValue::As4Path(p) => {
+                Some(p.segments.iter().flat_map(|s| s.asns.clone()).collect())
+            }
+            _ => None,
+        })
+    }
+
+    /// Flags and value of the attribute of type `t` in `u`, if any.
+    pub fn kept(u: &Update<'_>, t: u8) -> Option<(u8, Vec<u8>)> {
+        u.attributes.iter().find_map(|a| match a.value() {
+            AttributeValue::Other { type_code, value } if *type_code == t => {
+                Some((a.flags().0, value.to_vec()))
+            }
+            _ => None,
+        })
+    }
+}
+
+/// A speaker configuration with raw passive neighbours `(address, AS)`.
+fn raw_config(
+    name: &str,
+    asn: u32,
+    address: &str,
+    port: u16,
+    mode: &str,
+    n: &[(&str, u32, bool)],
+) -> String {
+    let neighbors: Vec<Nb<'_>> = n
+        .iter()
+        .map(|&(address, remote_as, bgpsec)| Nb {
+            address,
+            port: 179,
+            remote_as,
+            passive: true,
+            bgpsec,
+        })
+        .collect();
+    config(
+        name,
+        asn,
+        address,
+        Some(port),
+        mode,
+        "ecdsa-p256-sha256",
+        &format!("10.{}.0.0/16", asn % 100),
+        &neighbors,
+    )
+}
+
+/// Starts speaker NAME of AS `asn` and waits for its listener.
+fn raw_speaker(
+    s: &Scratch,
+    name: &str,
+    asn: u32,
+    address: &str,
+    mode: &str,
+    n: &[(&str, u32, bool)],
+) -> (Running, String) {
+    keys(s, "ecdsa-p256-sha256", &[asn], &[asn]);
+    let port = free_port();
+    let running = start(s, name, raw_config(name, asn, address, port, mode, n));
+    let to = format!("{address}:{port}");
+    wait_for(s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(s, name).is_some()
+    });
+    (running, to)
+}
+
+/// RFC 6793 §4.2.2 / §4.2.3: a speaker of a 4-octet AS sends an OLD neighbour
+/// AS_PATH with AS_TRANS and the real path in AS4_PATH (and AGGREGATOR with AS_TRANS
+/// beside AS4_AGGREGATOR), merges the AS4_PATH the OLD neighbour sends, and finds a
+/// loop through it.
+#[test]
+fn as4_path_with_an_old_neighbour() {
+    use hopsig_bgp::packet::{AsPath, AsWidth, AS_TRANS};
+    use raw::{as4_path, as_path, kept, other, plain, prefix, Caps, Peer};
+    const LOCAL: u32 = 4_200_000_001;
+    let trans = u32::from(AS_TRANS);
+    let s = Scratch::new();
+    let (_speaker, to) = raw_speaker(
+        &s,
+        "a",
+        LOCAL,
+        "127.0.5.1",
+        "lazy",
+        &[
+            ("127.0.5.2", 65_302, false),
+            ("127.0.5.3", 65_301, false),
+            ("127.0.5.4", 4_200_000_004, true),
+        ],
+    );
+    let mut new = Peer::connect("127.0.5.2", &to, 65_302, Caps::New);
+    // AGGREGATOR of a 4-octet AS on a 4-octet session: AS, then the address.
+    let aggregator = [0xfa, 0x56, 0xea, 0x63, 10, 0, 0, 9];
+    new.send(plain(
+        "10.60.0.0/16",
+        AsPath::sequence(vec![65_302, 4_200_000_099]),
+        AsWidth::Four,
+        vec![other(0xc0, 7, &aggregator)],
+    ));
+    wait_for(&s, "10.60.0.0/16 from the NEW neighbour", || {
+        route_is(&s, "a", "10.60.0.0/16", |r| r["installed"] == true)
+    });
+    let mut old = Peer::connect("127.0.5.3", &to, 65_301, Caps::Old);
+    assert_eq!(
+        old.open.my_as, AS_TRANS,
+        "My Autonomous System (RFC 6793 §4.2.1)"
+    );
+    let (own, learnt) = (prefix("10.1.0.0/16"), prefix("10.60.0.0/16"));
+    let got = old.until(|a| a.contains_key(&own) && a.contains_key(&learnt));
+    assert_eq!(as_path(&got[&own]), [trans]);
+    assert_eq!(as4_path(&got[&own]), Some(vec![LOCAL]));
+    assert_eq!(as_path(&got[&learnt]), [trans, 65_302, trans]);
+    assert_eq!(
+        as4_path(&got[&learnt]),
+        Some(vec![LOCAL, 65_302, 4_200_000_099])
+    );
+    assert_eq!(
+        kept(&got[&learnt], 7),
+        Some((0xc0, vec![0x5b, 0xa0, 10, 0, 0, 9])),
+        "AGGREGATOR with AS_TRANS"
+    );
+    assert_eq!(
+        kept(&got[&learnt], 18),
+        Some((0xc0, aggregator.to_vec())),
+        "AS4_AGGREGATOR"
+    );
+    // A BGPsec route goes to the OLD neighbour as its Secure_Path's AS_PATH (RFC 8205
+    // §4.4), split as any other (forwarded before validation: lazy mode).
+    let mut bgpsec = Peer::connect("127.0.5.4", &to, 4_200_000_004, Caps::Bgpsec);
+    bgpsec.send(raw::signed(
+        "10.64.0.0/16",
+        4_200_000_004,
+        hopsig_bgp::Hop::to(LOCAL),
+    ));
+    let signed = prefix("10.64.0.0/16");
+    let got = old.until(|a| a.contains_key(&signed));
+    assert_eq!(as_path(&got[&signed]), [trans, trans]);
+    assert_eq!(as4_path(&got[&signed]), Some(vec![LOCAL, 4_200_000_004]));
+    // From the OLD neighbour: AS_PATH 65301 AS_TRANS 65305, AS4_PATH 4200000077 65305.
+    let as4 = as4_attr(vec![4_200_000_077, 65_305]);
+    old.send(plain(
+        "10.70.0.0/16",
+        AsPath::sequence(vec![65_301, trans, 65_305]),
+        AsWidth::Two,
+        vec![as4],
+    ));
+    // A loop seen only in AS4_PATH, then a marker.
+    old.send(plain(
+        "10.71.0.0/16",
+        AsPath::sequence(vec![65_301, trans]),
+        AsWidth::Two,
+        vec![as4_attr(vec![LOCAL])],
+    ));
+    old.send(plain(
+        "10.72.0.0/16",
+        AsPath::sequence(vec![65_301]),
+        AsWidth::Two,
+        vec![],
+    ));
+    let (merged, looped, marker) = (
+        prefix("10.70.0.0/16"),
+        prefix("10.71.0.0/16"),
+        prefix("10.72.0.0/16"),
+    );
+    let got = new.until(|a| a.contains_key(&merged) && a.contains_key(&marker));
+    assert_eq!(
+        as_path(&got[&merged]),
+        [LOCAL, 65_301, 4_200_000_077, 65_305]
+    );
+    assert_eq!(
+        as4_path(&got[&merged]),
+        None,
+        "no AS4_PATH between NEW speakers"
+    );
+    assert!(
+        !new.ever(looped),
+        "a route looping through AS4_PATH went on"
+    );
+    wait_for(&s, "the merged path in the status file", || {
+        route_is(&s, "a", "10.70.0.0/16", |r| {
+            r["as_path"] == "65301 4200000077 65305"
+        })
+    });
+    let st = status(&s, "a").unwrap();
+    assert!(route(&st, "10.71.0.0/16").is_none(), "{st}");
+}
+
+/// An AS4_PATH of one AS_SEQUENCE.
+fn as4_attr(asns: Vec<u32>) -> hopsig_bgp::packet::PathAttribute<'static> {
+    use hopsig_bgp::packet::{AsPath, AsWidth, AttributeValue, PathAttribute};
+    PathAttribute::new(
+        AttributeValue::As4Path(AsPath::sequence(asns)),
+        AsWidth::Two,
+    )
+    .unwrap()
+}
+
+/// RFC 4271 §5: an unrecognized optional transitive attribute goes on with the Partial
+/// bit set; optional non-transitive ones (unknown, or MULTI_EXIT_DISC) do not;
+/// COMMUNITIES goes on as it is, and NO_EXPORT is honoured (RFC 1997).
+#[test]
+fn unknown_optional_transitive_attributes_pass_with_the_partial_bit() {
+    use hopsig_bgp::packet::{AsPath, AsWidth};
+    use raw::{kept, other, plain, prefix, Caps, Peer};
+    let s = Scratch::new();
+    let (_speaker, to) = raw_speaker(
+        &s,
+        "a",
+        65_311,
+        "127.0.5.11",
+        "lazy",
+        &[("127.0.5.12", 65_312, false), ("127.0.5.13", 65_313, false)],
+    );
+    let mut from = Peer::connect("127.0.5.12", &to, 65_312, Caps::New);
+    let mut to_peer = Peer::connect("127.0.5.13", &to, 65_313, Caps::New);
+    from.send(plain(
+        "10.61.0.0/16",
+        AsPath::sequence(vec![65_312]),
+        AsWidth::Four,
+        vec![
+            other(0x80, 4, &[0, 0, 0, 7]), // MULTI_EXIT_DISC
+            other(0xc0, 0xf0, &[1, 2, 3]), // unknown, optional transitive
+            other(0x80, 0xf1, &[4, 5]),    // unknown, optional non-transitive
+        ],
+    ));
+    // RFC 1997: passed on, COMMUNITIES is recognised, so NO_EXPORT keeps a route
+    // from every (external) neighbour; then a marker.
+    from.send(plain(
+        "10.62.0.0/16",
+        AsPath::sequence(vec![65_312]),
+        AsWidth::Four,
+        vec![other(0xc0, 8, &[0xff, 0xff, 0xff, 0x01])],
+    ));
+    from.send(plain(
+        "10.63.0.0/16",
+        AsPath::sequence(vec![65_312]),
+        AsWidth::Four,
+        vec![other(0xc0, 8, &[0xfd, 0xe8, 0, 1])],
+    ));
+    let p = prefix("10.61.0.0/16");
+    let marker = prefix("10.63.0.0/16");
+    let got = to_peer.until(|a| a.contains_key(&p) && a.contains_key(&marker));
+    assert!(
+        !to_peer.ever(prefix("10.62.0.0/16")),
+        "NO_EXPORT route sent"
+    );
+    assert_eq!(kept(&got[&marker], 8), Some((0xc0, vec![0xfd, 0xe8, 0, 1])));
+    assert_eq!(
+        kept(&got[&p], 0xf0),
+        Some((0xe0, vec![1, 2, 3])),
+        "{:?}",
+        got[&p]
+    );
+    assert_eq!(kept(&got[&p], 0xf1), None);
+    assert_eq!(kept(&got[&p], 4), None);
+}
+
+/// Starts a speaker of AS `asn` in `mode` with a BGPsec raw neighbour (AS+1) and a
+/// plain one (AS+2); returns them Established.
+fn bgpsec_and_plain(
+    s: &Scratch,
+    asn: u32,
+    net: &str,
+    mode: &str,
+) -> (Running, raw::Peer, raw::Peer) {
+    let (p, q) = (format!("{net}.2"), format!("{net}.3"));
+    let (speaker, to) = raw_speaker(
+        s,
+        "a",
+        asn,
+        &format!("{net}.1"),
+        mode,
+        &[(&p, asn + 1, true), (&q, asn + 2, false)],
+    );
+    let bgpsec = raw::Peer::connect(&p, &to, asn + 1, raw::Caps::Bgpsec);
+    let plain = raw::Peer::connect(&q, &to, asn + 2, raw::Caps::New);
+    (speaker, bgpsec, plain)
+}
+
+/// RFC 8205 §5.2: the checks that need no cryptography (here 2, the newest segment
+/// not the peer's AS, and 7, pCount 0 from a peer not allowed to send it) are
+/// treat-as-withdraw, made before the route is forwarded — in lazy mode too.
+#[test]
+fn bgpsec_structural_errors_are_treat_as_withdraw_before_forwarding() {
+    use hopsig_bgp::packet::{AsPath, AsWidth};
+    use hopsig_bgp::Hop;
+    use raw::{plain, prefix, signed};
+    for (mode, net, asn) in [("lazy", "127.0.6", 65_321), ("strict", "127.0.7", 65_331)] {
+        let s = Scratch::new();
+        let (_speaker, mut p, mut q) = bgpsec_and_plain(&s, asn, net, mode);
+        p.send(signed("10.80.0.0/16", 65_399, Hop::to(asn)));
+        let pcount_zero = Hop {
+            target_as: asn,
+            pcount: 0,
+            confed_segment: false,
+        };
+        p.send(signed("10.82.0.0/16", asn + 1, pcount_zero));
+        p.send(plain(
+            "10.81.0.0/16",
+            AsPath::sequence(vec![asn + 1]),
+            AsWidth::Four,
+            vec![],
+        ));
+        let marker = prefix("10.81.0.0/16");
+        q.until(|a| a.contains_key(&marker));
+        for bad in ["10.80.0.0/16", "10.82.0.0/16"] {
+            assert!(!q.ever(prefix(bad)), "{mode}: {bad} was forwarded");
+        }
+        wait_for(&s, "the marker in the status file", || {
+            route_is(&s, "a", "10.81.0.0/16", |_| true)
+        });
+        let st = status(&s, "a").unwrap();
+        for bad in ["10.80.0.0/16", "10.82.0.0/16"] {
+            assert!(route(&st, bad).is_none(), "{mode}: {bad} kept: {st}");
+        }
+        let log = std::fs::read_to_string(s.path("a.log")).unwrap();
+        assert!(log.contains("check 2") && log.contains("check 7"), "{log}");
+    }
+}
+
+/// RFC 8205 §5.2: an UPDATE whose Signature_Blocks are all of suites the speaker does
+/// not support is treated as unsigned: its Secure_Path becomes an AS_PATH (§4.4) and
+/// the route is used and sent on without BGPsec_PATH.
+#[test]
+fn signature_blocks_of_unsupported_suites_only_make_an_unsigned_route() {
+    use raw::{as_path, prefix, signed_with_suite};
+    let s = Scratch::new();
+    let (_speaker, mut p, mut q) = bgpsec_and_plain(&s, 65_341, "127.0.8", "strict");
+    p.send(signed_with_suite("10.90.0.0/16", 65_342, 0x42));
+    let want = prefix("10.90.0.0/16");
+    let got = q.until(|a| a.contains_key(&want));
+    assert_eq!(as_path(&got[&want]), [65_341, 65_342]);
+    wait_for(&s, "the route, unsigned and installed", || {
+        route_is(&s, "a", "10.90.0.0/16", |r| {
+            r["validation"] == "unsigned"
+                && r["bgpsec"] == false
+                && r["as_path"] == "65342"
+                && r["installed"] == true
+        })
+    });
+}
+
+/// RFC 8205 §2.2: a peer may send BGPsec_PATH only if it announced Send and this
+/// speaker Receive (with 4-octet AS on both sides). A BGPsec UPDATE outside that is
+/// treat-as-withdraw (docs/spec/speaker.md).
+#[test]
+fn bgpsec_path_from_a_peer_that_may_not_send_it_is_treat_as_withdraw() {
+    use hopsig_bgp::packet::{AsPath, AsWidth};
+    use hopsig_bgp::Hop;
+    use raw::{plain, signed, Caps, Peer};
+    let s = Scratch::new();
+    let (_speaker, to) = raw_speaker(
+        &s,
+        "a",
+        65_351,
+        "127.0.9.1",
+        "lazy",
+        // No BGPsec capability toward .2; .3 announces Receive only.
+        &[("127.0.9.2", 65_352, false), ("127.0.9.3", 65_353, true)],
+    );
+    let mut unannounced = Peer::connect("127.0.9.2", &to, 65_352, Caps::Bgpsec);
+    let mut receive_only = Peer::connect("127.0.9.3", &to, 65_353, Caps::BgpsecReceiveOnly);
+    for (peer, asn, bad, marker) in [
+        (&mut unannounced, 65_352, "10.95.0.0/16", "10.97.0.0/16"),
+        (&mut receive_only, 65_353, "10.96.0.0/16", "10.98.0.0/16"),
+    ] {
+        peer.send(signed(bad, asn, Hop::to(65_351)));
+        peer.send(plain(
+            marker,
+            AsPath::sequence(vec![asn]),
+            AsWidth::Four,
+            vec![],
+        ));
+    }
+    wait_for(&s, "both markers", || {
+        status(&s, "a").is_some_and(|v| {
+            route(&v, "10.97.0.0/16").is_some() && route(&v, "10.98.0.0/16").is_some()
+        })
+    });
+    let st = status(&s, "a").unwrap();
+    for bad in ["10.95.0.0/16", "10.96.0.0/16"] {
+        assert!(route(&st, bad).is_none(), "{bad} kept: {st}");
+    }
+}
+
+/// BIRD with the 4-octet AS capability off is an OLD speaker (RFC 6793): a route whose
+/// path holds a 4-octet AS reaches it (AS_TRANS in AS_PATH, the real path in AS4_PATH,
+/// which BIRD merges back), and its own route, sent with AS4_PATH, is merged by hopsig.
+#[test]
+fn bird_as_an_old_neighbour() {
+    use hopsig_bgp::packet::{AsPath, AsWidth};
+    use raw::{plain, Caps, Peer};
+    if !common::have_with("bird", "--version", "bird_as_an_old_neighbour") {
+        return;
+    }
+    let s = Scratch::new();
+    let port = free_port();
+    let conf = include_str!("peers/bird-old.conf.template")
+        .replace("LOG_PATH", &s.p("bird.log"))
+        .replace("PORT", &port.to_string())
+        .replace("HOPSIG_ADDRESS", "127.0.10.2")
+        .replace("HOPSIG_AS", "65010");
+    let conf = s.write("bird.conf", conf);
+    let ctl = s.p("bird.ctl");
+    let _bird = Running(
+        Command::new("bird")
+            .args(["-f", "-c", &conf, "-s", &ctl, "-P", &s.p("bird.pid")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    keys(&s, "ecdsa-p256-sha256", &[65_010], &[65_010]);
+    let listen = free_port();
+    let _speaker = start(
+        &s,
+        "a",
+        config(
+            "a",
+            65_010,
+            "127.0.10.2",
+            Some(listen),
+            "lazy",
+            "ecdsa-p256-sha256",
+            "10.10.0.0/16",
+            &[
+                Nb {
+                    address: "127.0.0.1",
+                    port,
+                    remote_as: 65_005,
+                    passive: false,
+                    bgpsec: false,
+                },
+                Nb {
+                    address: "127.0.10.3",
+                    port: 179,
+                    remote_as: 65_011,
+                    passive: true,
+                    bgpsec: false,
+                },
+            ],
+        ),
+    );
+    let to = format!("127.0.10.2:{listen}");
+    wait_for(&s, "the listener", || {
+        TcpListener::bind(&to).is_err() && status(&s, "a").is_some()
+    });
+    let mut new = Peer::connect("127.0.10.3", &to, 65_011, Caps::New);
+    new.send(plain(
+        "10.11.0.0/16",
+        AsPath::sequence(vec![65_011, 4_200_000_099]),
+        AsWidth::Four,
+        vec![],
+    ));
+    let mut last = String::new();
+    wait_for(&s, "the 4-octet path in BIRD", || {
+        let o = Command::new("birdc")
+            .args(["-s", &ctl, "show", "route", "all", "10.11.0.0/16"])
+            .output()
+            .unwrap();
+        last = String::from_utf8_lossy(&o.stdout).into_owned();
+        last.contains("BGP.as_path: 65010 65011 4200000099\n")
+    });
+    wait_for(&s, "BIRD's route with its path merged", || {
+        route_is(&s, "a", "10.5.0.0/16", |r| {
+            r["as_path"] == "65005 4200000077"
+        })
+    });
+}

@@ -175,6 +175,7 @@ fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Har
                 remote_as: asn,
                 width: AsWidth::Four,
                 bgpsec_send: bgpsec,
+                bgpsec_receive: bgpsec,
                 tx,
             }),
             signer: Arc::new(local_signer(ring)?),

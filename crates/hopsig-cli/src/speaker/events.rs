@@ -49,6 +49,9 @@ pub struct Up {
     /// This speaker may send BGPsec UPDATEs (it announced Send, the neighbour Receive,
     /// for IPv4, RFC 8205 §2.2).
     pub bgpsec_send: bool,
+    /// The neighbour may send BGPsec UPDATEs (it announced Send, this speaker
+    /// Receive, for IPv4, both the 4-octet AS capability; RFC 8205 §2.2).
+    pub bgpsec_receive: bool,
     /// Where the RIB task sends the session's outgoing UPDATEs, encoded.
     pub tx: Outbox,
 }

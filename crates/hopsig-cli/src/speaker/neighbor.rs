@@ -286,6 +286,7 @@ async fn fsm(
                         width = if four { AsWidth::Four } else { AsWidth::Two };
                         // RFC 8205 §2.2: BGPsec needs 4-octet AS numbers on both sides.
                         let bgpsec_send = n.bgpsec && four && announces(&o, Direction::Receive);
+                        let bgpsec_receive = n.bgpsec && four && announces(&o, Direction::Send);
                         link.set_send_hold(if hold.is_zero() { SEND_HOLD_NO_HOLD } else { hold });
                         if let Err(e) = queue(link, &Message::Keepalive, width) {
                             return e;
@@ -295,7 +296,7 @@ async fn fsm(
                         state = State::OpenConfirm;
                         let _ = rib.send(Event::State(id, state));
                         if let Some(tx) = out_tx.take() {
-                            up = Some(Up { remote_as: o.asn(), width, bgpsec_send, tx });
+                            up = Some(Up { remote_as: o.asn(), width, bgpsec_send, bgpsec_receive, tx });
                         }
                     }
                     (State::OpenConfirm, Message::Keepalive) => {

@@ -1,7 +1,10 @@
 //! The RIB task: every route the speaker knows, owned by one task (holo-bgp's layout).
 //!
 //! * Adj-RIB-In per session, each route with its validation state (RFC 8205 §5.1):
-//!   pending, valid, not valid (and why), or unsigned.
+//!   pending, valid, not valid (and why), or unsigned. A BGPsec UPDATE is screened
+//!   first, on this task ([`Validator::screen`], §5.2 without the signatures): an error
+//!   is treat-as-withdraw, only unsupported suites make it unsigned. The AS path from
+//!   an OLD (2-octet) neighbour is AS_PATH merged with AS4_PATH (RFC 6793 §4.2.3).
 //! * The decision (RFC 4271 §9.1, reduced): a prefix this router originates wins;
 //!   otherwise the eligible route with the shortest AS path, the lower session
 //!   number on a tie. Eligible: valid or unsigned, and in lazy mode also pending —
@@ -10,8 +13,9 @@
 //!   Toward a session that negotiated BGPsec, a BGPsec route is signed onward
 //!   ([`Signer::forward`], RFC 8205 §4.2) and an own prefix is signed as origin; every
 //!   other case sends AS_PATH: the §4.4 equivalent of a Secure_Path, or the received
-//!   AS_PATH, with the local AS prepended. A route that arrived without BGPsec_PATH
-//!   is never signed later (§4.1).
+//!   AS_PATH, with the local AS prepended (AS_TRANS and AS4_PATH toward an OLD
+//!   neighbour, RFC 6793 §4.2.2). A route that arrived without BGPsec_PATH is never
+//!   signed later (§4.1). Received attributes go on as RFC 4271 §5 says.
 //! * Validation runs in a pool of worker threads ([`Pool`]); in lazy mode the
 //!   route is forwarded before, and a Not Valid answer withdraws it from every
 //!   session it went to and logs why (issue 13 §2, BGR §1).
@@ -25,12 +29,15 @@ use std::net::Ipv4Addr;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
+use hopsig_bgp::as4::{self, Aggregator};
 use hopsig_bgp::as_path_equivalent;
 use hopsig_bgp::packet::{
-    Afi, AsPath, AsPathSegmentType, AsWidth, AttributeValue, Message, MpUnreachNlri, NextHop,
-    Origin, PathAttribute, Prefix, Safi, Update,
+    Afi, AsPath, AsPathSegmentType, AsWidth, AttrType, AttributeValue, Message, MpUnreachNlri,
+    NextHop, Origin, PathAttribute, Prefix, Safi, Update,
 };
-use hopsig_bgp::{Hop, Peer, RouterKeys, SignError, SignedNlri, Signer, Validation, Validator};
+use hopsig_bgp::{
+    Hop, NotValid, Peer, RouterKeys, SignError, SignedNlri, Signer, Validation, Validator,
+};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::config::Mode;
@@ -75,6 +82,13 @@ pub struct Route {
     pub as_path: AsPath,
     /// ORIGIN.
     pub origin: Origin,
+    /// The aggregating node (AGGREGATOR, or AS4_AGGREGATOR from an OLD neighbour).
+    pub aggregator: Option<Aggregator>,
+    /// The other attributes passed on with the route ([`passed_on`]).
+    pub attributes: Arc<[PathAttribute<'static>]>,
+    /// COMMUNITIES holds NO_EXPORT, NO_ADVERTISE or NO_EXPORT_SUBCONFED: the route is
+    /// used but sent to no neighbour, every one being external ([`no_export`]).
+    pub no_export: bool,
     /// Validation state.
     pub state: RouteState,
     /// Whether time-to-forward was recorded.
@@ -129,6 +143,9 @@ pub struct Announce {
     /// The AS path with the local AS prepended.
     out_path: AsPath,
     origin: Origin,
+    aggregator: Option<Aggregator>,
+    /// The received attributes passed on in an unsigned UPDATE.
+    attributes: Arc<[PathAttribute<'static>]>,
     next_hop: Ipv4Addr,
 }
 
@@ -163,12 +180,7 @@ impl Announce {
             Some(Ok(bytes)) => return Ok((bytes, true)),
             // No key of a suite the path has: send it unsigned (§4.2).
             Some(Err(SignError::NoKey | SignError::NoCommonSuite(_))) | None => {
-                encode(Message::Update(plain(
-                    self.prefix,
-                    &self.out_path,
-                    self.origin,
-                    self.next_hop,
-                )?))?
+                encode(Message::Update(plain(self)?))?
             }
             Some(Err(e)) => return Err(e.to_string()),
         };
@@ -495,19 +507,52 @@ impl Rib {
             return;
         };
         session.updates_in += 1;
-        let peer_as = session
+        let (peer_as, width, bgpsec_receive) = session
             .up
             .as_ref()
-            .map_or(session.remote_as, |u| u.remote_as);
+            .map_or((session.remote_as, AsWidth::Four, false), |u| {
+                (u.remote_as, u.width, u.bgpsec_receive)
+            });
         let mut touched: Vec<Prefix> = update.withdrawn_all().collect();
         for p in &touched {
             session.adj_in.remove(p);
         }
-        let origin = update.origin().unwrap_or(Origin::Incomplete);
-        let (as_path, bgpsec) = match update.bgpsec_path() {
-            Some(b) => (as_path_equivalent::as_path(b.secure_path()), true),
-            None => (update.as_path().cloned().unwrap_or_default(), false),
+        let peer = Peer::external(self.local_as, peer_as);
+        let bgpsec = match screen(&update, &peer, bgpsec_receive) {
+            Ok(signed) => signed,
+            Err(why) => {
+                // Treat-as-withdraw (RFC 7606 §2, RFC 8205 §5.2), before the route is
+                // used or forwarded, in both modes.
+                let announced: Vec<Prefix> = update.announced().collect();
+                crate::io::note(format_args!(
+                    "hopsig speaker: treat-as-withdraw of {} from {}: {why}",
+                    announced
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    session.address
+                ));
+                for p in announced {
+                    session.adj_in.remove(&p);
+                    touched.push(p);
+                }
+                for p in touched {
+                    self.decide(p);
+                }
+                return;
+            }
         };
+        let origin = update.origin().unwrap_or(Origin::Incomplete);
+        let received = as4::received(&update, width);
+        // A BGPsec_PATH stands for AS_PATH (§5), also when its blocks are all of
+        // unsupported suites and the route is treated as unsigned (§5.2).
+        let as_path = match update.bgpsec_path() {
+            Some(b) => as_path_equivalent::as_path(b.secure_path()),
+            None => received.as_path,
+        };
+        let attributes = passed_on(&update);
+        let no_export = no_export(&update);
         let update = Arc::new(update);
         let mut jobs = vec![];
         for p in update.announced() {
@@ -524,6 +569,9 @@ impl Rib {
                 bgpsec: bgpsec.then(|| Arc::clone(&update)),
                 as_path: as_path.clone(),
                 origin,
+                aggregator: received.aggregator,
+                attributes: Arc::clone(&attributes),
+                no_export,
                 state: if bgpsec {
                     RouteState::Pending
                 } else {
@@ -540,7 +588,7 @@ impl Rib {
                         result: Ok(0),
                     },
                     update: Arc::clone(&update),
-                    peer: Peer::external(self.local_as, peer_as),
+                    peer,
                 });
             }
             session.adj_in.insert(p, route);
@@ -650,7 +698,7 @@ impl Rib {
                         && self.sessions[i]
                             .adj_in
                             .get(&p)
-                            .is_some_and(|r| !contains(&r.as_path, remote_as))
+                            .is_some_and(|r| !contains(&r.as_path, remote_as) && !r.no_export)
                 }
             });
             let current = self.sessions[m].adj_out.get(&p).map(|a| a.source);
@@ -760,11 +808,17 @@ impl Rib {
     fn announcement(&self, m: usize, p: Prefix, src: Source) -> Result<Announce, String> {
         let session = &self.sessions[m];
         let up = session.up.as_ref().ok_or("session down")?;
-        let (received, as_path, origin) = match src {
-            Source::Local => (None, AsPath::default(), Origin::Igp),
+        let (received, as_path, origin, aggregator, attributes) = match src {
+            Source::Local => (None, AsPath::default(), Origin::Igp, None, Arc::from([])),
             Source::Neighbor(i, _) => {
                 let r = self.sessions[i].adj_in.get(&p).ok_or("route gone")?;
-                (r.bgpsec.clone(), r.as_path.clone(), r.origin)
+                (
+                    r.bgpsec.clone(),
+                    r.as_path.clone(),
+                    r.origin,
+                    r.aggregator,
+                    Arc::clone(&r.attributes),
+                )
             }
         };
         Ok(Announce {
@@ -777,34 +831,110 @@ impl Rib {
             received,
             out_path: prepend(&as_path, self.local_as),
             origin,
+            aggregator,
+            attributes,
             next_hop: self.next_hop,
         })
     }
 }
 
-/// An unsigned IPv4 UPDATE: ORIGIN, AS_PATH, NEXT_HOP, the prefix in NLRI.
-fn plain(
-    p: Prefix,
-    as_path: &AsPath,
-    origin: Origin,
-    next_hop: Ipv4Addr,
-) -> Result<Update<'static>, String> {
-    if p.afi() != Afi::Ipv4 {
+/// Whether a received UPDATE's routes are BGPsec routes (`Ok(true)`), unsigned ones
+/// (`Ok(false)`), or to treat as withdrawn (`Err(why)`), before anything uses them.
+///
+/// * A BGPsec_PATH from a neighbour that may not send one (RFC 8205 §2.2: it did not
+///   announce Send, or this speaker Receive, or either side the 4-octet AS
+///   capability) is a protocol error in that attribute: treat-as-withdraw (§5.2).
+/// * The checks of §5.2 that need no cryptography ([`Validator::screen`]): a
+///   failure is treat-as-withdraw; Signature_Blocks of unsupported suites only make
+///   the routes unsigned ("strip the Signature_Block(s), reconstruct the AS_PATH …
+///   and treat the UPDATE message as if it were received as an unsigned BGP UPDATE").
+fn screen(update: &Update<'_>, peer: &Peer, bgpsec_receive: bool) -> Result<bool, String> {
+    if update.bgpsec_path().is_none() {
+        return Ok(false);
+    }
+    if !bgpsec_receive {
+        return Err(
+            "BGPsec_PATH from a neighbour that may not send it (BGPsec not negotiated, RFC 8205 §2.2)"
+                .into(),
+        );
+    }
+    let no_keys = RouterKeys::new();
+    match Validator::with_suites(hopsig_bgp::SUITES, &no_keys).screen(update, peer) {
+        Ok(()) => Ok(true),
+        Err(NotValid::Unsigned(_)) => Ok(false),
+        Err(why) => Err(why.to_string()),
+    }
+}
+
+/// The received attributes an UPDATE of the route carries on: every attribute but
+/// those the speaker builds itself (ORIGIN, AS_PATH, NEXT_HOP, MP_REACH_NLRI,
+/// MP_UNREACH_NLRI, BGPsec_PATH, and AS4_PATH, AGGREGATOR, AS4_AGGREGATOR, rebuilt
+/// for each neighbour's AS width, RFC 6793 §4.2), as RFC 4271 §5 passes them to an
+/// external peer ([`PathAttribute::to_external_peer`]: unrecognized optional
+/// transitive ones with the Partial bit set, optional non-transitive ones and
+/// LOCAL_PREF not at all).
+fn passed_on(update: &Update<'_>) -> Arc<[PathAttribute<'static>]> {
+    const BUILT: [AttrType; 9] = [
+        AttrType::Origin,
+        AttrType::AsPath,
+        AttrType::NextHop,
+        AttrType::MpReachNlri,
+        AttrType::MpUnreachNlri,
+        AttrType::BgpsecPath,
+        AttrType::As4Path,
+        AttrType::Aggregator,
+        AttrType::As4Aggregator,
+    ];
+    update
+        .attributes
+        .iter()
+        .filter(|a| !BUILT.iter().any(|&t| u8::from(t) == a.type_code()))
+        .filter_map(PathAttribute::to_external_peer)
+        .map(PathAttribute::into_owned)
+        .collect()
+}
+
+/// Whether COMMUNITIES holds a well-known community that keeps the route from every
+/// neighbour of this speaker, all external (RFC 1997): NO_EXPORT ("MUST NOT be
+/// advertised outside a BGP confederation boundary"), NO_ADVERTISE, NO_EXPORT_SUBCONFED
+/// ("MUST NOT be advertised to external BGP peers"). Passing COMMUNITIES on makes
+/// this speaker one that recognises them.
+fn no_export(update: &Update<'_>) -> bool {
+    const KEPT_IN: [u32; 3] = [0xFFFF_FF01, 0xFFFF_FF02, 0xFFFF_FF03];
+    update.attributes.iter().any(|a| match a.value() {
+        AttributeValue::Other { type_code, value }
+            if *type_code == u8::from(AttrType::Communities) =>
+        {
+            value
+                .chunks_exact(4)
+                .any(|c| KEPT_IN.contains(&u32::from_be_bytes([c[0], c[1], c[2], c[3]])))
+        }
+        _ => false,
+    })
+}
+
+/// An unsigned IPv4 UPDATE: ORIGIN, AS_PATH (with AS4_PATH toward an OLD neighbour),
+/// NEXT_HOP, AGGREGATOR (AS4_AGGREGATOR) and the attributes passed on, in ascending
+/// type code (RFC 4271 §5), the prefix in NLRI.
+fn plain(a: &Announce) -> Result<Update<'static>, String> {
+    if a.prefix.afi() != Afi::Ipv4 {
         return Err("IPv6 is sent to BGPsec neighbours only".into());
     }
-    let attrs = [
-        AttributeValue::Origin(origin),
-        AttributeValue::AsPath(as_path.clone()),
-        AttributeValue::NextHop(next_hop),
-    ];
-    let attributes = attrs
-        .into_iter()
-        .map(|a| PathAttribute::new(a, AsWidth::Four))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+    let mut attributes = vec![];
+    for v in [
+        AttributeValue::Origin(a.origin),
+        AttributeValue::NextHop(a.next_hop),
+    ] {
+        attributes.push(PathAttribute::new(v, a.width).map_err(|e| e.to_string())?);
+    }
+    attributes.extend(
+        as4::path_attributes(&a.out_path, a.aggregator, a.width).map_err(|e| e.to_string())?,
+    );
+    attributes.extend(a.attributes.iter().cloned());
+    attributes.sort_by_key(PathAttribute::type_code);
     Ok(Update {
         attributes,
-        nlri: vec![p],
+        nlri: vec![a.prefix],
         ..Update::default()
     })
 }
@@ -960,6 +1090,7 @@ mod tests {
                 remote_as,
                 width: AsWidth::Four,
                 bgpsec_send: bgpsec,
+                bgpsec_receive: bgpsec,
                 tx,
             }),
             signer: Arc::new(signer(LOCAL, &keys.local)),

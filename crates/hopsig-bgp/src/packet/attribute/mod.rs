@@ -402,6 +402,25 @@ impl<'a> PathAttribute<'a> {
         }
     }
 
+    /// The attribute as a speaker passes it on with its route to an external peer
+    /// (RFC 4271 §5): `None` for an optional non-transitive attribute ("not passed
+    /// along", e.g. MULTI_EXIT_DISC, §5.1.4) and for LOCAL_PREF (§5.1.5: not sent to
+    /// an external peer); an optional transitive attribute of a type hopsig does not
+    /// recognise ([`AttrType`]) with the Partial bit set ("MUST be passed along …
+    /// with the Partial bit in the Attribute Flags octet set to 1"); any other as it
+    /// is.
+    pub fn to_external_peer(&self) -> Option<PathAttribute<'a>> {
+        let f = self.flags;
+        if (f.optional() && !f.transitive()) || self.type_code() == u8::from(AttrType::LocalPref) {
+            return None;
+        }
+        let mut a = self.clone();
+        if f.optional() && AttrType::try_from(self.type_code()).is_err() {
+            a.flags = AttrFlags(f.0 | AttrFlags::PARTIAL);
+        }
+        Some(a)
+    }
+
     /// The flag and length checks of an attribute kept as received, as the decoder
     /// makes them (for the encoder, which must refuse what would not decode).
     pub(crate) fn check_kept(&self, width: AsWidth) -> Result<(), AttributeError> {
