@@ -94,29 +94,64 @@ impl Shared {
 pub struct Outbox {
     shared: Arc<Shared>,
     /// UPDATEs held back while the queue was full, the latest per prefix.
-    owed: BTreeMap<Prefix, Vec<u8>>,
+    owed: BTreeMap<Prefix, Owed>,
+}
+
+/// A held-back UPDATE.
+#[derive(Debug)]
+struct Owed {
+    bytes: Vec<u8>,
+    /// Whether the last UPDATE of the prefix that went into the queue (before this
+    /// one was held back) announced it: whether the neighbour holds, or will once
+    /// the queue is written, a route for it. Without, a withdrawal of the prefix
+    /// cancels the held-back UPDATE instead of replacing it, so that what is held
+    /// back stays bounded by the table size whatever the churn.
+    sent: bool,
 }
 
 impl Outbox {
-    /// Queues the UPDATE `bytes` about `prefix`, or holds it back (replacing any
+    /// Queues the announcement `bytes` of `prefix`, or holds it back (replacing any
     /// UPDATE of `prefix` held back before) while the queue is full or UPDATEs are
-    /// held back already, which keeps each prefix's UPDATEs in order.
-    pub fn send(&mut self, prefix: Prefix, bytes: Vec<u8>) {
+    /// held back already, which keeps each prefix's UPDATEs in order. `sent`: the
+    /// neighbour was sent an announcement of `prefix` that no withdrawal followed
+    /// (the RIB's Adj-RIB-Out knows).
+    pub fn announce(&mut self, prefix: Prefix, bytes: Vec<u8>, sent: bool) {
+        self.hold_or_push(prefix, bytes, sent);
+    }
+
+    /// Queues (or holds back) the withdrawal `bytes` of `prefix`, which the
+    /// neighbour was sent, or is owed, an announcement of. An owed announcement
+    /// of a prefix the neighbour never got is cancelled instead: there is nothing
+    /// to withdraw.
+    pub fn withdraw(&mut self, prefix: Prefix, bytes: Vec<u8>) {
+        if self.owed.get(&prefix).is_some_and(|o| !o.sent) {
+            self.owed.remove(&prefix);
+            return;
+        }
+        self.hold_or_push(prefix, bytes, true);
+    }
+
+    fn hold_or_push(&mut self, prefix: Prefix, bytes: Vec<u8>, sent: bool) {
+        if let Some(o) = self.owed.get_mut(&prefix) {
+            o.bytes = bytes;
+            return;
+        }
         if !self.owed.is_empty() {
-            self.owed.insert(prefix, bytes);
+            self.owed.insert(prefix, Owed { bytes, sent });
             return;
         }
         if let Err(bytes) = self.shared.push(bytes, true) {
-            self.owed.insert(prefix, bytes);
+            self.owed.insert(prefix, Owed { bytes, sent });
         }
     }
 
     /// Moves held-back UPDATEs into the queue until it is full again
     /// ([`Event::Room`]).
     pub fn refill(&mut self) {
-        while let Some((prefix, bytes)) = self.owed.pop_first() {
-            if let Err(bytes) = self.shared.push(bytes, true) {
-                self.owed.insert(prefix, bytes);
+        while let Some((prefix, owed)) = self.owed.pop_first() {
+            if let Err(bytes) = self.shared.push(owed.bytes, true) {
+                let sent = owed.sent;
+                self.owed.insert(prefix, Owed { bytes, sent });
                 return;
             }
         }
@@ -280,7 +315,7 @@ mod tests {
         let (mut outbox, link) = channel(1000, Duration::from_secs(9));
         for round in 0..50u8 {
             for i in 0..100 {
-                outbox.send(prefix(i), vec![round; 30]);
+                outbox.announce(prefix(i), vec![round; 30], false);
             }
         }
         assert!(outbox.queued_bytes() <= 1000);
