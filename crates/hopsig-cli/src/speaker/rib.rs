@@ -959,7 +959,7 @@ mod tests {
     }
 
     fn session(address: &str, remote_as: u32, bgpsec: bool, keys: &Keys) -> (Session, Link) {
-        let (tx, rx) = outbox::channel(usize::MAX, Duration::from_secs(90));
+        let (tx, rx) = outbox::channel(usize::MAX);
         let s = Session {
             address: address.into(),
             remote_as,
@@ -1108,7 +1108,7 @@ mod tests {
         let pool = Pool::new(1, Arc::new(keys.rpki.clone()), events_tx);
         let (s0, _rx0) = session("source", PEER_AS, false, &keys);
         let (mut s1, _) = session("stuck", 65_010, false, &keys);
-        let (tx, rx) = outbox::channel(2_000, Duration::from_secs(90));
+        let (tx, rx) = outbox::channel(2_000);
         if let Some(up) = s1.up.as_mut() {
             up.tx = tx;
         }
