@@ -770,6 +770,20 @@ fn establish(c: &mut std::net::TcpStream, asn: u32, hold: u16) {
     c.write_all(&KEEPALIVE).unwrap();
 }
 
+/// The (local port, remote port) of every IPv4 TCP socket of the machine
+/// (/proc/net/tcp), listeners and TIME_WAIT included.
+fn tcp_sockets() -> Vec<(u16, u16)> {
+    let text = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let port = |field: &str| u16::from_str_radix(field.rsplit(':').next().unwrap(), 16).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (port(f[1]), port(f[2]))
+        })
+        .collect()
+}
+
 /// `key` (in kB) of /proc/PID/status.
 fn proc_status_kb(pid: u32, key: &str) -> u64 {
     let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
@@ -813,7 +827,8 @@ fn long_path_update(asn: u32, prefixes: &[hopsig_bgp::packet::Prefix]) -> Vec<u8
 /// Issue 22 §2: a neighbour that stops reading (but still sends KEEPALIVEs, so its
 /// Hold Timer never expires) while 12 MB of UPDATEs (12,000 routes with 250-AS
 /// paths, learnt from a third neighbour) wait for it — more than the socket buffers
-/// take — is reset by the Send Hold Timer (RFC 9687) within about a Hold Time;
+/// take — is reset by the Send Hold Timer (RFC 9687; `send_hold_time` 10 s, the
+/// default being 8 minutes) with an RST, so that its socket is freed at once;
 /// meanwhile its queue stays within the bound (the rest held back per prefix), and
 /// the neighbour that reads gets every route and stays Established.
 #[test]
@@ -838,7 +853,8 @@ fn a_neighbour_that_stops_reading_is_reset_and_the_others_are_served() {
                 ("127.0.5.3", 65213),
                 ("127.0.5.4", 65214),
             ],
-        ),
+        )
+        .replacen("hold_time = 9\n", "hold_time = 9\nsend_hold_time = 10\n", 1),
     );
     let to = format!("127.0.5.1:{port}");
     wait_for(&s, "the listener", || {
@@ -904,6 +920,12 @@ fn a_neighbour_that_stops_reading_is_reset_and_the_others_are_served() {
     // FSM's KEEPALIVEs); the rest waited, one UPDATE per prefix.
     assert!(max_queue <= (1 << 20) + 4096, "{max_queue}");
     assert!(held_back > 0 && held_back <= N as u64, "{held_back}");
+    // Reset, not closed behind the data it never took: the speaker's socket is
+    // gone, not left in FIN_WAIT1 with its send buffer.
+    let ends = (port, stuck.local_addr().unwrap().port());
+    wait_for(&s, "the reset connection's socket to be freed", || {
+        !tcp_sockets().contains(&ends)
+    });
     let _good = reader.join().unwrap();
     let v = status(&s, "a").unwrap();
     assert_eq!(session_of(&v, "127.0.5.3")["state"], "Established", "{v:#}");
@@ -1093,6 +1115,7 @@ fn bad_configurations_are_exit_2_naming_the_file() {
         ("prefix.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\noriginate = [\"10.0.0.1/8\"]\n", "bits set past the length"),
         ("mode.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"eager\"\nstate_file = \"x\"\n", "unknown variant"),
         ("hold.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nhold_time = 2\nstate_file = \"x\"\n", "hold_time"),
+        ("sendhold.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nhold_time = 9\nsend_hold_time = 9\nstate_file = \"x\"\n", "send_hold_time must be 0 (none) or more than hold_time"),
         ("key.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\nrouter_keys = [{ suite = \"1\", file = \"missing.key\" }]\n[[neighbors]]\naddress = \"127.0.0.9\"\nremote_as = 2\n", "missing.key"),
         ("mrt.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\n[originate_mrt]\nfile = \"missing.mrt\"\n", "missing.mrt"),
         ("limit.toml", "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\n[originate_mrt]\nfile = \"missing.mrt\"\nlimit = 0\n", "limit must be at least 1"),

@@ -165,7 +165,7 @@ fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Har
     for &(asn, bgpsec) in peers {
         // Unbounded, never written: what was sent stays, as the benchmark measures
         // the RIB alone.
-        let (tx, link) = outbox::channel(usize::MAX, Duration::from_secs(90));
+        let (tx, link) = outbox::channel(usize::MAX);
         links.push(link);
         sessions.push(Session {
             address: format!("AS{asn}"),

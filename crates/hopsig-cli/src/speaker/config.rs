@@ -111,6 +111,10 @@ pub struct Config {
     /// Hold Time offered in OPEN, seconds (0 or ≥ 3, RFC 4271 §4.2).
     #[serde(default = "hold_time")]
     pub hold_time: u16,
+    /// Send Hold Time, seconds: 0 for none, else more than `hold_time` (RFC 9687
+    /// §3.4) [default: the greater of 8 minutes and twice the negotiated Hold
+    /// Time, RFC 9687 §5].
+    pub send_hold_time: Option<u32>,
     /// ConnectRetry timer, seconds (RFC 4271 §10 suggests 120; short for tests).
     #[serde(default = "connect_retry")]
     pub connect_retry: u64,
@@ -170,6 +174,14 @@ impl Config {
                 path,
                 "hold_time must be 0 or at least 3 (RFC 4271 §4.2)",
             ));
+        }
+        if let Some(s) = config.send_hold_time {
+            if s != 0 && s <= u32::from(config.hold_time) {
+                return Err(io::at(
+                    path,
+                    "send_hold_time must be 0 (none) or more than hold_time (RFC 9687 §3.4)",
+                ));
+            }
         }
         if config.local_as == 0 {
             return Err(io::at(path, "local_as 0 is reserved (RFC 7607)"));

@@ -174,6 +174,7 @@ pub fn run(config: Config) -> Result<(), Failure> {
             router_id: config.router_id,
             hold_time: config.hold_time,
             connect_retry: Duration::from_secs(config.connect_retry.max(1)),
+            send_hold_time: config.send_hold_time,
         };
         let mut passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>> = HashMap::new();
         for (id, n) in config.neighbors.iter().enumerate() {

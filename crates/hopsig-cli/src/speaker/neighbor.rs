@@ -29,9 +29,9 @@ use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
 
 /// Hold Timer in OpenSent (RFC 4271 §8.2.2: "suggested value … is 4 minutes").
 const OPEN_HOLD: Duration = Duration::from_secs(240);
-/// Send Hold Time when the Hold Time is 0 (RFC 9687 §3's suggested value, 8
-/// minutes); otherwise it is the Hold Time (docs/spec/speaker.md, "Slow neighbours").
-const SEND_HOLD_NO_HOLD: Duration = Duration::from_secs(480);
+/// The floor of the default Send Hold Time (RFC 9687 §5: the greater of 8 minutes
+/// and twice the negotiated Hold Time).
+const SEND_HOLD_FLOOR: Duration = Duration::from_secs(480);
 /// Longest wait, once the session ends, for the NOTIFICATION to be written.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// IPv4 (RFC 4760 AFI 1).
@@ -48,6 +48,20 @@ pub struct Local {
     pub hold_time: u16,
     /// ConnectRetry timer.
     pub connect_retry: Duration,
+    /// Send Hold Time configured, seconds, 0 for none [default: RFC 9687 §5's].
+    pub send_hold_time: Option<u32>,
+}
+
+/// The Send Hold Time of a session whose negotiated Hold Time is `hold`, with
+/// `configured` (seconds) if set: RFC 9687 §3.3 stops the SendHoldTimer when the
+/// SendHoldTime or the negotiated Hold Time is 0; §5's default is the greater of 8
+/// minutes and twice the negotiated Hold Time.
+fn send_hold_time(configured: Option<u32>, hold: Duration) -> Option<Duration> {
+    let d = match configured {
+        Some(s) => Duration::from_secs(u64::from(s)),
+        None => SEND_HOLD_FLOOR.max(2 * hold),
+    };
+    (!d.is_zero() && !hold.is_zero()).then_some(d)
 }
 
 /// Why a session ended, as logged and shown in the status file.
@@ -196,7 +210,7 @@ async fn session(
     let (rd, wr) = stream.into_split();
     let (frames_tx, mut frames) = mpsc::channel(64);
     let reader = tokio::spawn(reader(rd, frames_tx));
-    let (outbox, link) = outbox::channel(QUEUE_BYTES, OPEN_HOLD);
+    let (outbox, link) = outbox::channel(QUEUE_BYTES);
     let mut writer = tokio::spawn(link.clone().writer(wr, id, rib.clone()));
     let (note, why) = fsm(id, n, local, &link, outbox, &mut writer, &mut frames, rib).await;
     if !writer.is_finished() {
@@ -287,7 +301,6 @@ async fn fsm(
                         // RFC 8205 §2.2: BGPsec needs 4-octet AS numbers on both sides.
                         let bgpsec_send = n.bgpsec && four && announces(&o, Direction::Receive);
                         let bgpsec_receive = n.bgpsec && four && announces(&o, Direction::Send);
-                        link.set_send_hold(if hold.is_zero() { SEND_HOLD_NO_HOLD } else { hold });
                         if let Err(e) = queue(link, &Message::Keepalive, width) {
                             return e;
                         }
@@ -300,6 +313,9 @@ async fn fsm(
                         }
                     }
                     (State::OpenConfirm, Message::Keepalive) => {
+                        // RFC 9687 §3.3: the SendHoldTimer starts with Established
+                        // (before, the Hold Timer bounds each state).
+                        link.set_send_hold(send_hold_time(local.send_hold_time, hold));
                         state = State::Established;
                         let _ = rib.send(Event::State(id, state));
                         log(n, format_args!("Established"));
@@ -336,5 +352,23 @@ async fn fsm(
                 next_keepalive = tokio::time::Instant::now() + keepalive_every;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn send_hold_time_follows_rfc_9687() {
+        let secs = Duration::from_secs;
+        // §5: the greater of 8 minutes and twice the negotiated Hold Time.
+        assert_eq!(send_hold_time(None, secs(90)), Some(secs(480)));
+        assert_eq!(send_hold_time(None, secs(300)), Some(secs(600)));
+        // §3.3: none with a negotiated Hold Time of 0, or a SendHoldTime of 0.
+        assert_eq!(send_hold_time(None, secs(0)), None);
+        assert_eq!(send_hold_time(Some(0), secs(90)), None);
+        assert_eq!(send_hold_time(Some(10), secs(0)), None);
+        assert_eq!(send_hold_time(Some(10), secs(9)), Some(secs(10)));
     }
 }

@@ -12,9 +12,8 @@
 //!   FSM's own messages (OPEN, KEEPALIVE, NOTIFICATION), which are small and few and
 //!   go in whatever the queue holds.
 //! * The writer applies RFC 9687's SendHoldTimer: when the socket takes no byte for
-//!   the Send Hold Time while data waits, it sends a NOTIFICATION Send Hold Timer
-//!   Expired if the socket takes it and ends the session, whose queue and owed
-//!   UPDATEs are then dropped.
+//!   the Send Hold Time while data waits, it ends the session and resets the
+//!   connection ([`expire`]); the queue and owed UPDATEs are then dropped.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -35,7 +34,7 @@ pub const QUEUE_BYTES: usize = 1 << 20;
 /// Most bytes handed to one `write` call.
 const BATCH_BYTES: usize = 256 * 1024;
 
-/// RFC 9687 §3's error code "Send Hold Timer Expired" (not in RFC 4271's list,
+/// RFC 9687's error code "Send Hold Timer Expired" (not in RFC 4271's list,
 /// hence not an [`hopsig_bgp::packet::ErrorCode`]).
 pub const SEND_HOLD_TIMER_EXPIRED: u8 = 8;
 
@@ -57,8 +56,9 @@ struct Queue {
     wants_room: bool,
     /// No more messages: the writer ends once the queue is written.
     closed: bool,
-    /// How long the socket may take no byte while data waits (RFC 9687).
-    send_hold: Duration,
+    /// How long the socket may take no byte while data waits (RFC 9687's
+    /// SendHoldTime); `None`: no limit (before Established, or turned off).
+    send_hold: Option<Duration>,
 }
 
 impl Shared {
@@ -94,29 +94,64 @@ impl Shared {
 pub struct Outbox {
     shared: Arc<Shared>,
     /// UPDATEs held back while the queue was full, the latest per prefix.
-    owed: BTreeMap<Prefix, Vec<u8>>,
+    owed: BTreeMap<Prefix, Owed>,
+}
+
+/// A held-back UPDATE.
+#[derive(Debug)]
+struct Owed {
+    bytes: Vec<u8>,
+    /// Whether the last UPDATE of the prefix that went into the queue (before this
+    /// one was held back) announced it: whether the neighbour holds, or will once
+    /// the queue is written, a route for it. Without, a withdrawal of the prefix
+    /// cancels the held-back UPDATE instead of replacing it, so that what is held
+    /// back stays bounded by the table size whatever the churn.
+    sent: bool,
 }
 
 impl Outbox {
-    /// Queues the UPDATE `bytes` about `prefix`, or holds it back (replacing any
+    /// Queues the announcement `bytes` of `prefix`, or holds it back (replacing any
     /// UPDATE of `prefix` held back before) while the queue is full or UPDATEs are
-    /// held back already, which keeps each prefix's UPDATEs in order.
-    pub fn send(&mut self, prefix: Prefix, bytes: Vec<u8>) {
+    /// held back already, which keeps each prefix's UPDATEs in order. `sent`: the
+    /// neighbour was sent an announcement of `prefix` that no withdrawal followed
+    /// (the RIB's Adj-RIB-Out knows).
+    pub fn announce(&mut self, prefix: Prefix, bytes: Vec<u8>, sent: bool) {
+        self.hold_or_push(prefix, bytes, sent);
+    }
+
+    /// Queues (or holds back) the withdrawal `bytes` of `prefix`, which the
+    /// neighbour was sent, or is owed, an announcement of. An owed announcement
+    /// of a prefix the neighbour never got is cancelled instead: there is nothing
+    /// to withdraw.
+    pub fn withdraw(&mut self, prefix: Prefix, bytes: Vec<u8>) {
+        if self.owed.get(&prefix).is_some_and(|o| !o.sent) {
+            self.owed.remove(&prefix);
+            return;
+        }
+        self.hold_or_push(prefix, bytes, true);
+    }
+
+    fn hold_or_push(&mut self, prefix: Prefix, bytes: Vec<u8>, sent: bool) {
+        if let Some(o) = self.owed.get_mut(&prefix) {
+            o.bytes = bytes;
+            return;
+        }
         if !self.owed.is_empty() {
-            self.owed.insert(prefix, bytes);
+            self.owed.insert(prefix, Owed { bytes, sent });
             return;
         }
         if let Err(bytes) = self.shared.push(bytes, true) {
-            self.owed.insert(prefix, bytes);
+            self.owed.insert(prefix, Owed { bytes, sent });
         }
     }
 
     /// Moves held-back UPDATEs into the queue until it is full again
     /// ([`Event::Room`]).
     pub fn refill(&mut self) {
-        while let Some((prefix, bytes)) = self.owed.pop_first() {
-            if let Err(bytes) = self.shared.push(bytes, true) {
-                self.owed.insert(prefix, bytes);
+        while let Some((prefix, owed)) = self.owed.pop_first() {
+            if let Err(bytes) = self.shared.push(owed.bytes, true) {
+                let sent = owed.sent;
+                self.owed.insert(prefix, Owed { bytes, sent });
                 return;
             }
         }
@@ -140,15 +175,15 @@ pub struct Link {
 }
 
 /// A session's output queue holding up to `limit` bytes of UPDATEs: the RIB's end
-/// and the session's.
-pub fn channel(limit: usize, send_hold: Duration) -> (Outbox, Link) {
+/// and the session's; no Send Hold Time until [`Link::set_send_hold`].
+pub fn channel(limit: usize) -> (Outbox, Link) {
     let shared = Arc::new(Shared {
         queue: Mutex::new(Queue {
             messages: VecDeque::new(),
             bytes: 0,
             wants_room: false,
             closed: false,
-            send_hold,
+            send_hold: None,
         }),
         wake: Notify::new(),
         limit,
@@ -166,8 +201,8 @@ impl Link {
         let _ = self.shared.push(bytes, false);
     }
 
-    /// Sets the Send Hold Time (once the Hold Time is negotiated).
-    pub fn set_send_hold(&self, d: Duration) {
+    /// Sets the Send Hold Time (once Established; `None`: none).
+    pub fn set_send_hold(&self, d: Option<Duration>) {
         self.shared.lock().send_hold = d;
     }
 
@@ -199,7 +234,7 @@ impl Link {
     ///
     /// # Errors
     /// Why the session must end: a write failed, or the Send Hold Timer expired
-    /// (RFC 9687 §4), in which case the NOTIFICATION was tried without waiting.
+    /// (RFC 9687 §4), in which case the connection was reset ([`expire`]).
     pub async fn writer(
         self,
         mut wr: OwnedWriteHalf,
@@ -207,50 +242,30 @@ impl Link {
         rib: UnboundedSender<Event>,
     ) -> Result<(), String> {
         loop {
-            let (batch, send_hold) = loop {
-                {
-                    let mut q = self.shared.lock();
-                    if !q.messages.is_empty() {
-                        let mut batch = vec![];
-                        while let Some(m) = q.messages.pop_front() {
-                            batch.extend_from_slice(&m);
-                            if batch.len() >= BATCH_BYTES {
-                                break;
-                            }
-                        }
-                        break (batch, Some(q.send_hold));
-                    }
-                    if q.closed {
-                        break (vec![], None);
-                    }
-                }
-                self.shared.wake.notified().await;
-            };
-            let Some(send_hold) = send_hold else {
+            let Some((batch, ends, send_hold)) = self.next_batch().await else {
                 let _ = wr.shutdown().await;
                 return Ok(());
             };
             let mut at = 0;
             while at < batch.len() {
-                match timeout(send_hold, wr.write(&batch[at..])).await {
-                    Ok(Ok(0)) => return Err("write: connection closed".into()),
-                    Ok(Ok(n)) => at += n,
-                    Ok(Err(e)) => return Err(format!("write: {e}")),
-                    Err(_) => {
-                        let note = Notification {
-                            code: SEND_HOLD_TIMER_EXPIRED,
-                            subcode: 0,
-                            data: Default::default(),
-                        };
-                        if let Ok(bytes) = Message::Notification(note).encoding(AsWidth::Four) {
-                            let _ = wr.try_write(&bytes);
+                let wrote = match send_hold {
+                    Some(d) => match timeout(d, wr.write(&batch[at..])).await {
+                        Ok(wrote) => wrote,
+                        Err(_) => {
+                            let waiting = self.shared.lock().bytes - at;
+                            expire(wr, at == 0 || ends.binary_search(&at).is_ok());
+                            return Err(format!(
+                                "Send Hold Timer expired (RFC 9687): the neighbour took nothing for {} s with {waiting} bytes waiting",
+                                d.as_secs(),
+                            ));
                         }
-                        return Err(format!(
-                            "Send Hold Timer expired (RFC 9687): the neighbour took nothing for {} s with {} bytes waiting",
-                            send_hold.as_secs(),
-                            self.shared.lock().bytes - at
-                        ));
-                    }
+                    },
+                    None => wr.write(&batch[at..]).await,
+                };
+                match wrote {
+                    Ok(0) => return Err("write: connection closed".into()),
+                    Ok(n) => at += n,
+                    Err(e) => return Err(format!("write: {e}")),
                 }
             }
             let mut q = self.shared.lock();
@@ -261,6 +276,57 @@ impl Link {
             }
         }
     }
+
+    /// The next messages to write, joined (up to [`BATCH_BYTES`] or one message),
+    /// where each ends in the batch, and the Send Hold Time; `None` once the
+    /// session closed the queue and it is written.
+    async fn next_batch(&self) -> Option<(Vec<u8>, Vec<usize>, Option<Duration>)> {
+        loop {
+            {
+                let mut q = self.shared.lock();
+                if !q.messages.is_empty() {
+                    let (mut batch, mut ends) = (vec![], vec![]);
+                    while let Some(m) = q.messages.pop_front() {
+                        batch.extend_from_slice(&m);
+                        ends.push(batch.len());
+                        if batch.len() >= BATCH_BYTES {
+                            break;
+                        }
+                    }
+                    return Some((batch, ends, q.send_hold));
+                }
+                if q.closed {
+                    return None;
+                }
+            }
+            self.shared.wake.notified().await;
+        }
+    }
+}
+
+/// The end of a session whose Send Hold Timer expired (RFC 9687 §3.3): the
+/// NOTIFICATION Send Hold Timer Expired is sent only where that cannot delay
+/// dropping the connection — one `try_write` — and only `at_boundary` (between
+/// two messages: written inside a partly written UPDATE it would corrupt both);
+/// then the connection is dropped with an RST (SO_LINGER 0, no FIN), so that the
+/// kernel frees the socket and the send buffer the neighbour never took at once,
+/// instead of keeping an orphan in FIN_WAIT1 retrying into a zero window. The RST
+/// goes when the read half, the socket's last owner, is dropped.
+fn expire(wr: OwnedWriteHalf, at_boundary: bool) {
+    if at_boundary {
+        let note = Notification {
+            code: SEND_HOLD_TIMER_EXPIRED,
+            subcode: 0,
+            data: Default::default(),
+        };
+        // A part of it only (the socket had room for less) is harmless: the RST
+        // follows right after, so the neighbour cannot read on past it.
+        if let Ok(bytes) = Message::Notification(note).encoding(AsWidth::Four) {
+            let _ = wr.try_write(&bytes);
+        }
+    }
+    let _ = socket2::SockRef::from(wr.as_ref()).set_linger(Some(Duration::ZERO));
+    wr.forget();
 }
 
 #[cfg(test)]
@@ -277,10 +343,10 @@ mod tests {
     /// and what is held back is one UPDATE per prefix, the latest.
     #[test]
     fn a_full_queue_holds_back_the_latest_update_per_prefix() {
-        let (mut outbox, link) = channel(1000, Duration::from_secs(9));
+        let (mut outbox, link) = channel(1000);
         for round in 0..50u8 {
             for i in 0..100 {
-                outbox.send(prefix(i), vec![round; 30]);
+                outbox.announce(prefix(i), vec![round; 30], false);
             }
         }
         assert!(outbox.queued_bytes() <= 1000);
@@ -296,5 +362,68 @@ mod tests {
         }
         assert_eq!(seen.len(), 100);
         assert!(seen.iter().all(|m| m[0] == 49), "the latest of each prefix");
+    }
+
+    /// RFC 9687 §3.3 and review: a neighbour that takes nothing for the Send Hold
+    /// Time ends the writer, and the connection is reset — no FIN queued behind
+    /// the data the neighbour never took, which would keep the socket and its
+    /// send buffer in FIN_WAIT1 — and what the neighbour read is whole messages,
+    /// nothing spliced into one.
+    #[tokio::test]
+    async fn a_neighbour_that_takes_nothing_is_reset() {
+        use std::io::Read;
+        const LEN: usize = 999;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = tokio::net::TcpSocket::new_v4().unwrap();
+        client.set_recv_buffer_size(4096).unwrap();
+        let client = client
+            .connect(listener.local_addr().unwrap())
+            .await
+            .unwrap();
+        let (server, _) = listener.accept().await.unwrap();
+        socket2::SockRef::from(&server)
+            .set_send_buffer_size(16 * 1024)
+            .unwrap();
+        let (rd, wr) = server.into_split();
+        let (_outbox, link) = channel(usize::MAX);
+        link.set_send_hold(Some(Duration::from_millis(500)));
+        let mut stream = vec![];
+        for i in 0..1000 {
+            let m: Vec<u8> = (0..LEN).map(|j| (i * 7 + j) as u8).collect();
+            stream.extend_from_slice(&m);
+            link.control(m);
+        }
+        let (rib, _events) = tokio::sync::mpsc::unbounded_channel();
+        let why = link.writer(wr, 0, rib).await.unwrap_err();
+        assert!(why.contains("Send Hold Timer expired"), "{why}");
+        drop(rd);
+        let mut client = client.into_std().unwrap();
+        client.set_nonblocking(false).unwrap();
+        client
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let (mut got, mut buf) = (vec![], vec![0u8; 1 << 16]);
+        let end = loop {
+            match client.read(&mut buf) {
+                Ok(0) => break None,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) => break Some(e.kind()),
+            }
+        };
+        assert_eq!(
+            end,
+            Some(std::io::ErrorKind::ConnectionReset),
+            "{} bytes read, then {end:?}",
+            got.len()
+        );
+        let same = got.iter().zip(&stream).take_while(|(a, b)| a == b).count();
+        if same < got.len() {
+            // Anything but the stream: the NOTIFICATION, after a whole message.
+            assert_eq!(same % LEN, 0, "spliced into a message at {same}");
+            assert!(
+                got[same..].iter().take(16).all(|&b| b == 0xff),
+                "a message, whole, at {same}"
+            );
+        }
     }
 }

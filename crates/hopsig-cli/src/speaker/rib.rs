@@ -116,8 +116,9 @@ pub struct Advert {
     /// The number of the sign job in the pool that will produce it, while it runs;
     /// an answer with another number is for an advert since replaced.
     pub signing: Option<u64>,
-    /// Whether the neighbour holds an announcement of the prefix from this session:
-    /// this advert's, or while it is being signed, the one it replaces — so whether
+    /// Whether the neighbour holds, or is owed (queued or held back, see
+    /// [`super::outbox`]), an announcement of the prefix from this session: this
+    /// advert's, or while it is being signed, the one it replaces — so whether
     /// taking the advert back needs a withdrawal.
     pub on_wire: bool,
 }
@@ -743,18 +744,22 @@ impl Rib {
         }
     }
 
-    /// Queues the UPDATE `bytes` about `p` to session `m` (never waits: see
-    /// [`super::outbox`]).
-    fn send(&mut self, m: usize, p: Prefix, bytes: Vec<u8>) {
+    /// Withdraws `p` from session `m`, or announces it (`announce`: whether an
+    /// announcement of `p` went out before, see [`super::outbox::Outbox::announce`]);
+    /// never waits (see [`super::outbox`]).
+    fn send(&mut self, m: usize, p: Prefix, bytes: Vec<u8>, announce: Option<bool>) {
         let session = &mut self.sessions[m];
         if let Some(up) = session.up.as_mut() {
-            up.tx.send(p, bytes);
+            match announce {
+                Some(sent) => up.tx.announce(p, bytes, sent),
+                None => up.tx.withdraw(p, bytes),
+            }
             session.updates_out += 1;
         }
     }
 
     /// Removes `p` from session `m`'s Adj-RIB-Out, withdrawing it if the neighbour
-    /// holds an announcement of it.
+    /// holds (or is owed) an announcement of it.
     fn take_back(&mut self, m: usize, p: Prefix) {
         if self.sessions[m]
             .adj_out
@@ -766,7 +771,7 @@ impl Rib {
                 .as_ref()
                 .map_or(AsWidth::Four, |u| u.width);
             match Message::Update(withdrawal(p)).encoding(width) {
-                Ok(bytes) => self.send(m, p, bytes),
+                Ok(bytes) => self.send(m, p, bytes, None),
                 Err(e) => crate::io::note(format_args!("hopsig speaker: {p}: encode: {e}")),
             }
         }
@@ -792,8 +797,11 @@ impl Rib {
             signing: None,
             on_wire: true,
         };
-        self.sessions[m].adj_out.insert(p, advert);
-        self.send(m, p, bytes);
+        let sent = self.sessions[m]
+            .adj_out
+            .insert(p, advert)
+            .is_some_and(|a| a.on_wire);
+        self.send(m, p, bytes, Some(sent));
         if let Source::Neighbor(i, seq) = src {
             if let Some(r) = self.sessions[i].adj_in.get_mut(&p).filter(|r| r.seq == seq) {
                 if !r.forwarded {
@@ -1081,7 +1089,7 @@ mod tests {
     }
 
     fn session(address: &str, remote_as: u32, bgpsec: bool, keys: &Keys) -> (Session, Link) {
-        let (tx, rx) = outbox::channel(usize::MAX, Duration::from_secs(90));
+        let (tx, rx) = outbox::channel(usize::MAX);
         let s = Session {
             address: address.into(),
             remote_as,
@@ -1216,6 +1224,90 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Review of issue 22 §2: toward a neighbour whose queue is stuck, routes that
+    /// another neighbour announces and withdraws (each prefix once) leave nothing
+    /// held back — what waits stays bounded by the table, not the churn — and
+    /// once the queue moves, the neighbour ends up with exactly the Adj-RIB-Out,
+    /// a prefix it was sent and that was withdrawn, re-announced and withdrawn
+    /// while held back included.
+    #[test]
+    fn churn_toward_a_stuck_neighbour_holds_back_no_more_than_the_table() {
+        let keys = keys();
+        let (events_tx, _events) = unbounded_channel();
+        let pool = Pool::new(1, Arc::new(keys.rpki.clone()), events_tx);
+        let (s0, _rx0) = session("source", PEER_AS, false, &keys);
+        let (mut s1, _) = session("stuck", 65_010, false, &keys);
+        let (tx, rx) = outbox::channel(2_000);
+        if let Some(up) = s1.up.as_mut() {
+            up.tx = tx;
+        }
+        let mut rib = Rib::new(
+            LOCAL,
+            Ipv4Addr::new(192, 0, 2, 100),
+            Mode::Lazy,
+            BTreeSet::new(),
+            vec![s0, s1],
+            pool,
+        );
+        let path = AsPath::sequence(vec![PEER_AS]);
+        let nh = Ipv4Addr::new(192, 0, 2, 9);
+        fn source(rib: &mut Rib, u: Update<'static>) {
+            rib.handle(Event::Update(0, Box::new(u), Instant::now()));
+        }
+        let p = |i: u16| {
+            let [a, b] = i.to_be_bytes();
+            Prefix::new(std::net::IpAddr::V4(Ipv4Addr::new(11, a, b, 0)), 24).unwrap()
+        };
+        let table = 20;
+        for i in 0..table {
+            source(&mut rib, plain(p(i), &path, Origin::Igp, nh).unwrap());
+        }
+        for i in table..4_000 {
+            source(&mut rib, plain(p(i), &path, Origin::Igp, nh).unwrap());
+            source(&mut rib, withdrawal(p(i)));
+        }
+        let held = |rib: &Rib| rib.sessions[1].up.as_ref().unwrap().tx.held_back();
+        assert!(held(&rib) <= usize::from(table), "{} held back", held(&rib));
+        // Prefix 0 went into the queue; 1 to 19 were held back.
+        for i in 0..table {
+            source(&mut rib, withdrawal(p(i)));
+        }
+        for i in 0..10 {
+            source(&mut rib, plain(p(i), &path, Origin::Igp, nh).unwrap());
+        }
+        for i in 0..5 {
+            source(&mut rib, withdrawal(p(i)));
+        }
+        // The neighbour reads: the writer empties the queue, the RIB refills it.
+        let mut messages = vec![];
+        loop {
+            let taken = rx.take_all();
+            if taken.is_empty() && held(&rib) == 0 {
+                break;
+            }
+            messages.extend(taken);
+            rib.handle(Event::Room(1));
+        }
+        let mut now = BTreeSet::new();
+        for bytes in &messages {
+            let Message::Update(u) = Message::decode(bytes, AsWidth::Four).unwrap() else {
+                panic!("not an UPDATE")
+            };
+            for q in u.withdrawn_all() {
+                now.remove(&q);
+            }
+            now.extend(u.announced());
+        }
+        let out: BTreeSet<Prefix> = rib.sessions[1].adj_out.keys().copied().collect();
+        assert_eq!(out, (5..10).map(p).collect::<BTreeSet<_>>());
+        assert_eq!(now, out, "what the neighbour ends up with");
+        assert!(
+            messages.len() < 200,
+            "{} UPDATEs for 5 routes",
+            messages.len()
+        );
     }
 
     proptest! {

@@ -160,9 +160,49 @@ impl Writes {
 }
 
 /// Writes `value` to `path` through a temporary file and a rename, so a reader
-/// never sees half a file.
+/// never sees half a file; a failed write leaves no temporary file behind.
 pub fn write(path: &Path, value: &Value) -> std::io::Result<()> {
     let tmp = crate::io::with_suffix(path, ".tmp");
-    std::fs::write(&tmp, format!("{value:#}\n"))?;
-    std::fs::rename(&tmp, path)
+    let written =
+        std::fs::write(&tmp, format!("{value:#}\n")).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        // Half written (a full disk) or not renamed: of no use, and it would
+        // hold the disk space until the next write succeeds.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Review of issue 22 §2: the temporary file of a write that fails — the disk
+    /// full (a temporary file that leads to /dev/full), or the rename refused (a
+    /// folder where the status file goes) — is removed.
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let full = dir.path().join("full.json");
+        let tmp = crate::io::with_suffix(&full, ".tmp");
+        std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
+        assert!(write(&full, &json!({"a": 1})).is_err());
+        assert!(tmp.symlink_metadata().is_err(), "{} kept", tmp.display());
+        let folder = dir.path().join("folder.json");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("x"), "x").unwrap();
+        assert!(write(&folder, &json!({"a": 1})).is_err());
+        let tmp = crate::io::with_suffix(&folder, ".tmp");
+        assert!(tmp.symlink_metadata().is_err(), "{} kept", tmp.display());
+        // And a write that works leaves the file only.
+        let good = dir.path().join("good.json");
+        write(&good, &json!({"a": 1})).unwrap();
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["folder.json", "good.json"]);
+    }
 }
