@@ -84,6 +84,23 @@ fn keys(s: &Scratch, scheme: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
     (vec!["--key".into(), s.p("alice.key")], m, trust)
 }
 
+/// Runs the subscriber `args`; it must exit 0 with Alice's message (else the roles'
+/// logs are shown, `what` naming the case). Its JSON.
+fn bob_is_safe(s: &Scratch, args: &[String], what: &str) -> serde_json::Value {
+    let o = s.run(args);
+    assert_eq!(
+        common::code(&o),
+        0,
+        "{what}: {}\n{}\n{}",
+        common::text(&o),
+        std::fs::read_to_string(s.path("publisher.log")).unwrap_or_default(),
+        std::fs::read_to_string(s.path("moderator.log")).unwrap_or_default()
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["message"], "I am safe.", "{what}");
+    v
+}
+
 #[test]
 fn bob_gets_alices_message_via_government_with_each_scheme() {
     let Some(bin) = ndnd() else { return };
@@ -157,17 +174,7 @@ fn bob_gets_alices_message_via_government_with_each_scheme() {
             "--json".into(),
         ];
         args.extend(bob.clone());
-        let o = s.run(&args);
-        assert_eq!(
-            common::code(&o),
-            0,
-            "{scheme}: {}\n{}\n{}",
-            common::text(&o),
-            std::fs::read_to_string(s.path("publisher.log")).unwrap_or_default(),
-            std::fs::read_to_string(s.path("moderator.log")).unwrap_or_default()
-        );
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        assert_eq!(v["message"], "I am safe.", "{scheme}");
+        let v = bob_is_safe(&s, &args, scheme);
         assert_eq!(
             v["name"],
             "/moderators/Government/safetyConfirmation/wonderland/Alice/2/1"
@@ -483,17 +490,7 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
     .into();
     args.push(format!("tcp://{}", fw.tcp));
     args.extend(bob);
-    let o = s.run(&args);
-    assert_eq!(
-        common::code(&o),
-        0,
-        "{}\n{}\n{}",
-        common::text(&o),
-        std::fs::read_to_string(s.path("publisher.log")).unwrap_or_default(),
-        std::fs::read_to_string(s.path("moderator.log")).unwrap_or_default()
-    );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["message"], "I am safe.");
+    bob_is_safe(&s, &args, "after the hostile packets");
 
     // The forwarder goes away: each role ends, says so, and gives its counts.
     for (name, proxy, running) in [

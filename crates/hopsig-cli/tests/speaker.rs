@@ -538,6 +538,33 @@ fn gobgpd_plain_neighbour() {
     );
 }
 
+/// BIRD 2 in the foreground with `template` filled in (its log and control socket in
+/// `s`): the running daemon and the control socket's path, for `birdc -s`.
+fn start_bird(
+    s: &Scratch,
+    template: &str,
+    port: u16,
+    hopsig_address: &str,
+    hopsig_as: u32,
+) -> (Running, String) {
+    let conf = template
+        .replace("LOG_PATH", &s.p("bird.log"))
+        .replace("PORT", &port.to_string())
+        .replace("HOPSIG_ADDRESS", hopsig_address)
+        .replace("HOPSIG_AS", &hopsig_as.to_string());
+    let conf = s.write("bird.conf", conf);
+    let ctl = s.p("bird.ctl");
+    let bird = Running(
+        Command::new("bird")
+            .args(["-f", "-c", &conf, "-s", &ctl, "-P", &s.p("bird.pid")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    (bird, ctl)
+}
+
 #[test]
 fn bird_plain_neighbour() {
     if !common::have_with("bird", "--version", "bird_plain_neighbour") {
@@ -545,20 +572,12 @@ fn bird_plain_neighbour() {
     }
     let s = Scratch::new();
     let port = free_port();
-    let conf = include_str!("peers/bird.conf.template")
-        .replace("LOG_PATH", &s.p("bird.log"))
-        .replace("PORT", &port.to_string())
-        .replace("HOPSIG_ADDRESS", "127.0.3.2")
-        .replace("HOPSIG_AS", "65002");
-    let conf = s.write("bird.conf", conf);
-    let ctl = s.p("bird.ctl");
-    let _bird = Running(
-        Command::new("bird")
-            .args(["-f", "-c", &conf, "-s", &ctl, "-P", &s.p("bird.pid")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
+    let (_bird, ctl) = start_bird(
+        &s,
+        include_str!("peers/bird.conf.template"),
+        port,
+        "127.0.3.2",
+        65002,
     );
     let _speakers = downgrade_setup(&s, 65004, port, "127.0.3.2");
     daemon_route_travels_unsigned(&s, "10.4.0.0/16", 65004);
@@ -1828,20 +1847,12 @@ fn bird_as_an_old_neighbour() {
     }
     let s = Scratch::new();
     let port = free_port();
-    let conf = include_str!("peers/bird-old.conf.template")
-        .replace("LOG_PATH", &s.p("bird.log"))
-        .replace("PORT", &port.to_string())
-        .replace("HOPSIG_ADDRESS", "127.0.10.2")
-        .replace("HOPSIG_AS", "65010");
-    let conf = s.write("bird.conf", conf);
-    let ctl = s.p("bird.ctl");
-    let _bird = Running(
-        Command::new("bird")
-            .args(["-f", "-c", &conf, "-s", &ctl, "-P", &s.p("bird.pid")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
+    let (_bird, ctl) = start_bird(
+        &s,
+        include_str!("peers/bird-old.conf.template"),
+        port,
+        "127.0.10.2",
+        65010,
     );
     keys(&s, "ecdsa-p256-sha256", &[65_010], &[65_010]);
     let listen = free_port();

@@ -340,6 +340,20 @@ fn alices_three(message: &[u8]) -> Data {
     three
 }
 
+/// Government signs m_2 of `four` under the w of `three`, as a moderator would, with
+/// none of its checks.
+fn gov_countersigns(k: &Ibas, three: &Data, four: &mut Data) {
+    let first = hopsig_ndn::ibas::aggregate(&three.signature_value, 1).unwrap();
+    let agg = ibas::sign(
+        &k.gov,
+        &four.signed_portion(),
+        Some(&first),
+        &mut Journal::memory(),
+    )
+    .unwrap();
+    four.signature_value = hopsig_ndn::ibas::value(&agg);
+}
+
 /// Government's (4) of `three` built by hand: `edit` changes it before Government
 /// signs m_2 under the w of (3).
 fn countersigned(k: &Ibas, three: &Data, edit: impl FnOnce(&mut Data)) -> Data {
@@ -353,15 +367,7 @@ fn countersigned(k: &Ibas, three: &Data, edit: impl FnOnce(&mut Data)) -> Data {
     );
     four.meta_info = three.meta_info.clone();
     edit(&mut four);
-    let first = hopsig_ndn::ibas::aggregate(&three.signature_value, 1).unwrap();
-    let agg = ibas::sign(
-        &k.gov,
-        &four.signed_portion(),
-        Some(&first),
-        &mut Journal::memory(),
-    )
-    .unwrap();
-    four.signature_value = hopsig_ndn::ibas::value(&agg);
+    gov_countersigns(k, three, &mut four);
     four
 }
 
@@ -478,15 +484,7 @@ fn a_moderator_does_not_moderate_itself() {
         hopsig_ndn::ibas::signature_info(),
     );
     four.meta_info = three.meta_info.clone();
-    let first = hopsig_ndn::ibas::aggregate(&three.signature_value, 1).unwrap();
-    let agg = ibas::sign(
-        &k.gov,
-        &four.signed_portion(),
-        Some(&first),
-        &mut Journal::memory(),
-    )
-    .unwrap();
-    four.signature_value = hopsig_ndn::ibas::value(&agg);
+    gov_countersigns(&k, &three, &mut four);
     let got = mis::receive(&four, &params, &mut SeenW::default());
     assert!(matches!(got, Err(MisError::Name(..))), "{got:?}");
 }
