@@ -112,8 +112,8 @@ pub struct Config {
     #[serde(default = "hold_time")]
     pub hold_time: u16,
     /// Send Hold Time, seconds: 0 for none, else more than `hold_time` (RFC 9687
-    /// §3.4) [default: the greater of 8 minutes and twice the negotiated Hold
-    /// Time, RFC 9687 §5].
+    /// §3.4) [default: twice the negotiated Hold Time; docs/spec/speaker.md says why
+    /// not RFC 9687 §5's 8-minute floor].
     pub send_hold_time: Option<u32>,
     /// ConnectRetry timer, seconds (RFC 4271 §10 suggests 120; short for tests).
     #[serde(default = "connect_retry")]

@@ -1256,6 +1256,22 @@ mod tests {
         fn source(rib: &mut Rib, u: Update<'static>) {
             rib.handle(Event::Update(0, Box::new(u), Instant::now()));
         }
+        // An unsigned UPDATE of neighbour 0 announcing `p`.
+        let plain = |p: Prefix, path: &AsPath, origin: Origin, nh: Ipv4Addr| {
+            let attributes = [
+                AttributeValue::Origin(origin),
+                AttributeValue::AsPath(path.clone()),
+                AttributeValue::NextHop(nh),
+            ]
+            .into_iter()
+            .map(|a| PathAttribute::new(a, AsWidth::Four))
+            .collect::<Result<Vec<_>, _>>();
+            attributes.map(|attributes| Update {
+                attributes,
+                nlri: vec![p],
+                ..Update::default()
+            })
+        };
         let p = |i: u16| {
             let [a, b] = i.to_be_bytes();
             Prefix::new(std::net::IpAddr::V4(Ipv4Addr::new(11, a, b, 0)), 24).unwrap()
