@@ -469,6 +469,7 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
     to_alice.send(&hostile);
     // After them on the same face, an Interest (2): the publisher answers it.
     let mut two = Interest::new(mis::moderator_interest(&alice_id));
+    two.can_be_prefix = true; // as the moderator sends it: name (3) is longer
     two.nonce = Some([7; 4]);
     to_alice.inject.send(two.encode()).unwrap();
     wait_log(&s, "publisher", "asked; answering");
@@ -549,6 +550,27 @@ fn bad_usage_exits_2() {
         let o = s.run(&args);
         assert_eq!(common::code(&o), 2, "{args:?}: {}", common::text(&o));
     }
+    // A moderator never moderates itself: refused before anything is read or sent.
+    let o = s.run(&[
+        "ndn",
+        "subscriber",
+        "--scheme",
+        "ibas",
+        "--params",
+        "x",
+        "--moderator",
+        "/m/G",
+        "--publisher",
+        "/m/G",
+        "--forwarder",
+        "unix:///nonexistent/sock",
+    ]);
+    assert_eq!(common::code(&o), 2, "{}", common::text(&o));
+    assert!(
+        common::text(&o).contains("does not moderate itself"),
+        "{}",
+        common::text(&o)
+    );
 }
 
 #[test]
@@ -915,4 +937,92 @@ fn the_moderator_refuses_a_publishers_data_with_a_key_locator() {
         log(&w)
     );
     publisher.join().unwrap();
+}
+
+/// Sends Interest `name` (CanBePrefix as given) on a face of its own through ndnd,
+/// and waits (at most 20 s) until `role`'s log holds `needle`: what it holds then.
+fn ask_and_wait(
+    w: &scenario::World,
+    name: &str,
+    can_be_prefix: bool,
+    role: &str,
+    needle: &str,
+) -> String {
+    let mut face = hopsig_ndn::Face::unix(&w.fw.socket).unwrap();
+    let mut i = hopsig_ndn::Interest::new(scenario::n(name));
+    i.can_be_prefix = can_be_prefix;
+    i.nonce = Some([7, 7, 7, 7]);
+    i.lifetime = Some(1000);
+    face.send(&i.encode()).unwrap();
+    wait_log(&w.s, role, needle)
+}
+
+/// An Interest (1) naming the moderator itself as publisher is ignored with its
+/// reason, and no Interest (2) goes out (docs/spec/ndn-ibas.md §5.1 "Names"): the
+/// moderator would otherwise ask its own prefix and countersign its own identity.
+#[test]
+fn the_moderator_ignores_an_interest_naming_itself_as_publisher() {
+    use scenario::*;
+    let Some(bin) = ndnd() else { return };
+    let w = world(&bin);
+    let _moderator = moderator(&w, "1");
+    let text = ask_and_wait(
+        &w,
+        &format!("{GOV}/safetyConfirmation{GOV}"),
+        true,
+        "moderator",
+        "ignored an Interest",
+    );
+    assert!(text.contains("the moderator itself"), "{text}");
+    assert!(!text.contains("no Data within"), "{text}");
+}
+
+/// The publisher answers only an Interest its Data (3) satisfies by name (§5.1 "What
+/// a producer answers"): another sequence number, or name (3)'s prefix without
+/// CanBePrefix, is ignored; the moderator's Interest (2) is still answered.
+#[test]
+fn the_publisher_answers_only_interests_its_data_satisfies() {
+    use scenario::*;
+    let Some(bin) = ndnd() else { return };
+    let w = world(&bin);
+    w.s.write("alice.key", w.alice.to_key_file().as_bytes());
+    w.s.write("message.txt", "I am safe.");
+    let stderr = std::fs::File::create(w.s.path("publisher.log")).unwrap();
+    let _publisher = Running(
+        w.s.cmd(&[
+            "ndn",
+            "publisher",
+            "--scheme",
+            "ibas",
+            "--forwarder",
+            &format!("unix://{}", w.fw.socket.display()),
+            "--id",
+            ALICE,
+            "--key",
+            &w.s.p("alice.key"),
+            "--journal",
+            &w.s.p("alice.journal"),
+            "--new-journal",
+            "--message",
+            &w.s.p("message.txt"),
+            "--seq",
+            "2",
+        ])
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap(),
+    );
+    wait_log(&w.s, "publisher", "registered");
+    let text = ask_and_wait(
+        &w,
+        &format!("{ALICE}/safetyConfirmation/3"),
+        false,
+        "publisher",
+        "ignored an Interest",
+    );
+    assert!(!text.contains("answering"), "{text}");
+    let _moderator = moderator(&w, "1");
+    let o = subscriber(&w, None);
+    assert_eq!(common::code(&o), 0, "{}\n{}", common::text(&o), log(&w));
 }

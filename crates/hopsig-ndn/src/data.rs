@@ -129,6 +129,17 @@ const FIELDS: [u32; 5] = [
 ];
 
 impl Data {
+    /// Whether this Data can answer `interest` by name (NDN packet spec v0.3,
+    /// interest.rst "Name", "CanBePrefix"): the Interest's Name is the Data's, or a
+    /// prefix of it when CanBePrefix is set. A producer answers nothing else, since
+    /// the forwarder returns the Data along the Interest's PIT entry whatever its
+    /// name. An Interest naming an implicit digest is not matched (hopsig computes
+    /// none); MustBeFresh concerns caches, not the producer.
+    pub fn satisfies(&self, interest: &crate::interest::Interest) -> bool {
+        interest.name == self.name
+            || (interest.can_be_prefix && interest.name.is_prefix_of(&self.name))
+    }
+
     /// Unsigned Data `name` with `content`, SignatureInfo of `info` and an empty
     /// SignatureValue (to be filled by signing the signed portion).
     pub fn new(name: Name, content: Vec<u8>, info: SignatureInfo) -> Data {

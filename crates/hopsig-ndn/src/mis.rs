@@ -781,8 +781,14 @@ pub fn serve_moderator(
             Packet::Interest(i, token) if prefix.is_prefix_of(&i.name) => {
                 // The publisher's identity goes into names (2) and (4): two
                 // GenericNameComponents, as §2 requires of identities.
+                // Never itself: its own (3) would put one identity twice in the
+                // aggregate (§1), and its Interest (2) would reach its own prefix.
                 let publisher = if i.name.len() == 5 {
-                    identity_of(&i.name, 3)
+                    identity_of(&i.name, 3).and_then(|p| {
+                        distinct(moderator, &p)
+                            .map(|()| p)
+                            .map_err(|why| MisError::Name(i.name.to_string(), why))
+                    })
                 } else {
                     Err(MisError::Name(
                         i.name.to_string(),

@@ -438,6 +438,13 @@ fn publisher(p: Publisher) -> Outcome {
     let mut face = connect(&p.common)?;
     let name = mis::moderator_interest(&id);
     serve(&mut face, &name, p.count, |i| {
+        if !data.satisfies(i) {
+            note(format_args!(
+                "hopsig ndn: ignored an Interest: {} does not name {} (docs/spec/ndn-ibas.md §5.1)",
+                i.name, data.name
+            ));
+            return Ok(None);
+        }
         note(format_args!(
             "hopsig ndn: {} asked; answering {}",
             i.name, data.name
@@ -513,6 +520,12 @@ fn subscriber(s: Subscriber) -> Outcome {
         identity(&s.moderator, "--moderator")?,
         identity(&s.publisher, "--publisher")?,
     );
+    if moderator == publisher {
+        // A moderator never countersigns itself (docs/spec/ndn-ibas.md §1).
+        return Err(Failure::Input(format!(
+            "--publisher and --moderator are both {publisher}: a moderator does not moderate itself"
+        )));
+    }
     let trust = Trust::load(s.common.scheme, &s.verifier)?;
     let mut seen = seen_w(s.common.scheme, s.state_dir.as_deref())?;
     let mut face = connect(&s.common)?;
