@@ -382,10 +382,62 @@ pub fn outputs<'a>(force: bool, inputs: impl IntoIterator<Item = &'a Path>) -> O
     out
 }
 
+/// Lets through one log line per `every`, counting the ones held back: a
+/// long-running role logs what others can provoke (dropped packets, refused
+/// connections) without letting them flood its log.
+pub struct RateLimit {
+    every: std::time::Duration,
+    last: Option<std::time::Instant>,
+    held: u64,
+}
+
+impl RateLimit {
+    pub fn new(every: std::time::Duration) -> RateLimit {
+        RateLimit {
+            every,
+            last: None,
+            held: 0,
+        }
+    }
+
+    /// `Some(lines held back since the last one)` if a line may be written at `now`.
+    pub fn allow(&mut self, now: std::time::Instant) -> Option<u64> {
+        match self.last {
+            Some(t) if now.saturating_duration_since(t) < self.every => {
+                self.held += 1;
+                None
+            }
+            _ => {
+                self.last = Some(now);
+                Some(std::mem::take(&mut self.held))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drop_lines_are_let_through_once_per_interval_with_the_count_held_back() {
+        let t0 = std::time::Instant::now();
+        let mut limit = RateLimit::new(std::time::Duration::from_secs(10));
+        assert_eq!(limit.allow(t0), Some(0));
+        for s in 1..10 {
+            assert_eq!(limit.allow(t0 + std::time::Duration::from_secs(s)), None);
+        }
+        assert_eq!(
+            limit.allow(t0 + std::time::Duration::from_secs(10)),
+            Some(9)
+        );
+        assert_eq!(limit.allow(t0 + std::time::Duration::from_secs(11)), None);
+        assert_eq!(
+            limit.allow(t0 + std::time::Duration::from_secs(25)),
+            Some(1)
+        );
+    }
 
     /// The limit holds whatever size the file reports: a procfs file says 0 bytes but
     /// holds more; a regular file of `limit` bytes is read, one byte more is refused.

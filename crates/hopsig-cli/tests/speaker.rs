@@ -1122,6 +1122,17 @@ fn accept_backs_off_when_file_descriptors_run_out() {
             .unwrap()
             .contains("works again after")
     });
+    // The 20 connections then accepted are no neighbour's: closed, and logged in one
+    // line, not twenty (anyone able to connect must not flood the log).
+    let refused = "refused: not a passive neighbour";
+    wait_for(&s, "the refused connections", || {
+        std::fs::read_to_string(s.path("a.log"))
+            .unwrap()
+            .contains(refused)
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    let log = std::fs::read_to_string(s.path("a.log")).unwrap();
+    assert_eq!(log.matches(refused).count(), 1, "{log}");
     drop(waiting);
 }
 

@@ -334,40 +334,9 @@ fn face_err(e: impl std::fmt::Display) -> Failure {
     Failure::Input(format!("forwarder: {e}"))
 }
 
-/// Lets through one line per `every`, counting the ones held back.
-struct RateLimit {
-    every: Duration,
-    last: Option<Instant>,
-    held: u64,
-}
-
-impl RateLimit {
-    fn new(every: Duration) -> RateLimit {
-        RateLimit {
-            every,
-            last: None,
-            held: 0,
-        }
-    }
-
-    /// `Some(lines held back since the last one)` if a line may be written at `now`.
-    fn allow(&mut self, now: Instant) -> Option<u64> {
-        match self.last {
-            Some(t) if now.saturating_duration_since(t) < self.every => {
-                self.held += 1;
-                None
-            }
-            _ => {
-                self.last = Some(now);
-                Some(std::mem::take(&mut self.held))
-            }
-        }
-    }
-}
-
 /// Logs the packets `face` drops, rate-limited, each line with the counts so far.
 fn log_drops(face: &mut Face) {
-    let mut limit = RateLimit::new(DROP_LOG_EVERY);
+    let mut limit = io::RateLimit::new(DROP_LOG_EVERY);
     face.on_drop(move |reason, detail, drops| {
         if let Some(held) = limit.allow(Instant::now()) {
             let held = match held {
@@ -571,22 +540,4 @@ fn subscriber(s: Subscriber) -> Outcome {
         "message: {}",
         io::escape(&String::from_utf8_lossy(&got.published.message))
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn drop_lines_are_let_through_once_per_interval_with_the_count_held_back() {
-        let t0 = Instant::now();
-        let mut limit = RateLimit::new(Duration::from_secs(10));
-        assert_eq!(limit.allow(t0), Some(0));
-        for s in 1..10 {
-            assert_eq!(limit.allow(t0 + Duration::from_secs(s)), None);
-        }
-        assert_eq!(limit.allow(t0 + Duration::from_secs(10)), Some(9));
-        assert_eq!(limit.allow(t0 + Duration::from_secs(11)), None);
-        assert_eq!(limit.allow(t0 + Duration::from_secs(25)), Some(1));
-    }
 }

@@ -86,6 +86,8 @@ async fn accept(
     let first_pause = Duration::from_millis(10);
     let mut pause = first_pause;
     let mut failed: u64 = 0;
+    // Anyone can connect: one line per 10 s for refused connections, with the count.
+    let mut refused = io::RateLimit::new(Duration::from_secs(10));
     loop {
         let (stream, from) = match listener.accept().await {
             Ok(c) => c,
@@ -113,9 +115,17 @@ async fn accept(
             Some(tx) => {
                 let _ = tx.try_send(stream);
             }
-            None => io::note(format_args!(
-                "hopsig speaker: connection from {from} refused: not a passive neighbour"
-            )),
+            None => {
+                if let Some(held) = refused.allow(std::time::Instant::now()) {
+                    io::note(format_args!(
+                        "hopsig speaker: connection from {from} refused: not a passive neighbour{}",
+                        match held {
+                            0 => String::new(),
+                            n => format!(" ({n} more refused since the last line)"),
+                        }
+                    ))
+                }
+            }
         }
     }
 }
