@@ -784,43 +784,44 @@ mod scenario {
     /// `hopsig ndn moderator` as Government, answering `count` Interests, once it
     /// has registered its prefix.
     pub fn moderator(w: &World, count: &str) -> Running {
-        let log = std::fs::File::create(w.s.path("moderator.log")).unwrap();
+        ibas_role(
+            w,
+            "moderator",
+            GOV,
+            "gov",
+            &["--params", &w.s.p("params.pub"), "--count", count],
+        )
+    }
+
+    /// `hopsig ndn ROLE --scheme ibas` as `id` with the key `KEY.key` and a new
+    /// journal, standard error in `ROLE.log`, once it has registered its prefix.
+    pub fn ibas_role(w: &World, role: &str, id: &str, key: &str, extra: &[&str]) -> Running {
+        let log = std::fs::File::create(w.s.path(&format!("{role}.log"))).unwrap();
+        let mut args = vec![
+            "ndn".to_string(),
+            role.into(),
+            "--scheme".into(),
+            "ibas".into(),
+            "--forwarder".into(),
+            format!("unix://{}", w.fw.socket.display()),
+            "--id".into(),
+            id.into(),
+            "--key".into(),
+            w.s.p(&format!("{key}.key")),
+            "--journal".into(),
+            w.s.p(&format!("{key}.journal")),
+            "--new-journal".into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
         let child =
-            w.s.cmd(&[
-                "ndn",
-                "moderator",
-                "--scheme",
-                "ibas",
-                "--forwarder",
-                &format!("unix://{}", w.fw.socket.display()),
-                "--id",
-                GOV,
-                "--key",
-                &w.s.p("gov.key"),
-                "--journal",
-                &w.s.p("gov.journal"),
-                "--new-journal",
-                "--params",
-                &w.s.p("params.pub"),
-                "--count",
-                count,
-            ])
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while !std::fs::read_to_string(w.s.path("moderator.log"))
-            .unwrap_or_default()
-            .contains("registered")
-        {
-            assert!(
-                started.elapsed().as_secs() < 20,
-                "the moderator did not register"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Running(child)
+            w.s.cmd(&args)
+                .stdout(Stdio::null())
+                .stderr(log)
+                .spawn()
+                .unwrap();
+        let running = Running(child);
+        wait_log(&w.s, role, "registered");
+        running
     }
 
     pub fn log(w: &World) -> String {
@@ -987,33 +988,13 @@ fn the_publisher_answers_only_interests_its_data_satisfies() {
     let w = world(&bin);
     w.s.write("alice.key", w.alice.to_key_file().as_bytes());
     w.s.write("message.txt", "I am safe.");
-    let stderr = std::fs::File::create(w.s.path("publisher.log")).unwrap();
-    let _publisher = Running(
-        w.s.cmd(&[
-            "ndn",
-            "publisher",
-            "--scheme",
-            "ibas",
-            "--forwarder",
-            &format!("unix://{}", w.fw.socket.display()),
-            "--id",
-            ALICE,
-            "--key",
-            &w.s.p("alice.key"),
-            "--journal",
-            &w.s.p("alice.journal"),
-            "--new-journal",
-            "--message",
-            &w.s.p("message.txt"),
-            "--seq",
-            "2",
-        ])
-        .stdout(Stdio::null())
-        .stderr(stderr)
-        .spawn()
-        .unwrap(),
+    let _publisher = ibas_role(
+        &w,
+        "publisher",
+        ALICE,
+        "alice",
+        &["--message", &w.s.p("message.txt"), "--seq", "2"],
     );
-    wait_log(&w.s, "publisher", "registered");
     let text = ask_and_wait(
         &w,
         &format!("{ALICE}/safetyConfirmation/3"),

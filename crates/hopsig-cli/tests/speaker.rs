@@ -624,23 +624,7 @@ fn read_message(s: &mut std::net::TcpStream) -> Vec<u8> {
 /// its neighbour's address; the standard library cannot bind before connecting, so
 /// tokio's socket does it), with a 20 s read timeout.
 fn raw_client(from: &str, to: &str) -> std::net::TcpStream {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let from: std::net::SocketAddr = format!("{from}:0").parse().unwrap();
-    let to: std::net::SocketAddr = to.parse().unwrap();
-    let stream = rt
-        .block_on(async {
-            let s = tokio::net::TcpSocket::new_v4()?;
-            s.bind(from)?;
-            s.connect(to).await
-        })
-        .unwrap();
-    let std = stream.into_std().unwrap();
-    std.set_nonblocking(false).unwrap();
-    std.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    std
+    raw_client_with(from, to, None)
 }
 
 fn open_message(asn: u32, hold: u16) -> Vec<u8> {
@@ -755,6 +739,10 @@ fn plain_config(
 /// A raw client as [`raw_client`], with a receive buffer of `rcvbuf` octets (set
 /// before connecting, so that the window stays small).
 fn raw_client_small(from: &str, to: &str, rcvbuf: u32) -> std::net::TcpStream {
+    raw_client_with(from, to, Some(rcvbuf))
+}
+
+fn raw_client_with(from: &str, to: &str, rcvbuf: Option<u32>) -> std::net::TcpStream {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -764,7 +752,9 @@ fn raw_client_small(from: &str, to: &str, rcvbuf: u32) -> std::net::TcpStream {
     let stream = rt
         .block_on(async {
             let s = tokio::net::TcpSocket::new_v4()?;
-            s.set_recv_buffer_size(rcvbuf)?;
+            if let Some(size) = rcvbuf {
+                s.set_recv_buffer_size(size)?;
+            }
             s.bind(from)?;
             s.connect(to).await
         })
