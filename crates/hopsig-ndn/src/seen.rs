@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use hopsig_primitives::codec::to_hex;
+use hopsig_primitives::codec::{from_hex, to_hex};
 use hopsig_primitives::hash::sha256;
 use hopsig_primitives::persist::{Header, Log, NewLog, Owner, PersistError, Record};
 use hopsig_schemes::ibas::W_LEN;
@@ -36,15 +36,6 @@ const HEADER: Header<'static> = Header {
 /// (SHA-256 of the publisher's identity, w) → SHA-256 of m_1.
 #[derive(Debug, Default)]
 pub struct Seen(HashMap<([u8; 32], [u8; W_LEN]), [u8; 32]>);
-
-fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != 2 * N || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        return None;
-    }
-    let mut out = [0u8; N];
-    hex::decode_to_slice(text, &mut out).ok()?;
-    Some(out)
-}
 
 /// One entry: `W SP P SP D`, lowercase hex: w, SHA-256 of the publisher's identity,
 /// SHA-256 of m_1.

@@ -540,6 +540,26 @@ pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The `N` octets written as exactly `2N` lowercase hex digits in `text` (the form
+/// [`to_hex`] writes, as state files store it); `None` for anything else: another
+/// length, uppercase, or any other character.
+pub fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 2 * N {
+        return None;
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let mut out = [0u8; N];
+    for (o, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+        *o = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(out)
+}
+
 /// Checks that `value` lies in `min..=max`.
 ///
 /// # Errors

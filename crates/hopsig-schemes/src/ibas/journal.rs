@@ -30,7 +30,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use hopsig_primitives::codec::to_hex;
+use hopsig_primitives::codec::{from_hex, to_hex};
 use hopsig_primitives::hash::sha256;
 use hopsig_primitives::persist::{replay, Header, Log, NewLog, Owner, PersistError, Record};
 
@@ -91,23 +91,6 @@ fn entry(w: &[u8; W_LEN], signed: Signed) -> String {
         Signed::Message(d) => format!("{} {}", to_hex(w), to_hex(&d)),
         Signed::Unknown => format!("{} -", to_hex(w)),
     }
-}
-
-fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    let bytes = text.as_bytes();
-    if bytes.len() != 2 * N {
-        return None;
-    }
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    };
-    let mut out = [0u8; N];
-    for (o, pair) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-        *o = digit(pair[0])? << 4 | digit(pair[1])?;
-    }
-    Some(out)
 }
 
 impl Record for Claims {
