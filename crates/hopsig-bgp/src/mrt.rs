@@ -10,7 +10,7 @@ use bgpkit_parser::BgpkitParser;
 
 mod input;
 
-pub use input::{decompressed, Compression, Decompressed, InputError};
+pub use input::{decompressed, open, Compression, Decompressed, InputError, MrtFile, OpenError};
 
 /// Why an MRT stream could not be measured.
 #[derive(Debug, thiserror::Error)]

@@ -382,36 +382,43 @@ pub fn outputs<'a>(force: bool, inputs: impl IntoIterator<Item = &'a Path>) -> O
     out
 }
 
-/// Lets through one log line per `every`, counting the ones held back: a
-/// long-running role logs what others can provoke (dropped packets, refused
-/// connections) without letting them flood its log.
-pub struct RateLimit {
-    every: std::time::Duration,
-    last: Option<std::time::Instant>,
-    held: u64,
+pub use hopsig_schemes::primitives::progress::RateLimit;
+
+/// Prints the libraries' `tracing` events (progress, what a long-running role logs)
+/// as [`note`] lines on standard error: the message alone, escaped, as the commands
+/// print theirs. Installed once by `main`.
+pub fn log_to_stderr() {
+    use tracing_subscriber::layer::SubscriberExt;
+    // A second install (none happens) would keep the first: nothing to report.
+    let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry().with(NoteLayer));
 }
 
-impl RateLimit {
-    pub fn new(every: std::time::Duration) -> RateLimit {
-        RateLimit {
-            every,
-            last: None,
-            held: 0,
-        }
-    }
+/// The `tracing` layer behind [`log_to_stderr`].
+struct NoteLayer;
 
-    /// `Some(lines held back since the last one)` if a line may be written at `now`.
-    pub fn allow(&mut self, now: std::time::Instant) -> Option<u64> {
-        match self.last {
-            Some(t) if now.saturating_duration_since(t) < self.every => {
-                self.held += 1;
-                None
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for NoteLayer {
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        struct Message(String);
+        impl tracing::field::Visit for Message {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                use std::fmt::Write as _;
+                if field.name() == "message" {
+                    let _ = write!(self.0, "{value:?}");
+                } else {
+                    let _ = write!(self.0, " {}={value:?}", field.name());
+                }
             }
-            _ => {
-                self.last = Some(now);
-                Some(std::mem::take(&mut self.held))
+            fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+                if field.name() == "message" {
+                    self.0.push_str(value);
+                } else {
+                    self.record_debug(field, &value);
+                }
             }
         }
+        let mut message = Message(String::new());
+        event.record(&mut message);
+        note(message.0);
     }
 }
 
@@ -419,25 +426,6 @@ impl RateLimit {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn drop_lines_are_let_through_once_per_interval_with_the_count_held_back() {
-        let t0 = std::time::Instant::now();
-        let mut limit = RateLimit::new(std::time::Duration::from_secs(10));
-        assert_eq!(limit.allow(t0), Some(0));
-        for s in 1..10 {
-            assert_eq!(limit.allow(t0 + std::time::Duration::from_secs(s)), None);
-        }
-        assert_eq!(
-            limit.allow(t0 + std::time::Duration::from_secs(10)),
-            Some(9)
-        );
-        assert_eq!(limit.allow(t0 + std::time::Duration::from_secs(11)), None);
-        assert_eq!(
-            limit.allow(t0 + std::time::Duration::from_secs(25)),
-            Some(1)
-        );
-    }
 
     /// The limit holds whatever size the file reports: a procfs file says 0 bytes but
     /// holds more; a regular file of `limit` bytes is read, one byte more is refused.

@@ -77,6 +77,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(status) => return status,
     };
+    io::log_to_stderr();
     // Last line of defence: no panic trace reaches the user. Decoders return errors, so
     // reaching this hook is a bug in hopsig, reported in one line with exit code 2.
     std::panic::set_hook(Box::new(|info| {

@@ -30,5 +30,6 @@ pub mod hash;
 pub mod hors;
 pub mod pairing;
 pub mod persist;
+pub mod progress;
 pub mod rsa;
 pub mod valgrind;

@@ -5,11 +5,17 @@
 //! real file; anything else is refused with what it looks like, rather than with a
 //! record-length error from deep inside the parser.
 //!
-//! Every MRT input of hopsig goes through [`decompressed`]: `sign-mrt`,
+//! Every MRT input of hopsig goes through [`decompressed`] ([`open`] for a file): `sign-mrt`,
 //! `validate-mrt`, `inspect`, `replay`, the speaker's `[originate_mrt]`, the benches.
 
 use std::fmt;
+use std::fs::File;
 use std::io::{self, BufReader, Chain, Cursor, ErrorKind, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+
+use hopsig_primitives::progress::{open_counted, Counted, OpenError as OpenFileError, Progress};
 
 use bgpkit_parser::models::EntryType;
 
@@ -118,6 +124,59 @@ impl<R: Read> Read for Decompressed<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.reader.read(buf)
     }
+}
+
+/// An MRT file opened for streaming (plain or compressed: [`decompressed`]), its size,
+/// and a counter of the bytes read from the file (compressed bytes, so that progress
+/// reaches the file's size).
+pub struct MrtFile {
+    /// The records' bytes, decompressed.
+    pub reader: Decompressed<Counted<File>>,
+    /// The file's size in bytes.
+    pub size: u64,
+    /// Bytes read from the file so far.
+    pub read: Arc<AtomicU64>,
+}
+
+impl MrtFile {
+    /// Progress lines of reading this file ([`Progress`]), headed `command`.
+    pub fn progress(&self, command: &'static str) -> Progress {
+        Progress::sized(command, self.size, Arc::clone(&self.read))
+    }
+}
+
+/// Why an MRT file cannot be opened; both messages name the file.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// It cannot be opened, or is not a regular file.
+    #[error(transparent)]
+    File(#[from] OpenFileError),
+    /// It is not MRT, plain or compressed.
+    #[error("{}: {source}", path.display())]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        source: InputError,
+    },
+}
+
+/// Opens the MRT file `path`: a regular file, plain or compressed (gzip, bzip2, xz,
+/// zstd), whose first bytes are MRT.
+///
+/// # Errors
+/// [`OpenError::File`] if it cannot be opened or is not a regular file,
+/// [`OpenError::Input`] (what it looks like) if it does not hold MRT.
+pub fn open(path: &Path) -> Result<MrtFile, OpenError> {
+    let (counted, size, read) = open_counted(path, "MRT file")?;
+    Ok(MrtFile {
+        reader: decompressed(counted).map_err(|source| OpenError::Input {
+            path: path.to_path_buf(),
+            source,
+        })?,
+        size,
+        read,
+    })
 }
 
 /// `input` decompressed according to its magic bytes ([`Compression::of`]), if it

@@ -81,7 +81,7 @@ impl TraceFile {
     /// The file unreadable, broken framing, or no announcement in it; each names the file.
     pub fn read(path: &Path) -> Result<TraceFile, Failure> {
         let input = open_mrt(path)?;
-        let mut progress = Progress::new("replay", &input);
+        let mut progress = input.progress("replay");
         let mut entries = Entries::new(input.reader);
         let mut peers: BTreeMap<PeerId, Vec<Arrival>> = BTreeMap::new();
         let mut announcements = 0u64;

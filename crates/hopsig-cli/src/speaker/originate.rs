@@ -17,7 +17,7 @@ use hopsig_bgp::packet::{Afi, Prefix};
 use hopsig_bgp::trace::{Entries, Entry};
 
 use super::config::{Config, OriginateMrt};
-use crate::commands::bgpsec::{open_mrt, Progress};
+use crate::commands::bgpsec::open_mrt;
 use crate::io::{self, at, Failure};
 
 /// What was taken from an MRT file.
@@ -41,7 +41,7 @@ pub struct MrtOrigins {
 pub fn from_mrt(m: &OriginateMrt) -> Result<MrtOrigins, Failure> {
     let path: &Path = &m.file;
     let input = open_mrt(path)?;
-    let mut progress = Progress::new("speaker: originate_mrt", &input);
+    let mut progress = input.progress("speaker: originate_mrt");
     let mut entries = Entries::new(input.reader);
     let mut out = MrtOrigins::default();
     let (mut seen, mut seen6) = (BTreeSet::new(), BTreeSet::new());

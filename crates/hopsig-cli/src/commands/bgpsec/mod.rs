@@ -8,17 +8,12 @@ pub mod keys;
 pub mod sign_mrt;
 pub mod validate_mrt;
 
-use std::fs::File;
-use std::io::Read;
 use std::num::NonZeroUsize;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use hopsig_bgp::suite::{self, AlgorithmSuite, SUITES};
 
-use crate::io::{at, note, Failure};
+use crate::io::Failure;
 
 /// BGPsec: router keys, signed MRT files, validation, inspection.
 #[derive(clap::Args)]
@@ -75,161 +70,37 @@ pub(crate) fn threads(asked: Option<NonZeroUsize>) -> usize {
         .map_or(1, NonZeroUsize::get)
 }
 
-/// An MRT file opened for streaming (plain or compressed: `hopsig_bgp::mrt::decompressed`),
-/// its size, and a counter of the bytes read from the file (compressed bytes, so that
-/// progress reaches the file's size), for progress.
-pub(crate) struct MrtInput {
-    pub reader: hopsig_bgp::mrt::Decompressed<Counted<File>>,
-    pub size: u64,
-    pub read: Arc<AtomicU64>,
+pub(crate) use hopsig_schemes::primitives::progress::{rate, Counted, Progress};
+
+/// Opens the MRT file `path` ([`hopsig_bgp::mrt::open`]); the error names the file and
+/// says what it looks like otherwise.
+pub(crate) fn open_mrt(path: &Path) -> Result<hopsig_bgp::mrt::MrtFile, Failure> {
+    hopsig_bgp::mrt::open(path).map_err(|e| Failure::Input(e.to_string()))
 }
 
-/// Opens the MRT file `path`: a regular file, plain or compressed (gzip, bzip2, xz,
-/// zstd), whose first bytes are MRT; the error names the file and says what it looks
-/// like otherwise.
-pub(crate) fn open_mrt(path: &Path) -> Result<MrtInput, Failure> {
-    let (counted, size, read) = open_counted(path, "MRT file")?;
-    Ok(MrtInput {
-        reader: hopsig_bgp::mrt::decompressed(counted).map_err(|e| at(path, e))?,
-        size,
-        read,
-    })
-}
-
-/// Opens `path`, which must be a regular file (`what` names it in errors), to be read
-/// counted: the reader, the file's size and the counter of bytes read, for a progress
-/// bar.
+/// Opens `path`, a regular file (`what` names it in errors), to be read counted
+/// ([`hopsig_schemes::primitives::progress::open_counted`]).
 pub(crate) fn open_counted(
     path: &Path,
     what: &str,
-) -> Result<(Counted<File>, u64, Arc<AtomicU64>), Failure> {
-    let cannot = |e: std::io::Error| at(path, format!("cannot read {what}: {e}"));
-    let file = File::open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(at(path, format!("{what} is not a regular file")));
-    }
-    let (counted, read) = Counted::new(file);
-    Ok((counted, meta.len(), read))
-}
-
-/// A reader that counts what it reads.
-pub(crate) struct Counted<R> {
-    inner: R,
-    read: Arc<AtomicU64>,
-}
-
-impl<R> Counted<R> {
-    /// `inner`, counted, and the counter.
-    pub(crate) fn new(inner: R) -> (Self, Arc<AtomicU64>) {
-        let read = Arc::new(AtomicU64::new(0));
-        (
-            Counted {
-                inner,
-                read: Arc::clone(&read),
-            },
-            read,
-        )
-    }
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-/// Progress lines on standard error: a bar of the input read, and what the command
-/// says, at most one line every two seconds (the house style of `hopsig bench`: one
-/// line per step through `io::note`, so logs stay readable).
-pub(crate) struct Progress {
-    command: &'static str,
-    size: u64,
-    read: Arc<AtomicU64>,
-    started: Instant,
-    last: Option<Instant>,
-}
-
-impl Progress {
-    pub(crate) fn new(command: &'static str, input: &MrtInput) -> Progress {
-        Progress::sized(command, input.size, Arc::clone(&input.read))
-    }
-
-    /// Progress of reading a file of `size` bytes, `read` of them read so far.
-    pub(crate) fn sized(command: &'static str, size: u64, read: Arc<AtomicU64>) -> Progress {
-        Progress {
-            command,
-            size,
-            read,
-            started: Instant::now(),
-            last: None,
-        }
-    }
-
-    /// Progress of work that reads no file (`hopsig replay` after reading): no bar.
-    pub(crate) fn steps(command: &'static str) -> Progress {
-        Progress {
-            command,
-            size: 0,
-            read: Arc::new(AtomicU64::new(0)),
-            started: Instant::now(),
-            last: None,
-        }
-    }
-
-    /// Prints `what` after the bar, unless a line was printed less than two seconds
-    /// ago.
-    pub(crate) fn tick(&mut self, what: impl FnOnce() -> String) {
-        if self
-            .last
-            .is_some_and(|t| t.elapsed() < Duration::from_secs(2))
-        {
-            return;
-        }
-        self.last = Some(Instant::now());
-        if self.size == 0 {
-            note(format_args!(
-                "{} {:6.1} s  {}",
-                self.command,
-                self.started.elapsed().as_secs_f64(),
-                what()
-            ));
-            return;
-        }
-        let done = self.read.load(Ordering::Relaxed) as f64 / self.size.max(1) as f64;
-        let filled = (done.clamp(0.0, 1.0) * 20.0).round() as usize;
-        note(format_args!(
-            "{} [{}{}] {:3.0}% {:6.1} s  {}",
-            self.command,
-            "#".repeat(filled),
-            "-".repeat(20 - filled),
-            done.clamp(0.0, 1.0) * 100.0,
-            self.started.elapsed().as_secs_f64(),
-            what()
-        ));
-    }
-
-    /// Seconds since the start.
-    pub(crate) fn seconds(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
-    }
-}
-
-/// Per second, or 0 for no time.
-pub(crate) fn rate(count: u64, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        count as f64 / seconds
-    } else {
-        0.0
-    }
+) -> Result<
+    (
+        Counted<std::fs::File>,
+        u64,
+        std::sync::Arc<std::sync::atomic::AtomicU64>,
+    ),
+    Failure,
+> {
+    hopsig_schemes::primitives::progress::open_counted(path, what)
+        .map_err(|e| Failure::Input(e.to_string()))
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use std::io::Read;
+    use std::sync::atomic::Ordering;
 
     /// Progress counts the bytes read from the file, compressed: a bzip2 file read
     /// to the end has been read to its size, though it holds six times as much.

@@ -10,7 +10,7 @@ use hopsig_bgp::trace::keyring::secret_key_name;
 use hopsig_bgp::trace::sign::SignMrtError;
 use hopsig_bgp::trace::{sign_mrt, Keyring, SignOptions, SignReport, Skip, KEYS_JSON};
 
-use super::{open_mrt, rate, suite_named, threads, Progress};
+use super::{open_mrt, rate, suite_named, threads};
 use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Sign every announcement of an MRT file as the BGPsec UPDATE its AS path would carry.
@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Outcome {
     files.folder(&args.keys)?;
     files.check(&args.output)?;
     files.check(&json)?;
-    let mut progress = Progress::new("sign-mrt", &input);
+    let mut progress = input.progress("sign-mrt");
     let mut keyring = Keyring::new(suite);
     let options = SignOptions {
         default_target_as: args.target_as,

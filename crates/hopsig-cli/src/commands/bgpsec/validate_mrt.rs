@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use hopsig_bgp::trace::{validate_mrt, ValidateReport};
 
-use super::{open_mrt, rate, threads, Progress};
+use super::{open_mrt, rate, threads};
 use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Validate every BGPsec UPDATE of an MRT file, on every core.
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Outcome {
     let keys = loaded.keys;
     let input = open_mrt(&args.file)?;
     let threads = threads(args.threads);
-    let mut progress = Progress::new("validate-mrt", &input);
+    let mut progress = input.progress("validate-mrt");
     let report = validate_mrt(input.reader, &keys, threads, &mut |done| {
         if done > 0 {
             progress.tick(|| format!("{done} records validated"));
