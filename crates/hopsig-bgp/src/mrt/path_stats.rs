@@ -1,16 +1,12 @@
-//! MRT files as hopsig reads them: opened plain or compressed, and refused when they
-//! are not MRT ([`decompressed`], in `mrt/input.rs`); and AS-path statistics of the
-//! announcements in an update file, the "today's mean AS-path length" the KC-x
-//! per-UPDATE cost (KC-x paper eq. 1 and 5) is evaluated at.
+//! AS-path statistics of the announcements in an update file: the "today's mean
+//! AS-path length" the KC-x per-UPDATE cost (KC-x paper eq. 1 and 5) is evaluated at.
 
 use std::io::Read;
 
 use bgpkit_parser::models::ElemType;
 use bgpkit_parser::BgpkitParser;
 
-mod input;
-
-pub use input::{decompressed, open, Compression, Decompressed, InputError, MrtFile, OpenError};
+use super::{decompressed, InputError};
 
 /// Why an MRT stream could not be measured.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,11 @@
+//! MRT files (RFC 6396) as hopsig reads them: opened plain or compressed, and refused
+//! when they are not MRT ([`decompressed`], [`open`]: `mrt/input.rs`); and AS-path
+//! statistics of the announcements in an update file ([`path_stats`]:
+//! `mrt/path_stats.rs`). The BGP4MP record codec for signed traces is
+//! [`crate::trace::bgp4mp`].
+
+mod input;
+mod path_stats;
+
+pub use input::{decompressed, open, Compression, Decompressed, InputError, MrtFile, OpenError};
+pub use path_stats::{path_stats, MrtError, PathStats};
