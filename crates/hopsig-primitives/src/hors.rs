@@ -20,7 +20,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
-use crate::persist::{replay, Header, LineError, Log, NewLog, Owner, PersistError, Record};
+use crate::persist::{read_log, Header, LineError, Log, NewLog, Owner, PersistError, Record};
 
 /// Secret seed length.
 pub const SEED_LEN: usize = 32;
@@ -381,7 +381,7 @@ impl Counter {
     /// [`LineError`] for a first line other than the counter header or a line that is
     /// not the next count.
     pub fn recorded(bytes: &[u8]) -> Result<u32, LineError> {
-        Ok(replay(bytes, COUNTER_HEADER, Count::default())?.record.0)
+        Ok(read_log(bytes, COUNTER_HEADER, Count::default())?.record.0)
     }
 
     /// Signatures made so far (as of the last [`Counter::reserve`], or opening).

@@ -40,7 +40,7 @@ pub enum Owner<'a> {
     /// empty for a log that belongs to no one in particular).
     Is(&'a str),
     /// Any `n` lowercase hex digits, for a log read by someone who does not know whose
-    /// it is ([`replay`], `hopsig inspect`).
+    /// it is ([`read_log`], `hopsig inspect`).
     Hex(usize),
 }
 
@@ -158,7 +158,7 @@ fn entry_text(line: &[u8]) -> Result<&str, String> {
 
 /// How far a log has been read: the one reader of log lines, behind [`Log::open`],
 /// [`Log::append`] (which first takes in what other processes appended) and
-/// [`replay`].
+/// [`read_log`].
 #[derive(Debug, Default, Clone, Copy)]
 struct Cursor {
     /// Bytes of complete lines read so far (the next line starts here).
@@ -562,7 +562,7 @@ impl<R: Record> Log<R> {
     }
 }
 
-/// A line of a log read by [`replay`] that is not what its log holds.
+/// A line of a log read by [`read_log`] that is not what its log holds.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {reason}")]
 pub struct LineError {
@@ -574,7 +574,7 @@ pub struct LineError {
 
 /// What the bytes of a log file hold, read as [`Log::open`] reads them.
 #[derive(Debug)]
-pub struct Replayed<R> {
+pub struct LogContents<R> {
     /// The first line, or `None` if the file holds only the beginning of a header
     /// (a creation cut short, which [`Log::open`] completes).
     pub header: Option<String>,
@@ -595,11 +595,11 @@ pub struct Replayed<R> {
 /// # Errors
 /// [`LineError`] for a first line that is not `header`, a line that is not printable
 /// ASCII or too long, or an entry `record` refuses.
-pub fn replay<R: Record>(
+pub fn read_log<R: Record>(
     bytes: &[u8],
     header: Header<'_>,
     mut record: R,
-) -> Result<Replayed<R>, LineError> {
+) -> Result<LogContents<R>, LineError> {
     let mut cursor = Cursor::default();
     cursor
         .take(bytes, &header, &mut record)
@@ -611,7 +611,7 @@ pub fn replay<R: Record>(
             Refusal::Line { line, reason } => LineError { line, reason },
         })?;
     let first = complete_lines(bytes).next();
-    Ok(Replayed {
+    Ok(LogContents {
         header: first.map(|l| String::from_utf8_lossy(l).into_owned()),
         record,
         entries: cursor.lines.saturating_sub(1),
@@ -788,11 +788,11 @@ mod tests {
         assert!(matches!(e, PersistError::NotRegular { .. }), "{e}");
     }
 
-    /// `replay` reads the bytes of a log as `Log::open` does: the same record, the
+    /// `read_log` reads the bytes of a log as `Log::open` does: the same record, the
     /// incomplete last line left out, each bad line named, the beginning of a header
     /// (a creation cut short) read as the empty log `Log::open` completes.
     #[test]
-    fn replay_reads_a_log_as_open_does() {
+    fn read_log_reads_a_log_as_open_does() {
         let dir = temp_dir();
         let path = dir.path().join("log");
         let mut log = open_log(&path, "H", 1024).unwrap();
@@ -802,14 +802,14 @@ mod tests {
         }
         let mut bytes = std::fs::read(&path).unwrap();
         bytes.extend_from_slice(b"par");
-        let r = replay(&bytes, fixed("H"), Lines::default()).unwrap();
+        let r = read_log(&bytes, fixed("H"), Lines::default()).unwrap();
         assert_eq!(
             (r.header.as_deref(), r.entries, r.incomplete_tail),
             (Some("H"), 2, true)
         );
         assert_eq!(r.record.0, open_log(&path, "H", 1024).unwrap().record().0);
         let err = |bytes: &[u8]| {
-            replay(bytes, fixed("H"), Lines::default())
+            read_log(bytes, fixed("H"), Lines::default())
                 .unwrap_err()
                 .to_string()
         };
@@ -825,7 +825,7 @@ mod tests {
         );
 
         // The beginning of the header: no header yet, nothing recorded, as open finds it.
-        let r = replay(b"hea", fixed("header"), Lines::default()).unwrap();
+        let r = read_log(b"hea", fixed("header"), Lines::default()).unwrap();
         assert_eq!((r.header, r.entries, r.incomplete_tail), (None, 0, true));
         std::fs::write(&path, "hea").unwrap();
         assert!(open_log(&path, "header", 1024)
@@ -842,15 +842,15 @@ mod tests {
             owner: Owner::Hex(4),
         };
         assert_eq!(
-            replay(b"K 0a9f\nx\n", any, Lines::default())
+            read_log(b"K 0a9f\nx\n", any, Lines::default())
                 .unwrap()
                 .header
                 .as_deref(),
             Some("K 0a9f")
         );
-        assert!(replay(b"K 0a", any, Lines::default()).is_ok());
+        assert!(read_log(b"K 0a", any, Lines::default()).is_ok());
         for bad in [&b"K 0A9F\n"[..], b"K 0a9f0\n", b"K 0z", b"K 0a9f0"] {
-            let e = replay(bad, any, Lines::default()).unwrap_err();
+            let e = read_log(bad, any, Lines::default()).unwrap_err();
             assert_eq!(e.line, 1, "{e}");
         }
     }

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use hopsig_primitives::codec::{from_hex, to_hex};
 use hopsig_primitives::hash::sha256;
-use hopsig_primitives::persist::{replay, Header, Log, NewLog, Owner, PersistError, Record};
+use hopsig_primitives::persist::{read_log, Header, Log, NewLog, Owner, PersistError, Record};
 
 use super::{UserKey, W_LEN};
 use crate::{Error, StateError};
@@ -162,7 +162,7 @@ pub fn sniff(bytes: &[u8]) -> bool {
 /// an entry that is not `W D`, a w recorded with two messages.
 pub fn summary(bytes: &[u8]) -> Result<Summary, Error> {
     let any_key = header(Owner::Hex(64));
-    let replayed = replay(bytes, any_key, Claims::default())?;
+    let replayed = read_log(bytes, any_key, Claims::default())?;
     let claims = &replayed.record.0;
     Ok(Summary {
         key: replayed
