@@ -27,13 +27,12 @@ use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
 use hopsig_bgp::{Hop, Peer, Signer, Validator, SUITES};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
-use super::timer::{median, rounds};
-use super::Machine;
-use crate::io::{note, Failure};
 use crate::speaker::config::Mode;
 use crate::speaker::events::{Event, State, Up};
 use crate::speaker::outbox::{self, Link};
 use crate::speaker::rib::{Pool, Rib, Session};
+use hopsig_bench::timer::{median, rounds};
+use hopsig_bench::{Error, Machine};
 
 /// Hops per path.
 const HOPS: usize = 5;
@@ -101,12 +100,12 @@ pub struct SpeakerBench {
     pub suites: Vec<SuiteRow>,
 }
 
-fn setup(e: impl std::fmt::Display) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
+fn setup(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
 }
 
 /// The routes of one suite: `n` 5-hop UPDATEs toward [`LOCAL_AS`], decoded.
-fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
+fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Error> {
     let mut out = Vec::with_capacity(n);
     let mut last = Instant::now();
     for i in 0..n {
@@ -119,11 +118,11 @@ fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
             _ => return Err(setup("not an UPDATE")),
         }
         if last.elapsed() > Duration::from_secs(2) {
-            note(format_args!(
+            tracing::info!(
                 "bench speaker: {}: signed {}/{n} routes",
                 ring.suite().name(),
                 i + 1
-            ));
+            );
             last = Instant::now();
         }
     }
@@ -131,7 +130,7 @@ fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
 }
 
 /// The speaker's own signer, from the keyring's secret key file for [`LOCAL_AS`].
-fn local_signer(ring: &Keyring) -> Result<Signer<'static>, Failure> {
+fn local_signer(ring: &Keyring) -> Result<Signer<'static>, Error> {
     let suite = ring.suite();
     let files = ring.secret_key_files().map_err(setup)?;
     let (_, text) = files
@@ -152,7 +151,7 @@ struct Harness {
 
 /// A RIB with the source session 0 (the last AS of the paths) and, with `down`, a
 /// downstream BGPsec session 1.
-fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Harness, Failure> {
+fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Harness, Error> {
     let (events_tx, events) = unbounded_channel();
     let pool = Pool::new(threads, Arc::new(ring.router_keys()), events_tx);
     let mut sessions = vec![];
@@ -205,7 +204,7 @@ impl Harness {
     /// Handles the pool's answers until no job is out, blocked while waiting (as
     /// the RIB task awaits its channel) so that it leaves the cores to the workers;
     /// like the speaker's run loop, it tells the RIB whether more events wait.
-    fn drain(&mut self) -> Result<(), Failure> {
+    fn drain(&mut self) -> Result<(), Error> {
         while self.rib.busy() {
             match self.events.blocking_recv() {
                 Some(e) => {
@@ -221,7 +220,7 @@ impl Harness {
     /// Every update arriving at once, all stamped with the same arrival time (a
     /// session reset delivers a table faster than it is processed), so that more
     /// events wait for the RIB until the last; seconds until no job was out.
-    fn burst(&mut self, updates: &[Update<'static>]) -> Result<f64, Failure> {
+    fn burst(&mut self, updates: &[Update<'static>]) -> Result<f64, Error> {
         let start = Instant::now();
         for (i, u) in updates.iter().enumerate() {
             self.rib.backlog = i + 1 < updates.len();
@@ -237,7 +236,7 @@ fn measure_suite(
     suite: &'static dyn AlgorithmSuite,
     n: usize,
     quick: bool,
-) -> Result<SuiteRow, Failure> {
+) -> Result<SuiteRow, Error> {
     let name = suite.name();
     let mut ring = Keyring::new(suite);
     let asns: Vec<u32> = (0..HOPS as u32)
@@ -245,14 +244,10 @@ fn measure_suite(
         .chain([LOCAL_AS, DOWN_AS])
         .collect();
     ring.generate(&asns, 2).map_err(setup)?;
-    note(format_args!(
-        "bench speaker: {name}: signing {n} {HOPS}-hop routes"
-    ));
+    tracing::info!("bench speaker: {name}: signing {n} {HOPS}-hop routes");
     let updates = routes(&ring, n)?;
 
-    note(format_args!(
-        "bench speaker: {name}: validation floor and pool throughput"
-    ));
+    tracing::info!("bench speaker: {name}: validation floor and pool throughput");
     let keys = ring.router_keys();
     let validator = Validator::with_suites(SUITES, &keys);
     let peer = Peer::external(LOCAL_AS, 65_000 + HOPS as u32);
@@ -281,14 +276,12 @@ fn measure_suite(
     )?;
     let (floor, pool1, pool2) = (median(floors), median(pools1), median(pools2));
 
-    note(format_args!(
-        "bench speaker: {name}: lazy time-to-forward vs one signing operation"
-    ));
+    tracing::info!("bench speaker: {name}: lazy time-to-forward vs one signing operation");
     let signer = local_signer(&ring)?;
     let mut h = harness(&ring, Mode::Lazy, 1, true)?;
     let k = n.min(1000);
     let mut signs = Vec::with_capacity(k);
-    let sign = |u: &Update<'static>| -> Result<f64, Failure> {
+    let sign = |u: &Update<'static>| -> Result<f64, Error> {
         let t = Instant::now();
         signer
             .forward(
@@ -319,11 +312,11 @@ fn measure_suite(
 
     let mut reset = vec![];
     for mode in [Mode::Lazy, Mode::Strict] {
-        note(format_args!(
+        tracing::info!(
             "bench speaker: {name}: session reset, {} routes, {}",
             n,
             mode.name()
-        ));
+        );
         let mut h = harness(&ring, mode, 2, true)?;
         h.burst(&updates)?;
         let ms = |v: Option<f64>| v.map_or(f64::NAN, |us| us / 1e3);
@@ -356,7 +349,7 @@ impl SpeakerBench {
     ///
     /// # Errors
     /// Key generation or signing failing.
-    pub fn measure(quick: bool) -> Result<SpeakerBench, Failure> {
+    pub fn measure(quick: bool) -> Result<SpeakerBench, Error> {
         let mut suites = vec![];
         for (suite, full, small) in [
             (

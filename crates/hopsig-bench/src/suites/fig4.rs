@@ -10,9 +10,9 @@ use hopsig_schemes::floors::sha256_one_compression;
 use hopsig_schemes::kcx::sim::HorsOps;
 use hopsig_schemes::primitives::hors::HorsParams;
 
-use super::timer::{single, Budget};
 use super::Machine;
-use crate::io::{note, Failure};
+use crate::timer::{single, Budget};
+use crate::Error;
 
 /// One (n, m) point.
 #[derive(Debug, Clone, Serialize)]
@@ -63,7 +63,7 @@ impl Fig4 {
     ///
     /// # Errors
     /// Timing failures.
-    pub fn measure(quick: bool) -> Result<Fig4, Failure> {
+    pub fn measure(quick: bool) -> Result<Fig4, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let compression = single(budget, &mut sha256_one_compression)?;
         let grid: Vec<(u8, u8)> = [8u8, 9, 10, 11]
@@ -74,11 +74,7 @@ impl Fig4 {
         for (k, (height, m)) in grid.iter().copied().enumerate() {
             let n = 1usize << height;
             let sigma = sigma_for(n, m);
-            note(format_args!(
-                "[{}/{}] n = {n}, m = {m}, Σ = {sigma}",
-                k + 1,
-                grid.len()
-            ));
+            tracing::info!("[{}/{}] n = {n}, m = {m}, Σ = {sigma}", k + 1, grid.len());
             if sigma == 0 {
                 continue;
             }

@@ -11,9 +11,13 @@ use hopsig_schemes::floors::{Nid, OpensslSignature};
 use hopsig_schemes::pla::icnr;
 use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
-use super::timer::{paired, single, Budget};
-use super::{setup_failed as fail, Machine};
-use crate::io::{note, Failure};
+use super::Machine;
+use crate::timer::{paired, single, Budget};
+use crate::Error;
+
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
+}
 
 /// One curve.
 #[derive(Debug, Clone, Serialize)]
@@ -55,7 +59,7 @@ pub struct Row2 {
 /// The multi-scalar multiplications at the core of verification, binary (Fig. 2) and
 /// τ-adic, on the same public scalars and points: (2-term binary, 2-term τ, 3-term
 /// binary, 3-term τ) in µs.
-fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Failure> {
+fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Error> {
     use hopsig_koblitz::curve::{mul, multi_mul_tables_vartime, order_bytes, Affine, OddTable};
     use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, FIXED_WIDTH, POINT_WIDTH};
     let g = Affine::<C>::generator();
@@ -172,7 +176,7 @@ fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
     budget: Budget,
     name: &str,
     nid: Nid,
-) -> Result<Row2, Failure> {
+) -> Result<Row2, Error> {
     let msgs = messages();
     let sk = B::generate().map_err(fail)?;
     let pk = B::public(&sk).map_err(fail)?;
@@ -239,19 +243,19 @@ impl Table2 {
     ///
     /// # Errors
     /// Backend failures.
-    pub fn measure(quick: bool) -> Result<Table2, Failure> {
+    pub fn measure(quick: bool) -> Result<Table2, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        note(format_args!("[1/4] OpenSSL P-256"));
+        tracing::info!("[1/4] OpenSSL P-256");
         let p256 = OpensslSignature::p256().map_err(fail)?;
         let msg = vec![0x50u8; 100];
         let p256_sig = p256.sign(&msg).map_err(fail)?;
         let p256_sign_us = single(budget, &mut || p256.sign(&msg).map(drop))?;
         let p256_verify_us = single(budget, &mut || p256.verify(&msg, &p256_sig))?;
-        note(format_args!("[2/4] K-163"));
+        tracing::info!("[2/4] K-163");
         let k163 = row::<EcdsaK163, hopsig_koblitz_curve::K163>(budget, "K-163", Nid::SECT163K1)?;
-        note(format_args!("[3/4] K-233"));
+        tracing::info!("[3/4] K-233");
         let k233 = row::<EcdsaK233, hopsig_koblitz_curve::K233>(budget, "K-233", Nid::SECT233K1)?;
-        note(format_args!("[4/4] K-283"));
+        tracing::info!("[4/4] K-283");
         let k283 = row::<EcdsaK283, hopsig_koblitz_curve::K283>(budget, "K-283", Nid::SECT283K1)?;
         Ok(Table2 {
             suite: "table2".into(),

@@ -11,9 +11,13 @@ use hopsig_schemes::floors::{BlstBgls, RawEcdsaP256, RawRsa};
 use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
 use hopsig_schemes::wire::SchemeCode;
 
-use super::timer::{paired, single, Budget};
-use super::{setup_failed as fail, Machine, HEADER_LEN};
-use crate::io::{note, Failure};
+use super::{Machine, HEADER_LEN};
+use crate::timer::{paired, single, Budget};
+use crate::Error;
+
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
+}
 
 /// Schemes of the table, in column order.
 pub const SCHEMES: [&str; 5] = [
@@ -94,7 +98,7 @@ impl Table1 {
     ///
     /// # Errors
     /// Backend failures.
-    pub fn measure(quick: bool) -> Result<Table1, Failure> {
+    pub fn measure(quick: bool) -> Result<Table1, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let ns: Vec<usize> = if quick {
             vec![1, 4, 5, 7, 15]
@@ -104,7 +108,7 @@ impl Table1 {
         let max_n = 15;
         let mut raw_rsa = RawRsa::new(2048).map_err(fail)?;
         let raw_ec = RawEcdsaP256::new().map_err(fail)?;
-        note(format_args!("measuring floors ..."));
+        tracing::info!("measuring floors ...");
         let floors = Floors {
             rsa2048_private_us: single(budget, &mut || raw_rsa.private_op())?,
             rsa2048_public_us: single(budget, &mut || raw_rsa.public_op())?,
@@ -117,7 +121,7 @@ impl Table1 {
         for id in SCHEMES {
             let entry = registry::by_id(id).map_err(fail)?;
             let scheme = entry.scheme().map_err(fail)?;
-            note(format_args!("{id}: generating {max_n} keys ..."));
+            tracing::info!("{id}: generating {max_n} keys ...");
             // The floor each row divides by follows from the scheme's table entry.
             let is_bls = entry.entry.code == SchemeCode::Bls12381Bgls;
             let is_ec = entry.entry.code == SchemeCode::EcdsaP256Concat;
@@ -153,7 +157,7 @@ impl Table1 {
             }
             for &n in &ns {
                 done += 1;
-                note(format_args!("[{done}/{total}] {id} n={n}"));
+                tracing::info!("[{done}/{total}] {id} n={n}");
                 let prev = aggs[n - 1].as_deref();
                 let agg = aggs[n].as_deref().unwrap_or_default();
                 let mut sign = || {

@@ -15,7 +15,7 @@ use hopsig_ndn::{Data, Name, Parts, SigningKey};
 use hopsig_schemes::ibas::{Journal, Pkg};
 
 use super::Machine;
-use crate::io::{note, Failure};
+use crate::Error;
 
 /// Message sizes x measured.
 pub const XS: [usize; 3] = [0, 6, 100];
@@ -87,8 +87,8 @@ pub struct NdnBench {
     pub throughput: Vec<ThroughputRow>,
 }
 
-fn fail(e: impl std::fmt::Display) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
 }
 
 fn row(scheme: &str, x: usize, packet: &str, d: &Data) -> SizeRow {
@@ -101,8 +101,8 @@ fn row(scheme: &str, x: usize, packet: &str, d: &Data) -> SizeRow {
 }
 
 fn classic(
-    pem_of: impl Fn() -> Result<SigningKey, Failure>,
-) -> Result<(SigningKey, SigningKey), Failure> {
+    pem_of: impl Fn() -> Result<SigningKey, Error>,
+) -> Result<(SigningKey, SigningKey), Error> {
     Ok((pem_of()?, pem_of()?))
 }
 
@@ -111,12 +111,12 @@ impl NdnBench {
     ///
     /// # Errors
     /// Key generation or signing failing.
-    pub fn measure(quick: bool) -> Result<NdnBench, Failure> {
+    pub fn measure(quick: bool) -> Result<NdnBench, Error> {
         let (alice, gov) = (
             "/wonderland/Alice".parse::<Name>().map_err(fail)?,
             "/moderators/Government".parse::<Name>().map_err(fail)?,
         );
-        note("bench ndn: building the packets of 004 Table 3");
+        tracing::info!("bench ndn: building the packets of 004 Table 3");
         let pkg = Pkg::setup().map_err(fail)?;
         let (ka, kg) = (
             pkg.extract(&alice.to_string()).map_err(fail)?,
@@ -349,7 +349,7 @@ fn mean_sd(v: &[f64]) -> (f64, f64) {
 ///
 /// # Errors
 /// ndnd failing to start or a relay failing.
-pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> {
+pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
     use hopsig_ndn::{Face, Interest, Packet};
     use std::sync::Mutex;
     use std::time::{Duration, Instant};
@@ -368,9 +368,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> 
     let measured = runs;
     let runs = runs + 1;
     for scheme in ["IBAS", "RSA-2048", "ECDSA P-256"] {
-        note(format_args!(
-            "bench ndn: RTT through ndnd, {scheme}, {runs} runs"
-        ));
+        tracing::info!("bench ndn: RTT through ndnd, {scheme}, {runs} runs");
         let keys = match scheme {
             "RSA-2048" => Some(classic(|| SigningKey::generate_rsa(2048).map_err(fail))?),
             "ECDSA P-256" => Some(classic(|| SigningKey::generate_ec(256).map_err(fail))?),
@@ -407,8 +405,8 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> 
         };
         let deadline = || Some(Instant::now() + Duration::from_secs(10));
         let mut rtts = vec![];
-        std::thread::scope(|s| -> Result<(), Failure> {
-            let alice_role = s.spawn(|| -> Result<(), Failure> {
+        std::thread::scope(|s| -> Result<(), Error> {
+            let alice_role = s.spawn(|| -> Result<(), Error> {
                 let mut journal = Journal::memory();
                 for run in 0..runs {
                     let Packet::Interest(_, token) = alice_face.recv(deadline()).map_err(fail)?
@@ -433,7 +431,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> 
                 }
                 Ok(())
             });
-            let gov_role = s.spawn(|| -> Result<(), Failure> {
+            let gov_role = s.spawn(|| -> Result<(), Error> {
                 let mut journal = Journal::memory();
                 for run in 0..runs {
                     let Packet::Interest(_, token) = gov_face.recv(deadline()).map_err(fail)?
@@ -527,7 +525,7 @@ pub struct ThroughputRow {
 ///
 /// # Errors
 /// ndnd failing to start, a relay failing or timing out.
-pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>, Failure> {
+pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>, Error> {
     use hopsig_ndn::{Face, Interest, Packet};
     use std::time::{Duration, Instant};
 
@@ -544,9 +542,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
     let message = vec![b'm'; 100];
     let mut out = vec![];
     for scheme in ["IBAS", "RSA-2048", "ECDSA P-256"] {
-        note(format_args!(
-            "bench ndn: moderator throughput through ndnd, {scheme}, {k} publishers"
-        ));
+        tracing::info!("bench ndn: moderator throughput through ndnd, {scheme}, {k} publishers");
         let gen = || match scheme {
             "RSA-2048" => SigningKey::generate_rsa(2048).map_err(fail).map(Some),
             "ECDSA P-256" => SigningKey::generate_ec(256).map_err(fail).map(Some),
@@ -607,8 +603,8 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
         };
         let mut processing = vec![];
         let mut elapsed = Duration::ZERO;
-        std::thread::scope(|s| -> Result<(), Failure> {
-            let alice = s.spawn(|| -> Result<Face, Failure> {
+        std::thread::scope(|s| -> Result<(), Error> {
+            let alice = s.spawn(|| -> Result<Face, Error> {
                 let deadline = Instant::now() + Duration::from_secs(30);
                 let mut answered = 0;
                 while answered < k {
@@ -630,7 +626,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
                 }
                 Ok(alice_face)
             });
-            let moderator = s.spawn(|| -> Result<(Face, Vec<f64>), Failure> {
+            let moderator = s.spawn(|| -> Result<(Face, Vec<f64>), Error> {
                 let mut journal = Journal::memory();
                 let mut times = vec![];
                 let mut mseq = 0;
