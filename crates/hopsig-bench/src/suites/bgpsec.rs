@@ -272,7 +272,7 @@ impl Bgpsec {
             tracing::info!("{}: generating {MAX_N} router keys ...", suite.name());
             let mut ring = Keyring::new(suite);
             let ases: Vec<u32> = route(MAX_N)?.hops.iter().map(|h| h.asn).collect();
-            ring.generate(&ases, 1).map_err(|e| Error::setup(e))?;
+            ring.generate(&ases, 1).map_err(Error::setup)?;
             let keys = ring.router_keys();
             let validator = Validator::with_suites(SUITES, &keys);
             for n in 1..=MAX_N {
