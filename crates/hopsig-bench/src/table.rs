@@ -12,7 +12,7 @@ pub enum Align {
     Right,
 }
 
-/// One column: heading, minimum width, alignment.
+/// One column: heading, minimum width, alignment, and the spaces before it.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
     /// The heading.
@@ -21,6 +21,8 @@ pub struct Column {
     pub width: usize,
     /// Which side is padded.
     pub align: Align,
+    /// Spaces between the previous column and this one (1 unless set).
+    pub gap: usize,
 }
 
 impl Column {
@@ -30,6 +32,7 @@ impl Column {
             heading,
             width,
             align: Align::Left,
+            gap: 1,
         }
     }
 
@@ -39,40 +42,48 @@ impl Column {
             heading,
             width,
             align: Align::Right,
+            gap: 1,
         }
+    }
+
+    /// The same column, `gap` spaces after the previous one.
+    pub const fn after(self, gap: usize) -> Column {
+        Column { gap, ..self }
     }
 }
 
 /// A text table: `indent`, then each cell padded to its column, one space between
 /// cells, one line per row after the heading line.
 #[derive(Debug, Clone)]
-pub struct Table<'a> {
-    columns: &'a [Column],
-    indent: &'a str,
+pub struct Table {
+    columns: Vec<Column>,
+    indent: &'static str,
     lines: String,
 }
 
-impl<'a> Table<'a> {
+impl Table {
     /// A table of `columns`, each line starting with `indent`.
-    pub fn new(columns: &'a [Column], indent: &'a str) -> Table<'a> {
+    pub fn new(columns: &[Column], indent: &'static str) -> Table {
         let mut t = Table {
-            columns,
+            columns: columns.to_vec(),
             indent,
             lines: String::new(),
         };
-        let headings: Vec<String> = columns.iter().map(|c| c.heading.to_string()).collect();
-        t.row(&headings);
+        let headings: Vec<&str> = columns.iter().map(|c| c.heading).collect();
+        t.row(headings);
         t
     }
 
     /// Adds one row; a missing cell is left blank, extra cells are dropped.
-    pub fn row(&mut self, cells: &[String]) {
+    pub fn row<S: AsRef<str>>(&mut self, cells: impl IntoIterator<Item = S>) {
         self.lines.push_str(self.indent);
+        let mut cells = cells.into_iter();
         for (i, c) in self.columns.iter().enumerate() {
             if i > 0 {
-                self.lines.push(' ');
+                self.lines.extend(std::iter::repeat_n(' ', c.gap));
             }
-            let cell = cells.get(i).map_or("", String::as_str);
+            let cell = cells.next();
+            let cell = cell.as_ref().map_or("", AsRef::as_ref);
             let _ = match c.align {
                 Align::Left => write!(self.lines, "{cell:<w$}", w = c.width),
                 Align::Right => write!(self.lines, "{cell:>w$}", w = c.width),
@@ -82,8 +93,8 @@ impl<'a> Table<'a> {
     }
 
     /// The heading line and the rows.
-    pub fn render(&self) -> String {
-        self.lines.clone()
+    pub fn render(self) -> String {
+        self.lines
     }
 }
 
@@ -93,17 +104,23 @@ mod tests {
 
     #[test]
     fn cells_are_padded_to_their_column_and_aligned() {
-        const COLUMNS: [Column; 3] = [
+        const COLUMNS: [Column; 4] = [
             Column::left("scheme", 8),
             Column::right("n", 3),
             Column::right("µs", 6),
+            Column::left("note", 0).after(2),
         ];
         let mut t = Table::new(&COLUMNS, "  ");
-        t.row(&["bgr".into(), "4".into(), format!("{:.1}", 12.345)]);
-        t.row(&["a-long-name".into()]);
+        t.row([
+            "bgr".into(),
+            "4".into(),
+            format!("{:.1}", 12.345),
+            "x".into(),
+        ]);
+        t.row(["a-long-name"]);
         assert_eq!(
             t.render(),
-            "  scheme     n     µs\n  bgr        4   12.3\n  a-long-name           \n"
+            "  scheme     n     µs  note\n  bgr        4   12.3  x\n  a-long-name             \n"
         );
     }
 }

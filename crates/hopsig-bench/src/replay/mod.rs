@@ -19,6 +19,7 @@ use hopsig_bgp::trace::{Entries, Entry};
 
 use hopsig_primitives::progress::Progress;
 
+use crate::table::{Column, Table};
 use crate::timer::{Budget, Interleaved};
 use crate::Error;
 use queue::{per_second, simulate, Done, Job, Mode, Summary};
@@ -481,17 +482,25 @@ RouteViews traces of AS 3277 (1 Jun 2005, normal) and AS 7911 (24 Jan 2003, SQL 
 
 /// The paper's Tables IV and V, as text.
 pub fn paper_tables() -> String {
-    let mut s = String::from("Paper Table IV (traffic traces):\n");
-    let _ = writeln!(s, "  {:<22} {:>10} {:>13}", "", "Normal", "Pathological");
-    for (k, a, b) in PAPER_IV {
-        let _ = writeln!(s, "  {k:<22} {a:>10} {b:>13}");
-    }
-    s += "Paper Table V (delay in s, avg / max):\n";
-    let _ = writeln!(s, "  {:<12} {:>16} {:>20}", "", "Normal", "Pathological");
-    for (k, a, b) in PAPER_V {
-        let _ = writeln!(s, "  {k:<12} {a:>16} {b:>20}");
-    }
-    s
+    let table = |widths: [usize; 3], rows: [(&str, &str, &str); 4]| {
+        let mut t = Table::new(
+            &[
+                Column::left("", widths[0]),
+                Column::right("Normal", widths[1]),
+                Column::right("Pathological", widths[2]),
+            ],
+            "  ",
+        );
+        for (k, a, b) in rows {
+            t.row([k, a, b]);
+        }
+        t.render()
+    };
+    format!(
+        "Paper Table IV (traffic traces):\n{}Paper Table V (delay in s, avg / max):\n{}",
+        table([22, 10, 13], PAPER_IV),
+        table([12, 16, 20], PAPER_V)
+    )
 }
 
 impl Replay {
@@ -524,33 +533,34 @@ impl Replay {
                 String::new()
             }
         );
-        let _ = writeln!(
-            s,
-            "Table V (delay in s, mean / max):\n  {:<13} {:>10} {:>10} {:>9} {:>21} {:>21} {:>21} {:>8}",
-            "scheme",
-            "verify µs",
-            "sign µs",
-            "cap./s",
-            "strict forward",
-            "lazy forward",
-            "lazy validated",
-            "/ floor"
+        s += "Table V (delay in s, mean / max):\n";
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 13),
+                Column::right("verify µs", 10),
+                Column::right("sign µs", 10),
+                Column::right("cap./s", 9),
+                Column::right("strict forward", 21),
+                Column::right("lazy forward", 21),
+                Column::right("lazy validated", 21),
+                Column::right("/ floor", 8),
+            ],
+            "  ",
         );
         for r in &self.schemes {
             let mm = |x: &Summary| format!("{:.4} / {:.4}", x.mean, x.max);
-            let _ = writeln!(
-                s,
-                "  {:<13} {:>10.1} {:>10.1} {:>9.0} {:>21} {:>21} {:>21} {:>8}",
-                r.scheme,
-                r.validate_us.mean,
-                r.sign_us.mean,
-                r.capacity_per_s,
+            t.row([
+                r.scheme.clone(),
+                format!("{:.1}", r.validate_us.mean),
+                format!("{:.1}", r.sign_us.mean),
+                format!("{:.0}", r.capacity_per_s),
                 mm(&r.strict.forward_s),
                 mm(&r.lazy.forward_s),
                 mm(&r.lazy.validate_s),
-                r.over_floor.map_or("—".to_string(), |x| format!("{x:.2}"))
-            );
+                r.over_floor.map_or("—".to_string(), |x| format!("{x:.2}")),
+            ]);
         }
+        s += &t.render();
         let all: Vec<String> = self
             .schemes
             .iter()
@@ -708,24 +718,28 @@ impl Memory {
             "Table VI (signature memory, MB = 10^6 octets): {}: {} routes, mean path {:.3} ASes",
             self.file, self.routes, self.mean_hops
         );
-        let _ = writeln!(
-            s,
-            "  {:<13} {:>8} {:>8} {:>8} {:>10} {:>26}",
-            "scheme", "B at L=1", "L=4", "L=5", "RIB MB", "1.04 M routes × 4.8 hops MB"
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 13),
+                Column::right("B at L=1", 8),
+                Column::right("L=4", 8),
+                Column::right("L=5", 8),
+                Column::right("RIB MB", 10),
+                Column::right("1.04 M routes × 4.8 hops MB", 26),
+            ],
+            "  ",
         );
         for r in &self.rows {
-            let _ = writeln!(
-                s,
-                "  {:<13} {:>8} {:>8} {:>8} {:>10.1} {:>26.1}",
-                r.scheme,
-                r.bytes_by_hops[0],
-                r.bytes_by_hops[3],
-                r.bytes_by_hops[4],
-                r.rib_mb,
-                r.projected_mb
-            );
+            t.row([
+                r.scheme.clone(),
+                r.bytes_by_hops[0].to_string(),
+                r.bytes_by_hops[3].to_string(),
+                r.bytes_by_hops[4].to_string(),
+                format!("{:.1}", r.rib_mb),
+                format!("{:.1}", r.projected_mb),
+            ]);
         }
-        s
+        s + &t.render()
     }
 }
 

@@ -20,6 +20,7 @@ use hopsig_schemes::floors::{EcdsaP256Verifications, RawRsa};
 use hopsig_schemes::Error as SchemeError;
 
 use super::{Machine, Options};
+use crate::table::{Column, Table};
 use crate::timer::{paired, Budget};
 use crate::Error;
 
@@ -359,10 +360,18 @@ impl Bgpsec {
             self.machine.cpu, self.machine.logical_cpus, self.machine.openssl
         );
         out.push_str("Validation of an n-hop UPDATE (decode + RFC 8205 §5.2) vs its floor, sampled alternately\n");
-        out.push_str(&format!(
-            "{:<20} {:>3} {:>12} {:>12} {:>8} {:>7}  {}\n",
-            "suite", "n", "validate µs", "floor µs", "ratio", "target", "floor"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 20),
+                Column::right("n", 3),
+                Column::right("validate µs", 12),
+                Column::right("floor µs", 12),
+                Column::right("ratio", 8),
+                Column::right("target", 7),
+                Column::left("floor", 0).after(2),
+            ],
+            "",
+        );
         for r in &self.paths {
             let target = if r.suite.starts_with("bgr") {
                 Some(self.targets.bgr_over_floor)
@@ -371,17 +380,17 @@ impl Bgpsec {
             } else {
                 None
             };
-            out.push_str(&format!(
-                "{:<20} {:>3} {:>12.1} {:>12.1} {:>8.3} {:>7}  {}\n",
-                r.suite,
-                r.n,
-                r.validate_us,
-                r.floor_us,
-                r.over_floor,
+            t.row([
+                r.suite.clone(),
+                r.n.to_string(),
+                format!("{:.1}", r.validate_us),
+                format!("{:.1}", r.floor_us),
+                format!("{:.3}", r.over_floor),
                 target.map_or_else(|| "—".to_string(), |t| format!("≤ {t:.2}")),
-                r.floor
-            ));
+                r.floor.to_string(),
+            ]);
         }
+        out += &t.render();
         for s in &self.no_floor {
             out.push_str(&format!("{s}: no floor in this benchmark, not measured\n"));
         }
@@ -413,25 +422,32 @@ impl Bgpsec {
             ));
         }
         out.push_str("\n\nBGPsec_PATH size per n (octets, as signed in this run) beside BGR Table 1's signature length\n");
-        out.push_str(&format!(
-            "{:<20} {:>3} {:>10} {:>11} {:>9}  {}\n",
-            "suite", "n", "attribute", "signatures", "UPDATE", "BGR Table 1 signature octets"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 20),
+                Column::right("n", 3),
+                Column::right("attribute", 10),
+                Column::right("signatures", 11),
+                Column::right("UPDATE", 9),
+                Column::left("BGR Table 1 signature octets", 0).after(2),
+            ],
+            "",
+        );
         for s in &self.sizes {
-            out.push_str(&format!(
-                "{:<20} {:>3} {:>10} {:>11} {:>9}  {}\n",
-                s.suite,
-                s.n,
-                s.attribute_bytes,
-                s.signature_bytes,
+            t.row([
+                s.suite.clone(),
+                s.n.to_string(),
+                s.attribute_bytes.to_string(),
+                s.signature_bytes.to_string(),
                 s.message_bytes
                     .map_or_else(|| "> 4096".to_string(), |b| b.to_string()),
                 match (&s.paper_scheme, s.paper_signature_bytes) {
                     (Some(name), Some(b)) => format!("{b:.1} ({name} bits)"),
                     _ => String::new(),
-                }
-            ));
+                },
+            ]);
         }
+        out += &t.render();
         out
     }
 }

@@ -15,6 +15,7 @@ use hopsig_ndn::{Data, Name, Parts, SigningKey};
 use hopsig_schemes::ibas::{Journal, Pkg};
 
 use super::Machine;
+use crate::table::{Column, Table};
 use crate::Error;
 
 /// Message sizes x measured.
@@ -227,24 +228,34 @@ impl NdnBench {
         let mut s = String::from(
             "004 Table 3: Data packet parts, octets (Sig. = SignatureInfo + SignatureValue)\n\n",
         );
-        s += &format!(
-            "{:<12} {:>4}  {:<27} {:>4} {:>5} {:>5} {:>6} {:>10} {:>6}\n",
-            "scheme", "x", "packet", "TLV", "N.", "M.I.", "Con.", "Sig.", "total"
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 12),
+                Column::right("x", 4),
+                Column::left("packet", 27).after(2),
+                Column::right("TLV", 4),
+                Column::right("N.", 5),
+                Column::right("M.I.", 5),
+                Column::right("Con.", 6),
+                Column::right("Sig.", 10),
+                Column::right("total", 6),
+            ],
+            "",
         );
         for r in &self.rows {
-            s += &format!(
-                "{:<12} {:>4}  {:<27} {:>4} {:>5} {:>5} {:>6} {:>10} {:>6}\n",
-                r.scheme,
-                r.x,
-                r.packet,
-                r.parts.tlv,
-                r.parts.name,
-                r.parts.meta_info,
-                r.parts.content,
+            t.row([
+                r.scheme.to_string(),
+                r.x.to_string(),
+                r.packet.to_string(),
+                r.parts.tlv.to_string(),
+                r.parts.name.to_string(),
+                r.parts.meta_info.to_string(),
+                r.parts.content.to_string(),
                 format!("{}+{}", r.parts.signature_info, r.parts.signature_value),
-                r.parts.total
-            );
+                r.parts.total.to_string(),
+            ]);
         }
+        s += &t.render();
         s += "\npaper (004 Table 3, totals base + x): ";
         s += &PAPER
             .iter()
@@ -259,41 +270,53 @@ impl NdnBench {
         match &self.rtt_missing {
             Some(why) => s += &format!("not measured: {why}\n"),
             None => {
-                s += &format!(
-                    "{:<12} {:>5} {:>9} {:>7} {:>12} {:>13} {:>12} {:>12}\n",
-                    "scheme",
-                    "runs",
-                    "RTT mean",
-                    "sd",
-                    "crypto in it",
-                    "rest (≤ 2)",
-                    "Bob verify",
-                    "end to end"
+                let mut t = Table::new(
+                    &[
+                        Column::left("scheme", 12),
+                        Column::right("runs", 5),
+                        Column::right("RTT mean", 9),
+                        Column::right("sd", 7),
+                        Column::right("crypto in it", 12),
+                        Column::right("rest (≤ 2)", 13),
+                        Column::right("Bob verify", 12),
+                        Column::right("end to end", 12),
+                    ],
+                    "",
                 );
                 for r in &self.rtt {
-                    s += &format!(
-                        "{:<12} {:>5} {:>9.2} {:>7.2} {:>12.2} {:>13.2} {:>12.2} {:>12.2}\n",
-                        r.scheme,
-                        r.runs,
-                        r.rtt_mean_ms,
-                        r.rtt_sd_ms,
-                        r.crypto_mean_ms,
-                        r.rest_mean_ms,
-                        r.subscriber_verify_mean_ms,
-                        r.end_to_end_mean_ms
-                    );
+                    t.row([
+                        r.scheme.to_string(),
+                        r.runs.to_string(),
+                        format!("{:.2}", r.rtt_mean_ms),
+                        format!("{:.2}", r.rtt_sd_ms),
+                        format!("{:.2}", r.crypto_mean_ms),
+                        format!("{:.2}", r.rest_mean_ms),
+                        format!("{:.2}", r.subscriber_verify_mean_ms),
+                        format!("{:.2}", r.end_to_end_mean_ms),
+                    ]);
                 }
+                s += &t.render();
                 s += "\nmoderator throughput: every publisher's Interest (1) at once, publishers answering with Data signed beforehand\n";
-                s += &format!(
-                    "{:<12} {:>9} {:>12} {:>16} {:>14}\n",
-                    "scheme", "requests", "requests/s", "processing µs", "ratio (≥ 0.8)"
+                let mut table = Table::new(
+                    &[
+                        Column::left("scheme", 12),
+                        Column::right("requests", 9),
+                        Column::right("requests/s", 12),
+                        Column::right("processing µs", 16),
+                        Column::right("ratio (≥ 0.8)", 14),
+                    ],
+                    "",
                 );
                 for t in &self.throughput {
-                    s += &format!(
-                        "{:<12} {:>9} {:>12.0} {:>16.1} {:>14.2}\n",
-                        t.scheme, t.requests, t.per_second, t.processing_us, t.ratio
-                    );
+                    table.row([
+                        t.scheme.to_string(),
+                        t.requests.to_string(),
+                        format!("{:.0}", t.per_second),
+                        format!("{:.1}", t.processing_us),
+                        format!("{:.2}", t.ratio),
+                    ]);
                 }
+                s += &table.render();
                 s += &format!(
                     "paper (5 runs, 2012 laptop): {}\n",
                     PAPER_RTT

@@ -26,6 +26,8 @@ use hopsig_schemes::pla::header::verify_signature;
 use hopsig_schemes::pla::icnr::{self, Ttp};
 use hopsig_schemes::Error as SchemeError;
 
+use super::Machine;
+use crate::table::{Column, Table};
 use crate::timer::{paired, rounds, single, Budget};
 use crate::Error;
 
@@ -99,6 +101,12 @@ pub struct Flood {
 /// The suite.
 #[derive(Debug, Serialize)]
 pub struct PlaBench {
+    /// "pla".
+    pub suite: String,
+    /// Where it ran.
+    pub machine: Machine,
+    /// Whether `--quick` was used.
+    pub quick: bool,
     /// Per curve and layout.
     pub rows: Vec<Row>,
     /// Pipeline scaling.
@@ -408,6 +416,9 @@ impl PlaBench {
         ];
         let scaling = scaling(quick)?;
         Ok(PlaBench {
+            suite: "pla".into(),
+            machine: Machine::detect(),
+            quick,
             rows,
             scaling,
             flood: flood(budget)?,
@@ -420,32 +431,34 @@ impl PlaBench {
         let mut s = String::from(
             "PLA router on 1500-octet IPv6 packets (003 §I-II): per-packet check vs verification alone\n\n",
         );
-        s += &format!(
-            "{:<6} {:<12} {:>6} {:>7} {:>10} {:>10} {:>9} {:>10} {:>12}\n",
-            "curve",
-            "layout",
-            "header",
-            "packet",
-            "router µs",
-            "verify µs",
-            "router/v",
-            "plain µs",
-            "packets/s/core"
+        let mut t = Table::new(
+            &[
+                Column::left("curve", 6),
+                Column::left("layout", 12),
+                Column::right("header", 6),
+                Column::right("packet", 7),
+                Column::right("router µs", 10),
+                Column::right("verify µs", 10),
+                Column::right("router/v", 9),
+                Column::right("plain µs", 10),
+                Column::right("packets/s/core", 12),
+            ],
+            "",
         );
         for r in &self.rows {
-            s += &format!(
-                "{:<6} {:<12} {:>6} {:>7} {:>10.1} {:>10.1} {:>9.3} {:>10.1} {:>12.0}\n",
-                r.curve,
-                r.layout,
-                r.header_octets,
-                r.packet_octets,
-                r.router_us,
-                r.verify_us,
-                r.overhead,
-                r.plain_ecdsa_us,
-                r.packets_per_second
-            );
+            t.row([
+                r.curve.to_string(),
+                r.layout.to_string(),
+                r.header_octets.to_string(),
+                r.packet_octets.to_string(),
+                format!("{:.1}", r.router_us),
+                format!("{:.1}", r.verify_us),
+                format!("{:.3}", r.overhead),
+                format!("{:.1}", r.plain_ecdsa_us),
+                format!("{:.0}", r.packets_per_second),
+            ]);
         }
+        s += &t.render();
         let sc = &self.scaling;
         s += &format!(
             "\nordered pipeline, K-163 implicit, {} packets from 64 hosts: 1 thread {:.0}/s, 2 threads {:.0}/s: {:.2}x ({:.2}x one core's router check); 1 Gb/s of 1500-octet packets = {:.0}/s: {}\n",

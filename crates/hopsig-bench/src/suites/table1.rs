@@ -12,6 +12,7 @@ use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
 use hopsig_schemes::wire::SchemeCode;
 
 use super::{Machine, HEADER_LEN};
+use crate::table::{Column, Table};
 use crate::timer::{paired, single, Budget};
 use crate::Error;
 
@@ -231,30 +232,32 @@ impl Table1 {
             self.machine.cpu, self.machine.logical_cpus, self.machine.openssl,
             f.rsa2048_private_us, f.rsa2048_public_us, f.ecdsa_p256_sign_us, f.ecdsa_p256_verify_us
         );
-        out.push_str(&format!(
-            "{:<18} {:>5} {:>8} {:>10} {:>11} {:>11} {:>11} {:>13}\n",
-            "scheme",
-            "n",
-            "sig bits",
-            "sign µs",
-            "verify µs",
-            "verify/n µs",
-            "sign/floor",
-            "verify/n/floor"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 18),
+                Column::right("n", 5),
+                Column::right("sig bits", 8),
+                Column::right("sign µs", 10),
+                Column::right("verify µs", 11),
+                Column::right("verify/n µs", 11),
+                Column::right("sign/floor", 11),
+                Column::right("verify/n/floor", 13),
+            ],
+            "",
+        );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<18} {:>5} {:>8.0} {:>10.1} {:>11.1} {:>11.2} {:>11.3} {:>13.3}\n",
-                r.scheme,
-                r.n,
-                r.sig_bits,
-                r.sign_us,
-                r.verify_us,
-                r.verify_per_signer_us,
-                r.sign_over_floor,
-                r.verify_per_signer_over_floor
-            ));
+            t.row([
+                r.scheme.clone(),
+                r.n.to_string(),
+                format!("{:.0}", r.sig_bits),
+                format!("{:.1}", r.sign_us),
+                format!("{:.1}", r.verify_us),
+                format!("{:.2}", r.verify_per_signer_us),
+                format!("{:.3}", r.sign_over_floor),
+                format!("{:.3}", r.verify_per_signer_over_floor),
+            ]);
         }
+        out += &t.render();
         out.push_str(&format!("\n{}\n", notes()));
         out
     }

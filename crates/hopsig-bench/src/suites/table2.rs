@@ -12,6 +12,7 @@ use hopsig_schemes::pla::icnr;
 use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
 use super::Machine;
+use crate::table::{Column, Table};
 use crate::timer::{paired, single, Budget};
 use crate::Error;
 
@@ -271,43 +272,66 @@ impl Table2 {
     pub fn render(&self) -> String {
         let mut out = format!(
             "Table II (003), measured on {}: ECDSA SHA-256, 100-byte message\n\
-             OpenSSL P-256 in the same run: sign {:.1} µs, verify {:.1} µs\n\n{:<6} {:>9} {:>13} {:>8} {:>10} {:>15} {:>9} {:>11} {:>10} {:>12}\n",
+             OpenSSL P-256 in the same run: sign {:.1} µs, verify {:.1} µs\n\n",
             self.machine.cpu, self.p256_sign_us, self.p256_verify_us,
-            "curve", "sign µs", "OpenSSL sign", "speedup", "verify µs", "OpenSSL verify", "speedup",
-            "extract µs", "fused µs", "fused/verify"
+        );
+        let mut t = Table::new(
+            &[
+                Column::left("curve", 6),
+                Column::right("sign µs", 9),
+                Column::right("OpenSSL sign", 13),
+                Column::right("speedup", 8),
+                Column::right("verify µs", 10),
+                Column::right("OpenSSL verify", 15),
+                Column::right("speedup", 9),
+                Column::right("extract µs", 11),
+                Column::right("fused µs", 10),
+                Column::right("fused/verify", 12),
+            ],
+            "",
         );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<6} {:>9.1} {:>13.1} {:>7.1}× {:>10.1} {:>15.1} {:>8.1}× {:>11.1} {:>10.1} {:>12.3}\n",
-                r.curve,
-                r.sign_us,
-                r.openssl_sign_us,
-                r.sign_speedup,
-                r.verify_us,
-                r.openssl_verify_us,
-                r.verify_speedup,
-                r.extract_us,
-                r.fused_us,
-                r.fused_over_verify
-            ));
+            t.row([
+                r.curve.to_string(),
+                format!("{:.1}", r.sign_us),
+                format!("{:.1}", r.openssl_sign_us),
+                format!("{:.1}×", r.sign_speedup),
+                format!("{:.1}", r.verify_us),
+                format!("{:.1}", r.openssl_verify_us),
+                format!("{:.1}×", r.verify_speedup),
+                format!("{:.1}", r.extract_us),
+                format!("{:.1}", r.fused_us),
+                format!("{:.3}", r.fused_over_verify),
+            ]);
         }
-        out.push_str(&format!(
-            "\nMulti-scalar multiplication at the core of verification, µs (same scalars and points):\n\
-             {:<6} {:>17} {:>11} {:>8} {:>17} {:>11} {:>8}\n",
-            "curve", "2-term binary", "2-term τ", "gain", "3-term binary", "3-term τ", "gain"
-        ));
+        out += &t.render();
+        out.push_str(
+            "\nMulti-scalar multiplication at the core of verification, µs (same scalars and points):\n",
+        );
+        let mut t = Table::new(
+            &[
+                Column::left("curve", 6),
+                Column::right("2-term binary", 17),
+                Column::right("2-term τ", 11),
+                Column::right("gain", 8),
+                Column::right("3-term binary", 17),
+                Column::right("3-term τ", 11),
+                Column::right("gain", 8),
+            ],
+            "",
+        );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<6} {:>17.1} {:>11.1} {:>7.2}× {:>17.1} {:>11.1} {:>7.2}×\n",
-                r.curve,
-                r.msm2_binary_us,
-                r.msm2_tau_us,
-                r.msm2_binary_us / r.msm2_tau_us,
-                r.msm3_binary_us,
-                r.msm3_tau_us,
-                r.msm3_binary_us / r.msm3_tau_us
-            ));
+            t.row([
+                r.curve.to_string(),
+                format!("{:.1}", r.msm2_binary_us),
+                format!("{:.1}", r.msm2_tau_us),
+                format!("{:.2}×", r.msm2_binary_us / r.msm2_tau_us),
+                format!("{:.1}", r.msm3_binary_us),
+                format!("{:.1}", r.msm3_tau_us),
+                format!("{:.2}×", r.msm3_binary_us / r.msm3_tau_us),
+            ]);
         }
+        out += &t.render();
         out
     }
 }

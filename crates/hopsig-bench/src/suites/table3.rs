@@ -12,6 +12,7 @@ use hopsig_schemes::kcx::sim::{Ops, Variant};
 use hopsig_schemes::kcx::KcParams;
 
 use super::{Machine, Options};
+use crate::table::{Column, Table};
 use crate::timer::{alternating, paired, single, Budget};
 use crate::Error;
 
@@ -266,33 +267,35 @@ impl Table3 {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        out.push_str(&format!(
-            "{:<28} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11} {:>11} {:>9}\n",
-            "scheme",
-            "sign µs",
-            "S1 µs",
-            "S2 µs",
-            "verify µs",
-            "keygen µs",
-            "C(3.7) µs",
-            "C(today) µs",
-            "bytes@4"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 28),
+                Column::right("sign µs", 9),
+                Column::right("S1 µs", 9),
+                Column::right("S2 µs", 9),
+                Column::right("verify µs", 9),
+                Column::right("keygen µs", 10),
+                Column::right("C(3.7) µs", 11),
+                Column::right("C(today) µs", 11),
+                Column::right("bytes@4", 9),
+            ],
+            "",
+        );
         let opt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<28} {:>9.1} {:>9} {:>9} {:>9.1} {:>10} {:>11.1} {:>11} {:>9}\n",
-                r.scheme,
-                r.sign_us,
+            t.row([
+                r.scheme.clone(),
+                format!("{:.1}", r.sign_us),
                 opt(r.sign_initial_us),
                 opt(r.sign_subsequent_us),
-                r.verify_us,
+                format!("{:.1}", r.verify_us),
                 opt(r.keygen_us),
-                r.cost_paper_l_us,
+                format!("{:.1}", r.cost_paper_l_us),
                 opt(r.cost_today_l_us),
-                r.bytes_4_hops.map_or("-".into(), |b| b.to_string())
-            ));
+                r.bytes_4_hops.map_or("-".into(), |b| b.to_string()),
+            ]);
         }
+        out += &t.render();
         if let (Some(sbgp), Some(mt)) = (self.row("S-BGP"), self.row("KC-MT (512")) {
             out.push_str(&format!(
                 "\nS-BGP / KC-MT per-UPDATE cost at L = {PAPER_L} (constant): {:.1}× (target ≥ 10×; the paper: 34× over DSA)\n",

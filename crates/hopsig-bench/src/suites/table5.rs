@@ -11,6 +11,7 @@ use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, Pkg, UserKey}
 use hopsig_schemes::Aggregate;
 
 use super::Machine;
+use crate::table::{Column, Table};
 use crate::timer::{paired, single, Budget};
 use crate::Error;
 
@@ -147,21 +148,28 @@ impl Table5 {
             d.verify_us, d.floor_pairing3_us, d.verify_over_floor, d.decode_us,
             d.subscriber_first_contact_us, d.aggregate_bytes
         );
-        out.push_str(&format!(
-            "{:<16} {:>8} {:>9} {:>14} {:>14} {:>14}\n",
-            "scheme", "security*", "sig bytes", "publisher ms", "moderator ms", "subscriber ms"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 16),
+                Column::right("security*", 8),
+                Column::right("sig bytes", 9),
+                Column::right("publisher ms", 14),
+                Column::right("moderator ms", 14),
+                Column::right("subscriber ms", 14),
+            ],
+            "",
+        );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<16} {:>8} {:>9} {:>14.3} {:>14.3} {:>14.3}\n",
-                r.scheme,
-                r.security_bits,
-                r.signature_bytes,
-                r.publisher_us / 1000.0,
-                r.moderator_us / 1000.0,
-                r.subscriber_us / 1000.0
-            ));
+            t.row([
+                r.scheme.to_string(),
+                r.security_bits.to_string(),
+                r.signature_bytes.to_string(),
+                format!("{:.3}", r.publisher_us / 1000.0),
+                format!("{:.3}", r.moderator_us / 1000.0),
+                format!("{:.3}", r.subscriber_us / 1000.0),
+            ]);
         }
+        out += &t.render();
         out.push_str(
             "* security bits are constants, not measured: NIST SP 800-57 Part 1 Table 2; \
              BLS12-381 ≈ 120 (an estimate, designed for 128)\n",

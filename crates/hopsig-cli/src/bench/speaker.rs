@@ -31,6 +31,7 @@ use crate::speaker::config::Mode;
 use crate::speaker::events::{Event, State, Up};
 use crate::speaker::outbox::{self, Link};
 use crate::speaker::rib::{Pool, Rib, Session};
+use hopsig_bench::table::{Column, Table};
 use hopsig_bench::timer::{median, rounds};
 use hopsig_bench::{Error, Machine};
 
@@ -387,58 +388,77 @@ impl SpeakerBench {
             self.hops, m.cpu, m.logical_cpus, m.openssl
         );
         s += "validation throughput, UPDATEs/s (floor: Validator alone, 1 thread; median of the runs)\n";
-        s += &format!(
-            "{:<22} {:>7} {:>5} {:>10} {:>10} {:>10} {:>9} {:>12}\n",
-            "suite", "routes", "runs", "floor", "1 thread", "2 threads", "1t/floor", "2t/1t ≥1.8"
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 22),
+                Column::right("routes", 7),
+                Column::right("runs", 5),
+                Column::right("floor", 10),
+                Column::right("1 thread", 10),
+                Column::right("2 threads", 10),
+                Column::right("1t/floor", 9),
+                Column::right("2t/1t ≥1.8", 12),
+            ],
+            "",
         );
         for r in &self.suites {
-            s += &format!(
-                "{:<22} {:>7} {:>5} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>12.2}\n",
-                r.suite,
-                r.routes,
-                r.throughput_runs,
-                r.floor_updates_per_s,
-                r.pool1_updates_per_s,
-                r.pool2_updates_per_s,
-                r.pool1_vs_floor,
-                r.scaling_2
-            );
+            t.row([
+                r.suite.clone(),
+                r.routes.to_string(),
+                r.throughput_runs.to_string(),
+                format!("{:.0}", r.floor_updates_per_s),
+                format!("{:.0}", r.pool1_updates_per_s),
+                format!("{:.0}", r.pool2_updates_per_s),
+                format!("{:.2}", r.pool1_vs_floor),
+                format!("{:.2}", r.scaling_2),
+            ]);
         }
+        s += &t.render();
         s += "\nlazy time-to-forward of single UPDATEs vs one signing operation (medians, µs)\n";
-        s += &format!(
-            "{:<22} {:>10} {:>12} {:>14}\n",
-            "suite", "sign", "forward", "ratio ≤1.1"
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 22),
+                Column::right("sign", 10),
+                Column::right("forward", 12),
+                Column::right("ratio ≤1.1", 14),
+            ],
+            "",
         );
         for r in &self.suites {
-            s += &format!(
-                "{:<22} {:>10.1} {:>12.1} {:>14.2}\n",
-                r.suite, r.sign_median_us, r.lazy_forward_median_us, r.forward_vs_sign
-            );
+            t.row([
+                r.suite.clone(),
+                format!("{:.1}", r.sign_median_us),
+                format!("{:.1}", r.lazy_forward_median_us),
+                format!("{:.2}", r.forward_vs_sign),
+            ]);
         }
+        s += &t.render();
         s += "\nsession reset: every route at once, 2 validation threads (ms)\n";
-        s += &format!(
-            "{:<22} {:>7} {:>16} {:>16} {:>16} {:>16} {:>18}\n",
-            "suite",
-            "routes",
-            "lazy forwarded",
-            "lazy validated",
-            "strict forwarded",
-            "strict validated",
-            "strict/lazy fwd"
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 22),
+                Column::right("routes", 7),
+                Column::right("lazy forwarded", 16),
+                Column::right("lazy validated", 16),
+                Column::right("strict forwarded", 16),
+                Column::right("strict validated", 16),
+                Column::right("strict/lazy fwd", 18),
+            ],
+            "",
         );
         for r in &self.suites {
             let (l, st) = (&r.reset[0], &r.reset[1]);
-            s += &format!(
-                "{:<22} {:>7} {:>16.1} {:>16.1} {:>16.1} {:>16.1} {:>18.1}\n",
-                r.suite,
-                r.routes,
-                l.all_forwarded_ms,
-                l.all_validated_ms,
-                st.all_forwarded_ms,
-                st.all_validated_ms,
-                r.reset_forward_speedup
-            );
+            t.row([
+                r.suite.clone(),
+                r.routes.to_string(),
+                format!("{:.1}", l.all_forwarded_ms),
+                format!("{:.1}", l.all_validated_ms),
+                format!("{:.1}", st.all_forwarded_ms),
+                format!("{:.1}", st.all_validated_ms),
+                format!("{:.1}", r.reset_forward_speedup),
+            ]);
         }
+        s += &t.render();
         s += "targets (issue 13 §5): 2 threads ≥ 1.8× one; lazy forward ≤ 1.1× one signing operation; suite-1 lazy forwards a reset ≥ 10× sooner than strict.\n";
         s
     }
