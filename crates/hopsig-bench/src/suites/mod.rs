@@ -204,3 +204,68 @@ pub fn to_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
 pub(crate) fn shown(path: &Path) -> String {
     path.display().to_string()
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// One entry per name, each with help; `find` takes every name and refuses any
+    /// other with the whole list, in table order.
+    #[test]
+    fn the_table_names_each_suite_once_and_lists_them_when_one_is_unknown() {
+        let all: Vec<&BenchSuite> = SUITES.iter().collect();
+        let mut names: Vec<&str> = all.iter().map(|s| s.name).collect();
+        for s in &all {
+            assert_eq!(find(&all, s.name).unwrap().name, s.name);
+            assert!(!s.help.is_empty(), "{}", s.name);
+        }
+        let e = find(&all, "table4").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("unknown suite 'table4' (available: {})", names.join(", "))
+        );
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SUITES.len());
+    }
+
+    /// The suites that read the data folder fail at once, naming the file, when it is
+    /// not there (nothing is measured first); the reproduction likewise.
+    #[test]
+    fn a_missing_data_file_is_an_error_naming_it_before_anything_is_measured() {
+        let empty = tempfile::tempdir().unwrap();
+        let o = Options {
+            quick: true,
+            data: empty.path().to_path_buf(),
+        };
+        let all: Vec<&BenchSuite> = SUITES.iter().collect();
+        for name in ["table3", "bgpsec"] {
+            let started = std::time::Instant::now();
+            let e = (find(&all, name).unwrap().run)(&o).unwrap_err();
+            assert!(
+                matches!(&e, Error::MissingData { path } if path.ends_with(crate::UPDATES_FILE)),
+                "{e:?}"
+            );
+            assert!(
+                e.to_string().contains("ris-updates.20160811.1600.gz"),
+                "{e}"
+            );
+            // Measuring anything takes seconds; failing first takes none.
+            assert!(started.elapsed().as_secs() < 2, "{name}");
+        }
+        let e = crate::reproduce::Reproduction::measure(&o).unwrap_err();
+        assert!(matches!(&e, Error::MissingData { .. }), "{e:?}");
+        // With the file there, the path is handed back.
+        std::fs::create_dir(empty.path().join("mrt")).unwrap();
+        std::fs::write(empty.path().join(crate::UPDATES_FILE), b"").unwrap();
+        assert_eq!(
+            o.data_file(crate::UPDATES_FILE).unwrap(),
+            empty.path().join(crate::UPDATES_FILE)
+        );
+        assert!(matches!(
+            o.data_file(crate::RIB_FILE),
+            Err(Error::MissingData { .. })
+        ));
+    }
+}

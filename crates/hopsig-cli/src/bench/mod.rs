@@ -34,3 +34,25 @@ pub fn suites() -> Vec<&'static BenchSuite> {
     all.insert(at, &SPEAKER);
     all
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `hopsig bench` lists hopsig-bench's suites with the speaker's after `bgpsec`,
+    /// each name once.
+    #[test]
+    fn the_speaker_suite_joins_the_table_after_bgpsec() {
+        let names: Vec<&str> = suites().iter().map(|s| s.name).collect();
+        assert_eq!(names.len(), SUITES.len() + 1);
+        let at = names.iter().position(|n| *n == "bgpsec");
+        assert_eq!(
+            names.get(at.map_or(usize::MAX, |i| i + 1)),
+            Some(&"speaker")
+        );
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+    }
+}
