@@ -12,7 +12,7 @@ use crate::io::{note, outputs, print_text, Outcome, Secrecy};
 #[command(about = about(), after_help = suite_list())]
 pub struct Args {
     /// Suite name (listed below).
-    #[arg(help = format!("Suite name: {}", names()))]
+    #[arg(help = suite_help())]
     suite: String,
     /// Fewer n values and shorter measurements.
     #[arg(long)]
@@ -35,6 +35,17 @@ fn names() -> String {
         .map(|s| s.name)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The argument's help: the names, the last after "or".
+fn suite_help() -> String {
+    let suites = crate::bench::suites();
+    let names: Vec<&str> = suites.iter().map(|s| s.name).collect();
+    match names.split_last() {
+        Some((last, [])) => format!("Suite name: {last}"),
+        Some((last, rest)) => format!("Suite name: {} or {last}", rest.join(", ")),
+        None => "Suite name".into(),
+    }
 }
 
 /// The command's one-line help.
