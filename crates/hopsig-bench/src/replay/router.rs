@@ -474,6 +474,34 @@ mod tests {
         assert_eq!(rsa.signature_bytes(40), rsa.signature_bytes(MAX_HOPS));
     }
 
+    /// The `none` router receives, and sends, hopsig_bgp's plain UPDATE: ORIGIN, an
+    /// AS_PATH of the route's ASes newest first, MP_REACH_NLRI of its prefix; no
+    /// BGPsec_PATH. Its sending prepends [`LOCAL_AS`].
+    #[test]
+    fn the_unsigned_router_gets_and_sends_plain_updates() {
+        let s = Scheme::prepare("none").unwrap();
+        let Prepared::None { received } = &s.prepared else {
+            panic!()
+        };
+        for (l, (msg, r)) in received.iter().enumerate() {
+            let Message::Update(u) = Message::decode(msg, AsWidth::Four).unwrap() else {
+                panic!("not an UPDATE")
+            };
+            let path: Vec<u32> = u.as_path().unwrap().segments[0].asns.clone();
+            assert_eq!(path.len(), l + 1);
+            assert_eq!(path, r.hops.iter().rev().map(|h| h.asn).collect::<Vec<_>>());
+            assert_eq!(u.mp_reach().unwrap().nlri(), [r.nlri.prefix]);
+            assert!(u.bgpsec_path().is_none());
+            let mut sent = vec![LOCAL_AS];
+            sent.extend(&path);
+            let out = plain_update_message(r, sent.clone()).unwrap();
+            let Message::Update(o) = Message::decode(&out, AsWidth::Four).unwrap() else {
+                panic!("not an UPDATE")
+            };
+            assert_eq!(o.as_path().unwrap().segments[0].asns, sent);
+        }
+    }
+
     #[test]
     fn unknown_schemes_are_named() {
         let e = check_scheme("s-bgp").unwrap_err().to_string();
