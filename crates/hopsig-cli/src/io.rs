@@ -358,6 +358,12 @@ pub fn read_key_file<T>(
     parse_key_file(path, &read_secret(path, MAX_KEY, what)?, reader)
 }
 
+impl From<hopsig_bench::Error> for Failure {
+    fn from(e: hopsig_bench::Error) -> Self {
+        Failure::Input(e.to_string())
+    }
+}
+
 impl From<PersistError> for Failure {
     fn from(e: PersistError) -> Self {
         match e {

@@ -4,7 +4,8 @@
 //! Each command family is a module of [`commands`] that owns its arguments (a clap
 //! `Args`) and its `run`; this file only lists them and dispatches. What the commands
 //! share (failures and exit codes, reading and writing files, printing) is in [`io`];
-//! the measurements behind `bench` and `reproduce` are in [`bench`] and [`reproduce`].
+//! the measurements behind `bench`, `replay` and `reproduce` are in the hopsig-bench
+//! crate ([`bench`] adds the speaker's suite, for now).
 //!
 //! Exit codes: 0 success / valid signature, 1 invalid signature, 2 bad usage or
 //! unreadable / malformed input.
@@ -12,8 +13,6 @@
 mod bench;
 mod commands;
 mod io;
-mod replay;
-mod reproduce;
 mod speaker;
 
 use std::process::ExitCode;

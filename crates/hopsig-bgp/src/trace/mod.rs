@@ -24,7 +24,10 @@ pub mod view;
 pub use announcement::{Announcement, Entries, Entry, PathHop, Route, Skip};
 pub use bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 pub use keyring::{Keyring, KEYS_JSON};
-pub use sign::{bgpsec_update, sign_mrt, signed_path, update_message, SignOptions, SignReport};
+pub use sign::{
+    bgpsec_update, plain_update_message, sign_mrt, signed_path, update_message, SignOptions,
+    SignReport,
+};
 pub use validate::{validate_mrt, ValidateReport};
 
 /// `f` of each item, in order, computed on up to `threads` threads (scoped, each

@@ -24,8 +24,8 @@ use super::bgp4mp::Bgp4mpMessage;
 use super::keyring::Keyring;
 use super::parallel_map;
 use crate::packet::{
-    AsWidth, AttributeValue, BgpsecPath, EncodeError, Header, MessageType, MpReachNlri,
-    PathAttribute, Update, HEADER_LEN, MAX_MESSAGE_LEN,
+    AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttributeValue, BgpsecPath, EncodeError,
+    Header, MessageType, MpReachNlri, PathAttribute, Update, HEADER_LEN, MAX_MESSAGE_LEN,
 };
 use crate::sign::{Chain, Hop, SignError};
 use crate::suite::KeyError;
@@ -157,15 +157,43 @@ pub fn signed_path(route: &Route, keyring: &Keyring) -> Result<BgpsecPath<'stati
 pub fn update_message(route: &Route, path: BgpsecPath<'static>) -> Result<Vec<u8>, RouteError> {
     let reach = MpReachNlri::new(route.nlri.safi, route.next_hop, vec![route.nlri.prefix])
         .map_err(EncodeError::from)?;
+    encode_update([
+        AttributeValue::Origin(route.origin),
+        AttributeValue::MpReachNlri(reach),
+        AttributeValue::BgpsecPath(path),
+    ])
+}
+
+/// The UPDATE message announcing `route` without BGPsec, as a router that does not
+/// sign would send it: ORIGIN, AS_PATH (one AS_SEQUENCE of `asns`, newest first, RFC
+/// 4271 §5.1.2) and MP_REACH_NLRI (the route's next hop and prefix), in ascending type
+/// code. The unsigned baseline of a replay (`hopsig replay --schemes none`).
+///
+/// # Errors
+/// As [`update_message`].
+pub fn plain_update_message(route: &Route, asns: Vec<u32>) -> Result<Vec<u8>, RouteError> {
+    let reach = MpReachNlri::new(route.nlri.safi, route.next_hop, vec![route.nlri.prefix])
+        .map_err(EncodeError::from)?;
+    let path = AsPath {
+        segments: vec![AsPathSegment {
+            kind: AsPathSegmentType::AsSequence,
+            asns,
+        }],
+    };
+    encode_update([
+        AttributeValue::Origin(route.origin),
+        AttributeValue::AsPath(path),
+        AttributeValue::MpReachNlri(reach),
+    ])
+}
+
+/// An UPDATE of these path attributes (4-octet ASes) with its message header.
+fn encode_update(attributes: [AttributeValue<'static>; 3]) -> Result<Vec<u8>, RouteError> {
     let update = Update {
-        attributes: [
-            AttributeValue::Origin(route.origin),
-            AttributeValue::MpReachNlri(reach),
-            AttributeValue::BgpsecPath(path),
-        ]
-        .into_iter()
-        .map(|v| PathAttribute::new(v, AsWidth::Four))
-        .collect::<Result<_, _>>()?,
+        attributes: attributes
+            .into_iter()
+            .map(|v| PathAttribute::new(v, AsWidth::Four))
+            .collect::<Result<_, _>>()?,
         ..Update::default()
     };
     let mut body = Writer::new();

@@ -27,13 +27,13 @@ use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
 use hopsig_bgp::{Hop, Peer, Signer, Validator, SUITES};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
-use super::timer::{median, rounds};
-use super::Machine;
-use crate::io::{note, Failure};
 use crate::speaker::config::Mode;
 use crate::speaker::events::{Event, State, Up};
 use crate::speaker::outbox::{self, Link};
 use crate::speaker::rib::{Pool, Rib, Session};
+use hopsig_bench::table::{Column, Table};
+use hopsig_bench::timer::{median, rounds};
+use hopsig_bench::{Error, Machine};
 
 /// Hops per path.
 const HOPS: usize = 5;
@@ -101,12 +101,12 @@ pub struct SpeakerBench {
     pub suites: Vec<SuiteRow>,
 }
 
-fn setup(e: impl std::fmt::Display) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
+fn setup(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
 }
 
 /// The routes of one suite: `n` 5-hop UPDATEs toward [`LOCAL_AS`], decoded.
-fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
+fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Error> {
     let mut out = Vec::with_capacity(n);
     let mut last = Instant::now();
     for i in 0..n {
@@ -119,11 +119,11 @@ fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
             _ => return Err(setup("not an UPDATE")),
         }
         if last.elapsed() > Duration::from_secs(2) {
-            note(format_args!(
+            tracing::info!(
                 "bench speaker: {}: signed {}/{n} routes",
                 ring.suite().name(),
                 i + 1
-            ));
+            );
             last = Instant::now();
         }
     }
@@ -131,7 +131,7 @@ fn routes(ring: &Keyring, n: usize) -> Result<Vec<Update<'static>>, Failure> {
 }
 
 /// The speaker's own signer, from the keyring's secret key file for [`LOCAL_AS`].
-fn local_signer(ring: &Keyring) -> Result<Signer<'static>, Failure> {
+fn local_signer(ring: &Keyring) -> Result<Signer<'static>, Error> {
     let suite = ring.suite();
     let files = ring.secret_key_files().map_err(setup)?;
     let (_, text) = files
@@ -152,7 +152,7 @@ struct Harness {
 
 /// A RIB with the source session 0 (the last AS of the paths) and, with `down`, a
 /// downstream BGPsec session 1.
-fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Harness, Failure> {
+fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Harness, Error> {
     let (events_tx, events) = unbounded_channel();
     let pool = Pool::new(threads, Arc::new(ring.router_keys()), events_tx);
     let mut sessions = vec![];
@@ -205,7 +205,7 @@ impl Harness {
     /// Handles the pool's answers until no job is out, blocked while waiting (as
     /// the RIB task awaits its channel) so that it leaves the cores to the workers;
     /// like the speaker's run loop, it tells the RIB whether more events wait.
-    fn drain(&mut self) -> Result<(), Failure> {
+    fn drain(&mut self) -> Result<(), Error> {
         while self.rib.busy() {
             match self.events.blocking_recv() {
                 Some(e) => {
@@ -221,7 +221,7 @@ impl Harness {
     /// Every update arriving at once, all stamped with the same arrival time (a
     /// session reset delivers a table faster than it is processed), so that more
     /// events wait for the RIB until the last; seconds until no job was out.
-    fn burst(&mut self, updates: &[Update<'static>]) -> Result<f64, Failure> {
+    fn burst(&mut self, updates: &[Update<'static>]) -> Result<f64, Error> {
         let start = Instant::now();
         for (i, u) in updates.iter().enumerate() {
             self.rib.backlog = i + 1 < updates.len();
@@ -237,7 +237,7 @@ fn measure_suite(
     suite: &'static dyn AlgorithmSuite,
     n: usize,
     quick: bool,
-) -> Result<SuiteRow, Failure> {
+) -> Result<SuiteRow, Error> {
     let name = suite.name();
     let mut ring = Keyring::new(suite);
     let asns: Vec<u32> = (0..HOPS as u32)
@@ -245,14 +245,10 @@ fn measure_suite(
         .chain([LOCAL_AS, DOWN_AS])
         .collect();
     ring.generate(&asns, 2).map_err(setup)?;
-    note(format_args!(
-        "bench speaker: {name}: signing {n} {HOPS}-hop routes"
-    ));
+    tracing::info!("bench speaker: {name}: signing {n} {HOPS}-hop routes");
     let updates = routes(&ring, n)?;
 
-    note(format_args!(
-        "bench speaker: {name}: validation floor and pool throughput"
-    ));
+    tracing::info!("bench speaker: {name}: validation floor and pool throughput");
     let keys = ring.router_keys();
     let validator = Validator::with_suites(SUITES, &keys);
     let peer = Peer::external(LOCAL_AS, 65_000 + HOPS as u32);
@@ -281,14 +277,12 @@ fn measure_suite(
     )?;
     let (floor, pool1, pool2) = (median(floors), median(pools1), median(pools2));
 
-    note(format_args!(
-        "bench speaker: {name}: lazy time-to-forward vs one signing operation"
-    ));
+    tracing::info!("bench speaker: {name}: lazy time-to-forward vs one signing operation");
     let signer = local_signer(&ring)?;
     let mut h = harness(&ring, Mode::Lazy, 1, true)?;
     let k = n.min(1000);
     let mut signs = Vec::with_capacity(k);
-    let sign = |u: &Update<'static>| -> Result<f64, Failure> {
+    let sign = |u: &Update<'static>| -> Result<f64, Error> {
         let t = Instant::now();
         signer
             .forward(
@@ -319,11 +313,11 @@ fn measure_suite(
 
     let mut reset = vec![];
     for mode in [Mode::Lazy, Mode::Strict] {
-        note(format_args!(
+        tracing::info!(
             "bench speaker: {name}: session reset, {} routes, {}",
             n,
             mode.name()
-        ));
+        );
         let mut h = harness(&ring, mode, 2, true)?;
         h.burst(&updates)?;
         let ms = |v: Option<f64>| v.map_or(f64::NAN, |us| us / 1e3);
@@ -356,7 +350,7 @@ impl SpeakerBench {
     ///
     /// # Errors
     /// Key generation or signing failing.
-    pub fn measure(quick: bool) -> Result<SpeakerBench, Failure> {
+    pub fn measure(quick: bool) -> Result<SpeakerBench, Error> {
         let mut suites = vec![];
         for (suite, full, small) in [
             (
@@ -394,58 +388,77 @@ impl SpeakerBench {
             self.hops, m.cpu, m.logical_cpus, m.openssl
         );
         s += "validation throughput, UPDATEs/s (floor: Validator alone, 1 thread; median of the runs)\n";
-        s += &format!(
-            "{:<22} {:>7} {:>5} {:>10} {:>10} {:>10} {:>9} {:>12}\n",
-            "suite", "routes", "runs", "floor", "1 thread", "2 threads", "1t/floor", "2t/1t ≥1.8"
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 22),
+                Column::right("routes", 7),
+                Column::right("runs", 5),
+                Column::right("floor", 10),
+                Column::right("1 thread", 10),
+                Column::right("2 threads", 10),
+                Column::right("1t/floor", 9),
+                Column::right("2t/1t ≥1.8", 12),
+            ],
+            "",
         );
         for r in &self.suites {
-            s += &format!(
-                "{:<22} {:>7} {:>5} {:>10.0} {:>10.0} {:>10.0} {:>9.2} {:>12.2}\n",
-                r.suite,
-                r.routes,
-                r.throughput_runs,
-                r.floor_updates_per_s,
-                r.pool1_updates_per_s,
-                r.pool2_updates_per_s,
-                r.pool1_vs_floor,
-                r.scaling_2
-            );
+            t.row([
+                r.suite.clone(),
+                r.routes.to_string(),
+                r.throughput_runs.to_string(),
+                format!("{:.0}", r.floor_updates_per_s),
+                format!("{:.0}", r.pool1_updates_per_s),
+                format!("{:.0}", r.pool2_updates_per_s),
+                format!("{:.2}", r.pool1_vs_floor),
+                format!("{:.2}", r.scaling_2),
+            ]);
         }
+        s += &t.render();
         s += "\nlazy time-to-forward of single UPDATEs vs one signing operation (medians, µs)\n";
-        s += &format!(
-            "{:<22} {:>10} {:>12} {:>14}\n",
-            "suite", "sign", "forward", "ratio ≤1.1"
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 22),
+                Column::right("sign", 10),
+                Column::right("forward", 12),
+                Column::right("ratio ≤1.1", 14),
+            ],
+            "",
         );
         for r in &self.suites {
-            s += &format!(
-                "{:<22} {:>10.1} {:>12.1} {:>14.2}\n",
-                r.suite, r.sign_median_us, r.lazy_forward_median_us, r.forward_vs_sign
-            );
+            t.row([
+                r.suite.clone(),
+                format!("{:.1}", r.sign_median_us),
+                format!("{:.1}", r.lazy_forward_median_us),
+                format!("{:.2}", r.forward_vs_sign),
+            ]);
         }
+        s += &t.render();
         s += "\nsession reset: every route at once, 2 validation threads (ms)\n";
-        s += &format!(
-            "{:<22} {:>7} {:>16} {:>16} {:>16} {:>16} {:>18}\n",
-            "suite",
-            "routes",
-            "lazy forwarded",
-            "lazy validated",
-            "strict forwarded",
-            "strict validated",
-            "strict/lazy fwd"
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 22),
+                Column::right("routes", 7),
+                Column::right("lazy forwarded", 16),
+                Column::right("lazy validated", 16),
+                Column::right("strict forwarded", 16),
+                Column::right("strict validated", 16),
+                Column::right("strict/lazy fwd", 18),
+            ],
+            "",
         );
         for r in &self.suites {
             let (l, st) = (&r.reset[0], &r.reset[1]);
-            s += &format!(
-                "{:<22} {:>7} {:>16.1} {:>16.1} {:>16.1} {:>16.1} {:>18.1}\n",
-                r.suite,
-                r.routes,
-                l.all_forwarded_ms,
-                l.all_validated_ms,
-                st.all_forwarded_ms,
-                st.all_validated_ms,
-                r.reset_forward_speedup
-            );
+            t.row([
+                r.suite.clone(),
+                r.routes.to_string(),
+                format!("{:.1}", l.all_forwarded_ms),
+                format!("{:.1}", l.all_validated_ms),
+                format!("{:.1}", st.all_forwarded_ms),
+                format!("{:.1}", st.all_validated_ms),
+                format!("{:.1}", r.reset_forward_speedup),
+            ]);
         }
+        s += &t.render();
         s += "targets (issue 13 §5): 2 threads ≥ 1.8× one; lazy forward ≤ 1.1× one signing operation; suite-1 lazy forwards a reset ≥ 10× sooner than strict.\n";
         s
     }

@@ -1,13 +1,18 @@
-//! `hopsig bench SUITE`: one benchmark suite, measured by [`crate::bench`].
+//! `hopsig bench SUITE`: one benchmark suite of [`crate::bench::suites`], measured by
+//! hopsig-bench, printed, and written as JSON when asked.
 
 use std::path::PathBuf;
 
-use crate::io::Outcome;
+use hopsig_bench::{Options, DEFAULT_DATA};
 
-/// Run a benchmark suite (table1, table2, table3, table5, fig4, bgpsec, speaker, ndn, pla).
+use crate::io::{note, outputs, print_text, Outcome, Secrecy};
+
+/// Run a benchmark suite (its name, from the list below).
 #[derive(clap::Args)]
+#[command(about = about(), after_help = suite_list())]
 pub struct Args {
-    /// Suite name: table1, table2, table3, table5, fig4, bgpsec, speaker, ndn or pla.
+    /// Suite name (listed below).
+    #[arg(help = suite_help())]
     suite: String,
     /// Fewer n values and shorter measurements.
     #[arg(long)]
@@ -18,9 +23,65 @@ pub struct Args {
     /// Overwrite an existing JSON file.
     #[arg(long)]
     force: bool,
+    /// The data folder (RIPE RIS MRT files under mrt/), for table3 and bgpsec.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DATA)]
+    data: PathBuf,
 }
 
-/// Measures and prints the suite.
+/// The suites' names, comma-separated.
+fn names() -> String {
+    crate::bench::suites()
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The argument's help: the names, the last after "or".
+fn suite_help() -> String {
+    let suites = crate::bench::suites();
+    let names: Vec<&str> = suites.iter().map(|s| s.name).collect();
+    match names.split_last() {
+        Some((last, [])) => format!("Suite name: {last}"),
+        Some((last, rest)) => format!("Suite name: {} or {last}", rest.join(", ")),
+        None => "Suite name".into(),
+    }
+}
+
+/// The command's one-line help.
+fn about() -> String {
+    format!("Run a benchmark suite ({})", names())
+}
+
+/// One line per suite, for `--help`.
+fn suite_list() -> String {
+    let suites = crate::bench::suites();
+    let width = suites.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let lines: Vec<String> = suites
+        .iter()
+        .map(|s| format!("  {:<width$}  {}", s.name, s.help))
+        .collect();
+    format!("Suites:\n{}", lines.join("\n"))
+}
+
+/// Measures and prints the suite. The JSON file is checked (not in the way, its folder
+/// writable) before anything is measured.
 pub fn run(args: Args) -> Outcome {
-    crate::bench::run_suite(&args.suite, args.quick, args.json.as_deref(), args.force)
+    let mut files = outputs(args.force, []);
+    if let Some(path) = &args.json {
+        files.check(path)?;
+    }
+    let suite = hopsig_bench::suites::find(&crate::bench::suites(), &args.suite)?;
+    let options = Options {
+        quick: args.quick,
+        data: args.data,
+    };
+    let measured = (suite.run)(&options)?;
+    print_text(&measured.text)?;
+    if let Some(path) = &args.json {
+        files.add(path, &measured.json, Secrecy::Public)?;
+        files.commit()?;
+        note(format_args!("wrote {}", path.display()));
+    }
+    Ok(())
 }

@@ -46,7 +46,7 @@ fn benchmark(bytes: &[u8]) -> Option<Vec<(String, serde_json::Value)>> {
 }
 
 /// The results of `hopsig replay --json` (`{"replay": …, "memory": …}`) and
-/// `hopsig reproduce`'s replay.json (`{"replays": […], "memory": …, "missing": […]}`;
+/// `hopsig reproduce`'s replay.json (`{"replays": […], "memory": …}`;
 /// docs/spec/replay.md): which workloads, peers and schemes.
 fn replay(bytes: &[u8]) -> Option<Vec<(String, serde_json::Value)>> {
     let v: serde_json::Value = serde_json::from_slice(bytes).ok()?;

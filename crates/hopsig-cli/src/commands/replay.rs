@@ -1,12 +1,14 @@
 //! `hopsig replay`: KC-x Tables IV–VI and Fig. 5 from a real MRT trace, by
-//! [`crate::replay`].
+//! [`hopsig_bench::replay`].
 
 use std::path::PathBuf;
+use std::sync::LazyLock;
+
+use hopsig_bench::replay::queue::Mode;
+use hopsig_bench::replay::router::{check_scheme, Scheme};
+use hopsig_bench::replay::{paper_tables, replay, Memory, Options, TraceFile, SLAMMER, SOURCE};
 
 use crate::io::{at, outputs, print_text, say, Failure, Outcome, Secrecy};
-use crate::replay::queue::Mode;
-use crate::replay::router::{check_scheme, Scheme};
-use crate::replay::{paper_tables, replay, Memory, Options, TraceFile, SLAMMER, SOURCE};
 
 /// Replay one peer of an MRT trace through a router for each scheme: each announcement
 /// validated and signed for real, the measured times queued at the trace's arrival
@@ -15,11 +17,12 @@ use crate::replay::{paper_tables, replay, Memory, Options, TraceFile, SLAMMER, S
 pub struct Args {
     /// MRT file (RIS update file, or a RIB dump: a session reset, all at once).
     mrt: PathBuf,
-    /// Comma-separated schemes: none, bgpsec-ecdsa, bgr, kc-rsa, kc-mt, hybrid.
+    /// Comma-separated schemes.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "none,bgpsec-ecdsa,bgr,kc-rsa,kc-mt,hybrid"
+        default_value = SCHEME_NAMES.as_str(),
+        help = format!("Comma-separated schemes: {}", SCHEME_NAMES.replace(',', ", "))
     )]
     schemes: Vec<String>,
     /// The peer: its AS number, `median` (the peer with the median announcement
@@ -52,6 +55,15 @@ pub struct Args {
     force: bool,
 }
 
+/// The replay's schemes ([`hopsig_bench::replay::router::SCHEMES`]), comma-separated.
+static SCHEME_NAMES: LazyLock<String> = LazyLock::new(|| {
+    hopsig_bench::replay::router::SCHEMES
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(",")
+});
+
 /// Reads, replays, prints and writes.
 pub fn run(args: Args) -> Outcome {
     if !(args.speedup.is_finite() && args.speedup > 0.0) {
@@ -68,7 +80,7 @@ pub fn run(args: Args) -> Outcome {
     let names = args
         .schemes
         .iter()
-        .map(|s| check_scheme(s.trim()))
+        .map(|s| check_scheme(s.trim()).map(|e| e.name))
         .collect::<Result<Vec<_>, _>>()?;
     let mut files = outputs(args.force, [args.mrt.as_path()]);
     if let Some(dir) = &args.out {

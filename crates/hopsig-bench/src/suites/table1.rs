@@ -11,9 +11,14 @@ use hopsig_schemes::floors::{BlstBgls, RawEcdsaP256, RawRsa};
 use hopsig_schemes::registry::{self, DynSigningKey, DynVerifyingKey};
 use hopsig_schemes::wire::SchemeCode;
 
-use super::timer::{paired, single, Budget};
-use super::{setup_failed as fail, Machine, HEADER_LEN};
-use crate::io::{note, Failure};
+use super::{Machine, HEADER_LEN};
+use crate::table::{Column, Table};
+use crate::timer::{paired, single, Budget};
+use crate::Error;
+
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
+}
 
 /// Schemes of the table, in column order.
 pub const SCHEMES: [&str; 5] = [
@@ -94,7 +99,7 @@ impl Table1 {
     ///
     /// # Errors
     /// Backend failures.
-    pub fn measure(quick: bool) -> Result<Table1, Failure> {
+    pub fn measure(quick: bool) -> Result<Table1, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let ns: Vec<usize> = if quick {
             vec![1, 4, 5, 7, 15]
@@ -104,7 +109,7 @@ impl Table1 {
         let max_n = 15;
         let mut raw_rsa = RawRsa::new(2048).map_err(fail)?;
         let raw_ec = RawEcdsaP256::new().map_err(fail)?;
-        note(format_args!("measuring floors ..."));
+        tracing::info!("measuring floors ...");
         let floors = Floors {
             rsa2048_private_us: single(budget, &mut || raw_rsa.private_op())?,
             rsa2048_public_us: single(budget, &mut || raw_rsa.public_op())?,
@@ -117,7 +122,7 @@ impl Table1 {
         for id in SCHEMES {
             let entry = registry::by_id(id).map_err(fail)?;
             let scheme = entry.scheme().map_err(fail)?;
-            note(format_args!("{id}: generating {max_n} keys ..."));
+            tracing::info!("{id}: generating {max_n} keys ...");
             // The floor each row divides by follows from the scheme's table entry.
             let is_bls = entry.entry.code == SchemeCode::Bls12381Bgls;
             let is_ec = entry.entry.code == SchemeCode::EcdsaP256Concat;
@@ -153,7 +158,7 @@ impl Table1 {
             }
             for &n in &ns {
                 done += 1;
-                note(format_args!("[{done}/{total}] {id} n={n}"));
+                tracing::info!("[{done}/{total}] {id} n={n}");
                 let prev = aggs[n - 1].as_deref();
                 let agg = aggs[n].as_deref().unwrap_or_default();
                 let mut sign = || {
@@ -227,30 +232,32 @@ impl Table1 {
             self.machine.cpu, self.machine.logical_cpus, self.machine.openssl,
             f.rsa2048_private_us, f.rsa2048_public_us, f.ecdsa_p256_sign_us, f.ecdsa_p256_verify_us
         );
-        out.push_str(&format!(
-            "{:<18} {:>5} {:>8} {:>10} {:>11} {:>11} {:>11} {:>13}\n",
-            "scheme",
-            "n",
-            "sig bits",
-            "sign µs",
-            "verify µs",
-            "verify/n µs",
-            "sign/floor",
-            "verify/n/floor"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 18),
+                Column::right("n", 5),
+                Column::right("sig bits", 8),
+                Column::right("sign µs", 10),
+                Column::right("verify µs", 11),
+                Column::right("verify/n µs", 11),
+                Column::right("sign/floor", 11),
+                Column::right("verify/n/floor", 13),
+            ],
+            "",
+        );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<18} {:>5} {:>8.0} {:>10.1} {:>11.1} {:>11.2} {:>11.3} {:>13.3}\n",
-                r.scheme,
-                r.n,
-                r.sig_bits,
-                r.sign_us,
-                r.verify_us,
-                r.verify_per_signer_us,
-                r.sign_over_floor,
-                r.verify_per_signer_over_floor
-            ));
+            t.row([
+                r.scheme.clone(),
+                r.n.to_string(),
+                format!("{:.0}", r.sig_bits),
+                format!("{:.1}", r.sign_us),
+                format!("{:.1}", r.verify_us),
+                format!("{:.2}", r.verify_per_signer_us),
+                format!("{:.3}", r.sign_over_floor),
+                format!("{:.3}", r.verify_per_signer_over_floor),
+            ]);
         }
+        out += &t.render();
         out.push_str(&format!("\n{}\n", notes()));
         out
     }

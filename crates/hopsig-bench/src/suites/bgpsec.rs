@@ -17,11 +17,16 @@ use hopsig_bgp::trace::{
 };
 use hopsig_bgp::{Peer, SignatureInput, Validator, SUITES};
 use hopsig_schemes::floors::{EcdsaP256Verifications, RawRsa};
-use hopsig_schemes::Error;
+use hopsig_schemes::Error as SchemeError;
 
-use super::timer::{paired, Budget};
-use super::{setup_failed as fail, Machine};
-use crate::io::{note, Failure};
+use super::{Machine, Options};
+use crate::table::{Column, Table};
+use crate::timer::{paired, Budget};
+use crate::Error;
+
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
+}
 
 /// A full IPv4 table: routes, and their mean number of distinct ASes (issue 12 §6).
 pub const FULL_TABLE_ROUTES: f64 = 1_040_000.0;
@@ -179,9 +184,9 @@ fn floor_of(suite: &dyn AlgorithmSuite) -> Option<Measured> {
 }
 
 /// An n-hop route: ASes 65001.. from the origin, to [`LOCAL_AS`].
-fn route(n: usize) -> Result<Route, Failure> {
+fn route(n: usize) -> Result<Route, Error> {
     let prefix = Prefix::new(std::net::Ipv4Addr::new(198, 51, 100, 0).into(), 24)
-        .map_err(|e| Failure::Input(e.to_string()))?;
+        .map_err(|e| Error::Input(e.to_string()))?;
     Ok(Route::synthetic(n, prefix, LOCAL_AS))
 }
 
@@ -195,8 +200,8 @@ struct Signed {
     hops: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>,
 }
 
-fn signed(suite: &dyn AlgorithmSuite, ring: &Keyring, n: usize) -> Result<Signed, Failure> {
-    let setup = |e: &dyn std::fmt::Display| Failure::Input(format!("benchmark setup failed: {e}"));
+fn signed(suite: &dyn AlgorithmSuite, ring: &Keyring, n: usize) -> Result<Signed, Error> {
+    let setup = |e: &dyn std::fmt::Display| Error::setup(e);
     let r = route(n)?;
     let path = signed_path(&r, ring).map_err(|e| setup(&e))?;
     let input = SignatureInput::of_path(&path, suite.id(), &r.nlri, suite.coverage(), LOCAL_AS)
@@ -235,7 +240,10 @@ impl Bgpsec {
     ///
     /// # Errors
     /// Backend failures; the RIS file missing.
-    pub fn measure(quick: bool) -> Result<Bgpsec, Failure> {
+    pub fn measure(o: &Options) -> Result<Bgpsec, Error> {
+        let quick = o.quick;
+        // Checked first: a missing file fails before anything is measured.
+        o.data_file(crate::UPDATES_FILE)?;
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let ns: Vec<usize> = if quick {
             vec![1, 4, 5, 7, 15]
@@ -258,21 +266,14 @@ impl Bgpsec {
                 paper_bits,
             }) = floor_of(suite)
             else {
-                note(format_args!(
-                    "{}: no floor in this benchmark, not measured",
-                    suite.name()
-                ));
+                tracing::info!("{}: no floor in this benchmark, not measured", suite.name());
                 no_floor.push(suite.name().to_string());
                 continue;
             };
-            note(format_args!(
-                "{}: generating {MAX_N} router keys ...",
-                suite.name()
-            ));
+            tracing::info!("{}: generating {MAX_N} router keys ...", suite.name());
             let mut ring = Keyring::new(suite);
             let ases: Vec<u32> = route(MAX_N)?.hops.iter().map(|h| h.asn).collect();
-            ring.generate(&ases, 1)
-                .map_err(|e| Failure::Input(format!("benchmark setup failed: {e}")))?;
+            ring.generate(&ases, 1).map_err(Error::setup)?;
             let keys = ring.router_keys();
             let validator = Validator::with_suites(SUITES, &keys);
             for n in 1..=MAX_N {
@@ -289,18 +290,13 @@ impl Bgpsec {
                 let Some(message) = s.message.as_deref().filter(|_| ns.contains(&n)) else {
                     continue;
                 };
-                note(format_args!(
-                    "[{}/{}] {} n={n}",
-                    paths.len() + 1,
-                    ns.len(),
-                    suite.name()
-                ));
+                tracing::info!("[{}/{}] {} n={n}", paths.len() + 1, ns.len(), suite.name());
                 let peer = Peer::external(LOCAL_AS, 65_000 + n as u32);
                 let mut validate = || {
                     if validator.message(message, &peer).is_valid() {
                         Ok(())
                     } else {
-                        Err(Error::InvalidSignature)
+                        Err(SchemeError::InvalidSignature)
                     }
                 };
                 let (validate_us, floor_us) = match floor {
@@ -314,9 +310,9 @@ impl Bgpsec {
                         paired(budget, &mut validate, &mut || f.verify_all())?
                     }
                     Floor::RsaPublic => {
-                        let raw = raw_rsa.as_mut().ok_or_else(|| {
-                            Failure::Input("benchmark setup failed: no RSA floor".into())
-                        })?;
+                        let raw = raw_rsa
+                            .as_mut()
+                            .ok_or_else(|| Error::setup("no RSA floor"))?;
                         paired(budget, &mut validate, &mut || {
                             (0..n).try_for_each(|_| raw.public_op())
                         })?
@@ -336,7 +332,7 @@ impl Bgpsec {
                 });
             }
         }
-        let scaling = scaling(budget, quick)?;
+        let scaling = scaling(budget, o)?;
         let machine = Machine::detect();
         let efficiency = scaling.as_ref().map_or(1.0, |s| (s.speedup / 2.0).min(1.0));
         let projections = projections(&paths, machine.logical_cpus, efficiency);
@@ -364,10 +360,18 @@ impl Bgpsec {
             self.machine.cpu, self.machine.logical_cpus, self.machine.openssl
         );
         out.push_str("Validation of an n-hop UPDATE (decode + RFC 8205 §5.2) vs its floor, sampled alternately\n");
-        out.push_str(&format!(
-            "{:<20} {:>3} {:>12} {:>12} {:>8} {:>7}  {}\n",
-            "suite", "n", "validate µs", "floor µs", "ratio", "target", "floor"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 20),
+                Column::right("n", 3),
+                Column::right("validate µs", 12),
+                Column::right("floor µs", 12),
+                Column::right("ratio", 8),
+                Column::right("target", 7),
+                Column::left("floor", 0).after(2),
+            ],
+            "",
+        );
         for r in &self.paths {
             let target = if r.suite.starts_with("bgr") {
                 Some(self.targets.bgr_over_floor)
@@ -376,17 +380,17 @@ impl Bgpsec {
             } else {
                 None
             };
-            out.push_str(&format!(
-                "{:<20} {:>3} {:>12.1} {:>12.1} {:>8.3} {:>7}  {}\n",
-                r.suite,
-                r.n,
-                r.validate_us,
-                r.floor_us,
-                r.over_floor,
+            t.row([
+                r.suite.clone(),
+                r.n.to_string(),
+                format!("{:.1}", r.validate_us),
+                format!("{:.1}", r.floor_us),
+                format!("{:.3}", r.over_floor),
                 target.map_or_else(|| "—".to_string(), |t| format!("≤ {t:.2}")),
-                r.floor
-            ));
+                r.floor.to_string(),
+            ]);
         }
+        out += &t.render();
         for s in &self.no_floor {
             out.push_str(&format!("{s}: no floor in this benchmark, not measured\n"));
         }
@@ -418,48 +422,49 @@ impl Bgpsec {
             ));
         }
         out.push_str("\n\nBGPsec_PATH size per n (octets, as signed in this run) beside BGR Table 1's signature length\n");
-        out.push_str(&format!(
-            "{:<20} {:>3} {:>10} {:>11} {:>9}  {}\n",
-            "suite", "n", "attribute", "signatures", "UPDATE", "BGR Table 1 signature octets"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("suite", 20),
+                Column::right("n", 3),
+                Column::right("attribute", 10),
+                Column::right("signatures", 11),
+                Column::right("UPDATE", 9),
+                Column::left("BGR Table 1 signature octets", 0).after(2),
+            ],
+            "",
+        );
         for s in &self.sizes {
-            out.push_str(&format!(
-                "{:<20} {:>3} {:>10} {:>11} {:>9}  {}\n",
-                s.suite,
-                s.n,
-                s.attribute_bytes,
-                s.signature_bytes,
+            t.row([
+                s.suite.clone(),
+                s.n.to_string(),
+                s.attribute_bytes.to_string(),
+                s.signature_bytes.to_string(),
                 s.message_bytes
                     .map_or_else(|| "> 4096".to_string(), |b| b.to_string()),
                 match (&s.paper_scheme, s.paper_signature_bytes) {
                     (Some(name), Some(b)) => format!("{b:.1} ({name} bits)"),
                     _ => String::new(),
-                }
-            ));
+                },
+            ]);
         }
+        out += &t.render();
         out
     }
 }
 
 /// validate-mrt on one thread and on two over the first announcements of the RIS 2016
 /// file, signed with suite 1.
-fn scaling(budget: Budget, quick: bool) -> Result<Option<Scaling>, Failure> {
-    let path = super::table3::mrt_path();
-    let Ok(file) = std::fs::File::open(&path) else {
-        note(format_args!(
-            "warning: {}: cannot open: validate-mrt scaling not measured",
-            path.display()
-        ));
-        return Ok(None);
-    };
+fn scaling(budget: Budget, o: &Options) -> Result<Option<Scaling>, Error> {
+    let quick = o.quick;
+    let path = o.data_file(crate::UPDATES_FILE)?;
     let Some(suite) = SUITES.first().copied() else {
         return Ok(None);
     };
     let limit = if quick { 600 } else { 3_000 };
-    note(format_args!(
+    tracing::info!(
         "validate-mrt: signing the first {limit} announcements of {} ...",
         path.display()
-    ));
+    );
     let mut signed = Vec::new();
     let mut ring = Keyring::new(suite);
     let options = SignOptions {
@@ -467,22 +472,19 @@ fn scaling(budget: Budget, quick: bool) -> Result<Option<Scaling>, Failure> {
         limit: Some(limit),
         threads: 2,
     };
-    let input = hopsig_bgp::mrt::decompressed(file)
-        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
-    sign_mrt(input, &mut signed, &mut ring, &options, &mut |_| {})
-        .map_err(|e| Failure::Input(format!("benchmark setup failed: {}: {e}", path.display())))?;
+    let input = hopsig_bgp::mrt::open(&path).map_err(|e| Error::Input(e.to_string()))?;
+    sign_mrt(input.reader, &mut signed, &mut ring, &options, &mut |_| {})
+        .map_err(|e| Error::setup(format_args!("{}: {e}", path.display())))?;
     let keys = ring.router_keys();
     let run = |threads| {
         validate_mrt(signed.as_slice(), &keys, threads, &mut |_| {})
-            .map_err(|e| Error::Key(e.to_string()))
+            .map_err(|e| SchemeError::Key(e.to_string()))
     };
     let report = run(1).map_err(fail)?;
     if report.valid != report.updates {
-        return Err(Failure::Input(
-            "benchmark setup failed: a signed UPDATE is not valid".into(),
-        ));
+        return Err(Error::setup("a signed UPDATE is not valid"));
     }
-    note(format_args!("validate-mrt: 1 thread vs 2 threads ..."));
+    tracing::info!("validate-mrt: 1 thread vs 2 threads ...");
     let samples = Budget {
         samples: budget.samples.min(9),
         ..budget

@@ -5,38 +5,21 @@
 //! path length of a real RIS update file — with one SHA-256 compression and raw RSA
 //! operations measured in the same run as floors.
 
-use std::path::Path;
-
 use serde::Serialize;
 
 use hopsig_schemes::floors::{sha256_one_compression, OpensslSignature, RawRsa};
 use hopsig_schemes::kcx::sim::{Ops, Variant};
 use hopsig_schemes::kcx::KcParams;
 
-use super::timer::{alternating, paired, single, Budget};
-use super::{setup_failed as fail, Machine};
-use crate::io::{note, Failure};
+use super::{Machine, Options};
+use crate::table::{Column, Table};
+use crate::timer::{alternating, paired, single, Budget};
+use crate::Error;
 
-/// The RIS update file whose mean path length is "today's", relative to the
-/// repository's parent folder (where `../shared/data` lives, locally and in CI).
-pub const MRT_FILE: &str = "../shared/data/mrt/ris-updates.20160811.1600.gz";
-
-/// [`MRT_FILE`] as found from the working directory or from the source tree.
-pub(super) fn mrt_path() -> std::path::PathBuf {
-    data_path(MRT_FILE)
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
 }
 
-/// `rel` (relative to the repository's parent folder, e.g. `../shared/data/...`) as
-/// found from the working directory or from the source tree.
-pub fn data_path(rel: &str) -> std::path::PathBuf {
-    let here = Path::new(rel);
-    if here.exists() {
-        return here.to_path_buf();
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel)
-}
 /// The paper's mean AS-path length.
 pub const PAPER_L: f64 = 3.7;
 
@@ -74,8 +57,10 @@ pub struct Table3 {
     pub machine: Machine,
     /// Whether `--quick` was used.
     pub quick: bool,
-    /// Mean distinct ASes per announced path in [`MRT_FILE`] (absent if the file is
-    /// not there).
+    /// The RIS update file of `today_l`.
+    pub today_file: String,
+    /// Mean distinct ASes per announced path in `today_file` (absent if it cannot be
+    /// read).
     pub today_l: Option<f64>,
     /// Announcements it was measured over.
     pub today_announcements: u64,
@@ -103,24 +88,26 @@ impl Table3 {
     /// Runs the measurement, with progress on stderr.
     ///
     /// # Errors
-    /// Backend failures; an unreadable MRT file.
-    pub fn measure(quick: bool) -> Result<Table3, Failure> {
+    /// Backend failures; [`Error::MissingData`] without the data folder's
+    /// [`crate::UPDATES_FILE`] (an unreadable one is a warning: no cost at today's L).
+    pub fn measure(o: &Options) -> Result<Table3, Error> {
+        let quick = o.quick;
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        let mrt = mrt_path();
+        let mrt = o.data_file(crate::UPDATES_FILE)?;
         let stats = std::fs::File::open(&mrt)
             .map_err(hopsig_bgp::mrt::MrtError::from)
             .and_then(hopsig_bgp::mrt::path_stats);
         let (today_l, announcements) = match &stats {
             Ok(s) => (Some(s.mean_unique), s.announcements),
             Err(e) => {
-                note(format_args!(
+                tracing::info!(
                     "warning: {}: {e}: no cost at today's path length",
                     mrt.display()
-                ));
+                );
                 (None, 0)
             }
         };
-        note(format_args!("[1/6] floors"));
+        tracing::info!("[1/6] floors");
         let mut raw = RawRsa::new(1024).map_err(fail)?;
         let compression = single(budget, &mut sha256_one_compression)?;
         let rsa1024_private_us = single(budget, &mut || raw.private_op())?;
@@ -129,9 +116,7 @@ impl Table3 {
         let today = |verify: f64, sign: f64| today_l.map(|l| cost(l, verify, sign));
         let mut rows = Vec::new();
 
-        note(format_args!(
-            "[2/6] S-BGP (ECDSA P-256 per hop), in turn with KC-MT (512, 3)"
-        ));
+        tracing::info!("[2/6] S-BGP (ECDSA P-256 per hop), in turn with KC-MT (512, 3)");
         let ec = OpensslSignature::p256().map_err(fail)?;
         let msg = vec![0x42u8; 120];
         let sig = ec.sign(&msg).map_err(fail)?;
@@ -168,7 +153,7 @@ impl Table3 {
             ("KC-MT (4096, 16)", KcParams::MODERN, Variant::Mt),
         ];
         for (k, (name, params, variant)) in cases.into_iter().enumerate() {
-            note(format_args!("[{}/6] {name}", k + 3));
+            tracing::info!("[{}/6] {name}", k + 3);
             let mut ops = Ops::new(params, variant, 0).map_err(fail)?;
             let (s1, s2, v) = if params == KcParams::PAPER && variant == Variant::Mt {
                 (mt_s1, mt_s2, mt_v)
@@ -224,6 +209,7 @@ impl Table3 {
             suite: "table3".into(),
             machine: Machine::detect(),
             quick,
+            today_file: super::shown(&mrt),
             today_l,
             today_announcements: announcements,
             sha256_compression_us: compression,
@@ -261,7 +247,7 @@ impl Table3 {
             "Table III (KC-x), measured on {} ({} logical CPUs)\n\
              floors: SHA-256 compression {:.3} µs; raw RSA-1024 private {:.1} µs, public {:.2} µs\n\
              {}\n\
-             today's L = {} (mean distinct ASes over {} announcements, {MRT_FILE})\n\
+             today's L = {} (mean distinct ASes over {} announcements, {})\n\
              constants, not measured: the paper's L = {PAPER_L}; {}\n\n",
             self.machine.cpu,
             self.machine.logical_cpus,
@@ -270,41 +256,46 @@ impl Table3 {
             self.rsa1024_public_us,
             self.kcmt_equation(),
             self.today_l
-                .map_or("not measured (file missing)".into(), |l| format!("{l:.2}")),
+                .map_or("not measured (file unreadable)".into(), |l| format!(
+                    "{l:.2}"
+                )),
             self.today_announcements,
+            self.today_file,
             self.rows
                 .iter()
                 .filter_map(|r| r.sigma.map(|sigma| format!("{} Σ = {sigma}", r.scheme)))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        out.push_str(&format!(
-            "{:<28} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11} {:>11} {:>9}\n",
-            "scheme",
-            "sign µs",
-            "S1 µs",
-            "S2 µs",
-            "verify µs",
-            "keygen µs",
-            "C(3.7) µs",
-            "C(today) µs",
-            "bytes@4"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 28),
+                Column::right("sign µs", 9),
+                Column::right("S1 µs", 9),
+                Column::right("S2 µs", 9),
+                Column::right("verify µs", 9),
+                Column::right("keygen µs", 10),
+                Column::right("C(3.7) µs", 11),
+                Column::right("C(today) µs", 11),
+                Column::right("bytes@4", 9),
+            ],
+            "",
+        );
         let opt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<28} {:>9.1} {:>9} {:>9} {:>9.1} {:>10} {:>11.1} {:>11} {:>9}\n",
-                r.scheme,
-                r.sign_us,
+            t.row([
+                r.scheme.clone(),
+                format!("{:.1}", r.sign_us),
                 opt(r.sign_initial_us),
                 opt(r.sign_subsequent_us),
-                r.verify_us,
+                format!("{:.1}", r.verify_us),
                 opt(r.keygen_us),
-                r.cost_paper_l_us,
+                format!("{:.1}", r.cost_paper_l_us),
                 opt(r.cost_today_l_us),
-                r.bytes_4_hops.map_or("-".into(), |b| b.to_string())
-            ));
+                r.bytes_4_hops.map_or("-".into(), |b| b.to_string()),
+            ]);
         }
+        out += &t.render();
         if let (Some(sbgp), Some(mt)) = (self.row("S-BGP"), self.row("KC-MT (512")) {
             out.push_str(&format!(
                 "\nS-BGP / KC-MT per-UPDATE cost at L = {PAPER_L} (constant): {:.1}× (target ≥ 10×; the paper: 34× over DSA)\n",
@@ -325,6 +316,7 @@ mod tests {
             suite: "table3".into(),
             machine: Machine::detect(),
             quick: true,
+            today_file: String::new(),
             today_l: None,
             today_announcements: 0,
             sha256_compression_us: stand_alone_compression_us,

@@ -11,9 +11,14 @@ use hopsig_schemes::floors::{Nid, OpensslSignature};
 use hopsig_schemes::pla::icnr;
 use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
-use super::timer::{paired, single, Budget};
-use super::{setup_failed as fail, Machine};
-use crate::io::{note, Failure};
+use super::Machine;
+use crate::table::{Column, Table};
+use crate::timer::{paired, single, Budget};
+use crate::Error;
+
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
+}
 
 /// One curve.
 #[derive(Debug, Clone, Serialize)]
@@ -55,7 +60,7 @@ pub struct Row2 {
 /// The multi-scalar multiplications at the core of verification, binary (Fig. 2) and
 /// τ-adic, on the same public scalars and points: (2-term binary, 2-term τ, 3-term
 /// binary, 3-term τ) in µs.
-fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Failure> {
+fn msm<C: hopsig_koblitz::curve::Curve>(budget: Budget) -> Result<[f64; 4], Error> {
     use hopsig_koblitz::curve::{mul, multi_mul_tables_vartime, order_bytes, Affine, OddTable};
     use hopsig_koblitz::tau::{multi_mul_tau_vartime, TauTable, FIXED_WIDTH, POINT_WIDTH};
     let g = Affine::<C>::generator();
@@ -172,7 +177,7 @@ fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
     budget: Budget,
     name: &str,
     nid: Nid,
-) -> Result<Row2, Failure> {
+) -> Result<Row2, Error> {
     let msgs = messages();
     let sk = B::generate().map_err(fail)?;
     let pk = B::public(&sk).map_err(fail)?;
@@ -239,19 +244,19 @@ impl Table2 {
     ///
     /// # Errors
     /// Backend failures.
-    pub fn measure(quick: bool) -> Result<Table2, Failure> {
+    pub fn measure(quick: bool) -> Result<Table2, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        note(format_args!("[1/4] OpenSSL P-256"));
+        tracing::info!("[1/4] OpenSSL P-256");
         let p256 = OpensslSignature::p256().map_err(fail)?;
         let msg = vec![0x50u8; 100];
         let p256_sig = p256.sign(&msg).map_err(fail)?;
         let p256_sign_us = single(budget, &mut || p256.sign(&msg).map(drop))?;
         let p256_verify_us = single(budget, &mut || p256.verify(&msg, &p256_sig))?;
-        note(format_args!("[2/4] K-163"));
+        tracing::info!("[2/4] K-163");
         let k163 = row::<EcdsaK163, hopsig_koblitz_curve::K163>(budget, "K-163", Nid::SECT163K1)?;
-        note(format_args!("[3/4] K-233"));
+        tracing::info!("[3/4] K-233");
         let k233 = row::<EcdsaK233, hopsig_koblitz_curve::K233>(budget, "K-233", Nid::SECT233K1)?;
-        note(format_args!("[4/4] K-283"));
+        tracing::info!("[4/4] K-283");
         let k283 = row::<EcdsaK283, hopsig_koblitz_curve::K283>(budget, "K-283", Nid::SECT283K1)?;
         Ok(Table2 {
             suite: "table2".into(),
@@ -267,43 +272,66 @@ impl Table2 {
     pub fn render(&self) -> String {
         let mut out = format!(
             "Table II (003), measured on {}: ECDSA SHA-256, 100-byte message\n\
-             OpenSSL P-256 in the same run: sign {:.1} µs, verify {:.1} µs\n\n{:<6} {:>9} {:>13} {:>8} {:>10} {:>15} {:>9} {:>11} {:>10} {:>12}\n",
+             OpenSSL P-256 in the same run: sign {:.1} µs, verify {:.1} µs\n\n",
             self.machine.cpu, self.p256_sign_us, self.p256_verify_us,
-            "curve", "sign µs", "OpenSSL sign", "speedup", "verify µs", "OpenSSL verify", "speedup",
-            "extract µs", "fused µs", "fused/verify"
+        );
+        let mut t = Table::new(
+            &[
+                Column::left("curve", 6),
+                Column::right("sign µs", 9),
+                Column::right("OpenSSL sign", 13),
+                Column::right("speedup", 8),
+                Column::right("verify µs", 10),
+                Column::right("OpenSSL verify", 15),
+                Column::right("speedup", 9),
+                Column::right("extract µs", 11),
+                Column::right("fused µs", 10),
+                Column::right("fused/verify", 12),
+            ],
+            "",
         );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<6} {:>9.1} {:>13.1} {:>7.1}× {:>10.1} {:>15.1} {:>8.1}× {:>11.1} {:>10.1} {:>12.3}\n",
-                r.curve,
-                r.sign_us,
-                r.openssl_sign_us,
-                r.sign_speedup,
-                r.verify_us,
-                r.openssl_verify_us,
-                r.verify_speedup,
-                r.extract_us,
-                r.fused_us,
-                r.fused_over_verify
-            ));
+            t.row([
+                r.curve.to_string(),
+                format!("{:.1}", r.sign_us),
+                format!("{:.1}", r.openssl_sign_us),
+                format!("{:.1}×", r.sign_speedup),
+                format!("{:.1}", r.verify_us),
+                format!("{:.1}", r.openssl_verify_us),
+                format!("{:.1}×", r.verify_speedup),
+                format!("{:.1}", r.extract_us),
+                format!("{:.1}", r.fused_us),
+                format!("{:.3}", r.fused_over_verify),
+            ]);
         }
-        out.push_str(&format!(
-            "\nMulti-scalar multiplication at the core of verification, µs (same scalars and points):\n\
-             {:<6} {:>17} {:>11} {:>8} {:>17} {:>11} {:>8}\n",
-            "curve", "2-term binary", "2-term τ", "gain", "3-term binary", "3-term τ", "gain"
-        ));
+        out += &t.render();
+        out.push_str(
+            "\nMulti-scalar multiplication at the core of verification, µs (same scalars and points):\n",
+        );
+        let mut t = Table::new(
+            &[
+                Column::left("curve", 6),
+                Column::right("2-term binary", 17),
+                Column::right("2-term τ", 11),
+                Column::right("gain", 8),
+                Column::right("3-term binary", 17),
+                Column::right("3-term τ", 11),
+                Column::right("gain", 8),
+            ],
+            "",
+        );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<6} {:>17.1} {:>11.1} {:>7.2}× {:>17.1} {:>11.1} {:>7.2}×\n",
-                r.curve,
-                r.msm2_binary_us,
-                r.msm2_tau_us,
-                r.msm2_binary_us / r.msm2_tau_us,
-                r.msm3_binary_us,
-                r.msm3_tau_us,
-                r.msm3_binary_us / r.msm3_tau_us
-            ));
+            t.row([
+                r.curve.to_string(),
+                format!("{:.1}", r.msm2_binary_us),
+                format!("{:.1}", r.msm2_tau_us),
+                format!("{:.2}×", r.msm2_binary_us / r.msm2_tau_us),
+                format!("{:.1}", r.msm3_binary_us),
+                format!("{:.1}", r.msm3_tau_us),
+                format!("{:.2}×", r.msm3_binary_us / r.msm3_tau_us),
+            ]);
         }
+        out += &t.render();
         out
     }
 }

@@ -10,9 +10,10 @@ use hopsig_schemes::floors::sha256_one_compression;
 use hopsig_schemes::kcx::sim::HorsOps;
 use hopsig_schemes::primitives::hors::HorsParams;
 
-use super::timer::{single, Budget};
 use super::Machine;
-use crate::io::{note, Failure};
+use crate::table::{Column, Table};
+use crate::timer::{single, Budget};
+use crate::Error;
 
 /// One (n, m) point.
 #[derive(Debug, Clone, Serialize)]
@@ -63,7 +64,7 @@ impl Fig4 {
     ///
     /// # Errors
     /// Timing failures.
-    pub fn measure(quick: bool) -> Result<Fig4, Failure> {
+    pub fn measure(quick: bool) -> Result<Fig4, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let compression = single(budget, &mut sha256_one_compression)?;
         let grid: Vec<(u8, u8)> = [8u8, 9, 10, 11]
@@ -74,11 +75,7 @@ impl Fig4 {
         for (k, (height, m)) in grid.iter().copied().enumerate() {
             let n = 1usize << height;
             let sigma = sigma_for(n, m);
-            note(format_args!(
-                "[{}/{}] n = {n}, m = {m}, Σ = {sigma}",
-                k + 1,
-                grid.len()
-            ));
+            tracing::info!("[{}/{}] n = {n}, m = {m}, Σ = {sigma}", k + 1, grid.len());
             if sigma == 0 {
                 continue;
             }
@@ -117,23 +114,37 @@ impl Fig4 {
     /// A plain-text table.
     pub fn render(&self) -> String {
         let mut out = format!(
-            "Fig. 4 (KC-MT over (n, m), 16-byte nodes, Σ for forgery ≤ 2^-11), measured on {}; SHA-256 compression {:.3} µs\n\n{:>5} {:>2} {:>5} {:>8} {:>9} {:>8} {:>8} {:>10} {:>10}\n",
-            self.machine.cpu, self.sha256_compression_us, "n", "m", "Σ", "log2 p", "S1 µs", "S2 µs", "V µs", "C(3.7) µs", "sig bytes"
+            "Fig. 4 (KC-MT over (n, m), 16-byte nodes, Σ for forgery ≤ 2^-11), measured on {}; SHA-256 compression {:.3} µs\n\n",
+            self.machine.cpu, self.sha256_compression_us
+        );
+        let mut t = Table::new(
+            &[
+                Column::right("n", 5),
+                Column::right("m", 2),
+                Column::right("Σ", 5),
+                Column::right("log2 p", 8),
+                Column::right("S1 µs", 9),
+                Column::right("S2 µs", 8),
+                Column::right("V µs", 8),
+                Column::right("C(3.7) µs", 10),
+                Column::right("sig bytes", 10),
+            ],
+            "",
         );
         for p in &self.points {
-            out.push_str(&format!(
-                "{:>5} {:>2} {:>5} {:>8.2} {:>9.1} {:>8.2} {:>8.2} {:>10.2} {:>10.0}\n",
-                p.n,
-                p.m,
-                p.sigma,
-                p.forgery_log2,
-                p.s1_us,
-                p.s2_us,
-                p.v_us,
-                p.cost_us,
-                p.signature_bytes
-            ));
+            t.row([
+                p.n.to_string(),
+                p.m.to_string(),
+                p.sigma.to_string(),
+                format!("{:.2}", p.forgery_log2),
+                format!("{:.1}", p.s1_us),
+                format!("{:.2}", p.s2_us),
+                format!("{:.2}", p.v_us),
+                format!("{:.2}", p.cost_us),
+                format!("{:.0}", p.signature_bytes),
+            ]);
         }
+        out += &t.render();
         if let Some(best) = self
             .points
             .iter()

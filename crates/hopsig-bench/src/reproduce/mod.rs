@@ -1,15 +1,15 @@
 //! `hopsig reproduce`: each paper table beside the one measured here, a markdown report
 //! and SVG plots.
 
-pub(crate) mod svg;
+pub mod svg;
 
 use std::fmt::Write as _;
-use std::path::Path;
 
-use crate::bench::ndn::NdnBench;
-use crate::bench::pla::PlaBench;
-use crate::bench::{to_json, Table1, Table2, Table3, Table5};
-use crate::io::{outputs, print_text, say, Outcome, Secrecy};
+use crate::replay::Reproduction as Replays;
+use crate::suites::ndn::NdnBench;
+use crate::suites::pla::PlaBench;
+use crate::suites::{to_json, Options, Table1, Table2, Table3, Table5};
+use crate::Error;
 use svg::{line_chart, Series};
 
 /// Source of the quoted figures.
@@ -325,8 +325,8 @@ fn side_by_side(t: &Table1) -> String {
     s
 }
 
-fn series(t: &Table1, value: fn(&crate::bench::Row) -> f64) -> Vec<Series> {
-    crate::bench::SCHEMES_FOR_PLOTS
+fn series(t: &Table1, value: fn(&crate::suites::Row) -> f64) -> Vec<Series> {
+    crate::suites::SCHEMES_FOR_PLOTS
         .iter()
         .map(|id| Series {
             name: (*id).to_string(),
@@ -352,7 +352,7 @@ fn report(
     t5: &Table5,
     ndn: &NdnBench,
     pla: &PlaBench,
-    kcx: &crate::replay::Reproduction,
+    kcx: &Replays,
     quick: bool,
 ) -> String {
     let cmd = if quick {
@@ -366,7 +366,7 @@ fn report(
          {} BGR's SPLIT bits count padded to a whole byte; \
          ECDSA signatures are DER as RFC 8208 requires (the paper counted raw 512-bit r‖s).\n\n",
         t.machine.cpu, t.machine.logical_cpus, t.machine.os, t.machine.openssl,
-        crate::bench::table1_notes()
+        crate::suites::table1_notes()
     );
     s += &side_by_side(t);
     let _ = write!(
@@ -455,8 +455,8 @@ fn report(
     s
 }
 
-/// The files `hopsig reproduce` writes into its folder.
-const REPORT_FILES: [&str; 9] = [
+/// The files `hopsig reproduce` writes into its folder, besides the Fig. 5 panels.
+const REPORT_FILES: [&str; 10] = [
     "table1.json",
     "table5.json",
     "ndn.json",
@@ -466,85 +466,138 @@ const REPORT_FILES: [&str; 9] = [
     "size.svg",
     "verify.svg",
     "report.md",
+    REPLAY_JSON,
 ];
 
-/// Runs the reproduction. The report files are checked (none in the way without
-/// `force`, the folder writable) before anything is measured, and written together.
-pub fn run(quick: bool, out: &Path, force: bool) -> Outcome {
-    let mut files = outputs(force, []);
-    files.folder(out)?;
-    for name in REPORT_FILES {
-        files.check(&out.join(name))?;
-    }
-    for name in crate::replay::figure_names()
+/// Every file name the report may hold, for the application to check before anything
+/// is measured (none in the way, the folder writable).
+pub fn file_names() -> Vec<String> {
+    REPORT_FILES
         .iter()
-        .map(String::as_str)
-        .chain([REPLAY_JSON])
-    {
-        files.check(&out.join(name))?;
+        .map(|n| (*n).to_string())
+        .chain(crate::replay::figure_names())
+        .collect()
+}
+
+/// Every table measured, ready to be printed and written.
+#[derive(Debug)]
+pub struct Reproduction {
+    quick: bool,
+    t1: Table1,
+    t2: Table2,
+    t3: Table3,
+    t5: Table5,
+    ndn: NdnBench,
+    pla: PlaBench,
+    kcx: Replays,
+}
+
+impl Reproduction {
+    /// Measures every table (progress as `tracing` events). The data files are checked
+    /// first.
+    ///
+    /// # Errors
+    /// [`Error::MissingData`] before anything is measured; any suite's or the replay's.
+    pub fn measure(o: &Options) -> Result<Reproduction, Error> {
+        crate::replay::data_files(o)?;
+        let quick = o.quick;
+        let t1 = Table1::measure(quick)?;
+        let t5 = Table5::measure(quick)?;
+        let ndn = NdnBench::measure(quick)?;
+        let t3 = Table3::measure(o)?;
+        let t2 = Table2::measure(quick)?;
+        let pla = PlaBench::measure(quick)?;
+        let kcx = crate::replay::reproduce(o)?;
+        Ok(Reproduction {
+            quick,
+            t1,
+            t2,
+            t3,
+            t5,
+            ndn,
+            pla,
+            kcx,
+        })
     }
-    let t = Table1::measure(quick)?;
-    let t5 = Table5::measure(quick)?;
-    let ndn = NdnBench::measure(quick)?;
-    let t3 = Table3::measure(quick)?;
-    let t2 = Table2::measure(quick)?;
-    let pla = PlaBench::measure(quick)?;
-    let kcx = crate::replay::reproduce(quick)?;
-    print_text(&format!(
-        "BGR Table 1 — paper ({SOURCE}) beside measured:\n\n{}\n{}\n\
-         004 Table 5 — paper ({SOURCE5}) beside measured:\n\n{}\n{}\n\
-         {}\n\
-         KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n\n{}\n{}\n\
-         PLA Tables I and II — paper ({SOURCE2}) beside measured:\n\n{}\n{}\n\
-         {}\n\
-         KC-x Tables IV–VI and Fig. 5 — replayed traces:\n\n{}\n",
-        side_by_side(&t),
-        t.render(),
-        side_by_side5(&t5),
-        t5.render(),
-        ndn.render(),
-        side_by_side3(&t3),
-        t3.render(),
-        side_by_side2(&t2),
-        t2.render(),
-        pla.render(),
-        kcx.render()
-    ))?;
-    let size = line_chart(
-        "Aggregate signature size",
-        "signers n",
-        "bits",
-        &series(&t, |r| r.sig_bits),
-    );
-    let verify = line_chart(
-        "Verification time",
-        "signers n",
-        "µs",
-        &series(&t, |r| r.verify_us),
-    );
-    let contents = [
-        to_json(&t)?,
-        to_json(&t5)?,
-        to_json(&ndn)?,
-        to_json(&t3)?,
-        to_json(&t2)?,
-        to_json(&pla)?,
-        size.into_bytes(),
-        verify.into_bytes(),
-        report(&t, &t2, &t3, &t5, &ndn, &pla, &kcx, quick).into_bytes(),
-    ];
-    for (name, bytes) in REPORT_FILES.iter().zip(&contents) {
-        files.add(&out.join(name), bytes, Secrecy::Public)?;
+
+    /// Each paper table beside the measured one, as printed.
+    pub fn text(&self) -> String {
+        let Reproduction {
+            t1: t,
+            t2,
+            t3,
+            t5,
+            ndn,
+            pla,
+            kcx,
+            ..
+        } = self;
+        format!(
+            "BGR Table 1 — paper ({SOURCE}) beside measured:\n\n{}\n{}\n\
+             004 Table 5 — paper ({SOURCE5}) beside measured:\n\n{}\n{}\n\
+             {}\n\
+             KC-x Tables I and III — paper ({SOURCE3}) beside measured:\n\n{}\n{}\n\
+             PLA Tables I and II — paper ({SOURCE2}) beside measured:\n\n{}\n{}\n\
+             {}\n\
+             KC-x Tables IV–VI and Fig. 5 — replayed traces:\n\n{}\n",
+            side_by_side(t),
+            t.render(),
+            side_by_side5(t5),
+            t5.render(),
+            ndn.render(),
+            side_by_side3(t3),
+            t3.render(),
+            side_by_side2(t2),
+            t2.render(),
+            pla.render(),
+            kcx.render()
+        )
     }
-    for replay in &kcx.replays {
-        for (name, svg) in replay.figures() {
-            files.add(&out.join(name), svg.as_bytes(), Secrecy::Public)?;
+
+    /// The report's files, (name, contents), to be written into one folder: the
+    /// suites' JSON, the plots, report.md, the replay's JSON and Fig. 5 panels.
+    ///
+    /// # Errors
+    /// A value serde cannot write (none is).
+    pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>, Error> {
+        let t = &self.t1;
+        let size = line_chart(
+            "Aggregate signature size",
+            "signers n",
+            "bits",
+            &series(t, |r| r.sig_bits),
+        );
+        let verify = line_chart(
+            "Verification time",
+            "signers n",
+            "µs",
+            &series(t, |r| r.verify_us),
+        );
+        let contents = [
+            to_json(t)?,
+            to_json(&self.t5)?,
+            to_json(&self.ndn)?,
+            to_json(&self.t3)?,
+            to_json(&self.t2)?,
+            to_json(&self.pla)?,
+            size.into_bytes(),
+            verify.into_bytes(),
+            report(
+                t, &self.t2, &self.t3, &self.t5, &self.ndn, &self.pla, &self.kcx, self.quick,
+            )
+            .into_bytes(),
+            to_json(&self.kcx)?,
+        ];
+        let mut files: Vec<(String, Vec<u8>)> = REPORT_FILES
+            .iter()
+            .map(|n| (*n).to_string())
+            .zip(contents)
+            .collect();
+        for replay in &self.kcx.replays {
+            for (name, svg) in replay.figures() {
+                files.push((name, svg.into_bytes()));
+            }
         }
+        Ok(files)
     }
-    files.add(&out.join(REPLAY_JSON), &to_json(&kcx)?, Secrecy::Public)?;
-    files.commit()?;
-    say(format_args!(
-        "wrote {}/report.md, table1.json, table2.json, table3.json, table5.json, ndn.json, pla.json, {REPLAY_JSON}, size.svg, verify.svg, fig5-*.svg",
-        out.display()
-    ))
 }

@@ -15,7 +15,8 @@ use hopsig_ndn::{Data, Name, Parts, SigningKey};
 use hopsig_schemes::ibas::{Journal, Pkg};
 
 use super::Machine;
-use crate::io::{note, Failure};
+use crate::table::{Column, Table};
+use crate::Error;
 
 /// Message sizes x measured.
 pub const XS: [usize; 3] = [0, 6, 100];
@@ -87,8 +88,8 @@ pub struct NdnBench {
     pub throughput: Vec<ThroughputRow>,
 }
 
-fn fail(e: impl std::fmt::Display) -> Failure {
-    Failure::Input(format!("benchmark setup failed: {e}"))
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
 }
 
 fn row(scheme: &str, x: usize, packet: &str, d: &Data) -> SizeRow {
@@ -101,8 +102,8 @@ fn row(scheme: &str, x: usize, packet: &str, d: &Data) -> SizeRow {
 }
 
 fn classic(
-    pem_of: impl Fn() -> Result<SigningKey, Failure>,
-) -> Result<(SigningKey, SigningKey), Failure> {
+    pem_of: impl Fn() -> Result<SigningKey, Error>,
+) -> Result<(SigningKey, SigningKey), Error> {
     Ok((pem_of()?, pem_of()?))
 }
 
@@ -111,12 +112,12 @@ impl NdnBench {
     ///
     /// # Errors
     /// Key generation or signing failing.
-    pub fn measure(quick: bool) -> Result<NdnBench, Failure> {
+    pub fn measure(quick: bool) -> Result<NdnBench, Error> {
         let (alice, gov) = (
             "/wonderland/Alice".parse::<Name>().map_err(fail)?,
             "/moderators/Government".parse::<Name>().map_err(fail)?,
         );
-        note("bench ndn: building the packets of 004 Table 3");
+        tracing::info!("bench ndn: building the packets of 004 Table 3");
         let pkg = Pkg::setup().map_err(fail)?;
         let (ka, kg) = (
             pkg.extract(&alice.to_string()).map_err(fail)?,
@@ -227,24 +228,34 @@ impl NdnBench {
         let mut s = String::from(
             "004 Table 3: Data packet parts, octets (Sig. = SignatureInfo + SignatureValue)\n\n",
         );
-        s += &format!(
-            "{:<12} {:>4}  {:<27} {:>4} {:>5} {:>5} {:>6} {:>10} {:>6}\n",
-            "scheme", "x", "packet", "TLV", "N.", "M.I.", "Con.", "Sig.", "total"
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 12),
+                Column::right("x", 4),
+                Column::left("packet", 27).after(2),
+                Column::right("TLV", 4),
+                Column::right("N.", 5),
+                Column::right("M.I.", 5),
+                Column::right("Con.", 6),
+                Column::right("Sig.", 10),
+                Column::right("total", 6),
+            ],
+            "",
         );
         for r in &self.rows {
-            s += &format!(
-                "{:<12} {:>4}  {:<27} {:>4} {:>5} {:>5} {:>6} {:>10} {:>6}\n",
-                r.scheme,
-                r.x,
-                r.packet,
-                r.parts.tlv,
-                r.parts.name,
-                r.parts.meta_info,
-                r.parts.content,
+            t.row([
+                r.scheme.to_string(),
+                r.x.to_string(),
+                r.packet.to_string(),
+                r.parts.tlv.to_string(),
+                r.parts.name.to_string(),
+                r.parts.meta_info.to_string(),
+                r.parts.content.to_string(),
                 format!("{}+{}", r.parts.signature_info, r.parts.signature_value),
-                r.parts.total
-            );
+                r.parts.total.to_string(),
+            ]);
         }
+        s += &t.render();
         s += "\npaper (004 Table 3, totals base + x): ";
         s += &PAPER
             .iter()
@@ -259,41 +270,53 @@ impl NdnBench {
         match &self.rtt_missing {
             Some(why) => s += &format!("not measured: {why}\n"),
             None => {
-                s += &format!(
-                    "{:<12} {:>5} {:>9} {:>7} {:>12} {:>13} {:>12} {:>12}\n",
-                    "scheme",
-                    "runs",
-                    "RTT mean",
-                    "sd",
-                    "crypto in it",
-                    "rest (≤ 2)",
-                    "Bob verify",
-                    "end to end"
+                let mut t = Table::new(
+                    &[
+                        Column::left("scheme", 12),
+                        Column::right("runs", 5),
+                        Column::right("RTT mean", 9),
+                        Column::right("sd", 7),
+                        Column::right("crypto in it", 12),
+                        Column::right("rest (≤ 2)", 13),
+                        Column::right("Bob verify", 12),
+                        Column::right("end to end", 12),
+                    ],
+                    "",
                 );
                 for r in &self.rtt {
-                    s += &format!(
-                        "{:<12} {:>5} {:>9.2} {:>7.2} {:>12.2} {:>13.2} {:>12.2} {:>12.2}\n",
-                        r.scheme,
-                        r.runs,
-                        r.rtt_mean_ms,
-                        r.rtt_sd_ms,
-                        r.crypto_mean_ms,
-                        r.rest_mean_ms,
-                        r.subscriber_verify_mean_ms,
-                        r.end_to_end_mean_ms
-                    );
+                    t.row([
+                        r.scheme.to_string(),
+                        r.runs.to_string(),
+                        format!("{:.2}", r.rtt_mean_ms),
+                        format!("{:.2}", r.rtt_sd_ms),
+                        format!("{:.2}", r.crypto_mean_ms),
+                        format!("{:.2}", r.rest_mean_ms),
+                        format!("{:.2}", r.subscriber_verify_mean_ms),
+                        format!("{:.2}", r.end_to_end_mean_ms),
+                    ]);
                 }
+                s += &t.render();
                 s += "\nmoderator throughput: every publisher's Interest (1) at once, publishers answering with Data signed beforehand\n";
-                s += &format!(
-                    "{:<12} {:>9} {:>12} {:>16} {:>14}\n",
-                    "scheme", "requests", "requests/s", "processing µs", "ratio (≥ 0.8)"
+                let mut table = Table::new(
+                    &[
+                        Column::left("scheme", 12),
+                        Column::right("requests", 9),
+                        Column::right("requests/s", 12),
+                        Column::right("processing µs", 16),
+                        Column::right("ratio (≥ 0.8)", 14),
+                    ],
+                    "",
                 );
                 for t in &self.throughput {
-                    s += &format!(
-                        "{:<12} {:>9} {:>12.0} {:>16.1} {:>14.2}\n",
-                        t.scheme, t.requests, t.per_second, t.processing_us, t.ratio
-                    );
+                    table.row([
+                        t.scheme.to_string(),
+                        t.requests.to_string(),
+                        format!("{:.0}", t.per_second),
+                        format!("{:.1}", t.processing_us),
+                        format!("{:.2}", t.ratio),
+                    ]);
                 }
+                s += &table.render();
                 s += &format!(
                     "paper (5 runs, 2012 laptop): {}\n",
                     PAPER_RTT
@@ -349,7 +372,7 @@ fn mean_sd(v: &[f64]) -> (f64, f64) {
 ///
 /// # Errors
 /// ndnd failing to start or a relay failing.
-pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> {
+pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
     use hopsig_ndn::{Face, Interest, Packet};
     use std::sync::Mutex;
     use std::time::{Duration, Instant};
@@ -368,9 +391,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> 
     let measured = runs;
     let runs = runs + 1;
     for scheme in ["IBAS", "RSA-2048", "ECDSA P-256"] {
-        note(format_args!(
-            "bench ndn: RTT through ndnd, {scheme}, {runs} runs"
-        ));
+        tracing::info!("bench ndn: RTT through ndnd, {scheme}, {runs} runs");
         let keys = match scheme {
             "RSA-2048" => Some(classic(|| SigningKey::generate_rsa(2048).map_err(fail))?),
             "ECDSA P-256" => Some(classic(|| SigningKey::generate_ec(256).map_err(fail))?),
@@ -407,8 +428,8 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> 
         };
         let deadline = || Some(Instant::now() + Duration::from_secs(10));
         let mut rtts = vec![];
-        std::thread::scope(|s| -> Result<(), Failure> {
-            let alice_role = s.spawn(|| -> Result<(), Failure> {
+        std::thread::scope(|s| -> Result<(), Error> {
+            let alice_role = s.spawn(|| -> Result<(), Error> {
                 let mut journal = Journal::memory();
                 for run in 0..runs {
                     let Packet::Interest(_, token) = alice_face.recv(deadline()).map_err(fail)?
@@ -433,7 +454,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Failure> 
                 }
                 Ok(())
             });
-            let gov_role = s.spawn(|| -> Result<(), Failure> {
+            let gov_role = s.spawn(|| -> Result<(), Error> {
                 let mut journal = Journal::memory();
                 for run in 0..runs {
                     let Packet::Interest(_, token) = gov_face.recv(deadline()).map_err(fail)?
@@ -527,7 +548,7 @@ pub struct ThroughputRow {
 ///
 /// # Errors
 /// ndnd failing to start, a relay failing or timing out.
-pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>, Failure> {
+pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>, Error> {
     use hopsig_ndn::{Face, Interest, Packet};
     use std::time::{Duration, Instant};
 
@@ -544,9 +565,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
     let message = vec![b'm'; 100];
     let mut out = vec![];
     for scheme in ["IBAS", "RSA-2048", "ECDSA P-256"] {
-        note(format_args!(
-            "bench ndn: moderator throughput through ndnd, {scheme}, {k} publishers"
-        ));
+        tracing::info!("bench ndn: moderator throughput through ndnd, {scheme}, {k} publishers");
         let gen = || match scheme {
             "RSA-2048" => SigningKey::generate_rsa(2048).map_err(fail).map(Some),
             "ECDSA P-256" => SigningKey::generate_ec(256).map_err(fail).map(Some),
@@ -607,8 +626,8 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
         };
         let mut processing = vec![];
         let mut elapsed = Duration::ZERO;
-        std::thread::scope(|s| -> Result<(), Failure> {
-            let alice = s.spawn(|| -> Result<Face, Failure> {
+        std::thread::scope(|s| -> Result<(), Error> {
+            let alice = s.spawn(|| -> Result<Face, Error> {
                 let deadline = Instant::now() + Duration::from_secs(30);
                 let mut answered = 0;
                 while answered < k {
@@ -630,7 +649,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
                 }
                 Ok(alice_face)
             });
-            let moderator = s.spawn(|| -> Result<(Face, Vec<f64>), Failure> {
+            let moderator = s.spawn(|| -> Result<(Face, Vec<f64>), Error> {
                 let mut journal = Journal::memory();
                 let mut times = vec![];
                 let mut mseq = 0;

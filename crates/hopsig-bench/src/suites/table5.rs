@@ -10,9 +10,14 @@ use hopsig_schemes::floors::{BlstPairingProduct3, OpensslSignature};
 use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, Pkg, UserKey};
 use hopsig_schemes::Aggregate;
 
-use super::timer::{paired, single, Budget};
-use super::{setup_failed as fail, Machine};
-use crate::io::{note, Failure};
+use super::Machine;
+use crate::table::{Column, Table};
+use crate::timer::{paired, single, Budget};
+use crate::Error;
+
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::setup(e)
+}
 
 const PUBLISHER: &str = "/friends/Alice";
 const MODERATOR: &str = "/moderators/Government";
@@ -89,12 +94,10 @@ impl Table5 {
     ///
     /// # Errors
     /// Backend failures.
-    pub fn measure(quick: bool) -> Result<Table5, Failure> {
+    pub fn measure(quick: bool) -> Result<Table5, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let (m1, m2) = messages();
-        note(format_args!(
-            "[1/6] IBAS BLS12-381: PKG setup, extraction, identity tables ..."
-        ));
+        tracing::info!("[1/6] IBAS BLS12-381: PKG setup, extraction, identity tables ...");
         let (ibas, ibas_row) = measure_ibas(budget, &m1, &m2)?;
         let mut rows = vec![ibas_row];
         let baselines = [
@@ -105,7 +108,7 @@ impl Table5 {
             ("RSA-1024", OpensslSignature::rsa(1024, "RSA-1024")),
         ];
         for (i, (name, made)) in baselines.into_iter().enumerate() {
-            note(format_args!("[{}/6] {name} ...", i + 2));
+            tracing::info!("[{}/6] {name} ...", i + 2);
             let publisher_key = made.map_err(fail)?;
             let moderator_key = match name {
                 "ECDSA P-384" => OpensslSignature::p384(),
@@ -145,21 +148,28 @@ impl Table5 {
             d.verify_us, d.floor_pairing3_us, d.verify_over_floor, d.decode_us,
             d.subscriber_first_contact_us, d.aggregate_bytes
         );
-        out.push_str(&format!(
-            "{:<16} {:>8} {:>9} {:>14} {:>14} {:>14}\n",
-            "scheme", "security*", "sig bytes", "publisher ms", "moderator ms", "subscriber ms"
-        ));
+        let mut t = Table::new(
+            &[
+                Column::left("scheme", 16),
+                Column::right("security*", 8),
+                Column::right("sig bytes", 9),
+                Column::right("publisher ms", 14),
+                Column::right("moderator ms", 14),
+                Column::right("subscriber ms", 14),
+            ],
+            "",
+        );
         for r in &self.rows {
-            out.push_str(&format!(
-                "{:<16} {:>8} {:>9} {:>14.3} {:>14.3} {:>14.3}\n",
-                r.scheme,
-                r.security_bits,
-                r.signature_bytes,
-                r.publisher_us / 1000.0,
-                r.moderator_us / 1000.0,
-                r.subscriber_us / 1000.0
-            ));
+            t.row([
+                r.scheme.to_string(),
+                r.security_bits.to_string(),
+                r.signature_bytes.to_string(),
+                format!("{:.3}", r.publisher_us / 1000.0),
+                format!("{:.3}", r.moderator_us / 1000.0),
+                format!("{:.3}", r.subscriber_us / 1000.0),
+            ]);
         }
+        out += &t.render();
         out.push_str(
             "* security bits are constants, not measured: NIST SP 800-57 Part 1 Table 2; \
              BLS12-381 ≈ 120 (an estimate, designed for 128)\n",
@@ -168,7 +178,7 @@ impl Table5 {
     }
 }
 
-fn measure_ibas(budget: Budget, m1: &[u8], m2: &[u8]) -> Result<(IbasDetail, Row5), Failure> {
+fn measure_ibas(budget: Budget, m1: &[u8], m2: &[u8]) -> Result<(IbasDetail, Row5), Error> {
     let pkg = Pkg::setup().map_err(fail)?;
     let params = pkg.params().clone();
     let alice: UserKey = pkg.extract(PUBLISHER).map_err(fail)?;
@@ -206,9 +216,7 @@ fn measure_ibas(budget: Budget, m1: &[u8], m2: &[u8]) -> Result<(IbasDetail, Row
     let decode_us = single(budget, &mut || {
         IbasAggregate::from_bytes(&a2_bytes).map(drop)
     })?;
-    note(format_args!(
-        "      IBAS verify vs blst 3-pair pairing product ..."
-    ));
+    tracing::info!("      IBAS verify vs blst 3-pair pairing product ...");
     let (verify_us, floor_us) = paired(
         budget,
         &mut || ibas::verify(&params, &[(&known[0], m1), (&known[1], m2)], &a2),
@@ -241,7 +249,7 @@ fn measure_pair(
     moderator: &OpensslSignature,
     m1: &[u8],
     m2: &[u8],
-) -> Result<Row5, Failure> {
+) -> Result<Row5, Error> {
     let s1 = publisher.sign(m1).map_err(fail)?;
     let s2 = moderator.sign(m2).map_err(fail)?;
     let publisher_us = single(budget, &mut || publisher.sign(m1).map(drop))?;

@@ -13,19 +13,15 @@ use std::net::Ipv4Addr;
 use std::time::Instant;
 
 use hopsig_bgp::packet::BgpsecPath;
-use hopsig_bgp::packet::{
-    AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttributeValue, Header, Message,
-    MessageType, MpReachNlri, PathAttribute, Prefix, Update, HEADER_LEN,
-};
+use hopsig_bgp::packet::{AsWidth, Message, Prefix};
 use hopsig_bgp::suite::by_name;
-use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
+use hopsig_bgp::trace::{plain_update_message, signed_path, update_message, Keyring, Route};
 use hopsig_bgp::{AlgorithmSuite, Chain, Hop, Peer, RouterKeys, Validator, SUITES};
 use hopsig_schemes::floors::{RawEcdsaP256, RawRsa};
 use hopsig_schemes::kcx::sim::{Ladder, Variant};
 use hopsig_schemes::kcx::{self, KcParams, SignedRoute};
-use hopsig_schemes::primitives::codec::Writer;
 
-use crate::io::Failure;
+use crate::Error;
 
 /// Longest path replayed: longer ones (after removing prepends) are replayed as this
 /// many hops and counted.
@@ -37,60 +33,101 @@ const NEXT_AS: u32 = 64_998;
 /// KC-x parameters: the paper's (RSA-1024, HORS (512, 3), Σ = 13), as in its Table V.
 pub const KCX_PARAMS: KcParams = KcParams::PAPER;
 
-/// The schemes, as `--schemes` names them.
-pub const SCHEMES: [&str; 6] = ["none", "bgpsec-ecdsa", "bgr", "kc-rsa", "kc-mt", "hybrid"];
+/// How a scheme's router validates and signs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// No cryptography: decode the UPDATE, encode it with its own AS prepended.
+    Plain,
+    /// BGPsec (RFC 8205) with the algorithm suite of this name
+    /// ([`hopsig_bgp::suite::by_name`]).
+    Bgpsec(&'static str),
+    /// KC-x (../shared/papers/001 §IV) in this variant, with [`KCX_PARAMS`].
+    Kcx(Variant),
+}
 
-fn setup(e: impl std::fmt::Display) -> Failure {
-    Failure::Input(format!("replay setup failed: {e}"))
+/// The primitive a scheme's router work rests on, sampled between its announcements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloorKind {
+    /// OpenSSL ECDSA P-256 verify / sign.
+    EcdsaP256,
+    /// OpenSSL raw RSA of this many bits: public / private operation.
+    Rsa(u32),
+}
+
+/// One scheme of the replay: a table entry.
+#[derive(Debug)]
+pub struct ReplayScheme {
+    /// As `--schemes` names it.
+    pub name: &'static str,
+    /// What its router does.
+    pub kind: Kind,
+    /// Its floor, if it rests on one primitive. `none` has no cryptography; KC-MT and
+    /// the hybrid mix HORS with RSA (their floors are in `hopsig bench table3`).
+    pub floor: Option<FloorKind>,
+}
+
+/// The schemes, in the order `--schemes` lists them by default.
+pub static SCHEMES: [ReplayScheme; 6] = [
+    ReplayScheme {
+        name: "none",
+        kind: Kind::Plain,
+        floor: None,
+    },
+    ReplayScheme {
+        name: "bgpsec-ecdsa",
+        kind: Kind::Bgpsec("ecdsa-p256-sha256"),
+        floor: Some(FloorKind::EcdsaP256),
+    },
+    ReplayScheme {
+        name: "bgr",
+        kind: Kind::Bgpsec("bgr-rsa2048"),
+        floor: Some(FloorKind::Rsa(2048)),
+    },
+    ReplayScheme {
+        name: "kc-rsa",
+        kind: Kind::Kcx(Variant::Rsa),
+        floor: Some(FloorKind::Rsa(KCX_PARAMS.rsa_bits)),
+    },
+    ReplayScheme {
+        name: "kc-mt",
+        kind: Kind::Kcx(Variant::Mt),
+        floor: None,
+    },
+    ReplayScheme {
+        name: "hybrid",
+        kind: Kind::Kcx(Variant::Hybrid),
+        floor: None,
+    },
+];
+
+fn setup(e: impl std::fmt::Display) -> Error {
+    Error::failed("replay setup failed", e)
 }
 
 /// The scheme `name`, or the error listing the known ones.
-pub fn check_scheme(name: &str) -> Result<&'static str, Failure> {
-    SCHEMES.iter().copied().find(|s| *s == name).ok_or_else(|| {
-        Failure::Input(format!(
-            "unknown scheme '{name}' for --schemes (available: {})",
-            SCHEMES.join(", ")
-        ))
-    })
+///
+/// # Errors
+/// [`Error::Unknown`] for a name not in [`SCHEMES`].
+pub fn check_scheme(name: &str) -> Result<&'static ReplayScheme, Error> {
+    SCHEMES
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| Error::Unknown {
+            what: "scheme",
+            name: name.to_string(),
+            place: " for --schemes",
+            available: SCHEMES
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 /// An L-hop route, ASes 65001.. from the origin, toward [`LOCAL_AS`].
-fn route(hops: usize) -> Result<Route, Failure> {
+fn route(hops: usize) -> Result<Route, Error> {
     let prefix = Prefix::new(Ipv4Addr::new(198, 51, 100, 0).into(), 24).map_err(setup)?;
     Ok(Route::synthetic(hops, prefix, LOCAL_AS))
-}
-
-/// A plain UPDATE (ORIGIN, AS_PATH, MP_REACH_NLRI) for `route` with AS_PATH `asns`
-/// (newest first).
-fn plain_update(route: &Route, asns: Vec<u32>) -> Result<Vec<u8>, Failure> {
-    let reach = MpReachNlri::new(route.nlri.safi, route.next_hop, vec![route.nlri.prefix])
-        .map_err(setup)?;
-    let path = AsPath {
-        segments: vec![AsPathSegment {
-            kind: AsPathSegmentType::AsSequence,
-            asns,
-        }],
-    };
-    let update = Update {
-        attributes: [
-            AttributeValue::Origin(route.origin),
-            AttributeValue::AsPath(path),
-            AttributeValue::MpReachNlri(reach),
-        ]
-        .into_iter()
-        .map(|v| PathAttribute::new(v, AsWidth::Four))
-        .collect::<Result<_, _>>()
-        .map_err(setup)?,
-        ..Update::default()
-    };
-    let mut body = Writer::new();
-    update.encode(&mut body, AsWidth::Four).map_err(setup)?;
-    let mut message = Writer::with_capacity(HEADER_LEN + body.len());
-    Header::new(HEADER_LEN + body.len(), MessageType::Update)
-        .map_err(setup)?
-        .encode(&mut message);
-    message.bytes(&body.into_bytes());
-    Ok(message.into_bytes())
 }
 
 /// What one scheme's router holds for every path length.
@@ -113,6 +150,8 @@ enum Prepared {
 pub struct Scheme {
     /// Its name.
     pub name: &'static str,
+    /// Its entry of [`SCHEMES`].
+    pub entry: &'static ReplayScheme,
     prepared: Prepared,
 }
 
@@ -131,24 +170,19 @@ impl Scheme {
     ///
     /// # Errors
     /// An unknown name; backend failures.
-    pub fn prepare(name: &str) -> Result<Scheme, Failure> {
-        let name = check_scheme(name)?;
-        let prepared = match name {
-            "none" => Prepared::None {
+    pub fn prepare(name: &str) -> Result<Scheme, Error> {
+        let entry = check_scheme(name)?;
+        let prepared = match entry.kind {
+            Kind::Plain => Prepared::None {
                 received: (1..=MAX_HOPS)
                     .map(|l| {
                         let r = route(l)?;
                         let asns = r.hops.iter().rev().map(|h| h.asn).collect();
-                        Ok((plain_update(&r, asns)?, r))
+                        Ok((plain_update_message(&r, asns).map_err(setup)?, r))
                     })
-                    .collect::<Result<_, Failure>>()?,
+                    .collect::<Result<_, Error>>()?,
             },
-            "bgpsec-ecdsa" | "bgr" => {
-                let suite_name = if name == "bgr" {
-                    "bgr-rsa2048"
-                } else {
-                    "ecdsa-p256-sha256"
-                };
+            Kind::Bgpsec(suite_name) => {
                 let suite =
                     by_name(suite_name).ok_or_else(|| setup(format!("no suite {suite_name}")))?;
                 let mut ring = Keyring::new(suite);
@@ -163,7 +197,7 @@ impl Scheme {
                         let msg = update_message(&r, path.clone()).map_err(setup)?;
                         Ok((msg, path, r))
                     })
-                    .collect::<Result<_, Failure>>()?;
+                    .collect::<Result<_, Error>>()?;
                 Prepared::Bgpsec {
                     suite,
                     ring,
@@ -171,16 +205,15 @@ impl Scheme {
                     received,
                 }
             }
-            _ => {
-                let variant = match name {
-                    "kc-rsa" => Variant::Rsa,
-                    "kc-mt" => Variant::Mt,
-                    _ => Variant::Hybrid,
-                };
+            Kind::Kcx(variant) => {
                 Prepared::Kcx(Ladder::new(KCX_PARAMS, variant, MAX_HOPS, u64::MAX).map_err(setup)?)
             }
         };
-        Ok(Scheme { name, prepared })
+        Ok(Scheme {
+            name: entry.name,
+            entry,
+            prepared,
+        })
     }
 
     /// Replays `hops` (each clamped to 1..=[`MAX_HOPS`]) in order, timing each
@@ -192,9 +225,10 @@ impl Scheme {
     pub fn run(
         &self,
         hops: &[usize],
-        mut after: impl FnMut(usize, Service) -> Result<(), Failure>,
-    ) -> Result<Vec<Service>, Failure> {
-        let bad = |what: &str| Failure::Input(format!("replay: {} {what} (a bug)", self.name));
+        mut after: impl FnMut(usize, Service) -> Result<(), Error>,
+    ) -> Result<Vec<Service>, Error> {
+        let bad = |what: &str| Error::Input(format!("replay: {} {what} (a bug)", self.name));
+        let plain = |r: &Route, asns| plain_update_message(r, asns).map_err(setup);
         let mut out = Vec::with_capacity(hops.len());
         match &self.prepared {
             Prepared::None { received } => {
@@ -209,7 +243,7 @@ impl Scheme {
                     let t1 = Instant::now();
                     let mut path = vec![LOCAL_AS];
                     path.extend(asns);
-                    std::hint::black_box(plain_update(r, path)?);
+                    std::hint::black_box(plain(r, path)?);
                     let s = Service {
                         validate: (t1 - t0).as_secs_f64(),
                         sign: t1.elapsed().as_secs_f64(),
@@ -326,22 +360,19 @@ impl FloorOps {
     /// Number of operations.
     pub const COUNT: usize = 2;
 
-    /// The floor of `scheme`, if it rests on one primitive: OpenSSL ECDSA P-256
-    /// (`bgpsec-ecdsa`), raw RSA-2048 (`bgr`: L public operations, one private) or raw
-    /// RSA-1024 (`kc-rsa`). `none` has no cryptography; KC-MT and the hybrid mix HORS
-    /// with RSA (their floors are in `hopsig bench table3`).
+    /// The floor of `scheme` ([`ReplayScheme::floor`]), ready to run.
     ///
     /// # Errors
     /// Backend failures.
-    pub fn of(scheme: &str) -> Result<Option<FloorOps>, Failure> {
-        Ok(match scheme {
-            "bgpsec-ecdsa" => Some(FloorOps::Ecdsa(RawEcdsaP256::new().map_err(setup)?)),
-            "bgr" => Some(FloorOps::Rsa(RawRsa::new(2048).map_err(setup)?, 2048)),
-            "kc-rsa" => Some(FloorOps::Rsa(
-                RawRsa::new(KCX_PARAMS.rsa_bits).map_err(setup)?,
-                KCX_PARAMS.rsa_bits,
-            )),
-            _ => None,
+    pub fn of(scheme: &ReplayScheme) -> Result<Option<FloorOps>, Error> {
+        Ok(match scheme.floor {
+            None => None,
+            Some(FloorKind::EcdsaP256) => {
+                Some(FloorOps::Ecdsa(RawEcdsaP256::new().map_err(setup)?))
+            }
+            Some(FloorKind::Rsa(bits)) => {
+                Some(FloorOps::Rsa(RawRsa::new(bits).map_err(setup)?, bits))
+            }
         })
     }
 
@@ -443,10 +474,38 @@ mod tests {
         assert_eq!(rsa.signature_bytes(40), rsa.signature_bytes(MAX_HOPS));
     }
 
+    /// The `none` router receives, and sends, hopsig_bgp's plain UPDATE: ORIGIN, an
+    /// AS_PATH of the route's ASes newest first, MP_REACH_NLRI of its prefix; no
+    /// BGPsec_PATH. Its sending prepends [`LOCAL_AS`].
+    #[test]
+    fn the_unsigned_router_gets_and_sends_plain_updates() {
+        let s = Scheme::prepare("none").unwrap();
+        let Prepared::None { received } = &s.prepared else {
+            panic!()
+        };
+        for (l, (msg, r)) in received.iter().enumerate() {
+            let Message::Update(u) = Message::decode(msg, AsWidth::Four).unwrap() else {
+                panic!("not an UPDATE")
+            };
+            let path: Vec<u32> = u.as_path().unwrap().segments[0].asns.clone();
+            assert_eq!(path.len(), l + 1);
+            assert_eq!(path, r.hops.iter().rev().map(|h| h.asn).collect::<Vec<_>>());
+            assert_eq!(u.mp_reach().unwrap().nlri(), [r.nlri.prefix]);
+            assert!(u.bgpsec_path().is_none());
+            let mut sent = vec![LOCAL_AS];
+            sent.extend(&path);
+            let out = plain_update_message(r, sent.clone()).unwrap();
+            let Message::Update(o) = Message::decode(&out, AsWidth::Four).unwrap() else {
+                panic!("not an UPDATE")
+            };
+            assert_eq!(o.as_path().unwrap().segments[0].asns, sent);
+        }
+    }
+
     #[test]
     fn unknown_schemes_are_named() {
-        let e = check_scheme("s-bgp").unwrap_err();
-        assert!(matches!(&e, Failure::Input(m) if m.contains("'s-bgp'") && m.contains("kc-mt")));
+        let e = check_scheme("s-bgp").unwrap_err().to_string();
+        assert!(e.contains("'s-bgp'") && e.contains("kc-mt"), "{e}");
         assert!(Scheme::prepare("nope").is_err());
     }
 

@@ -10,9 +10,9 @@
 use std::ops::Range;
 use std::time::Instant;
 
-use hopsig_schemes::Error;
+use hopsig_schemes::Error as SchemeError;
 
-use crate::io::Failure;
+use crate::Error;
 
 /// How long to measure.
 #[derive(Debug, Clone, Copy)]
@@ -36,8 +36,8 @@ impl Budget {
     };
 }
 
-fn fail(e: Error) -> Failure {
-    Failure::Input(format!("benchmark operation failed: {e}"))
+fn fail(e: SchemeError) -> Error {
+    Error::failed("benchmark operation failed", e)
 }
 
 /// Calls of `f` per sample: about `budget.sample_seconds` at its fastest. Timed over
@@ -47,7 +47,10 @@ fn fail(e: Error) -> Failure {
 /// mostly escapes the load, while the operation it is divided by, sampled at full
 /// length, absorbs it (`bench pla --quick` under load read router / verify 0.26–0.39
 /// for 1.0).
-fn iterations(f: &mut dyn FnMut() -> Result<(), Error>, budget: Budget) -> Result<u32, Failure> {
+fn iterations(
+    f: &mut dyn FnMut() -> Result<(), SchemeError>,
+    budget: Budget,
+) -> Result<u32, Error> {
     let mut fastest = f64::INFINITY;
     let mut batch = 1u32;
     for round in 0.. {
@@ -67,7 +70,7 @@ fn iterations(f: &mut dyn FnMut() -> Result<(), Error>, budget: Budget) -> Resul
     Ok(((budget.sample_seconds / fastest.max(1e-9)) as u32).clamp(1, 1_000_000))
 }
 
-fn sample(f: &mut dyn FnMut() -> Result<(), Error>, iters: u32) -> Result<f64, Failure> {
+fn sample(f: &mut dyn FnMut() -> Result<(), SchemeError>, iters: u32) -> Result<f64, Error> {
     let t = Instant::now();
     for _ in 0..iters {
         f().map_err(fail)?;
@@ -92,9 +95,9 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 /// Median microseconds per call of `op` and of `floor`, sampled alternately.
 pub fn paired(
     budget: Budget,
-    op: &mut dyn FnMut() -> Result<(), Error>,
-    floor: &mut dyn FnMut() -> Result<(), Error>,
-) -> Result<(f64, f64), Failure> {
+    op: &mut dyn FnMut() -> Result<(), SchemeError>,
+    floor: &mut dyn FnMut() -> Result<(), SchemeError>,
+) -> Result<(f64, f64), Error> {
     let [a, b] = alternating(budget, &mut |k| if k == 0 { op() } else { floor() })?;
     Ok((a, b))
 }
@@ -104,8 +107,8 @@ pub fn paired(
 /// state, or more than two whose figures are divided by one another.
 pub fn alternating<const K: usize>(
     budget: Budget,
-    op: &mut dyn FnMut(usize) -> Result<(), Error>,
-) -> Result<[f64; K], Failure> {
+    op: &mut dyn FnMut(usize) -> Result<(), SchemeError>,
+) -> Result<[f64; K], Error> {
     let mut n = [0u32; K];
     for (k, n) in n.iter_mut().enumerate() {
         *n = iterations(&mut || op(k), budget)?;
@@ -121,7 +124,7 @@ pub fn alternating<const K: usize>(
 
 /// One whole run to measure (a pipeline over a set of packets, a burst of UPDATEs),
 /// returning its figure.
-pub type Run<'a> = &'a mut dyn FnMut() -> Result<f64, Failure>;
+pub type Run<'a> = &'a mut dyn FnMut() -> Result<f64, Error>;
 
 /// `rounds` rounds of `runs`, each run once per round, in turn: per run, its figures in
 /// round order. For runs too long to repeat within one sample of [`paired`]: a figure
@@ -132,7 +135,7 @@ pub type Run<'a> = &'a mut dyn FnMut() -> Result<f64, Failure>;
 pub fn rounds<const K: usize>(
     rounds: usize,
     mut runs: [Run<'_>; K],
-) -> Result<[Vec<f64>; K], Failure> {
+) -> Result<[Vec<f64>; K], Error> {
     let mut out: [Vec<f64>; K] = std::array::from_fn(|_| Vec::with_capacity(rounds));
     for _ in 0..rounds {
         for (run, figures) in runs.iter_mut().zip(out.iter_mut()) {
@@ -143,7 +146,7 @@ pub fn rounds<const K: usize>(
 }
 
 /// Floor operation `k` of an [`Interleaved`] run (`k` < its number of operations).
-pub type FloorOp<'a> = &'a mut dyn FnMut(usize) -> Result<(), Error>;
+pub type FloorOp<'a> = &'a mut dyn FnMut(usize) -> Result<(), SchemeError>;
 
 /// A long run of work timed by the caller, one item after the other, with its floor
 /// sampled between windows of it: floor, window, floor, window, …, floor. Each item
@@ -195,7 +198,7 @@ impl<'a> Interleaved<'a> {
     ///
     /// # Errors
     /// A floor operation failing.
-    pub fn start(budget: Budget, ops: usize, floor: FloorOp<'a>) -> Result<Self, Failure> {
+    pub fn start(budget: Budget, ops: usize, floor: FloorOp<'a>) -> Result<Self, Error> {
         let share = Budget {
             sample_seconds: budget.sample_seconds / (2.0 * ops.max(1) as f64),
             ..budget
@@ -219,7 +222,7 @@ impl<'a> Interleaved<'a> {
         Ok(run)
     }
 
-    fn sample_floor(&mut self) -> Result<(), Failure> {
+    fn sample_floor(&mut self) -> Result<(), Error> {
         let mut one = Vec::with_capacity(self.iters.len());
         for (k, &n) in self.iters.iter().enumerate() {
             let floor = &mut self.floor;
@@ -235,7 +238,7 @@ impl<'a> Interleaved<'a> {
     ///
     /// # Errors
     /// A floor operation failing.
-    pub fn record(&mut self, seconds: f64, uses: &[f64]) -> Result<(), Failure> {
+    pub fn record(&mut self, seconds: f64, uses: &[f64]) -> Result<(), Error> {
         self.items += 1;
         self.open_work_us += seconds * 1e6;
         for (open, u) in self.open_uses.iter_mut().zip(uses) {
@@ -253,7 +256,7 @@ impl<'a> Interleaved<'a> {
         Ok(())
     }
 
-    fn close(&mut self) -> Result<(), Failure> {
+    fn close(&mut self) -> Result<(), Error> {
         self.sample_floor()?;
         let n = self.samples.len();
         let (before, after) = (&self.samples[n - 2], &self.samples[n - 1]);
@@ -278,7 +281,7 @@ impl<'a> Interleaved<'a> {
     ///
     /// # Errors
     /// A floor operation failing.
-    pub fn finish(mut self) -> Result<FloorRun, Failure> {
+    pub fn finish(mut self) -> Result<FloorRun, Error> {
         if self.windows.last().map_or(0, |w| w.items.end) < self.items {
             self.close()?;
         }
@@ -309,7 +312,10 @@ impl FloorRun {
 }
 
 /// Median microseconds per call of `op`.
-pub fn single(budget: Budget, op: &mut dyn FnMut() -> Result<(), Error>) -> Result<f64, Failure> {
+pub fn single(
+    budget: Budget,
+    op: &mut dyn FnMut() -> Result<(), SchemeError>,
+) -> Result<f64, Error> {
     let n = iterations(op, budget)?;
     let samples = (0..budget.samples)
         .map(|_| sample(op, n))

@@ -24,10 +24,12 @@ use hopsig_primitives::codec::Codec;
 use hopsig_schemes::concat::koblitz::verify_der;
 use hopsig_schemes::pla::header::verify_signature;
 use hopsig_schemes::pla::icnr::{self, Ttp};
-use hopsig_schemes::Error;
+use hopsig_schemes::Error as SchemeError;
 
-use super::timer::{paired, rounds, single, Budget};
-use crate::io::{note, Failure};
+use super::Machine;
+use crate::table::{Column, Table};
+use crate::timer::{paired, rounds, single, Budget};
+use crate::Error;
 
 /// Unix time the packets are signed and checked at.
 const NOW: u32 = 1_700_000_000;
@@ -99,6 +101,12 @@ pub struct Flood {
 /// The suite.
 #[derive(Debug, Serialize)]
 pub struct PlaBench {
+    /// "pla".
+    pub suite: String,
+    /// Where it ran.
+    pub machine: Machine,
+    /// Whether `--quick` was used.
+    pub quick: bool,
     /// Per curve and layout.
     pub rows: Vec<Row>,
     /// Pipeline scaling.
@@ -109,8 +117,8 @@ pub struct PlaBench {
     pub paper_packets_per_second: f64,
 }
 
-fn fail(e: impl std::fmt::Display) -> Failure {
-    Failure::Input(format!("bench pla: {e}"))
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::failed("bench pla", e)
 }
 
 /// A 1500-octet IPv6/UDP packet from `src`, its payload marked with `i`.
@@ -126,7 +134,7 @@ fn packet(src: [u8; 16], i: usize) -> Vec<u8> {
 }
 
 /// A host at `src` of `ttp` with the given layout.
-fn host<C: Curve>(ttp: &Ttp<C>, implicit: bool, src: [u8; 16]) -> Result<Sender<C>, Error> {
+fn host<C: Curve>(ttp: &Ttp<C>, implicit: bool, src: [u8; 16]) -> Result<Sender<C>, SchemeError> {
     if implicit {
         Sender::enroll_implicit(ttp, Ipv6Addr::from(src), 1)
     } else {
@@ -141,7 +149,7 @@ fn router<C: Curve>(ttp: &Ttp<C>) -> Router<C> {
 }
 
 /// `PACKETS` signed packets of one host.
-fn signed<C: Curve>(ttp: &Ttp<C>, implicit: bool) -> Result<Vec<Vec<u8>>, Failure> {
+fn signed<C: Curve>(ttp: &Ttp<C>, implicit: bool) -> Result<Vec<Vec<u8>>, Error> {
     let src = Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1).octets();
     let mut h = host(ttp, implicit, src).map_err(fail)?;
     (0..PACKETS)
@@ -164,9 +172,9 @@ struct Parsed<C: Curve> {
     key: hopsig_koblitz::curve::Affine<C>,
 }
 
-fn row<C: Curve>(budget: Budget, implicit: bool) -> Result<Row, Failure> {
+fn row<C: Curve>(budget: Budget, implicit: bool) -> Result<Row, Error> {
     let layout = if implicit { "implicit" } else { "certificate" };
-    note(format_args!("bench pla: {} {layout}", C::NAME));
+    tracing::info!("bench pla: {} {layout}", C::NAME);
     let ttp = Ttp::<C>::setup().map_err(fail)?;
     let packets = signed(&ttp, implicit)?;
     let r = router(&ttp);
@@ -212,14 +220,14 @@ fn row<C: Curve>(budget: Budget, implicit: bool) -> Result<Row, Failure> {
                 key,
             })
         })
-        .collect::<Result<_, Failure>>()?;
+        .collect::<Result<_, Error>>()?;
     let (mut i, mut j, mut k) = (0usize, 0usize, 0usize);
     let mut failed = false;
     let (router_us, verify_us) = paired(
         budget,
         &mut || {
             if r.check(&packets[i], NOW) != Verdict::Accepted {
-                return Err(Error::InvalidSignature);
+                return Err(SchemeError::InvalidSignature);
             }
             i += 1;
             if i == PACKETS {
@@ -266,9 +274,9 @@ fn row<C: Curve>(budget: Budget, implicit: bool) -> Result<Row, Failure> {
 }
 
 /// Packets/s of the ordered pipeline on `threads` threads over `frames`.
-fn pipeline_rate(ttp: &Ttp<K163>, frames: &[Frame], threads: usize) -> Result<f64, Failure> {
+fn pipeline_rate(ttp: &Ttp<K163>, frames: &[Frame], threads: usize) -> Result<f64, Error> {
     let r = router(ttp);
-    let input: Vec<Result<Frame, Failure>> = frames.iter().cloned().map(Ok).collect();
+    let input: Vec<Result<Frame, Error>> = frames.iter().cloned().map(Ok).collect();
     let mut accepted = 0usize;
     let t = Instant::now();
     check_ordered(&r, Clock::Fixed(NOW), input.into_iter(), threads, |_, v| {
@@ -283,7 +291,7 @@ fn pipeline_rate(ttp: &Ttp<K163>, frames: &[Frame], threads: usize) -> Result<f6
 }
 
 /// Packets/s of `Router::check` on this thread alone over `frames`.
-fn check_rate(ttp: &Ttp<K163>, frames: &[Frame]) -> Result<f64, Failure> {
+fn check_rate(ttp: &Ttp<K163>, frames: &[Frame]) -> Result<f64, Error> {
     let r = router(ttp);
     let t = Instant::now();
     for f in frames {
@@ -294,8 +302,8 @@ fn check_rate(ttp: &Ttp<K163>, frames: &[Frame]) -> Result<f64, Failure> {
     Ok(frames.len() as f64 / t.elapsed().as_secs_f64())
 }
 
-fn scaling(quick: bool) -> Result<Scaling, Failure> {
-    note("bench pla: ordered pipeline on 1 and 2 threads (K-163 implicit)");
+fn scaling(quick: bool) -> Result<Scaling, Error> {
+    tracing::info!("bench pla: ordered pipeline on 1 and 2 threads (K-163 implicit)");
     let ttp = Ttp::<K163>::setup().map_err(fail)?;
     let n = if quick { 2_000 } else { 16_000 };
     // Many hosts, as a router sees: 64 sources, packets interleaved.
@@ -321,7 +329,7 @@ fn scaling(quick: bool) -> Result<Scaling, Failure> {
                 interface: raw_ipv6.clone(),
             })
         })
-        .collect::<Result<Vec<_>, Failure>>()?;
+        .collect::<Result<Vec<_>, Error>>()?;
     // Alternating runs; the best of each is the one least disturbed by the machine.
     // One core's router check is timed in the same rounds over the same packets, not
     // taken from the rows measured earlier (issue 22 §4).
@@ -347,8 +355,8 @@ fn scaling(quick: bool) -> Result<Scaling, Failure> {
     })
 }
 
-fn flood(budget: Budget) -> Result<Flood, Failure> {
-    note("bench pla: random PLA headers");
+fn flood(budget: Budget) -> Result<Flood, Error> {
+    tracing::info!("bench pla: random PLA headers");
     let ttp = Ttp::<K163>::setup().map_err(fail)?;
     let good = signed(&ttp, true)?;
     let r = router(&ttp);
@@ -375,7 +383,8 @@ fn flood(budget: Budget) -> Result<Flood, Failure> {
             Ok(())
         },
         &mut || {
-            let p = Ipv6Packet::parse(&floods[j]).map_err(|e| Error::Mismatch(e.to_string()))?;
+            let p =
+                Ipv6Packet::parse(&floods[j]).map_err(|e| SchemeError::Mismatch(e.to_string()))?;
             // Kept (black_box) so the compiler cannot drop the decode.
             std::hint::black_box(p.pla_header().map(PlaHeader::decode));
             j = (j + 1) % PACKETS;
@@ -395,7 +404,7 @@ impl PlaBench {
     ///
     /// # Errors
     /// A packet that does not verify, or a backend failure.
-    pub fn measure(quick: bool) -> Result<PlaBench, Failure> {
+    pub fn measure(quick: bool) -> Result<PlaBench, Error> {
         let budget = if quick { Budget::QUICK } else { Budget::FULL };
         let rows = vec![
             row::<K163>(budget, true)?,
@@ -407,6 +416,9 @@ impl PlaBench {
         ];
         let scaling = scaling(quick)?;
         Ok(PlaBench {
+            suite: "pla".into(),
+            machine: Machine::detect(),
+            quick,
             rows,
             scaling,
             flood: flood(budget)?,
@@ -419,32 +431,34 @@ impl PlaBench {
         let mut s = String::from(
             "PLA router on 1500-octet IPv6 packets (003 §I-II): per-packet check vs verification alone\n\n",
         );
-        s += &format!(
-            "{:<6} {:<12} {:>6} {:>7} {:>10} {:>10} {:>9} {:>10} {:>12}\n",
-            "curve",
-            "layout",
-            "header",
-            "packet",
-            "router µs",
-            "verify µs",
-            "router/v",
-            "plain µs",
-            "packets/s/core"
+        let mut t = Table::new(
+            &[
+                Column::left("curve", 6),
+                Column::left("layout", 12),
+                Column::right("header", 6),
+                Column::right("packet", 7),
+                Column::right("router µs", 10),
+                Column::right("verify µs", 10),
+                Column::right("router/v", 9),
+                Column::right("plain µs", 10),
+                Column::right("packets/s/core", 12),
+            ],
+            "",
         );
         for r in &self.rows {
-            s += &format!(
-                "{:<6} {:<12} {:>6} {:>7} {:>10.1} {:>10.1} {:>9.3} {:>10.1} {:>12.0}\n",
-                r.curve,
-                r.layout,
-                r.header_octets,
-                r.packet_octets,
-                r.router_us,
-                r.verify_us,
-                r.overhead,
-                r.plain_ecdsa_us,
-                r.packets_per_second
-            );
+            t.row([
+                r.curve.to_string(),
+                r.layout.to_string(),
+                r.header_octets.to_string(),
+                r.packet_octets.to_string(),
+                format!("{:.1}", r.router_us),
+                format!("{:.1}", r.verify_us),
+                format!("{:.3}", r.overhead),
+                format!("{:.1}", r.plain_ecdsa_us),
+                format!("{:.0}", r.packets_per_second),
+            ]);
         }
+        s += &t.render();
         let sc = &self.scaling;
         s += &format!(
             "\nordered pipeline, K-163 implicit, {} packets from 64 hosts: 1 thread {:.0}/s, 2 threads {:.0}/s: {:.2}x ({:.2}x one core's router check); 1 Gb/s of 1500-octet packets = {:.0}/s: {}\n",
