@@ -138,8 +138,9 @@ pub struct Bgpsec {
     pub quick: bool,
     /// The targets.
     pub targets: Targets,
-    /// Validation against the floor, suite by suite, n ascending.
-    pub paths: Vec<PathRow>,
+    /// Validation against the floor, suite by suite, n ascending (the `rows` of
+    /// ARCHITECTURE.md's JSON shape).
+    pub rows: Vec<PathRow>,
     /// Suites of the table this benchmark has no floor for (not measured).
     pub no_floor: Vec<String>,
     /// validate-mrt's scaling.
@@ -345,7 +346,7 @@ impl Bgpsec {
                 bgr_over_floor: 1.15,
                 two_thread_speedup: 1.8,
             },
-            paths,
+            rows: paths,
             no_floor,
             scaling,
             projections,
@@ -372,7 +373,7 @@ impl Bgpsec {
             ],
             "",
         );
-        for r in &self.paths {
+        for r in &self.rows {
             let target = if r.suite.starts_with("bgr") {
                 Some(self.targets.bgr_over_floor)
             } else if r.suite.starts_with("ecdsa") {

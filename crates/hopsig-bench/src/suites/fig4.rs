@@ -49,8 +49,8 @@ pub struct Fig4 {
     pub quick: bool,
     /// One SHA-256 compression, µs.
     pub sha256_compression_us: f64,
-    /// Points, n then m ascending.
-    pub points: Vec<Point>,
+    /// Points, n then m ascending (the `rows` of ARCHITECTURE.md's JSON shape).
+    pub rows: Vec<Point>,
 }
 
 /// Largest Σ with (Σ·m/n)^m ≤ 2^-11.
@@ -107,7 +107,7 @@ impl Fig4 {
             machine: Machine::detect(),
             quick,
             sha256_compression_us: compression,
-            points,
+            rows: points,
         })
     }
 
@@ -131,7 +131,7 @@ impl Fig4 {
             ],
             "",
         );
-        for p in &self.points {
+        for p in &self.rows {
             t.row([
                 p.n.to_string(),
                 p.m.to_string(),
@@ -146,7 +146,7 @@ impl Fig4 {
         }
         out += &t.render();
         if let Some(best) = self
-            .points
+            .rows
             .iter()
             .min_by(|a, b| a.cost_us.total_cmp(&b.cost_us))
         {
