@@ -14,7 +14,6 @@ mod commands;
 mod io;
 mod replay;
 mod reproduce;
-mod speaker;
 
 use std::process::ExitCode;
 

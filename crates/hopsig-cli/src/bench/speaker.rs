@@ -30,10 +30,10 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 use super::timer::{median, rounds};
 use super::Machine;
 use crate::io::{note, Failure};
-use crate::speaker::config::Mode;
-use crate::speaker::events::{Event, State, Up};
-use crate::speaker::outbox::{self, Link};
-use crate::speaker::rib::{Pool, Rib, Session};
+use hopsig_bgp::speaker::config::Mode;
+use hopsig_bgp::speaker::events::{Event, State, Up};
+use hopsig_bgp::speaker::outbox::{self, Link};
+use hopsig_bgp::speaker::rib::{Pool, Rib, Session};
 
 /// Hops per path.
 const HOPS: usize = 5;

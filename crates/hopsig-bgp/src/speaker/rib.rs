@@ -29,13 +29,13 @@ use std::net::Ipv4Addr;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
-use hopsig_bgp::as4::{self, Aggregator};
-use hopsig_bgp::as_path_equivalent;
-use hopsig_bgp::packet::{
+use crate::as4::{self, Aggregator};
+use crate::as_path_equivalent;
+use crate::packet::{
     Afi, AsPath, AsPathSegmentType, AsWidth, AttrType, AttributeValue, Message, MpUnreachNlri,
     NextHop, Origin, PathAttribute, Prefix, Safi, Update,
 };
-use hopsig_bgp::{
+use crate::{
     Hop, NotValid, Peer, RouterKeys, SignError, SignedNlri, Signer, Validation, Validator,
 };
 use tokio::sync::mpsc::UnboundedSender;
@@ -219,7 +219,7 @@ fn lock(shared: &Shared) -> MutexGuard<'_, Queues> {
 const MAX_BATCH: usize = 16;
 
 /// The worker threads: each takes the next sign jobs, or if there are none the next
-/// validation jobs — validated with every suite hopsig has ([`hopsig_bgp::SUITES`])
+/// validation jobs — validated with every suite hopsig has ([`crate::SUITES`])
 /// and the RPKI keys — and reports back. Signing goes first because a forwarded
 /// route is what lazy mode is for; a validation waits at most for the sign jobs
 /// queued before it is taken up.
@@ -272,7 +272,7 @@ impl Pool {
                     let n = take(q.validate.len());
                     let jobs: Vec<Job> = q.validate.drain(..n).collect();
                     drop(q);
-                    let v = Validator::with_suites(hopsig_bgp::SUITES, &*keys);
+                    let v = Validator::with_suites(crate::SUITES, &*keys);
                     jobs.into_iter()
                         .map(|mut job| {
                             job.validated.result = match v.update(&job.update, &job.peer) {
@@ -525,7 +525,7 @@ impl Rib {
                 // Treat-as-withdraw (RFC 7606 §2, RFC 8205 §5.2), before the route is
                 // used or forwarded, in both modes.
                 let announced: Vec<Prefix> = update.announced().collect();
-                crate::io::note(format_args!(
+                tracing::info!(
                     "hopsig speaker: treat-as-withdraw of {} from {}: {why}",
                     announced
                         .iter()
@@ -533,7 +533,7 @@ impl Rib {
                         .collect::<Vec<_>>()
                         .join(", "),
                     session.address
-                ));
+                );
                 for p in announced {
                     session.adj_in.remove(&p);
                     touched.push(p);
@@ -642,11 +642,11 @@ impl Rib {
                 })
                 .map(|s| s.address.clone())
                 .collect();
-            crate::io::note(format_args!(
+            tracing::info!(
                 "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]",
                 v.prefix,
                 withdrawn_from.join(", ")
-            ));
+            );
             self.not_valid_total += 1;
             if self.not_valid.len() < NOT_VALID_LOG {
                 self.not_valid.push(NotValidEntry {
@@ -772,7 +772,7 @@ impl Rib {
                 .map_or(AsWidth::Four, |u| u.width);
             match Message::Update(withdrawal(p)).encoding(width) {
                 Ok(bytes) => self.send(m, p, bytes, None),
-                Err(e) => crate::io::note(format_args!("hopsig speaker: {p}: encode: {e}")),
+                Err(e) => tracing::info!("hopsig speaker: {p}: encode: {e}"),
             }
         }
     }
@@ -783,10 +783,10 @@ impl Rib {
         let (bytes, bgpsec) = match built {
             Ok(b) => b,
             Err(why) => {
-                crate::io::note(format_args!(
+                tracing::info!(
                     "hopsig speaker: {p} not sent to {}: {why}",
                     self.sessions[m].address
-                ));
+                );
                 return self.take_back(m, p);
             }
         };
@@ -867,7 +867,7 @@ fn screen(update: &Update<'_>, peer: &Peer, bgpsec_receive: bool) -> Result<bool
         );
     }
     let no_keys = RouterKeys::new();
-    match Validator::with_suites(hopsig_bgp::SUITES, &no_keys).screen(update, peer) {
+    match Validator::with_suites(crate::SUITES, &no_keys).screen(update, peer) {
         Ok(()) => Ok(true),
         Err(NotValid::Unsigned(_)) => Ok(false),
         Err(why) => Err(why.to_string()),
@@ -978,9 +978,9 @@ mod tests {
     use std::collections::BTreeMap;
     use std::time::Duration;
 
-    use hopsig_bgp::packet::BgpsecPath;
-    use hopsig_bgp::suite::ECDSA_P256_SHA256;
-    use hopsig_bgp::{AlgorithmSuite, RouterKey, SigningKey};
+    use crate::packet::BgpsecPath;
+    use crate::suite::ECDSA_P256_SHA256;
+    use crate::{AlgorithmSuite, RouterKey, SigningKey};
     use proptest::prelude::*;
     use tokio::sync::mpsc::unbounded_channel;
 

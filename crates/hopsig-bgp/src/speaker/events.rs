@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use hopsig_bgp::packet::{AsWidth, Prefix, Update};
+use crate::packet::{AsWidth, Prefix, Update};
 
 use super::outbox::Outbox;
 

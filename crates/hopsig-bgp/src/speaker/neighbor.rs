@@ -12,7 +12,7 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use hopsig_bgp::packet::{
+use crate::packet::{
     Action, AsWidth, BgpsecCapability, Capability, Direction, ErrorCode, Header, Message,
     MultiprotocolCapability, Notification, Open, HEADER_LEN,
 };
@@ -121,10 +121,11 @@ async fn connect(n: &Neighbor) -> std::io::Result<TcpStream> {
 }
 
 fn log(n: &Neighbor, what: std::fmt::Arguments<'_>) {
-    crate::io::note(format_args!(
+    tracing::info!(
         "hopsig speaker: neighbor {} AS{}: {what}",
-        n.address, n.remote_as
-    ));
+        n.address,
+        n.remote_as
+    );
 }
 
 /// The capabilities this speaker announces to `n`: 4-octet AS (in [`Open::new`]),
@@ -139,7 +140,7 @@ fn capabilities(n: &Neighbor) -> Vec<Capability<'static>> {
         for d in [Direction::Send, Direction::Receive] {
             caps.push(Capability::Bgpsec(BgpsecCapability::new(
                 d,
-                hopsig_bgp::packet::Afi::Ipv4,
+                crate::packet::Afi::Ipv4,
             )));
         }
     }
@@ -268,13 +269,13 @@ async fn fsm(
                         _ if state != State::Established => {
                             return (e.notification(), format!("received: {e}"))
                         }
-                        (Action::TreatAsWithdraw, hopsig_bgp::packet::MessageError::Update(u)) => {
+                        (Action::TreatAsWithdraw, crate::packet::MessageError::Update(u)) => {
                             let prefixes = u.salvage().map(|s| s.announced().chain(s.withdrawn_all()).collect()).unwrap_or_default();
                             log(n, format_args!("treat-as-withdraw (RFC 7606): {e}"));
                             let _ = rib.send(Event::TreatAsWithdraw(id, prefixes));
                             continue;
                         }
-                        (Action::AttributeDiscard, hopsig_bgp::packet::MessageError::Update(u)) => {
+                        (Action::AttributeDiscard, crate::packet::MessageError::Update(u)) => {
                             log(n, format_args!("attribute discard (RFC 7606): {e}"));
                             match u.salvage() {
                                 Some(s) => Message::Update(s.clone()),
