@@ -8,36 +8,7 @@ use crate::packet::{AsWidth, Prefix, Update};
 
 use super::outbox::Outbox;
 
-/// The RFC 4271 §8.2.2 session states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    /// Idle.
-    Idle,
-    /// Connect: an active session's TCP connection under way.
-    Connect,
-    /// Active: waiting for the neighbour to connect.
-    Active,
-    /// OpenSent.
-    OpenSent,
-    /// OpenConfirm.
-    OpenConfirm,
-    /// Established.
-    Established,
-}
-
-impl State {
-    /// The RFC's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            State::Idle => "Idle",
-            State::Connect => "Connect",
-            State::Active => "Active",
-            State::OpenSent => "OpenSent",
-            State::OpenConfirm => "OpenConfirm",
-            State::Established => "Established",
-        }
-    }
-}
+pub use super::fsm::State;
 
 /// What a session negotiated when it reached Established.
 #[derive(Debug)]

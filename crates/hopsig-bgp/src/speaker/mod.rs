@@ -4,7 +4,9 @@
 //!
 //! * [`config`] — the TOML configuration; [`originate`] — the prefixes it
 //!   originates, listed or from an MRT file;
-//! * `neighbor` — one task per session: the RFC 4271 §8 FSM over tokio TCP;
+//! * [`fsm`] — the RFC 4271 §8 state machine, a pure function (events in, actions
+//!   out); `neighbor` — one task per session: the I/O shell that drives it over tokio
+//!   TCP;
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
 //!   downgrade (§4.4), and the validation worker pool;
@@ -18,6 +20,7 @@
 
 pub mod config;
 pub mod events;
+pub mod fsm;
 pub mod metrics;
 mod neighbor;
 pub mod originate;

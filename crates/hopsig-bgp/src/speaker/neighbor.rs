@@ -1,38 +1,32 @@
-//! One BGP session: the RFC 4271 §8 finite state machine over a tokio TCP stream.
+//! One BGP session's I/O shell: the tokio TCP connection, the timers and the
+//! output queue around the pure RFC 4271 §8 state machine ([`super::fsm`]), which
+//! decides every transition. The shell turns what happens — a connection made or
+//! accepted, a message read, a timer expired, the writer ended — into an
+//! [`fsm::Event`], steps the FSM, and performs the [`fsm::Action`]s.
 //!
-//! Idle → Connect (active) or Active (passive) → OpenSent → OpenConfirm →
-//! Established; any error sends the NOTIFICATION RFC 4271 §6 names, closes the
-//! connection and goes back to Idle, and the ConnectRetry timer starts the next try.
-//! The Hold Timer starts at 4 minutes in OpenSent (§8.2.2, "a large value"), then
-//! runs at the negotiated Hold Time (the smaller of both OPENs'); KEEPALIVEs go out
-//! every third of it (§4.4). Malformed UPDATEs are handled as RFC 7606 says: treat as
-//! withdraw and attribute discard keep the session. Writes go through a writer
-//! task ([`super::outbox`]): the FSM never waits for the neighbour to read.
+//! A reader task reads whole messages, so the select loop never cancels a read
+//! half-way; writes go through a writer task ([`super::outbox`]): the FSM never waits
+//! for the neighbour to read, and a blocked socket never blocks a timer.
 
+use std::collections::VecDeque;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use crate::packet::{
-    Action, AsWidth, BgpsecCapability, Capability, Direction, ErrorCode, Header, Message,
-    MultiprotocolCapability, Notification, Open, HEADER_LEN,
-};
+use crate::packet::{AsWidth, Header, Message, Notification, HEADER_LEN};
 use hopsig_primitives::codec::Reader;
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc::{self, Receiver, UnboundedSender};
 use tokio::task::JoinHandle;
-use tokio::time::{sleep, sleep_until, timeout};
+use tokio::time::{sleep_until, timeout};
 
 use super::config::Neighbor;
-use super::events::{Event, State, Up};
+use super::events::{Event, Up};
+use super::fsm::{self, Action, Fsm, State, Timer};
 use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
 
-/// Hold Timer in OpenSent (RFC 4271 §8.2.2: "suggested value … is 4 minutes").
-const OPEN_HOLD: Duration = Duration::from_secs(240);
 /// Longest wait, once the session ends, for the NOTIFICATION to be written.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-/// IPv4 (RFC 4760 AFI 1).
-const AFI_IPV4: u16 = 1;
 
 /// What a session knows of its own side.
 #[derive(Debug, Clone)]
@@ -50,23 +44,6 @@ pub struct Local {
     pub send_hold_time: Option<u32>,
 }
 
-/// The Send Hold Time of a session whose negotiated Hold Time is `hold`, with
-/// `configured` (seconds) if set: RFC 9687 §3.3 stops the SendHoldTimer when the
-/// SendHoldTime or the negotiated Hold Time is 0. The default is twice the negotiated
-/// Hold Time: §3.4 wants more than the Hold Time, and issue 22 wants a neighbour that
-/// takes nothing reset on the Hold Time's scale, not after §5's suggested 8-minute
-/// floor (an operator who wants that floor configures 480).
-fn send_hold_time(configured: Option<u32>, hold: Duration) -> Option<Duration> {
-    let d = match configured {
-        Some(s) => Duration::from_secs(u64::from(s)),
-        None => 2 * hold,
-    };
-    (!d.is_zero() && !hold.is_zero()).then_some(d)
-}
-
-/// Why a session ended, as logged and shown in the status file.
-type Ended = String;
-
 /// Runs the session with neighbour number `id` for ever: connects (or takes the
 /// connections the listener hands over on `incoming`), runs the FSM, and after a
 /// failure waits ConnectRetry and starts again.
@@ -77,37 +54,276 @@ pub async fn run(
     mut incoming: Receiver<TcpStream>,
     rib: UnboundedSender<Event>,
 ) {
+    let config = fsm::Config {
+        local_as: local.asn,
+        router_id: local.router_id,
+        hold_time: local.hold_time,
+        connect_retry: local.connect_retry,
+        send_hold_time: local.send_hold_time,
+        remote_as: n.remote_as,
+        passive: n.passive,
+        bgpsec: n.bgpsec,
+    };
+    let mut shell = Shell {
+        id,
+        n: &n,
+        rib: &rib,
+        fsm: Fsm::default(),
+        timers: [None; Timer::ALL.len()],
+        connecting: None,
+        accepting: false,
+        conn: None,
+    };
+    let mut pending = VecDeque::from([fsm::Event::ManualStart]);
     loop {
-        let stream = if n.passive {
-            let _ = rib.send(Event::State(id, State::Active));
-            match incoming.recv().await {
-                Some(s) => s,
-                None => return,
+        while let Some(event) = pending.pop_front() {
+            let (next, actions) = fsm::step(&config, shell.fsm, event);
+            if next.state != shell.fsm.state || next.state == State::Connect {
+                let _ = rib.send(Event::State(id, next.state));
             }
-        } else {
-            let _ = rib.send(Event::State(id, State::Connect));
-            match timeout(local.connect_retry, connect(&n)).await {
-                Ok(Ok(s)) => s,
-                Ok(Err(e)) => {
-                    let _ = rib.send(Event::State(id, State::Idle));
-                    log(&n, format_args!("connect: {e}"));
-                    sleep(local.connect_retry).await;
-                    continue;
+            shell.fsm = next;
+            for action in actions {
+                if let Some(e) = shell.perform(action, &mut incoming).await {
+                    pending.push_back(e);
                 }
-                Err(_) => continue,
             }
-        };
-        let why = session(id, &n, &local, stream, &rib).await;
-        log(&n, format_args!("session closed: {why}"));
-        let _ = rib.send(Event::Down(id, why));
-        let _ = rib.send(Event::State(id, State::Idle));
-        // Connections that arrived meanwhile are stale.
-        while incoming.try_recv().is_ok() {}
-        sleep(local.connect_retry).await;
+        }
+        pending.push_back(shell.next_event(&mut incoming).await);
     }
 }
 
-async fn connect(n: &Neighbor) -> std::io::Result<TcpStream> {
+/// A connection from OpenSent on: its reader and writer tasks and output queue.
+struct Conn {
+    link: Link,
+    /// The RIB's end of the output queue, until Established hands it over.
+    outbox: Option<Outbox>,
+    writer: JoinHandle<Result<(), String>>,
+    reader: JoinHandle<()>,
+    frames: Receiver<Frame>,
+}
+
+/// The shell's state around the FSM.
+struct Shell<'a> {
+    id: usize,
+    n: &'a Neighbor,
+    rib: &'a UnboundedSender<Event>,
+    fsm: Fsm,
+    /// Each running timer's deadline, by [`Timer::ALL`] index.
+    timers: [Option<tokio::time::Instant>; Timer::ALL.len()],
+    /// The connection attempt under way (Connect).
+    connecting: Option<JoinHandle<std::io::Result<TcpStream>>>,
+    /// Waiting for the listener's next connection (Active).
+    accepting: bool,
+    conn: Option<Conn>,
+}
+
+impl Shell<'_> {
+    /// Performs `action`; an event when performing it failed.
+    async fn perform(
+        &mut self,
+        action: Action,
+        incoming: &mut Receiver<TcpStream>,
+    ) -> Option<fsm::Event> {
+        match action {
+            Action::Connect => {
+                if let Some(old) = self.connecting.take() {
+                    old.abort();
+                }
+                self.connecting = Some(tokio::spawn(connect(self.n.clone())));
+            }
+            Action::Accept => self.accepting = true,
+            Action::Send(m) => {
+                let conn = self.conn.as_ref()?;
+                match m.encoding(self.fsm.width()) {
+                    Ok(bytes) => conn.link.control(bytes),
+                    Err(e) => return Some(fsm::Event::TcpConnectionFails(format!("encode: {e}"))),
+                }
+            }
+            Action::StartTimer(t, d) => {
+                self.timers[t as usize] = Some(tokio::time::Instant::now() + d);
+            }
+            Action::StopTimer(t) => {
+                self.timers[t as usize] = None;
+                if t == Timer::ConnectRetry {
+                    if let Some(c) = self.connecting.take() {
+                        c.abort();
+                    }
+                }
+            }
+            Action::Log(line) => log(self.n, format_args!("{line}")),
+            Action::SendHold(d) => {
+                if let Some(conn) = &self.conn {
+                    conn.link.set_send_hold(d);
+                }
+            }
+            Action::Established(negotiated) => {
+                let tx = self.conn.as_mut()?.outbox.take()?;
+                let up = Up {
+                    remote_as: negotiated.remote_as,
+                    width: negotiated.width,
+                    bgpsec_send: negotiated.bgpsec_send,
+                    bgpsec_receive: negotiated.bgpsec_receive,
+                    tx,
+                };
+                let _ = self.rib.send(Event::Up(self.id, up));
+            }
+            Action::Update(u) => {
+                let _ = self.rib.send(Event::Update(self.id, u, Instant::now()));
+            }
+            Action::TreatAsWithdraw(prefixes) => {
+                let _ = self.rib.send(Event::TreatAsWithdraw(self.id, prefixes));
+            }
+            Action::Close {
+                notification,
+                reason,
+            } => {
+                if let Some(conn) = self.conn.take() {
+                    conn.close(notification).await;
+                }
+                log(self.n, format_args!("session closed: {reason}"));
+                let _ = self.rib.send(Event::Down(self.id, reason));
+                // Connections that arrived meanwhile are stale.
+                while incoming.try_recv().is_ok() {}
+            }
+        }
+        None
+    }
+
+    /// Waits for the next thing that happens, as an FSM event.
+    async fn next_event(&mut self, incoming: &mut Receiver<TcpStream>) -> fsm::Event {
+        match self.next(incoming).await {
+            Happened::Timer(t) => {
+                self.timers[t as usize] = None;
+                t.expired()
+            }
+            Happened::Connected(done) => {
+                self.connecting = None;
+                match done {
+                    Ok(Ok(stream)) => {
+                        self.conn = Some(Conn::open(stream, self.id, self.rib));
+                        fsm::Event::TcpCrAcked
+                    }
+                    Ok(Err(e)) => fsm::Event::TcpConnectionFails(e.to_string()),
+                    Err(e) => fsm::Event::TcpConnectionFails(e.to_string()),
+                }
+            }
+            Happened::Accepted(stream) => {
+                self.accepting = false;
+                self.conn = Some(Conn::open(stream, self.id, self.rib));
+                fsm::Event::TcpConnectionConfirmed
+            }
+            Happened::Frame(Some(Ok(bytes))) => fsm::received(&bytes, self.fsm.width()),
+            Happened::Frame(Some(Err(event))) => event,
+            Happened::Frame(None) => fsm::Event::TcpConnectionFails("connection closed".into()),
+            Happened::WriterEnded(ended) => fsm::Event::TcpConnectionFails(match ended {
+                Ok(Ok(())) => "writer ended".into(),
+                Ok(Err(why)) => why,
+                Err(e) => format!("writer: {e}"),
+            }),
+        }
+    }
+
+    /// Waits for the first of: a timer, the connection attempt, the listener's
+    /// connection (Active), a message or the reader's end, the writer's end.
+    async fn next(&mut self, incoming: &mut Receiver<TcpStream>) -> Happened {
+        let deadline = self
+            .timers
+            .iter()
+            .zip(Timer::ALL)
+            .filter_map(|(d, t)| d.map(|d| (d, t)))
+            .min();
+        let timer = async {
+            match deadline {
+                Some((d, t)) => {
+                    sleep_until(d).await;
+                    t
+                }
+                None => std::future::pending().await,
+            }
+        };
+        let connecting = self.connecting.as_mut();
+        let connecting = async {
+            match connecting {
+                Some(c) => c.await,
+                None => std::future::pending().await,
+            }
+        };
+        let (frames, writer) = match self.conn.as_mut() {
+            Some(c) => (Some(&mut c.frames), Some(&mut c.writer)),
+            None => (None, None),
+        };
+        let frame = async {
+            match frames {
+                Some(f) => f.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        let writer_ended = async {
+            match writer {
+                Some(w) => w.await,
+                None => std::future::pending().await,
+            }
+        };
+        let accepting = self.accepting;
+        let accept = async {
+            match (accepting, incoming.recv().await) {
+                (true, Some(s)) => s,
+                // The listener is gone: nothing will ever connect.
+                _ => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            t = timer => Happened::Timer(t),
+            done = connecting => Happened::Connected(done),
+            s = accept, if accepting => Happened::Accepted(s),
+            f = frame => Happened::Frame(f),
+            w = writer_ended => Happened::WriterEnded(w),
+        }
+    }
+}
+
+/// What the shell waited for.
+enum Happened {
+    Timer(Timer),
+    Connected(Result<std::io::Result<TcpStream>, tokio::task::JoinError>),
+    Accepted(TcpStream),
+    Frame(Option<Frame>),
+    WriterEnded(Result<Result<(), String>, tokio::task::JoinError>),
+}
+
+impl Conn {
+    /// Starts the reader and writer tasks of `stream`.
+    fn open(stream: TcpStream, id: usize, rib: &UnboundedSender<Event>) -> Conn {
+        let _ = stream.set_nodelay(true);
+        let (rd, wr) = stream.into_split();
+        let (frames_tx, frames) = mpsc::channel(64);
+        let reader = tokio::spawn(reader(rd, frames_tx));
+        let (outbox, link) = outbox::channel(QUEUE_BYTES);
+        let writer = tokio::spawn(link.clone().writer(wr, id, rib.clone()));
+        Conn {
+            link,
+            outbox: Some(outbox),
+            writer,
+            reader,
+            frames,
+        }
+    }
+
+    /// Sends `last` after what is queued and closes: a neighbour that takes nothing
+    /// does not hold the session up longer than [`CLOSE_WAIT`].
+    async fn close(mut self, last: Option<Notification<'static>>) {
+        if !self.writer.is_finished() {
+            let last = last.and_then(|m| Message::Notification(m).encoding(AsWidth::Four).ok());
+            self.link.close(last);
+            if timeout(CLOSE_WAIT, &mut self.writer).await.is_err() {
+                self.writer.abort();
+            }
+        }
+        self.reader.abort();
+    }
+}
+
+async fn connect(n: Neighbor) -> std::io::Result<TcpStream> {
     let to = SocketAddr::new(n.address, n.port);
     let socket = if to.is_ipv4() {
         TcpSocket::new_v4()?
@@ -128,250 +344,36 @@ fn log(n: &Neighbor, what: std::fmt::Arguments<'_>) {
     );
 }
 
-/// The capabilities this speaker announces to `n`: 4-octet AS (in [`Open::new`]),
-/// IPv4 unicast, and for a BGPsec neighbour BGPsec send and receive for IPv4.
-fn capabilities(n: &Neighbor) -> Vec<Capability<'static>> {
-    let mut caps = vec![Capability::Multiprotocol(MultiprotocolCapability {
-        afi: AFI_IPV4,
-        reserved: 0,
-        safi: 1,
-    })];
-    if n.bgpsec {
-        for d in [Direction::Send, Direction::Receive] {
-            caps.push(Capability::Bgpsec(BgpsecCapability::new(
-                d,
-                crate::packet::Afi::Ipv4,
-            )));
-        }
-    }
-    caps
-}
-
-/// Whether `open` announces the BGPsec capability `direction` for IPv4, version 0.
-fn announces(open: &Open<'_>, direction: Direction) -> bool {
-    open.capabilities().any(|c| {
-        matches!(c, Capability::Bgpsec(b)
-            if b.version == 0 && b.direction == direction && b.afi == AFI_IPV4)
-    })
-}
-
-/// A message from the reader task: the whole message, or why framing failed.
-type Frame = Result<Vec<u8>, (Option<Notification<'static>>, String)>;
+/// A message from the reader task: the whole message, or the event that ended
+/// reading (a framing error, Event 21; a read failure, Event 18).
+type Frame = Result<Vec<u8>, fsm::Event>;
 
 /// Reads whole messages (header, then Length − 19 octets) and passes them on; a
 /// separate task so that the FSM's select loop never cancels a read half-way.
 async fn reader(mut rd: tokio::net::tcp::OwnedReadHalf, tx: mpsc::Sender<Frame>) {
+    let failed = |e: std::io::Error| Err(fsm::Event::TcpConnectionFails(format!("read: {e}")));
     loop {
         let mut header = [0u8; HEADER_LEN];
         if let Err(e) = rd.read_exact(&mut header).await {
-            let _ = tx.send(Err((None, format!("read: {e}")))).await;
+            let _ = tx.send(failed(e)).await;
             return;
         }
         let h = match Header::read(&mut Reader::new(&header)) {
             Ok(h) => h,
             Err(e) => {
-                let _ = tx.send(Err((e.notification(), e.to_string()))).await;
+                let event = fsm::Event::BgpHeaderErr(e.notification(), e.to_string());
+                let _ = tx.send(Err(event)).await;
                 return;
             }
         };
         let mut message = vec![0u8; h.length()];
         message[..HEADER_LEN].copy_from_slice(&header);
         if let Err(e) = rd.read_exact(&mut message[HEADER_LEN..]).await {
-            let _ = tx.send(Err((None, format!("read: {e}")))).await;
+            let _ = tx.send(failed(e)).await;
             return;
         }
         if tx.send(Ok(message)).await.is_err() {
             return;
         }
-    }
-}
-
-/// Queues the FSM's own message `m` (OPEN, KEEPALIVE) for the writer.
-fn queue(link: &Link, m: &Message<'_>, width: AsWidth) -> Result<(), Ending> {
-    let bytes = m
-        .encoding(width)
-        .map_err(|e| (None, format!("encode: {e}")))?;
-    link.control(bytes);
-    Ok(())
-}
-
-/// How a session ends: the NOTIFICATION to send, if any, and why.
-type Ending = (Option<Notification<'static>>, Ended);
-
-/// One connection from OpenSent to its end: a reader task, a writer task
-/// ([`outbox::Link::writer`]), and the FSM between them, which waits for neither.
-async fn session(
-    id: usize,
-    n: &Neighbor,
-    local: &Local,
-    stream: TcpStream,
-    rib: &UnboundedSender<Event>,
-) -> Ended {
-    let _ = stream.set_nodelay(true);
-    let (rd, wr) = stream.into_split();
-    let (frames_tx, mut frames) = mpsc::channel(64);
-    let reader = tokio::spawn(reader(rd, frames_tx));
-    let (outbox, link) = outbox::channel(QUEUE_BYTES);
-    let mut writer = tokio::spawn(link.clone().writer(wr, id, rib.clone()));
-    let (note, why) = fsm(id, n, local, &link, outbox, &mut writer, &mut frames, rib).await;
-    if !writer.is_finished() {
-        let last = note.and_then(|m| Message::Notification(m).encoding(AsWidth::Four).ok());
-        link.close(last);
-        // The NOTIFICATION goes after what is being written; a neighbour that takes
-        // nothing does not hold the session up longer than CLOSE_WAIT.
-        if timeout(CLOSE_WAIT, &mut writer).await.is_err() {
-            writer.abort();
-        }
-    }
-    reader.abort();
-    why
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn fsm(
-    id: usize,
-    n: &Neighbor,
-    local: &Local,
-    link: &Link,
-    outbox: Outbox,
-    writer: &mut JoinHandle<Result<(), String>>,
-    frames: &mut Receiver<Frame>,
-    rib: &UnboundedSender<Event>,
-) -> Ending {
-    let open = Open::new(local.asn, local.hold_time, local.router_id, capabilities(n));
-    if let Err(e) = queue(link, &Message::Open(open), AsWidth::Four) {
-        return e;
-    }
-    let _ = rib.send(Event::State(id, State::OpenSent));
-    let mut state = State::OpenSent;
-    let mut hold = OPEN_HOLD;
-    let mut hold_deadline = tokio::time::Instant::now() + hold;
-    let mut keepalive_every = Duration::from_secs(u64::from(local.hold_time / 3).max(1));
-    let mut next_keepalive = tokio::time::Instant::now() + keepalive_every;
-    let mut width = AsWidth::Four;
-    let mut out_tx = Some(outbox);
-    let mut up: Option<Up> = None;
-    loop {
-        tokio::select! {
-            frame = frames.recv() => {
-                let bytes = match frame {
-                    Some(Ok(b)) => b,
-                    Some(Err((notification, why))) => return (notification, why),
-                    None => return (None, "connection closed".into()),
-                };
-                if !hold.is_zero() {
-                    hold_deadline = tokio::time::Instant::now() + hold;
-                }
-                let at = Instant::now();
-                let message = match Message::decode(&bytes, width) {
-                    Ok(m) => m,
-                    Err(e) => match (e.action(), &e) {
-                        _ if state != State::Established => {
-                            return (e.notification(), format!("received: {e}"))
-                        }
-                        (Action::TreatAsWithdraw, crate::packet::MessageError::Update(u)) => {
-                            let prefixes = u.salvage().map(|s| s.announced().chain(s.withdrawn_all()).collect()).unwrap_or_default();
-                            log(n, format_args!("treat-as-withdraw (RFC 7606): {e}"));
-                            let _ = rib.send(Event::TreatAsWithdraw(id, prefixes));
-                            continue;
-                        }
-                        (Action::AttributeDiscard, crate::packet::MessageError::Update(u)) => {
-                            log(n, format_args!("attribute discard (RFC 7606): {e}"));
-                            match u.salvage() {
-                                Some(s) => Message::Update(s.clone()),
-                                None => continue,
-                            }
-                        }
-                        _ => return (e.notification(), format!("received: {e}")),
-                    },
-                };
-                match (state, message) {
-                    (_, Message::Notification(note)) => {
-                        return (None, format!("NOTIFICATION received: code {} subcode {}", note.code, note.subcode));
-                    }
-                    (State::OpenSent, Message::Open(o)) => {
-                        if o.asn() != n.remote_as {
-                            let note = Notification::new(ErrorCode::Open, 2, o.my_as.to_be_bytes().to_vec());
-                            return (Some(note), format!("OPEN from AS{}, expected AS{}", o.asn(), n.remote_as));
-                        }
-                        let negotiated = o.hold_time.min(local.hold_time);
-                        hold = Duration::from_secs(u64::from(negotiated));
-                        keepalive_every = Duration::from_secs(u64::from(negotiated / 3).max(1));
-                        let four = o.capabilities().any(|c| matches!(c, Capability::FourOctetAs(_)));
-                        width = if four { AsWidth::Four } else { AsWidth::Two };
-                        // RFC 8205 §2.2: BGPsec needs 4-octet AS numbers on both sides.
-                        let bgpsec_send = n.bgpsec && four && announces(&o, Direction::Receive);
-                        let bgpsec_receive = n.bgpsec && four && announces(&o, Direction::Send);
-                        if let Err(e) = queue(link, &Message::Keepalive, width) {
-                            return e;
-                        }
-                        next_keepalive = tokio::time::Instant::now() + keepalive_every;
-                        hold_deadline = tokio::time::Instant::now() + if hold.is_zero() { OPEN_HOLD } else { hold };
-                        state = State::OpenConfirm;
-                        let _ = rib.send(Event::State(id, state));
-                        if let Some(tx) = out_tx.take() {
-                            up = Some(Up { remote_as: o.asn(), width, bgpsec_send, bgpsec_receive, tx });
-                        }
-                    }
-                    (State::OpenConfirm, Message::Keepalive) => {
-                        // RFC 9687 §3.3: the SendHoldTimer starts with Established
-                        // (before, the Hold Timer bounds each state).
-                        link.set_send_hold(send_hold_time(local.send_hold_time, hold));
-                        state = State::Established;
-                        let _ = rib.send(Event::State(id, state));
-                        log(n, format_args!("Established"));
-                        if let Some(u) = up.take() {
-                            let _ = rib.send(Event::Up(id, u));
-                        }
-                    }
-                    (State::Established, Message::Keepalive) => {}
-                    (State::Established, Message::Update(u)) => {
-                        let _ = rib.send(Event::Update(id, Box::new(u.into_owned()), at));
-                    }
-                    (s, m) => {
-                        let note = Notification::new(ErrorCode::FiniteStateMachine, 0, vec![]);
-                        return (Some(note), format!("{:?} in {}", m.message_type(), s.name()));
-                    }
-                }
-            }
-            ended = &mut *writer => {
-                let why = match ended {
-                    Ok(Ok(())) => "writer ended".into(),
-                    Ok(Err(why)) => why,
-                    Err(e) => format!("writer: {e}"),
-                };
-                return (None, why);
-            }
-            _ = sleep_until(hold_deadline), if !(hold.is_zero() && state == State::Established) => {
-                let note = Notification::new(ErrorCode::HoldTimerExpired, 0, vec![]);
-                return (Some(note), "Hold Timer expired".into());
-            }
-            _ = sleep_until(next_keepalive), if state != State::OpenSent && !hold.is_zero() => {
-                if let Err(e) = queue(link, &Message::Keepalive, width) {
-                    return e;
-                }
-                next_keepalive = tokio::time::Instant::now() + keepalive_every;
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn send_hold_time_follows_rfc_9687() {
-        let secs = Duration::from_secs;
-        // Twice the negotiated Hold Time (more than it, §3.4), without §5's
-        // suggested 8-minute floor.
-        assert_eq!(send_hold_time(None, secs(9)), Some(secs(18)));
-        assert_eq!(send_hold_time(None, secs(90)), Some(secs(180)));
-        assert_eq!(send_hold_time(None, secs(300)), Some(secs(600)));
-        // §3.3: none with a negotiated Hold Time of 0, or a SendHoldTime of 0.
-        assert_eq!(send_hold_time(None, secs(0)), None);
-        assert_eq!(send_hold_time(Some(0), secs(90)), None);
-        assert_eq!(send_hold_time(Some(10), secs(0)), None);
-        assert_eq!(send_hold_time(Some(10), secs(9)), Some(secs(10)));
     }
 }
