@@ -38,7 +38,8 @@ use hopsig_bgp::speaker::config::Mode;
 use hopsig_bgp::speaker::events::{Event as RibEvent, Up};
 use hopsig_bgp::speaker::fsm::{self, Action, Event, Fsm, Timer};
 use hopsig_bgp::speaker::outbox::{self, Link};
-use hopsig_bgp::speaker::rib::{Pool, Rib, Session};
+use hopsig_bgp::speaker::pool::Pool;
+use hopsig_bgp::speaker::rib::{Rib, Session};
 use hopsig_bgp::{RouterKeys, Signer};
 use serde_json::{json, Value};
 
@@ -222,18 +223,7 @@ impl RibSide {
     fn new() -> RibSide {
         let (events_tx, _events) = tokio::sync::mpsc::unbounded_channel();
         let pool = Pool::new(1, Arc::new(RouterKeys::new()), events_tx);
-        let session = Session {
-            address: "192.0.2.2".into(),
-            remote_as: 65_001,
-            state: fsm::State::Idle,
-            up: None,
-            signer: Arc::new(Signer::new(LOCAL_AS)),
-            adj_in: Default::default(),
-            adj_out: Default::default(),
-            updates_in: 0,
-            updates_out: 0,
-            last_error: None,
-        };
+        let session = Session::new("192.0.2.2", 65_001, Arc::new(Signer::new(LOCAL_AS)));
         let rib = Rib::new(
             LOCAL_AS,
             Ipv4Addr::new(192, 0, 2, 1),

@@ -10,6 +10,7 @@
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
 //!   downgrade (§4.4), and the validation worker pool;
+//! * [`pool`] — the worker threads that validate and sign for the RIB;
 //! * [`outbox`] — each session's output queue, bounded, and its writer task;
 //! * [`events`] — the messages between them; [`metrics`], [`status`] — the
 //!   status file.
@@ -25,6 +26,7 @@ pub mod metrics;
 mod neighbor;
 pub mod originate;
 pub mod outbox;
+pub mod pool;
 pub mod rib;
 pub mod status;
 
@@ -44,8 +46,8 @@ use crate::router_key::{self, LoadError};
 use crate::suite::{self, UnknownSuite};
 use crate::{RouterKeys, Signer};
 use config::Config;
-use events::State;
-use rib::{Pool, Rib, Session};
+use pool::Pool;
+use rib::{Rib, Session};
 
 /// How often the status file is rewritten, at most.
 const STATUS_EVERY: Duration = Duration::from_millis(500);
@@ -193,18 +195,11 @@ pub fn run(config: Config) -> Result<(), Error> {
     };
     let mut sessions = vec![];
     for n in &config.neighbors {
-        sessions.push(Session {
-            address: n.address.to_string(),
-            remote_as: n.remote_as,
-            state: State::Idle,
-            up: None,
-            signer: Arc::new(signer_for(&config, n)?),
-            adj_in: Default::default(),
-            adj_out: Default::default(),
-            updates_in: 0,
-            updates_out: 0,
-            last_error: None,
-        });
+        sessions.push(Session::new(
+            n.address.to_string(),
+            n.remote_as,
+            Arc::new(signer_for(&config, n)?),
+        ));
     }
     let local = originate::prefixes(&config)?;
     let threads = config.validation_threads.unwrap_or_else(|| {

@@ -33,7 +33,8 @@ use crate::io::{note, Failure};
 use hopsig_bgp::speaker::config::Mode;
 use hopsig_bgp::speaker::events::{Event, State, Up};
 use hopsig_bgp::speaker::outbox::{self, Link};
-use hopsig_bgp::speaker::rib::{Pool, Rib, Session};
+use hopsig_bgp::speaker::pool::Pool;
+use hopsig_bgp::speaker::rib::{Rib, Session};
 
 /// Hops per path.
 const HOPS: usize = 5;
