@@ -139,7 +139,6 @@ fn message(line: &Value, width: AsWidth) -> Option<Vec<u8>> {
             withdrawn: list("withdraw"),
             attributes,
             nlri,
-            ..Update::default()
         })
     } else {
         return None;
