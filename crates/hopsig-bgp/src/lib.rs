@@ -14,6 +14,8 @@
 //!   AS4_PATH and AS4_AGGREGATOR (RFC 6793 §4.2).
 //! * [`mrt`] — BGP workloads read from MRT files (RFC 6396), as RIPE RIS publishes
 //!   them, through `bgpkit-parser`.
+//! * `speaker` (cargo feature `speaker`) — a BGP-4 speaker with BGPsec: the RFC 4271
+//!   FSM as a pure function, the RIB, and the tokio I/O shell around them.
 //! * [`trace`] — BGPsec over real MRT files: each announcement signed by the ASes on
 //!   its path and written as MRT (`sign-mrt`), validated on several threads
 //!   (`validate-mrt`), shown in bgpkit-parser's pipe format (`inspect`).
@@ -40,6 +42,8 @@ pub mod packet;
 pub mod router_key;
 pub mod sign;
 pub mod signature_input;
+#[cfg(feature = "speaker")]
+pub mod speaker;
 pub mod suite;
 pub mod trace;
 pub mod validate;

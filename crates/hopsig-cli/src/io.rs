@@ -261,71 +261,11 @@ pub fn read(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
 }
 
 /// [`read`] into a buffer that is zeroized when dropped, for files that may hold a
-/// secret key.
-///
-/// The file is opened once (`O_NONBLOCK`, so a FIFO or device does not hold the open
-/// up), and what was opened is checked with `fstat`: a regular file within `limit`.
-/// The bytes are then read through `take(limit + 1)`, so a file that grows meanwhile,
-/// or one that reports a size of 0 (procfs, some FUSE file systems), is never read past
-/// the limit. The buffer is sized once from `fstat`; only a file longer than it said
-/// makes it grow, each larger buffer replacing a zeroized one, so no copy of a secret
-/// is left behind.
+/// secret key ([`hopsig_schemes::primitives::input::read_limited`]: one open, checked
+/// with `fstat`, never read past the limit).
 pub fn read_secret(path: &Path, limit: u64, what: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let cannot = |e: std::io::Error| at(path, format!("cannot read {what}: {e}"));
-    let too_large = |len: u64| {
-        at(
-            path,
-            format!("{what} is {len} bytes, more than the {limit} allowed"),
-        )
-    };
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(at(path, format!("{what} is not a regular file")));
-    }
-    if meta.len() > limit {
-        return Err(too_large(meta.len()));
-    }
-    let mut source = file.take(limit.saturating_add(1));
-    // One byte more than fstat said, to see the end of the file without growing.
-    let first = usize::try_from(meta.len() + 1).map_err(|_| too_large(meta.len()))?;
-    let mut buf = Zeroizing::new(vec![0u8; first]);
-    let mut filled = 0;
-    loop {
-        if filled == buf.len() {
-            let larger = buf
-                .len()
-                .saturating_mul(2)
-                .min(usize::try_from(limit + 1).unwrap_or(usize::MAX));
-            if larger <= buf.len() {
-                break;
-            }
-            let mut grown = Zeroizing::new(vec![0u8; larger]);
-            grown[..filled].copy_from_slice(&buf[..filled]);
-            buf = grown;
-        }
-        match source.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(cannot(e)),
-        }
-    }
-    if filled as u64 > limit {
-        return Err(at(
-            path,
-            format!("{what} holds more than the {limit} bytes allowed"),
-        ));
-    }
-    // Only zeros (never written) lie past `filled`.
-    buf.truncate(filled);
-    Ok(buf)
+    hopsig_schemes::primitives::input::read_limited(path, limit, what)
+        .map_err(|e| Failure::Input(e.to_string()))
 }
 
 /// Reads the key file `text` (from `path`) with `reader`, one of the library's readers

@@ -13,7 +13,6 @@
 mod bench;
 mod commands;
 mod io;
-mod speaker;
 
 use std::process::ExitCode;
 

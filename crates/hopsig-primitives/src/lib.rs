@@ -20,6 +20,7 @@
 //!   is on);
 //! * [`armor`] — hopsig's text key files: standard PEM blocks (which OpenSSL reads)
 //!   preceded by `name: value` header lines that say which scheme a key belongs to;
+//! * [`input`] — input files read within a size limit, into a zeroized buffer;
 //! * [`persist`] — crash-safe files: output files written atomically and placed all
 //!   together or not at all, and append-only journals (memory or file) for signer
 //!   state such as the HORS counter.
@@ -28,6 +29,7 @@ pub mod armor;
 pub mod codec;
 pub mod hash;
 pub mod hors;
+pub mod input;
 pub mod pairing;
 pub mod persist;
 pub mod progress;

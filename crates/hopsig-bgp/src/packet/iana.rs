@@ -284,6 +284,20 @@ code_points! {
 }
 
 code_points! {
+    /// Finite State Machine Error subcodes (RFC 6608 §3; 0 "Unspecified Error").
+    pub enum FsmSubcode: "Finite State Machine Error subcode" {
+        /// No subcode given (RFC 4271 §6.6 defines none).
+        Unspecified = 0,
+        /// An unexpected message in OpenSent.
+        UnexpectedInOpenSent = 1,
+        /// An unexpected message in OpenConfirm.
+        UnexpectedInOpenConfirm = 2,
+        /// An unexpected message in Established.
+        UnexpectedInEstablished = 3,
+    }
+}
+
+code_points! {
     /// Cease subcodes (RFC 4486 §4).
     pub enum CeaseSubcode: "Cease subcode" {
         /// Maximum number of prefixes reached.

@@ -60,8 +60,8 @@ pub use error::{
 };
 pub use header::{Header, HEADER_LEN, MAX_MESSAGE_LEN};
 pub use iana::{
-    Afi, AlgorithmSuite, AsPathSegmentType, AttrType, CapabilityCode, ErrorCode, MessageType,
-    Origin, Safi, SuiteIdKind,
+    Afi, AlgorithmSuite, AsPathSegmentType, AttrType, CapabilityCode, ErrorCode, FsmSubcode,
+    MessageType, OpenSubcode, Origin, Safi, SuiteIdKind,
 };
 pub use message::Message;
 pub use notification::Notification;

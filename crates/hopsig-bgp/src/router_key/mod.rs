@@ -25,6 +25,68 @@ pub use certificate::{CertificateError, RouterCertificate};
 pub use folder::{from_dir, FolderError, LoadReport};
 pub use rpki_json::{from_rpki_json, to_rpki_json, KeysJsonError};
 
+/// Largest rpki-client JSON file read: 256 MiB (its whole output is under 100).
+pub const MAX_KEYS_JSON: u64 = 256 << 20;
+
+/// Why router keys were not loaded from a file or folder; every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// A keys folder with a file that cannot be used.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    /// The rpki-client JSON file cannot be read.
+    #[error(transparent)]
+    Read(#[from] hopsig_primitives::input::ReadError),
+    /// The rpki-client JSON file is not what rpki-client writes.
+    #[error("{}: {source}", path.display())]
+    Json {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        source: KeysJsonError,
+    },
+}
+
+/// The router keys of `path` valid at `unix` seconds (default now): rpki-client's
+/// JSON ([`from_rpki_json`], at most [`MAX_KEYS_JSON`] bytes) if it is a file, a keys
+/// folder ([`from_dir`]) if it is a folder.
+///
+/// # Errors
+/// [`LoadError`] naming the file.
+pub fn load(path: &std::path::Path, unix: Option<i64>) -> Result<LoadReport, LoadError> {
+    let unix = unix.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    });
+    if path.is_dir() {
+        return Ok(from_dir(path, unix)?);
+    }
+    let text =
+        hopsig_primitives::input::read_limited(path, MAX_KEYS_JSON, "router keys JSON file")?;
+    from_rpki_json(&text, unix).map_err(|source| LoadError::Json {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+impl LoadReport {
+    /// One line on what `path` gave: the triples, the files, and what was left out.
+    pub fn summary(&self, path: &std::path::Path) -> String {
+        format!(
+            "keys: {}: {} (AS, SKI, key) triples from {} files ({} certificates or JSON entries, \
+             {} public keys); left out: {} expired, {} not yet valid",
+            path.display(),
+            self.keys.len(),
+            self.files,
+            self.certificates,
+            self.public_keys,
+            self.expired,
+            self.not_yet_valid
+        )
+    }
+}
+
 /// A Subject Key Identifier (RFC 8205 §3.2: 20 octets).
 pub type Ski = [u8; SKI_LEN];
 

@@ -81,6 +81,36 @@ pub fn by_name(name: &str) -> Option<&'static dyn AlgorithmSuite> {
     SUITES.iter().copied().find(|s| s.name() == name)
 }
 
+/// A suite name or number that is not in [`SUITES`]; the message lists those that are.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("unknown algorithm suite '{0}' (available: {available})", available = available())]
+pub struct UnknownSuite(pub String);
+
+/// `1 (ecdsa-p256-sha256), …`: every suite of [`SUITES`], for [`UnknownSuite`].
+fn available() -> String {
+    SUITES
+        .iter()
+        .map(|s| format!("{} ({})", s.id(), s.name()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The suite of [`SUITES`] that `id` names, as the command line and the speaker's
+/// configuration give it: its name, or its number (decimal or `0x…`).
+///
+/// # Errors
+/// [`UnknownSuite`] when no suite has that name or number.
+pub fn named(id: &str) -> Result<&'static dyn AlgorithmSuite, UnknownSuite> {
+    let number = match id.strip_prefix("0x") {
+        Some(hex) => u8::from_str_radix(hex, 16).ok(),
+        None => id.parse::<u8>().ok(),
+    };
+    number
+        .and_then(by_id)
+        .or_else(|| by_name(id))
+        .ok_or_else(|| UnknownSuite(id.to_string()))
+}
+
 /// A BGPsec algorithm suite: one entry of [`SUITES`].
 pub trait AlgorithmSuite: Send + Sync {
     /// The Algorithm Suite Identifier of its Signature_Blocks (RFC 8608 §2.1, §7).

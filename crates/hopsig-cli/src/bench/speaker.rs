@@ -27,13 +27,14 @@ use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
 use hopsig_bgp::{Hop, Peer, Signer, Validator, SUITES};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
-use crate::speaker::config::Mode;
-use crate::speaker::events::{Event, State, Up};
-use crate::speaker::outbox::{self, Link};
-use crate::speaker::rib::{Pool, Rib, Session};
 use hopsig_bench::table::{Column, Table};
 use hopsig_bench::timer::{median, rounds};
 use hopsig_bench::{Error, Machine};
+use hopsig_bgp::speaker::config::Mode;
+use hopsig_bgp::speaker::events::{Event, State, Up};
+use hopsig_bgp::speaker::outbox::{self, Link};
+use hopsig_bgp::speaker::pool::Pool;
+use hopsig_bgp::speaker::rib::{Rib, Session};
 
 /// Hops per path.
 const HOPS: usize = 5;

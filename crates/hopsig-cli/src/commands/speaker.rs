@@ -1,10 +1,12 @@
 //! `hopsig speaker run CONFIG` and `hopsig speaker status CONFIG`: a BGP speaker with
-//! BGPsec (crate::speaker; docs/spec/speaker.md).
+//! BGPsec (`hopsig_bgp::speaker`; docs/spec/speaker.md). This command reads the
+//! configuration file and the status file; the speaker is the library's.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::io::{self, say, say_json, Outcome};
-use crate::speaker::config::Config;
+use hopsig_bgp::speaker::config::{Config, MAX_CONFIG_LEN};
+
+use crate::io::{self, say, say_json, Failure, Outcome};
 
 /// Largest status file read.
 const MAX_STATUS_LEN: u64 = 256 << 20;
@@ -36,9 +38,11 @@ enum Command {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Outcome {
     match args.command {
-        Command::Run { config } => crate::speaker::run(Config::load(&config)?),
+        Command::Run { config } => {
+            hopsig_bgp::speaker::run(load(&config)?).map_err(|e| Failure::Input(e.to_string()))
+        }
         Command::Status { config, json } => {
-            let config = Config::load(&config)?;
+            let config = load(&config)?;
             let path = &config.state_file;
             let text = io::read(path, MAX_STATUS_LEN, "speaker state file")?;
             let value: serde_json::Value =
@@ -49,6 +53,14 @@ pub fn run(args: Args) -> Outcome {
             summary(&value).ok_or_else(|| io::at(path, "not a speaker state file"))?
         }
     }
+}
+
+/// The configuration file `path`; relative file names in it are taken from its folder.
+fn load(path: &Path) -> Result<Config, Failure> {
+    let text = io::read(path, MAX_CONFIG_LEN, "speaker configuration")?;
+    let text = std::str::from_utf8(&text).map_err(|e| io::at(path, e))?;
+    Config::from_toml_str(text, path.parent().unwrap_or(Path::new(".")))
+        .map_err(|e| io::at(path, e))
 }
 
 /// One line per session, then the route counts.

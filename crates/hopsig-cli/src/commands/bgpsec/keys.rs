@@ -3,15 +3,11 @@
 //! (`hopsig_bgp::router_key`); and the loader `validate-mrt --keys` shares.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use hopsig_bgp::router_key::{self, LoadReport, RouterKey};
 use hopsig_bgp::suite;
 
-use crate::io::{at, print_text, say, Failure, Outcome};
-
-/// Largest rpki-client JSON file read: 256 MiB (its whole output is under 100).
-const MAX_KEYS_JSON: u64 = 256 << 20;
+use crate::io::{print_text, say, Failure, Outcome};
 
 /// List the router keys of an rpki-client JSON file or a keys folder.
 ///
@@ -63,33 +59,13 @@ pub fn run(args: Args) -> Outcome {
     say(summary(&args.path, &loaded))
 }
 
-/// One line on what `path` gave.
+/// One line on what `path` gave ([`LoadReport::summary`]).
 pub(crate) fn summary(path: &Path, loaded: &LoadReport) -> String {
-    format!(
-        "keys: {}: {} (AS, SKI, key) triples from {} files ({} certificates or JSON entries, \
-         {} public keys); left out: {} expired, {} not yet valid",
-        path.display(),
-        loaded.keys.len(),
-        loaded.files,
-        loaded.certificates,
-        loaded.public_keys,
-        loaded.expired,
-        loaded.not_yet_valid
-    )
+    loaded.summary(path)
 }
 
 /// The router keys of `path` valid at `at` (default now): rpki-client's JSON if it is
-/// a file, a keys folder if it is a folder.
+/// a file, a keys folder if it is a folder ([`router_key::load`]).
 pub(crate) fn load(path: &Path, at_time: Option<i64>) -> Result<LoadReport, Failure> {
-    let unix = match at_time {
-        Some(t) => t,
-        None => SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
-    };
-    if path.is_dir() {
-        return router_key::from_dir(path, unix).map_err(|e| Failure::Input(e.to_string()));
-    }
-    let text = crate::io::read(path, MAX_KEYS_JSON, "router keys JSON file")?;
-    router_key::from_rpki_json(&text, unix).map_err(|e| at(path, e))
+    router_key::load(path, at_time).map_err(|e| Failure::Input(e.to_string()))
 }

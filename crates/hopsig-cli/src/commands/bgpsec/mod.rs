@@ -11,7 +11,7 @@ pub mod validate_mrt;
 use std::num::NonZeroUsize;
 use std::path::Path;
 
-use hopsig_bgp::suite::{self, AlgorithmSuite, SUITES};
+use hopsig_bgp::suite::{self, AlgorithmSuite};
 
 use crate::io::Failure;
 
@@ -44,23 +44,7 @@ pub fn run(args: Args) -> crate::io::Outcome {
 
 /// The suite `--suite` names: its name or its number (decimal or `0x…`).
 pub(crate) fn suite_named(id: &str) -> Result<&'static dyn AlgorithmSuite, Failure> {
-    let number = match id.strip_prefix("0x") {
-        Some(hex) => u8::from_str_radix(hex, 16).ok(),
-        None => id.parse::<u8>().ok(),
-    };
-    number
-        .and_then(suite::by_id)
-        .or_else(|| suite::by_name(id))
-        .ok_or_else(|| {
-            let known: Vec<String> = SUITES
-                .iter()
-                .map(|s| format!("{} ({})", s.id(), s.name()))
-                .collect();
-            Failure::Input(format!(
-                "unknown algorithm suite '{id}' (available: {})",
-                known.join(", ")
-            ))
-        })
+    suite::named(id).map_err(|e| Failure::Input(e.to_string()))
 }
 
 /// `--threads`, or every core.

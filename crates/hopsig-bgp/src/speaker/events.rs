@@ -4,40 +4,12 @@
 
 use std::time::Instant;
 
-use hopsig_bgp::packet::{AsWidth, Prefix, Update};
+use crate::packet::{AsWidth, EncodeError, Prefix, Update};
+use crate::{SignError, Validation};
 
 use super::outbox::Outbox;
 
-/// The RFC 4271 §8.2.2 session states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    /// Idle.
-    Idle,
-    /// Connect: an active session's TCP connection under way.
-    Connect,
-    /// Active: waiting for the neighbour to connect.
-    Active,
-    /// OpenSent.
-    OpenSent,
-    /// OpenConfirm.
-    OpenConfirm,
-    /// Established.
-    Established,
-}
-
-impl State {
-    /// The RFC's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            State::Idle => "Idle",
-            State::Connect => "Connect",
-            State::Active => "Active",
-            State::OpenSent => "OpenSent",
-            State::OpenConfirm => "OpenConfirm",
-            State::Established => "Established",
-        }
-    }
-}
+pub use super::fsm::State;
 
 /// What a session negotiated when it reached Established.
 #[derive(Debug)]
@@ -86,8 +58,8 @@ pub struct Validated {
     pub prefix: Prefix,
     /// The route's sequence number: an answer for a route since replaced is dropped.
     pub seq: u64,
-    /// `Ok(suite)` for 'Valid', `Err(why)` for 'Not Valid'.
-    pub result: Result<u8, String>,
+    /// The verdict (RFC 8205 §5.1).
+    pub result: Validation,
 }
 
 /// A worker's signed (or downgraded) announcement.
@@ -103,5 +75,39 @@ pub struct Signed {
     pub result: Built,
 }
 
-/// A built announcement: the encoded UPDATE and whether it carries BGPsec_PATH.
-pub type Built = Result<(Vec<u8>, bool), String>;
+/// A built announcement to one session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Announcement {
+    /// The encoded UPDATE.
+    pub bytes: Vec<u8>,
+    /// Whether it carries BGPsec_PATH (signed), or AS_PATH (RFC 8205 §4.4).
+    pub bgpsec: bool,
+}
+
+/// Why an announcement could not be built; the route is then taken back from the
+/// session.
+#[derive(Debug, thiserror::Error)]
+pub enum AnnounceError {
+    /// The session is no longer Established.
+    #[error("session down")]
+    SessionDown,
+    /// The route left Adj-RIB-In meanwhile.
+    #[error("route gone")]
+    RouteGone,
+    /// An IPv6 route toward a neighbour without BGPsec: the unsigned sessions carry
+    /// IPv4 unicast only.
+    #[error("IPv6 is sent to BGPsec neighbours only")]
+    Ipv6Unsigned,
+    /// A path attribute does not encode.
+    #[error("{0}")]
+    Attribute(EncodeError),
+    /// The UPDATE does not encode.
+    #[error("encode: {0}")]
+    Encode(EncodeError),
+    /// Signing failed (other than for want of a key: that sends the route unsigned).
+    #[error(transparent)]
+    Sign(SignError),
+}
+
+/// A built announcement, or why there is none.
+pub type Built = Result<Announcement, AnnounceError>;

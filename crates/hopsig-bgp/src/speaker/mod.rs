@@ -1,24 +1,32 @@
-//! `hopsig speaker`: a BGP-4 speaker with BGPsec that signs at once and validates
-//! lazily (issue 13 §1–§2), laid out like holo-bgp:
+//! A BGP-4 speaker with BGPsec that signs at once and validates lazily (issue 13
+//! §1–§2; `hopsig speaker`, docs/spec/speaker.md), laid out like holo-bgp. Behind the
+//! cargo feature `speaker`, so that users of the codec do not build tokio.
 //!
 //! * [`config`] — the TOML configuration; [`originate`] — the prefixes it
 //!   originates, listed or from an MRT file;
-//! * [`neighbor`] — one task per session: the RFC 4271 §8 FSM over tokio TCP;
+//! * [`fsm`] — the RFC 4271 §8 state machine, a pure function (events in, actions
+//!   out); `neighbor` — one task per session: the I/O shell that drives it over tokio
+//!   TCP;
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
 //!   downgrade (§4.4), and the validation worker pool;
+//! * [`pool`] — the worker threads that validate and sign for the RIB;
 //! * [`outbox`] — each session's output queue, bounded, and its writer task;
 //! * [`events`] — the messages between them; [`metrics`], [`status`] — the
 //!   status file.
 //!
-//! The wire codec, signing and validation are hopsig-bgp's.
+//! The wire codec, signing and validation are the rest of this crate's. The speaker
+//! prints nothing: it logs through `tracing` events (one line of text each) and
+//! returns a typed [`Error`].
 
 pub mod config;
 pub mod events;
+pub mod fsm;
 pub mod metrics;
-pub mod neighbor;
+mod neighbor;
 pub mod originate;
 pub mod outbox;
+pub mod pool;
 pub mod rib;
 pub mod status;
 
@@ -27,15 +35,19 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hopsig_bgp::{RouterKeys, Signer};
+use std::path::PathBuf;
+
+use hopsig_primitives::input::{read_limited, ReadError};
+use hopsig_primitives::progress::RateLimit;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-use crate::commands::bgpsec::{keys, suite_named};
-use crate::io::{self, Failure};
+use crate::router_key::{self, LoadError};
+use crate::suite::{self, UnknownSuite};
+use crate::{RouterKeys, Signer};
 use config::Config;
-use events::State;
-use rib::{Pool, Rib, Session};
+use pool::Pool;
+use rib::{Rib, Session};
 
 /// How often the status file is rewritten, at most.
 const STATUS_EVERY: Duration = Duration::from_millis(500);
@@ -46,27 +58,66 @@ const ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 /// Largest secret key file read.
 const MAX_KEY_FILE: u64 = 64 * 1024;
 
+/// Why the speaker could not start: a configuration that cannot be used. Each message
+/// is one line naming the file or address at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A suite name in `router_keys` or a neighbour's `suites` that hopsig lacks.
+    #[error(transparent)]
+    Suite(#[from] UnknownSuite),
+    /// A router secret key file that cannot be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A router secret key file that is not a key of its suite.
+    #[error("{}: {problem}", path.display())]
+    Key {
+        /// The key file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The RPKI router keys (`rpki_keys`) cannot be loaded.
+    #[error(transparent)]
+    RouterKeys(#[from] LoadError),
+    /// The prefixes to originate: a bad entry, an MRT file that cannot be used.
+    #[error(transparent)]
+    Originate(#[from] originate::OriginateError),
+    /// The tokio runtime did not start.
+    #[error("cannot start the runtime: {0}")]
+    Runtime(std::io::Error),
+    /// The listen address cannot be bound.
+    #[error("listen {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 /// The signer for neighbour `n`: the router's keys of the suites configured for it.
-fn signer_for(config: &Config, n: &config::Neighbor) -> Result<Signer<'static>, Failure> {
+fn signer_for(config: &Config, n: &config::Neighbor) -> Result<Signer<'static>, Error> {
     let mut signer = Signer::new(config.local_as);
     for k in &config.router_keys {
-        let suite = suite_named(&k.suite)?;
+        let suite = suite::named(&k.suite)?;
         if let Some(wanted) = &n.suites {
             let mut ids = vec![];
             for w in wanted {
-                ids.push(suite_named(w)?.id());
+                ids.push(suite::named(w)?.id());
             }
             if !ids.contains(&suite.id()) {
                 continue;
             }
         }
-        let text = io::read_secret(&k.file, MAX_KEY_FILE, "router secret key")?;
+        let bad_key = |e: &dyn std::fmt::Display| Error::Key {
+            path: k.file.clone(),
+            problem: e.to_string(),
+        };
+        let text = read_limited(&k.file, MAX_KEY_FILE, "router secret key")?;
         let key = suite
             .signing_key_from_file(&text)
-            .map_err(|e| io::at(&k.file, e))?;
-        signer = signer
-            .with_key(suite, key)
-            .map_err(|e| io::at(&k.file, e))?;
+            .map_err(|e| bad_key(&e))?;
+        signer = signer.with_key(suite, key).map_err(|e| bad_key(&e))?;
     }
     Ok(signer)
 }
@@ -87,16 +138,16 @@ async fn accept(
     let mut pause = first_pause;
     let mut failed: u64 = 0;
     // Anyone can connect: one line per 10 s for refused connections, with the count.
-    let mut refused = io::RateLimit::new(Duration::from_secs(10));
+    let mut refused = RateLimit::new(Duration::from_secs(10));
     loop {
         let (stream, from) = match listener.accept().await {
             Ok(c) => c,
             Err(e) => {
                 if failed == 0 {
-                    io::note(format_args!(
+                    tracing::warn!(
                         "hopsig speaker: accept on {addr}: {e}; retrying, at most every {} s",
                         ACCEPT_BACKOFF.as_secs()
-                    ));
+                    );
                 }
                 failed += 1;
                 tokio::time::sleep(pause).await;
@@ -105,9 +156,7 @@ async fn accept(
             }
         };
         if failed > 0 {
-            io::note(format_args!(
-                "hopsig speaker: accept on {addr} works again after {failed} failures"
-            ));
+            tracing::info!("hopsig speaker: accept on {addr} works again after {failed} failures");
             (failed, pause) = (0, first_pause);
         }
         match passive.get(&from.ip()) {
@@ -117,13 +166,13 @@ async fn accept(
             }
             None => {
                 if let Some(held) = refused.allow(std::time::Instant::now()) {
-                    io::note(format_args!(
+                    tracing::warn!(
                         "hopsig speaker: connection from {from} refused: not a passive neighbour{}",
                         match held {
                             0 => String::new(),
                             n => format!(" ({n} more refused since the last line)"),
                         }
-                    ))
+                    )
                 }
             }
         }
@@ -133,41 +182,34 @@ async fn accept(
 /// Runs the speaker of `config` until the process is stopped.
 ///
 /// # Errors
-/// A configuration that cannot be used: keys that do not load, a listen address
-/// that cannot be bound.
-pub fn run(config: Config) -> Result<(), Failure> {
+/// [`Error`]: a configuration that cannot be used — keys that do not load, an MRT
+/// file to originate from that cannot be read, a listen address that cannot be bound.
+pub fn run(config: Config) -> Result<(), Error> {
     let keys = match &config.rpki_keys {
         Some(path) => {
-            let loaded = keys::load(path, None)?;
-            io::note(keys::summary(path, &loaded));
+            let loaded = router_key::load(path, None)?;
+            tracing::info!("{}", loaded.summary(path));
             loaded.keys
         }
         None => RouterKeys::new(),
     };
     let mut sessions = vec![];
     for n in &config.neighbors {
-        sessions.push(Session {
-            address: n.address.to_string(),
-            remote_as: n.remote_as,
-            state: State::Idle,
-            up: None,
-            signer: Arc::new(signer_for(&config, n)?),
-            adj_in: Default::default(),
-            adj_out: Default::default(),
-            updates_in: 0,
-            updates_out: 0,
-            last_error: None,
-        });
+        sessions.push(Session::new(
+            n.address.to_string(),
+            n.remote_as,
+            Arc::new(signer_for(&config, n)?),
+        ));
     }
     let local = originate::prefixes(&config)?;
-    let threads = config
-        .validation_threads
-        .unwrap_or_else(|| crate::commands::bgpsec::threads(None));
+    let threads = config.validation_threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))?;
+        .map_err(Error::Runtime)?;
     runtime.block_on(async move {
         let (events_tx, mut events) = mpsc::unbounded_channel();
         let pool = Pool::new(threads, Arc::new(keys), events_tx.clone());
@@ -203,11 +245,8 @@ pub fn run(config: Config) -> Result<(), Failure> {
         if let Some(addr) = config.listen {
             let listener = TcpListener::bind(addr)
                 .await
-                .map_err(|e| Failure::Input(format!("listen {addr}: {e}")))?;
-            io::note(format_args!(
-                "hopsig speaker: AS{} listening on {addr}",
-                config.local_as
-            ));
+                .map_err(|source| Error::Listen { addr, source })?;
+            tracing::info!("hopsig speaker: AS{} listening on {addr}", config.local_as);
             tokio::spawn(accept(listener, addr, passive));
         }
         let router_id = config.router_id.to_string();

@@ -11,14 +11,31 @@
 //! multi-hop real paths are measured).
 
 use std::collections::BTreeSet;
-use std::path::Path;
-
-use hopsig_bgp::packet::{Afi, Prefix};
-use hopsig_bgp::trace::{Entries, Entry};
+use std::path::{Path, PathBuf};
 
 use super::config::{Config, OriginateMrt};
-use crate::commands::bgpsec::open_mrt;
-use crate::io::{self, at, Failure};
+use crate::mrt::OpenError;
+use crate::packet::{Afi, Prefix};
+use crate::trace::{Entries, Entry};
+
+/// Why the prefixes to originate could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum OriginateError {
+    /// An `originate` entry that is not `address/length`.
+    #[error("{0}")]
+    Prefix(String),
+    /// The MRT file cannot be opened as MRT (the message names it).
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// The MRT file is broken, or gave no prefix.
+    #[error("{}: {problem}", path.display())]
+    File {
+        /// The MRT file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+}
 
 /// What was taken from an MRT file.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -38,9 +55,13 @@ pub struct MrtOrigins {
 ///
 /// # Errors
 /// The file unreadable or its framing broken, or no prefix taken; each names the file.
-pub fn from_mrt(m: &OriginateMrt) -> Result<MrtOrigins, Failure> {
+pub fn from_mrt(m: &OriginateMrt) -> Result<MrtOrigins, OriginateError> {
     let path: &Path = &m.file;
-    let input = open_mrt(path)?;
+    let at = |problem: String| OriginateError::File {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let input = crate::mrt::open(path)?;
     let mut progress = input.progress("speaker: originate_mrt");
     let mut entries = Entries::new(input.reader);
     let mut out = MrtOrigins::default();
@@ -48,7 +69,7 @@ pub fn from_mrt(m: &OriginateMrt) -> Result<MrtOrigins, Failure> {
     let limit = m.limit.unwrap_or(usize::MAX);
     while out.prefixes.len() < limit {
         let Some(entry) = entries.next() else { break };
-        match entry.map_err(|e| at(path, e))? {
+        match entry.map_err(|e| at(e.to_string()))? {
             Entry::Announcement(a) if m.peer_as.is_none_or(|asn| asn == a.peer_as) => {
                 out.announcements += 1;
                 if a.prefix.afi() == Afi::Ipv6 {
@@ -68,10 +89,9 @@ pub fn from_mrt(m: &OriginateMrt) -> Result<MrtOrigins, Failure> {
         let whose = m
             .peer_as
             .map_or(String::new(), |asn| format!(" by peer AS{asn}"));
-        return Err(at(
-            path,
-            format!("originate_mrt: no IPv4 prefix announced{whose} in this file"),
-        ));
+        return Err(at(format!(
+            "originate_mrt: no IPv4 prefix announced{whose} in this file"
+        )));
     }
     Ok(out)
 }
@@ -81,22 +101,22 @@ pub fn from_mrt(m: &OriginateMrt) -> Result<MrtOrigins, Failure> {
 ///
 /// # Errors
 /// A bad `originate` entry, or an MRT file that cannot be used.
-pub fn prefixes(config: &Config) -> Result<BTreeSet<Prefix>, Failure> {
+pub fn prefixes(config: &Config) -> Result<BTreeSet<Prefix>, OriginateError> {
     let mut all: BTreeSet<Prefix> = config
         .originated()
-        .map_err(Failure::Input)?
+        .map_err(OriginateError::Prefix)?
         .into_iter()
         .collect();
     if let Some(m) = &config.originate_mrt {
         let got = from_mrt(m)?;
-        io::note(format_args!(
+        tracing::info!(
             "hopsig speaker: originating {} IPv4 prefixes of {} ({} announcements read; {} IPv6 prefixes and {} unreadable records left out)",
             got.prefixes.len(),
             m.file.display(),
             got.announcements,
             got.ipv6,
             got.unreadable
-        ));
+        );
         all.extend(got.prefixes);
     }
     Ok(all)
@@ -109,10 +129,8 @@ mod tests {
 
     use super::*;
 
-    fn message(f: Failure) -> String {
-        match f {
-            Failure::Input(m) | Failure::Invalid(m) => m,
-        }
+    fn message(e: OriginateError) -> String {
+        e.to_string()
     }
 
     fn rib_dump() -> PathBuf {

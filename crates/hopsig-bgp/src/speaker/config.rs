@@ -3,13 +3,23 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
-use hopsig_bgp::packet::Prefix;
 use serde::Deserialize;
 
-use crate::io::{self, Failure};
+use crate::packet::Prefix;
 
-/// Largest configuration file read.
-const MAX_CONFIG_LEN: u64 = 1 << 20;
+/// Largest configuration file a caller should read (1 MiB).
+pub const MAX_CONFIG_LEN: u64 = 1 << 20;
+
+/// Why a configuration was refused. The caller adds the file's name.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// Not TOML, an unknown field, a field missing or of the wrong type.
+    #[error(transparent)]
+    Toml(#[from] toml::de::Error),
+    /// A value out of its range, or a bad prefix.
+    #[error("{0}")]
+    Invalid(String),
+}
 
 /// When validation happens (issue 13 §2; RFC 8205 §5 lets it happen later).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -141,16 +151,14 @@ pub struct Config {
 }
 
 impl Config {
-    /// Reads `path`; relative file names in it are taken from its folder.
+    /// The configuration in the TOML `text`; relative file names in it are taken
+    /// from the folder `base` (that of the configuration file).
     ///
     /// # Errors
-    /// The file and the problem: unreadable, not TOML, a field missing or of the
-    /// wrong type, a bad value.
-    pub fn load(path: &Path) -> Result<Config, Failure> {
-        let text = io::read(path, MAX_CONFIG_LEN, "speaker configuration")?;
-        let text = std::str::from_utf8(&text).map_err(|e| io::at(path, e))?;
-        let mut config: Config = toml::from_str(text).map_err(|e| io::at(path, e))?;
-        let base = path.parent().unwrap_or(Path::new("."));
+    /// [`ConfigError`]: not TOML, a field missing or of the wrong type, a bad value.
+    pub fn from_toml_str(text: &str, base: &Path) -> Result<Config, ConfigError> {
+        let invalid = |why: &str| Err(ConfigError::Invalid(why.into()));
+        let mut config: Config = toml::from_str(text)?;
         let rel = |p: &mut PathBuf| {
             if p.is_relative() {
                 *p = base.join(&*p);
@@ -166,27 +174,23 @@ impl Config {
         if let Some(m) = config.originate_mrt.as_mut() {
             rel(&mut m.file);
             if m.limit == Some(0) {
-                return Err(io::at(path, "originate_mrt: limit must be at least 1"));
+                return invalid("originate_mrt: limit must be at least 1");
             }
         }
         if config.hold_time != 0 && config.hold_time < 3 {
-            return Err(io::at(
-                path,
-                "hold_time must be 0 or at least 3 (RFC 4271 §4.2)",
-            ));
+            return invalid("hold_time must be 0 or at least 3 (RFC 4271 §4.2)");
         }
         if let Some(s) = config.send_hold_time {
             if s != 0 && s <= u32::from(config.hold_time) {
-                return Err(io::at(
-                    path,
+                return invalid(
                     "send_hold_time must be 0 (none) or more than hold_time (RFC 9687 §3.4)",
-                ));
+                );
             }
         }
         if config.local_as == 0 {
-            return Err(io::at(path, "local_as 0 is reserved (RFC 7607)"));
+            return invalid("local_as 0 is reserved (RFC 7607)");
         }
-        config.originated().map_err(|e| io::at(path, e))?;
+        config.originated().map_err(ConfigError::Invalid)?;
         Ok(config)
     }
 

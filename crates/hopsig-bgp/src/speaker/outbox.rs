@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use hopsig_bgp::packet::{AsWidth, Message, Notification, Prefix};
+use crate::packet::{AsWidth, Message, Notification, Prefix};
 use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::OwnedWriteHalf;
 use tokio::sync::mpsc::UnboundedSender;
@@ -35,7 +35,7 @@ pub const QUEUE_BYTES: usize = 1 << 20;
 const BATCH_BYTES: usize = 256 * 1024;
 
 /// RFC 9687's error code "Send Hold Timer Expired" (not in RFC 4271's list,
-/// hence not an [`hopsig_bgp::packet::ErrorCode`]).
+/// hence not an [`crate::packet::ErrorCode`]).
 pub const SEND_HOLD_TIMER_EXPIRED: u8 = 8;
 
 /// What the RIB and the session share.

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use hopsig_bgp::packet::{AsPath, AsPathSegmentType};
+use crate::packet::{AsPath, AsPathSegmentType};
 use serde_json::{json, Value};
 
 use super::rib::{Rib, Source};
@@ -135,21 +135,21 @@ impl Writes {
         match write(path, &value) {
             Ok(()) => {
                 if self.run > 0 {
-                    crate::io::note(format_args!(
+                    tracing::info!(
                         "hopsig speaker: status file {} written again after {} failed tries",
                         path.display(),
                         self.run
-                    ));
+                    );
                     self.run = 0;
                 }
                 true
             }
             Err(e) => {
                 if self.run == 0 {
-                    crate::io::note(format_args!(
+                    tracing::info!(
                         "hopsig speaker: status file {}: {e}; the speaker carries on and tries again",
                         path.display()
-                    ));
+                    );
                 }
                 self.run += 1;
                 self.failed += 1;
@@ -159,10 +159,17 @@ impl Writes {
     }
 }
 
+/// `path` with `suffix` appended to its last component (`state.json` → `state.json.tmp`).
+fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    p.into()
+}
+
 /// Writes `value` to `path` through a temporary file and a rename, so a reader
 /// never sees half a file; a failed write leaves no temporary file behind.
 pub fn write(path: &Path, value: &Value) -> std::io::Result<()> {
-    let tmp = crate::io::with_suffix(path, ".tmp");
+    let tmp = with_suffix(path, ".tmp");
     let written =
         std::fs::write(&tmp, format!("{value:#}\n")).and_then(|()| std::fs::rename(&tmp, path));
     if written.is_err() {
@@ -185,7 +192,7 @@ mod tests {
     fn a_failed_write_leaves_no_temporary_file() {
         let dir = tempfile::tempdir().unwrap();
         let full = dir.path().join("full.json");
-        let tmp = crate::io::with_suffix(&full, ".tmp");
+        let tmp = with_suffix(&full, ".tmp");
         std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
         assert!(write(&full, &json!({"a": 1})).is_err());
         assert!(tmp.symlink_metadata().is_err(), "{} kept", tmp.display());
@@ -193,7 +200,7 @@ mod tests {
         std::fs::create_dir(&folder).unwrap();
         std::fs::write(folder.join("x"), "x").unwrap();
         assert!(write(&folder, &json!({"a": 1})).is_err());
-        let tmp = crate::io::with_suffix(&folder, ".tmp");
+        let tmp = with_suffix(&folder, ".tmp");
         assert!(tmp.symlink_metadata().is_err(), "{} kept", tmp.display());
         // And a write that works leaves the file only.
         let good = dir.path().join("good.json");

@@ -1,0 +1,626 @@
+//! The RFC 4271 §8 finite state machine of one BGP session, as a pure function:
+//! [`step`] takes the session's [`Fsm`] and one [`Event`] and returns the next
+//! [`Fsm`] and the [`Action`]s to perform, with no I/O (holo-bgp's `neighbor.rs`).
+//! The shell (`speaker::neighbor`) owns the sockets, the timers and the output
+//! queue: it turns what happens into [`Event`]s (a received message through
+//! [`received`]) and performs the [`Action`]s. `tests/conformance/` replays event
+//! files through [`step`] and compares every action.
+//!
+//! The session follows RFC 4271 §8.2.2 with the mandatory session attributes only
+//! (§8.1.1) and a hold time of 4 minutes in OpenSent ([`OPEN_HOLD`], §8.2.2 "a large
+//! value"). The negotiated Hold Time is the smaller of both OPENs' (§4.2); KEEPALIVEs
+//! go out every third of it (§4.4, at least every second); a Hold Time of 0 turns
+//! both timers off in Established. RFC 7606 decides what a malformed UPDATE does in
+//! Established (Event 28, [`Event::UpdateMsgErr`]): treat-as-withdraw and attribute
+//! discard keep the session, a session reset closes it with the codec's
+//! NOTIFICATION.
+//!
+//! What hopsig deliberately does not implement, and does instead:
+//!
+//! * **Optional session attributes** (§8.1.1: AllowAutomaticStart/Stop,
+//!   DampPeerOscillations, IdleHoldTime, AcceptConnectionsUnconfiguredPeers,
+//!   PassiveTcpEstablishment, TrackTcpState, DelayOpen, SendNOTIFICATIONwithoutOPEN,
+//!   CollisionDetectEstablishedState). So Events 2–8 (automatic start/stop, passive
+//!   and damped starts), 12 (DelayOpenTimer_Expires), 14–15 (TcpConnection_Valid /
+//!   Tcp_CR_Invalid), 20 (BGPOpen with DelayOpenTimer running) and 23
+//!   (OpenCollisionDump) never occur. The one exception, below, is an IdleHoldTimer.
+//! * **Restart after a failure.** Where §8.2.2 goes from Connect, Active or OpenSent to
+//!   Active on a TCP failure (Event 18, "continues to listen for a connection"), and
+//!   from any state to Idle with no automatic restart, hopsig goes to Idle and starts
+//!   [`Timer::IdleHold`] for ConnectRetryTime; its expiry (Event 13,
+//!   IdleHoldTimer_Expires) is an automatic start (Event 3): the §8.1.1
+//!   DampPeerOscillations behaviour with a constant IdleHoldTime. Any event in Idle
+//!   other than a start is ignored, as §8.2.2 says for Idle.
+//! * **Passive neighbours** (a configured `passive`: RFC 4271 §8.1.1
+//!   PassiveTcpEstablishment, started with Event 5 semantics) wait in Active for the
+//!   neighbour's connection and never connect: the ConnectRetryTimer does not run in
+//!   Active, so §8.2.2's Active/Event 9 row ("initiates a TCP connection … changes its
+//!   state to Connect") does not apply. Active neighbours never accept a connection
+//!   (the listener hands connections only to passive ones), so Connect/Event 17 is the
+//!   same as Event 16.
+//! * **Connection collision detection** (§6.8, Events 19/20 in OpenConfirm, Event 23):
+//!   the listener gives a neighbour with a session under way no second connection, so
+//!   there is no collision to resolve; an OPEN in OpenConfirm or Established is an FSM
+//!   error.
+//! * **FSM error subcodes** (RFC 6608): the Finite State Machine Error NOTIFICATION
+//!   carries subcode 0 ([`FsmSubcode::Unspecified`]), as RFC 4271 has it.
+//! * **Disabling an AFI/SAFI** instead of a session reset (RFC 7606 §5.3 / RFC 4760
+//!   §7): not done; the session is reset.
+//! * **The SendHoldTimer** (RFC 9687, Event 29 SendHoldTimer_Expires): it runs in the
+//!   writer task, which sends its NOTIFICATION and resets the connection; the FSM
+//!   sees the writer end as Event 18 ([`Event::TcpConnectionFails`]) and sets its
+//!   duration when Established begins ([`Action::SendHold`], §3.3).
+
+use std::net::Ipv4Addr;
+use std::time::Duration;
+
+use crate::packet::{Action as Rfc7606, Afi};
+use crate::packet::{
+    AsWidth, BgpsecCapability, Capability, Direction, ErrorCode, FsmSubcode, Message, MessageError,
+    MessageType, MultiprotocolCapability, Notification, Open, OpenSubcode, Prefix, Update,
+    UpdateError,
+};
+
+/// Hold Timer in OpenSent (RFC 4271 §8.2.2: "suggested value … is 4 minutes").
+pub const OPEN_HOLD: Duration = Duration::from_secs(240);
+
+/// IPv4 (RFC 4760 AFI 1).
+const AFI_IPV4: u16 = 1;
+
+/// The RFC 4271 §8.2.2 session states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum State {
+    /// Idle.
+    #[default]
+    Idle,
+    /// Connect: an active session's TCP connection under way.
+    Connect,
+    /// Active: waiting for the neighbour to connect.
+    Active,
+    /// OpenSent.
+    OpenSent,
+    /// OpenConfirm.
+    OpenConfirm,
+    /// Established.
+    Established,
+}
+
+impl State {
+    /// The RFC's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Idle => "Idle",
+            State::Connect => "Connect",
+            State::Active => "Active",
+            State::OpenSent => "OpenSent",
+            State::OpenConfirm => "OpenConfirm",
+            State::Established => "Established",
+        }
+    }
+}
+
+/// The session's timers (RFC 4271 §8.1.3 and §8.1.1's IdleHoldTimer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Timer {
+    /// ConnectRetryTimer: how long a TCP connection attempt may take (Connect).
+    ConnectRetry,
+    /// HoldTimer: how long the neighbour may send nothing.
+    Hold,
+    /// KeepaliveTimer: when this speaker next sends a KEEPALIVE.
+    Keepalive,
+    /// IdleHoldTimer (§8.1.1, DampPeerOscillations): how long the session stays in
+    /// Idle before it starts again.
+    IdleHold,
+}
+
+impl Timer {
+    /// Every timer, for a shell that keeps one deadline per timer.
+    pub const ALL: [Timer; 4] = [
+        Timer::ConnectRetry,
+        Timer::Hold,
+        Timer::Keepalive,
+        Timer::IdleHold,
+    ];
+
+    /// The event of its expiry.
+    pub fn expired(self) -> Event {
+        match self {
+            Timer::ConnectRetry => Event::ConnectRetryTimerExpires,
+            Timer::Hold => Event::HoldTimerExpires,
+            Timer::Keepalive => Event::KeepaliveTimerExpires,
+            Timer::IdleHold => Event::IdleHoldTimerExpires,
+        }
+    }
+}
+
+/// What the session is configured with: the local side and the neighbour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The local AS.
+    pub local_as: u32,
+    /// The BGP Identifier.
+    pub router_id: Ipv4Addr,
+    /// Hold Time offered.
+    pub hold_time: u16,
+    /// ConnectRetryTime (and the IdleHoldTime).
+    pub connect_retry: Duration,
+    /// Send Hold Time configured, seconds, 0 for none [default: twice the negotiated
+    /// Hold Time].
+    pub send_hold_time: Option<u32>,
+    /// The AS the neighbour must announce in its OPEN.
+    pub remote_as: u32,
+    /// Wait for the neighbour to connect instead of connecting.
+    pub passive: bool,
+    /// Announce the BGPsec capability (send and receive, IPv4; RFC 8205 §2).
+    pub bgpsec: bool,
+}
+
+/// What the session negotiated: set by the neighbour's OPEN (OpenConfirm and
+/// Established).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Negotiated {
+    /// The AS in the neighbour's OPEN.
+    pub remote_as: u32,
+    /// AS numbers on the wire: four octets when both sides announced RFC 6793.
+    pub width: AsWidth,
+    /// The Hold Time: the smaller of both OPENs' (0: no Hold Timer in Established).
+    pub hold: Duration,
+    /// The KEEPALIVE interval: a third of the Hold Time, at least a second.
+    pub keepalive: Duration,
+    /// This speaker may send BGPsec UPDATEs (it announced Send, the neighbour Receive,
+    /// for IPv4, RFC 8205 §2.2).
+    pub bgpsec_send: bool,
+    /// The neighbour may send BGPsec UPDATEs (it announced Send, this speaker
+    /// Receive, for IPv4, both the 4-octet AS capability; RFC 8205 §2.2).
+    pub bgpsec_receive: bool,
+}
+
+/// A session's state: the RFC state and what was negotiated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Fsm {
+    /// The RFC 4271 state.
+    pub state: State,
+    /// Set from the neighbour's OPEN until the session goes back to Idle.
+    pub negotiated: Option<Negotiated>,
+}
+
+impl Fsm {
+    /// How AS numbers are read and written now: as negotiated, four octets before.
+    pub fn width(&self) -> AsWidth {
+        self.negotiated.map_or(AsWidth::Four, |n| n.width)
+    }
+}
+
+/// The RFC 4271 §8.1 events hopsig's shell produces (each named with its number).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// Event 1: ManualStart — the speaker starts the session (an active neighbour
+    /// connects, a passive one waits; a passive start is Event 5's behaviour, which
+    /// the configuration, not the event, selects).
+    ManualStart,
+    /// Event 9: ConnectRetryTimer_Expires.
+    ConnectRetryTimerExpires,
+    /// Event 10: HoldTimer_Expires.
+    HoldTimerExpires,
+    /// Event 11: KeepaliveTimer_Expires.
+    KeepaliveTimerExpires,
+    /// Event 13: IdleHoldTimer_Expires — the wait in Idle after a failure is over;
+    /// handled as Event 3, AutomaticStart.
+    IdleHoldTimerExpires,
+    /// Event 16: Tcp_CR_Acked — this speaker's connection attempt succeeded.
+    TcpCrAcked,
+    /// Event 17: TcpConnectionConfirmed — the neighbour connected to this speaker.
+    TcpConnectionConfirmed,
+    /// Event 18: TcpConnectionFails — the connection could not be made, was closed or
+    /// failed (reading, writing, the SendHoldTimer), and why.
+    TcpConnectionFails(String),
+    /// Event 19: BGPOpen — a valid OPEN.
+    BgpOpen(Box<Open<'static>>),
+    /// Event 21: BGPHeaderErr — the NOTIFICATION to send, if any, and why.
+    BgpHeaderErr(Option<Notification<'static>>, String),
+    /// Event 22: BGPOpenMsgErr — the NOTIFICATION to send and why.
+    BgpOpenMsgErr(Notification<'static>, String),
+    /// Event 25: NotifMsg — a NOTIFICATION received.
+    NotifMsg(Notification<'static>),
+    /// Event 25: NotifMsg of a NOTIFICATION too short to decode, and why (RFC 4271
+    /// §6.4: none is sent in reply).
+    BadNotifMsg(String),
+    /// Event 26: KeepAliveMsg.
+    KeepAliveMsg,
+    /// Event 27: UpdateMsg — a valid UPDATE.
+    UpdateMsg(Box<Update<'static>>),
+    /// Event 28: UpdateMsgErr — a malformed UPDATE with RFC 7606's verdict.
+    UpdateMsgErr(Box<UpdateError>),
+}
+
+/// What the shell does for the FSM, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Start a TCP connection to the neighbour, dropping any attempt under way.
+    Connect,
+    /// Take the next connection the listener hands over for this neighbour.
+    Accept,
+    /// Queue this message (OPEN, KEEPALIVE) ahead of UPDATEs, encoded with
+    /// [`Fsm::width`].
+    Send(Message<'static>),
+    /// Start (or restart) a timer.
+    StartTimer(Timer, Duration),
+    /// Stop a timer.
+    StopTimer(Timer),
+    /// Log a line about the session.
+    Log(String),
+    /// Set the writer's SendHoldTimer (RFC 9687; `None`: none).
+    SendHold(Option<Duration>),
+    /// The session is up: hand it to the RIB with what was negotiated.
+    Established(Negotiated),
+    /// Hand an UPDATE to the RIB.
+    Update(Box<Update<'static>>),
+    /// Withdraw these routes of the neighbour (RFC 7606 §2 treat-as-withdraw).
+    TreatAsWithdraw(Vec<Prefix>),
+    /// Send the NOTIFICATION, if any, after what is queued, close the connection and
+    /// tell the RIB the session went down, and why (RFC 4271 §8.2.2 "drops the TCP
+    /// connection", "releases all BGP resources").
+    Close {
+        /// The NOTIFICATION to send last.
+        notification: Option<Notification<'static>>,
+        /// Why, as logged and shown in the status file.
+        reason: String,
+    },
+}
+
+/// The Send Hold Time of a session whose negotiated Hold Time is `hold`, with
+/// `configured` (seconds) if set: RFC 9687 §3.3 stops the SendHoldTimer when the
+/// SendHoldTime or the negotiated Hold Time is 0. The default is twice the negotiated
+/// Hold Time: §3.4 wants more than the Hold Time, and issue 22 wants a neighbour that
+/// takes nothing reset on the Hold Time's scale, not after §5's suggested 8-minute
+/// floor (an operator who wants that floor configures 480).
+pub fn send_hold_time(configured: Option<u32>, hold: Duration) -> Option<Duration> {
+    let d = match configured {
+        Some(s) => Duration::from_secs(u64::from(s)),
+        None => 2 * hold,
+    };
+    (!d.is_zero() && !hold.is_zero()).then_some(d)
+}
+
+/// The capabilities this speaker announces: 4-octet AS (in [`Open::new`]), IPv4
+/// unicast, and for a BGPsec neighbour BGPsec send and receive for IPv4.
+pub fn capabilities(bgpsec: bool) -> Vec<Capability<'static>> {
+    let mut caps = vec![Capability::Multiprotocol(MultiprotocolCapability {
+        afi: AFI_IPV4,
+        reserved: 0,
+        safi: 1,
+    })];
+    if bgpsec {
+        for d in [Direction::Send, Direction::Receive] {
+            caps.push(Capability::Bgpsec(BgpsecCapability::new(d, Afi::Ipv4)));
+        }
+    }
+    caps
+}
+
+/// Whether `open` announces the BGPsec capability `direction` for IPv4, version 0.
+fn announces(open: &Open<'_>, direction: Direction) -> bool {
+    open.capabilities().any(|c| {
+        matches!(c, Capability::Bgpsec(b)
+            if b.version == 0 && b.direction == direction && b.afi == AFI_IPV4)
+    })
+}
+
+/// The event of a whole received message `bytes` (header included), decoded with
+/// `width` ([`Fsm::width`]): the shell's half of "the FSM never parses bytes".
+pub fn received(bytes: &[u8], width: AsWidth) -> Event {
+    match Message::decode(bytes, width) {
+        Ok(Message::Open(o)) => Event::BgpOpen(Box::new(o.into_owned())),
+        Ok(Message::Update(u)) => Event::UpdateMsg(Box::new(u.into_owned())),
+        Ok(Message::Notification(n)) => Event::NotifMsg(n.into_owned()),
+        Ok(Message::Keepalive) => Event::KeepAliveMsg,
+        Err(e) => {
+            let reason = format!("received: {e}");
+            match e {
+                MessageError::Header(h) => Event::BgpHeaderErr(h.notification(), reason),
+                MessageError::Open(o) => Event::BgpOpenMsgErr(o.notification(), reason),
+                MessageError::Update(u) => Event::UpdateMsgErr(Box::new(u)),
+                MessageError::Notification(_) => Event::BadNotifMsg(reason),
+            }
+        }
+    }
+}
+
+/// The message type an event received, for "… in OpenSent" FSM errors.
+fn message_type(event: &Event) -> Option<MessageType> {
+    match event {
+        Event::BgpOpen(_) | Event::BgpOpenMsgErr(..) => Some(MessageType::Open),
+        Event::UpdateMsg(_) | Event::UpdateMsgErr(_) => Some(MessageType::Update),
+        Event::KeepAliveMsg => Some(MessageType::Keepalive),
+        Event::NotifMsg(_) | Event::BadNotifMsg(_) => Some(MessageType::Notification),
+        _ => None,
+    }
+}
+
+/// Ends the session: timers stopped, the NOTIFICATION sent and the connection closed,
+/// then Idle until the IdleHoldTimer restarts it.
+fn close(
+    config: &Config,
+    notification: Option<Notification<'static>>,
+    reason: String,
+) -> (Fsm, Vec<Action>) {
+    (
+        Fsm::default(),
+        vec![
+            Action::StopTimer(Timer::Hold),
+            Action::StopTimer(Timer::Keepalive),
+            Action::Close {
+                notification,
+                reason,
+            },
+            Action::StartTimer(Timer::IdleHold, config.connect_retry),
+        ],
+    )
+}
+
+/// The session's start (Events 1 and 13 in Idle): a passive neighbour waits in
+/// Active, an active one connects in Connect.
+fn start(config: &Config) -> (Fsm, Vec<Action>) {
+    if config.passive {
+        (
+            Fsm {
+                state: State::Active,
+                negotiated: None,
+            },
+            vec![Action::Accept],
+        )
+    } else {
+        (
+            Fsm {
+                state: State::Connect,
+                negotiated: None,
+            },
+            vec![
+                Action::Connect,
+                Action::StartTimer(Timer::ConnectRetry, config.connect_retry),
+            ],
+        )
+    }
+}
+
+/// The TCP connection is up (Events 16, 17 in Connect or Active): OPEN sent, the
+/// Hold Timer at [`OPEN_HOLD`], OpenSent.
+fn connected(config: &Config) -> (Fsm, Vec<Action>) {
+    let open = Open::new(
+        config.local_as,
+        config.hold_time,
+        config.router_id,
+        capabilities(config.bgpsec),
+    );
+    (
+        Fsm {
+            state: State::OpenSent,
+            negotiated: None,
+        },
+        vec![
+            Action::StopTimer(Timer::ConnectRetry),
+            Action::Send(Message::Open(open)),
+            Action::StartTimer(Timer::Hold, OPEN_HOLD),
+        ],
+    )
+}
+
+/// The neighbour's OPEN in OpenSent (Event 19): checked against the configured AS,
+/// the parameters negotiated, KEEPALIVE sent, OpenConfirm.
+fn open_received(config: &Config, o: &Open<'_>) -> (Fsm, Vec<Action>) {
+    if o.asn() != config.remote_as {
+        let note = Notification::new(
+            ErrorCode::Open,
+            u8::from(OpenSubcode::BadPeerAs),
+            o.my_as.to_be_bytes().to_vec(),
+        );
+        return close(
+            config,
+            Some(note),
+            format!("OPEN from AS{}, expected AS{}", o.asn(), config.remote_as),
+        );
+    }
+    let hold = o.hold_time.min(config.hold_time);
+    let four = o
+        .capabilities()
+        .any(|c| matches!(c, Capability::FourOctetAs(_)));
+    // RFC 8205 §2.2: BGPsec needs 4-octet AS numbers on both sides.
+    let negotiated = Negotiated {
+        remote_as: o.asn(),
+        width: if four { AsWidth::Four } else { AsWidth::Two },
+        hold: Duration::from_secs(u64::from(hold)),
+        keepalive: Duration::from_secs(u64::from(hold / 3).max(1)),
+        bgpsec_send: config.bgpsec && four && announces(o, Direction::Receive),
+        bgpsec_receive: config.bgpsec && four && announces(o, Direction::Send),
+    };
+    let mut actions = vec![Action::Send(Message::Keepalive)];
+    if !negotiated.hold.is_zero() {
+        actions.push(Action::StartTimer(Timer::Keepalive, negotiated.keepalive));
+    }
+    // A Hold Time of 0 keeps the large OpenSent value until Established.
+    let until_keepalive = if negotiated.hold.is_zero() {
+        OPEN_HOLD
+    } else {
+        negotiated.hold
+    };
+    actions.push(Action::StartTimer(Timer::Hold, until_keepalive));
+    (
+        Fsm {
+            state: State::OpenConfirm,
+            negotiated: Some(negotiated),
+        },
+        actions,
+    )
+}
+
+/// The Hold Timer restarted on a message received (RFC 4271 §8.2.2, OpenConfirm and
+/// Established: "restarts its HoldTimer, if the negotiated HoldTime value is
+/// non-zero").
+fn restart_hold(n: &Negotiated) -> Option<Action> {
+    (!n.hold.is_zero()).then_some(Action::StartTimer(Timer::Hold, n.hold))
+}
+
+/// One RFC 4271 §8.2.2 transition: the session `fsm` of `config` after `event`, and
+/// what the shell is to do, in order. Pure: no I/O, no clock.
+pub fn step(config: &Config, fsm: Fsm, event: Event) -> (Fsm, Vec<Action>) {
+    use Event as E;
+    let stay = |actions: Vec<Action>| (fsm, actions);
+    match (fsm.state, fsm.negotiated, event) {
+        // Idle: a start; "any other events … does not cause change in the state".
+        (State::Idle, _, E::ManualStart | E::IdleHoldTimerExpires) => start(config),
+        (State::Idle, _, _) => stay(vec![]),
+
+        // Connect and Active: waiting for the TCP connection.
+        (State::Connect | State::Active, _, E::ManualStart) => stay(vec![]),
+        (State::Connect | State::Active, _, E::TcpCrAcked | E::TcpConnectionConfirmed) => {
+            connected(config)
+        }
+        (State::Connect, _, E::ConnectRetryTimerExpires) => stay(vec![
+            Action::Connect,
+            Action::StartTimer(Timer::ConnectRetry, config.connect_retry),
+        ]),
+        (State::Active, _, E::ConnectRetryTimerExpires) => stay(vec![]),
+        (State::Connect | State::Active, _, E::TcpConnectionFails(why)) => (
+            Fsm::default(),
+            vec![
+                Action::StopTimer(Timer::ConnectRetry),
+                Action::Log(format!("connect: {why}")),
+                Action::StartTimer(Timer::IdleHold, config.connect_retry),
+            ],
+        ),
+        // "In response to any other event …, the local system … changes its state to
+        // Idle" (no connection to drop).
+        (State::Connect | State::Active, _, _) => (
+            Fsm::default(),
+            vec![
+                Action::StopTimer(Timer::ConnectRetry),
+                Action::StartTimer(Timer::IdleHold, config.connect_retry),
+            ],
+        ),
+
+        // Events of every state with a connection.
+        (_, _, E::ManualStart) => stay(vec![]),
+        (_, _, E::HoldTimerExpires) => close(
+            config,
+            Some(Notification::new(ErrorCode::HoldTimerExpired, 0, vec![])),
+            "Hold Timer expired".into(),
+        ),
+        (_, _, E::TcpConnectionFails(why)) => close(config, None, why),
+        (_, _, E::BgpHeaderErr(note, why)) => close(config, note, why),
+        (_, _, E::BgpOpenMsgErr(note, why)) => close(config, Some(note), why),
+        (_, _, E::NotifMsg(note)) => close(
+            config,
+            None,
+            format!(
+                "NOTIFICATION received: code {} subcode {}",
+                note.code, note.subcode
+            ),
+        ),
+        (_, _, E::BadNotifMsg(why)) => close(config, None, why),
+
+        // OpenSent: the neighbour's OPEN.
+        (State::OpenSent, _, E::BgpOpen(o)) => open_received(config, &o),
+
+        // OpenConfirm and Established: KEEPALIVEs both ways.
+        (State::OpenConfirm | State::Established, Some(n), E::KeepaliveTimerExpires) => stay(vec![
+            Action::Send(Message::Keepalive),
+            Action::StartTimer(Timer::Keepalive, n.keepalive),
+        ]),
+        (State::OpenConfirm, Some(n), E::KeepAliveMsg) => {
+            let mut actions: Vec<Action> = vec![];
+            actions.extend(restart_hold(&n));
+            if n.hold.is_zero() {
+                actions.push(Action::StopTimer(Timer::Hold));
+            }
+            // RFC 9687 §3.3: the SendHoldTimer starts with Established (before, the
+            // Hold Timer bounds each state).
+            actions.push(Action::SendHold(send_hold_time(
+                config.send_hold_time,
+                n.hold,
+            )));
+            actions.push(Action::Log("Established".into()));
+            actions.push(Action::Established(n));
+            (
+                Fsm {
+                    state: State::Established,
+                    negotiated: Some(n),
+                },
+                actions,
+            )
+        }
+        (State::Established, Some(n), E::KeepAliveMsg) => {
+            stay(restart_hold(&n).into_iter().collect())
+        }
+        (State::Established, Some(n), E::UpdateMsg(u)) => {
+            let mut actions: Vec<Action> = restart_hold(&n).into_iter().collect();
+            actions.push(Action::Update(u));
+            stay(actions)
+        }
+        // RFC 7606 in Established: the codec's verdict.
+        (State::Established, Some(n), E::UpdateMsgErr(e)) => {
+            let text = MessageError::Update((*e).clone()).to_string();
+            let mut actions: Vec<Action> = restart_hold(&n).into_iter().collect();
+            match (e.action(), e.salvage()) {
+                (Rfc7606::TreatAsWithdraw, salvage) => {
+                    let prefixes = salvage
+                        .map(|s| s.announced().chain(s.withdrawn_all()).collect())
+                        .unwrap_or_default();
+                    actions.push(Action::Log(format!("treat-as-withdraw (RFC 7606): {text}")));
+                    actions.push(Action::TreatAsWithdraw(prefixes));
+                }
+                (Rfc7606::AttributeDiscard, salvage) => {
+                    actions.push(Action::Log(format!("attribute discard (RFC 7606): {text}")));
+                    actions.extend(salvage.map(|s| Action::Update(Box::new(s.clone()))));
+                }
+                (Rfc7606::SessionReset, _) => {
+                    return close(config, e.notification(), format!("received: {text}"))
+                }
+            }
+            stay(actions)
+        }
+        // Before Established every malformed UPDATE ends the session, with the
+        // NOTIFICATION of a session reset (none for the others, RFC 7606 §3 a).
+        (_, _, E::UpdateMsgErr(e)) => {
+            let text = MessageError::Update((*e).clone()).to_string();
+            close(config, e.notification(), format!("received: {text}"))
+        }
+
+        // Anything else is a Finite State Machine Error (RFC 4271 §6.6): a message
+        // in the wrong state, or a timer that does not run in it.
+        (state, _, event) => {
+            let what = match message_type(&event) {
+                Some(t) => format!("{t:?}"),
+                None => format!("{event:?}"),
+            };
+            close(
+                config,
+                Some(Notification::new(
+                    ErrorCode::FiniteStateMachine,
+                    u8::from(FsmSubcode::Unspecified),
+                    vec![],
+                )),
+                format!("{what} in {}", state.name()),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn send_hold_time_follows_rfc_9687() {
+        let secs = Duration::from_secs;
+        // Twice the negotiated Hold Time (more than it, §3.4), without §5's
+        // suggested 8-minute floor.
+        assert_eq!(send_hold_time(None, secs(9)), Some(secs(18)));
+        assert_eq!(send_hold_time(None, secs(90)), Some(secs(180)));
+        assert_eq!(send_hold_time(None, secs(300)), Some(secs(600)));
+        // §3.3: none with a negotiated Hold Time of 0, or a SendHoldTime of 0.
+        assert_eq!(send_hold_time(None, secs(0)), None);
+        assert_eq!(send_hold_time(Some(0), secs(90)), None);
+        assert_eq!(send_hold_time(Some(10), secs(0)), None);
+        assert_eq!(send_hold_time(Some(10), secs(9)), Some(secs(10)));
+    }
+}

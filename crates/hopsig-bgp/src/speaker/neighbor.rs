@@ -1,0 +1,379 @@
+//! One BGP session's I/O shell: the tokio TCP connection, the timers and the
+//! output queue around the pure RFC 4271 §8 state machine ([`super::fsm`]), which
+//! decides every transition. The shell turns what happens — a connection made or
+//! accepted, a message read, a timer expired, the writer ended — into an
+//! [`fsm::Event`], steps the FSM, and performs the [`fsm::Action`]s.
+//!
+//! A reader task reads whole messages, so the select loop never cancels a read
+//! half-way; writes go through a writer task ([`super::outbox`]): the FSM never waits
+//! for the neighbour to read, and a blocked socket never blocks a timer.
+
+use std::collections::VecDeque;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use crate::packet::{AsWidth, Header, Message, Notification, HEADER_LEN};
+use hopsig_primitives::codec::Reader;
+use tokio::io::AsyncReadExt;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::mpsc::{self, Receiver, UnboundedSender};
+use tokio::task::JoinHandle;
+use tokio::time::{sleep_until, timeout};
+
+use super::config::Neighbor;
+use super::events::{Event, Up};
+use super::fsm::{self, Action, Fsm, State, Timer};
+use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
+
+/// Longest wait, once the session ends, for the NOTIFICATION to be written.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// What a session knows of its own side.
+#[derive(Debug, Clone)]
+pub struct Local {
+    /// The local AS.
+    pub asn: u32,
+    /// The BGP Identifier.
+    pub router_id: Ipv4Addr,
+    /// Hold Time offered.
+    pub hold_time: u16,
+    /// ConnectRetry timer.
+    pub connect_retry: Duration,
+    /// Send Hold Time configured, seconds, 0 for none [default: twice the negotiated
+    /// Hold Time].
+    pub send_hold_time: Option<u32>,
+}
+
+/// Runs the session with neighbour number `id` for ever: connects (or takes the
+/// connections the listener hands over on `incoming`), runs the FSM, and after a
+/// failure waits ConnectRetry and starts again.
+pub async fn run(
+    id: usize,
+    n: Neighbor,
+    local: Local,
+    mut incoming: Receiver<TcpStream>,
+    rib: UnboundedSender<Event>,
+) {
+    let config = fsm::Config {
+        local_as: local.asn,
+        router_id: local.router_id,
+        hold_time: local.hold_time,
+        connect_retry: local.connect_retry,
+        send_hold_time: local.send_hold_time,
+        remote_as: n.remote_as,
+        passive: n.passive,
+        bgpsec: n.bgpsec,
+    };
+    let mut shell = Shell {
+        id,
+        n: &n,
+        rib: &rib,
+        fsm: Fsm::default(),
+        timers: [None; Timer::ALL.len()],
+        connecting: None,
+        accepting: false,
+        conn: None,
+    };
+    let mut pending = VecDeque::from([fsm::Event::ManualStart]);
+    loop {
+        while let Some(event) = pending.pop_front() {
+            let (next, actions) = fsm::step(&config, shell.fsm, event);
+            if next.state != shell.fsm.state || next.state == State::Connect {
+                let _ = rib.send(Event::State(id, next.state));
+            }
+            shell.fsm = next;
+            for action in actions {
+                if let Some(e) = shell.perform(action, &mut incoming).await {
+                    pending.push_back(e);
+                }
+            }
+        }
+        pending.push_back(shell.next_event(&mut incoming).await);
+    }
+}
+
+/// A connection from OpenSent on: its reader and writer tasks and output queue.
+struct Conn {
+    link: Link,
+    /// The RIB's end of the output queue, until Established hands it over.
+    outbox: Option<Outbox>,
+    writer: JoinHandle<Result<(), String>>,
+    reader: JoinHandle<()>,
+    frames: Receiver<Frame>,
+}
+
+/// The shell's state around the FSM.
+struct Shell<'a> {
+    id: usize,
+    n: &'a Neighbor,
+    rib: &'a UnboundedSender<Event>,
+    fsm: Fsm,
+    /// Each running timer's deadline, by [`Timer::ALL`] index.
+    timers: [Option<tokio::time::Instant>; Timer::ALL.len()],
+    /// The connection attempt under way (Connect).
+    connecting: Option<JoinHandle<std::io::Result<TcpStream>>>,
+    /// Waiting for the listener's next connection (Active).
+    accepting: bool,
+    conn: Option<Conn>,
+}
+
+impl Shell<'_> {
+    /// Performs `action`; an event when performing it failed.
+    async fn perform(
+        &mut self,
+        action: Action,
+        incoming: &mut Receiver<TcpStream>,
+    ) -> Option<fsm::Event> {
+        match action {
+            Action::Connect => {
+                if let Some(old) = self.connecting.take() {
+                    old.abort();
+                }
+                self.connecting = Some(tokio::spawn(connect(self.n.clone())));
+            }
+            Action::Accept => self.accepting = true,
+            Action::Send(m) => {
+                let conn = self.conn.as_ref()?;
+                match m.encoding(self.fsm.width()) {
+                    Ok(bytes) => conn.link.control(bytes),
+                    Err(e) => return Some(fsm::Event::TcpConnectionFails(format!("encode: {e}"))),
+                }
+            }
+            Action::StartTimer(t, d) => {
+                self.timers[t as usize] = Some(tokio::time::Instant::now() + d);
+            }
+            Action::StopTimer(t) => {
+                self.timers[t as usize] = None;
+                if t == Timer::ConnectRetry {
+                    if let Some(c) = self.connecting.take() {
+                        c.abort();
+                    }
+                }
+            }
+            Action::Log(line) => log(self.n, format_args!("{line}")),
+            Action::SendHold(d) => {
+                if let Some(conn) = &self.conn {
+                    conn.link.set_send_hold(d);
+                }
+            }
+            Action::Established(negotiated) => {
+                let tx = self.conn.as_mut()?.outbox.take()?;
+                let up = Up {
+                    remote_as: negotiated.remote_as,
+                    width: negotiated.width,
+                    bgpsec_send: negotiated.bgpsec_send,
+                    bgpsec_receive: negotiated.bgpsec_receive,
+                    tx,
+                };
+                let _ = self.rib.send(Event::Up(self.id, up));
+            }
+            Action::Update(u) => {
+                let _ = self.rib.send(Event::Update(self.id, u, Instant::now()));
+            }
+            Action::TreatAsWithdraw(prefixes) => {
+                let _ = self.rib.send(Event::TreatAsWithdraw(self.id, prefixes));
+            }
+            Action::Close {
+                notification,
+                reason,
+            } => {
+                if let Some(conn) = self.conn.take() {
+                    conn.close(notification).await;
+                }
+                log(self.n, format_args!("session closed: {reason}"));
+                let _ = self.rib.send(Event::Down(self.id, reason));
+                // Connections that arrived meanwhile are stale.
+                while incoming.try_recv().is_ok() {}
+            }
+        }
+        None
+    }
+
+    /// Waits for the next thing that happens, as an FSM event.
+    async fn next_event(&mut self, incoming: &mut Receiver<TcpStream>) -> fsm::Event {
+        match self.next(incoming).await {
+            Happened::Timer(t) => {
+                self.timers[t as usize] = None;
+                t.expired()
+            }
+            Happened::Connected(done) => {
+                self.connecting = None;
+                match done {
+                    Ok(Ok(stream)) => {
+                        self.conn = Some(Conn::open(stream, self.id, self.rib));
+                        fsm::Event::TcpCrAcked
+                    }
+                    Ok(Err(e)) => fsm::Event::TcpConnectionFails(e.to_string()),
+                    Err(e) => fsm::Event::TcpConnectionFails(e.to_string()),
+                }
+            }
+            Happened::Accepted(stream) => {
+                self.accepting = false;
+                self.conn = Some(Conn::open(stream, self.id, self.rib));
+                fsm::Event::TcpConnectionConfirmed
+            }
+            Happened::Frame(Some(Ok(bytes))) => fsm::received(&bytes, self.fsm.width()),
+            Happened::Frame(Some(Err(event))) => event,
+            Happened::Frame(None) => fsm::Event::TcpConnectionFails("connection closed".into()),
+            Happened::WriterEnded(ended) => fsm::Event::TcpConnectionFails(match ended {
+                Ok(Ok(())) => "writer ended".into(),
+                Ok(Err(why)) => why,
+                Err(e) => format!("writer: {e}"),
+            }),
+        }
+    }
+
+    /// Waits for the first of: a timer, the connection attempt, the listener's
+    /// connection (Active), a message or the reader's end, the writer's end.
+    async fn next(&mut self, incoming: &mut Receiver<TcpStream>) -> Happened {
+        let deadline = self
+            .timers
+            .iter()
+            .zip(Timer::ALL)
+            .filter_map(|(d, t)| d.map(|d| (d, t)))
+            .min();
+        let timer = async {
+            match deadline {
+                Some((d, t)) => {
+                    sleep_until(d).await;
+                    t
+                }
+                None => std::future::pending().await,
+            }
+        };
+        let connecting = self.connecting.as_mut();
+        let connecting = async {
+            match connecting {
+                Some(c) => c.await,
+                None => std::future::pending().await,
+            }
+        };
+        let (frames, writer) = match self.conn.as_mut() {
+            Some(c) => (Some(&mut c.frames), Some(&mut c.writer)),
+            None => (None, None),
+        };
+        let frame = async {
+            match frames {
+                Some(f) => f.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        let writer_ended = async {
+            match writer {
+                Some(w) => w.await,
+                None => std::future::pending().await,
+            }
+        };
+        let accepting = self.accepting;
+        let accept = async {
+            match (accepting, incoming.recv().await) {
+                (true, Some(s)) => s,
+                // The listener is gone: nothing will ever connect.
+                _ => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            t = timer => Happened::Timer(t),
+            done = connecting => Happened::Connected(done),
+            s = accept, if accepting => Happened::Accepted(s),
+            f = frame => Happened::Frame(f),
+            w = writer_ended => Happened::WriterEnded(w),
+        }
+    }
+}
+
+/// What the shell waited for.
+enum Happened {
+    Timer(Timer),
+    Connected(Result<std::io::Result<TcpStream>, tokio::task::JoinError>),
+    Accepted(TcpStream),
+    Frame(Option<Frame>),
+    WriterEnded(Result<Result<(), String>, tokio::task::JoinError>),
+}
+
+impl Conn {
+    /// Starts the reader and writer tasks of `stream`.
+    fn open(stream: TcpStream, id: usize, rib: &UnboundedSender<Event>) -> Conn {
+        let _ = stream.set_nodelay(true);
+        let (rd, wr) = stream.into_split();
+        let (frames_tx, frames) = mpsc::channel(64);
+        let reader = tokio::spawn(reader(rd, frames_tx));
+        let (outbox, link) = outbox::channel(QUEUE_BYTES);
+        let writer = tokio::spawn(link.clone().writer(wr, id, rib.clone()));
+        Conn {
+            link,
+            outbox: Some(outbox),
+            writer,
+            reader,
+            frames,
+        }
+    }
+
+    /// Sends `last` after what is queued and closes: a neighbour that takes nothing
+    /// does not hold the session up longer than [`CLOSE_WAIT`].
+    async fn close(mut self, last: Option<Notification<'static>>) {
+        if !self.writer.is_finished() {
+            let last = last.and_then(|m| Message::Notification(m).encoding(AsWidth::Four).ok());
+            self.link.close(last);
+            if timeout(CLOSE_WAIT, &mut self.writer).await.is_err() {
+                self.writer.abort();
+            }
+        }
+        self.reader.abort();
+    }
+}
+
+async fn connect(n: Neighbor) -> std::io::Result<TcpStream> {
+    let to = SocketAddr::new(n.address, n.port);
+    let socket = if to.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    if let Some(a) = n.local_address {
+        socket.bind(SocketAddr::new(a, 0))?;
+    }
+    socket.connect(to).await
+}
+
+fn log(n: &Neighbor, what: std::fmt::Arguments<'_>) {
+    tracing::info!(
+        "hopsig speaker: neighbor {} AS{}: {what}",
+        n.address,
+        n.remote_as
+    );
+}
+
+/// A message from the reader task: the whole message, or the event that ended
+/// reading (a framing error, Event 21; a read failure, Event 18).
+type Frame = Result<Vec<u8>, fsm::Event>;
+
+/// Reads whole messages (header, then Length − 19 octets) and passes them on; a
+/// separate task so that the FSM's select loop never cancels a read half-way.
+async fn reader(mut rd: tokio::net::tcp::OwnedReadHalf, tx: mpsc::Sender<Frame>) {
+    let failed = |e: std::io::Error| Err(fsm::Event::TcpConnectionFails(format!("read: {e}")));
+    loop {
+        let mut header = [0u8; HEADER_LEN];
+        if let Err(e) = rd.read_exact(&mut header).await {
+            let _ = tx.send(failed(e)).await;
+            return;
+        }
+        let h = match Header::read(&mut Reader::new(&header)) {
+            Ok(h) => h,
+            Err(e) => {
+                let event = fsm::Event::BgpHeaderErr(e.notification(), e.to_string());
+                let _ = tx.send(Err(event)).await;
+                return;
+            }
+        };
+        let mut message = vec![0u8; h.length()];
+        message[..HEADER_LEN].copy_from_slice(&header);
+        if let Err(e) = rd.read_exact(&mut message[HEADER_LEN..]).await {
+            let _ = tx.send(failed(e)).await;
+            return;
+        }
+        if tx.send(Ok(message)).await.is_err() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! Adj-RIB-In (RFC 4271 §3.2): each session's routes with their validation state
+//! (RFC 8205 §5.1). A BGPsec UPDATE is screened first, on the RIB task
+//! ([`Validator::screen`], §5.2 without the signatures): an error is
+//! treat-as-withdraw, only unsupported suites make it unsigned. The AS path from an
+//! OLD (2-octet) neighbour is AS_PATH merged with AS4_PATH (RFC 6793 §4.2.3). BGPsec
+//! routes are validated in the worker pool ([`ValidateJob`]).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::decision::contains;
+use super::{NotValidEntry, Rib, NOT_VALID_LOG};
+use crate::as4::{self, Aggregator};
+use crate::as_path_equivalent;
+use crate::packet::{
+    AsPath, AsWidth, AttrType, AttributeValue, Origin, PathAttribute, Prefix, Update,
+};
+use crate::speaker::events::Validated;
+use crate::{NotValid, Peer, RouterKeys, Validation, Validator};
+
+/// A route's validation state (RFC 8205 §5.1, plus "pending" for lazy mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouteState {
+    /// Waiting in the validation queue.
+    Pending,
+    /// 'Valid' by a block of this suite.
+    Valid(u8),
+    /// 'Not Valid', and why.
+    NotValid(NotValid),
+    /// No BGPsec_PATH.
+    Unsigned,
+}
+
+impl RouteState {
+    /// The name in the status file.
+    pub fn name(&self) -> String {
+        match self {
+            RouteState::Pending => "pending".into(),
+            RouteState::Valid(s) => format!("valid (suite {s})"),
+            RouteState::NotValid(why) => format!("not valid: {why}"),
+            RouteState::Unsigned => "unsigned".into(),
+        }
+    }
+}
+
+/// A route in an Adj-RIB-In.
+#[derive(Debug, Clone)]
+pub struct Route {
+    /// Distinguishes a route from the one it replaced.
+    pub seq: u64,
+    /// When its UPDATE arrived.
+    pub received: Instant,
+    /// The received BGPsec UPDATE, kept to sign onward; `None` for an unsigned route.
+    pub bgpsec: Option<Arc<Update<'static>>>,
+    /// The AS path: the received AS_PATH or the Secure_Path's equivalent (§4.4).
+    pub as_path: AsPath,
+    /// ORIGIN.
+    pub origin: Origin,
+    /// The aggregating node (AGGREGATOR, or AS4_AGGREGATOR from an OLD neighbour).
+    pub aggregator: Option<Aggregator>,
+    /// The other attributes passed on with the route ([`passed_on`]).
+    pub attributes: Arc<[PathAttribute<'static>]>,
+    /// COMMUNITIES holds NO_EXPORT, NO_ADVERTISE or NO_EXPORT_SUBCONFED: the route is
+    /// used but sent to no neighbour, every one being external ([`no_export`]).
+    pub no_export: bool,
+    /// Validation state.
+    pub state: RouteState,
+    /// Whether time-to-forward was recorded.
+    pub forwarded: bool,
+}
+
+/// Where the installed route of a prefix comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Source {
+    /// This router originates it.
+    Local,
+    /// A route from this session (and its sequence number).
+    Neighbor(usize, u64),
+}
+
+/// One validation job: a route of a received BGPsec UPDATE, validated on a worker
+/// ([`super::super::pool::Pool::validate`]).
+pub struct ValidateJob {
+    /// The session the route came from.
+    neighbor: usize,
+    /// The route's prefix.
+    prefix: Prefix,
+    /// The route's sequence number.
+    seq: u64,
+    update: Arc<Update<'static>>,
+    peer: Peer,
+}
+
+impl ValidateJob {
+    /// Validates the UPDATE (RFC 8205 §5.2) with `validator`.
+    pub(crate) fn run(self, validator: &Validator<'_>) -> Validated {
+        Validated {
+            neighbor: self.neighbor,
+            prefix: self.prefix,
+            seq: self.seq,
+            result: validator.update(&self.update, &self.peer),
+        }
+    }
+}
+
+impl Rib {
+    /// An UPDATE from session `id`, received at `at`: withdrawals, then its routes
+    /// into Adj-RIB-In (screened, RFC 7606 / RFC 8205 §5.2), the decision for each
+    /// prefix touched, and the validation jobs.
+    pub(super) fn update(&mut self, id: usize, update: Update<'static>, at: Instant) {
+        let Some(session) = self.sessions.get_mut(id) else {
+            return;
+        };
+        session.updates_in += 1;
+        let (peer_as, width, bgpsec_receive) = session
+            .up
+            .as_ref()
+            .map_or((session.remote_as, AsWidth::Four, false), |u| {
+                (u.remote_as, u.width, u.bgpsec_receive)
+            });
+        let mut touched: Vec<Prefix> = update.withdrawn_all().collect();
+        for p in &touched {
+            session.adj_in.remove(p);
+        }
+        let peer = Peer::external(self.local_as, peer_as);
+        let bgpsec = match screen(&update, &peer, bgpsec_receive) {
+            Ok(signed) => signed,
+            Err(why) => {
+                // Treat-as-withdraw (RFC 7606 §2, RFC 8205 §5.2), before the route is
+                // used or forwarded, in both modes.
+                let announced: Vec<Prefix> = update.announced().collect();
+                tracing::info!(
+                    "hopsig speaker: treat-as-withdraw of {} from {}: {why}",
+                    announced
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    session.address
+                );
+                for p in announced {
+                    session.adj_in.remove(&p);
+                    touched.push(p);
+                }
+                for p in touched {
+                    self.decide(p);
+                }
+                return;
+            }
+        };
+        let origin = update.origin().unwrap_or(Origin::Incomplete);
+        let received = as4::received(&update, width);
+        // A BGPsec_PATH stands for AS_PATH (§5), also when its blocks are all of
+        // unsupported suites and the route is treated as unsigned (§5.2).
+        let as_path = match update.bgpsec_path() {
+            Some(b) => as_path_equivalent::as_path(b.secure_path()),
+            None => received.as_path,
+        };
+        let attributes = passed_on(&update);
+        let no_export = no_export(&update);
+        let update = Arc::new(update);
+        let mut jobs = vec![];
+        for p in update.announced() {
+            touched.push(p);
+            if contains(&as_path, self.local_as) {
+                // RFC 4271 §9.1.2: a route with the local AS in its path is not used.
+                session.adj_in.remove(&p);
+                continue;
+            }
+            self.seq += 1;
+            let route = Route {
+                seq: self.seq,
+                received: at,
+                bgpsec: bgpsec.then(|| Arc::clone(&update)),
+                as_path: as_path.clone(),
+                origin,
+                aggregator: received.aggregator,
+                attributes: Arc::clone(&attributes),
+                no_export,
+                state: if bgpsec {
+                    RouteState::Pending
+                } else {
+                    RouteState::Unsigned
+                },
+                forwarded: false,
+            };
+            if bgpsec {
+                jobs.push(ValidateJob {
+                    neighbor: id,
+                    prefix: p,
+                    seq: self.seq,
+                    update: Arc::clone(&update),
+                    peer,
+                });
+            }
+            session.adj_in.insert(p, route);
+        }
+        // Forward first (lazy mode), then queue the validations.
+        for p in touched {
+            self.decide(p);
+        }
+        self.queue += jobs.len() as u64;
+        self.pool.validate(jobs);
+    }
+
+    /// A validation job's answer: the route's state, and the decision again.
+    pub(super) fn validated(&mut self, v: Validated) {
+        self.queue = self.queue.saturating_sub(1);
+        let Some(session) = self.sessions.get_mut(v.neighbor) else {
+            return;
+        };
+        let Some(route) = session.adj_in.get_mut(&v.prefix).filter(|r| r.seq == v.seq) else {
+            return;
+        };
+        self.time_to_validate.record(route.received.elapsed());
+        route.state = match v.result {
+            Validation::Valid { suite, .. } => RouteState::Valid(suite),
+            Validation::NotValid(why) => RouteState::NotValid(why),
+        };
+        if let RouteState::NotValid(why) = &route.state {
+            let why = why.to_string();
+            let from = session.address.clone();
+            let withdrawn_from: Vec<String> = self
+                .sessions
+                .iter()
+                .filter(|s| {
+                    s.adj_out
+                        .get(&v.prefix)
+                        .is_some_and(|a| a.source == Source::Neighbor(v.neighbor, v.seq))
+                })
+                .map(|s| s.address.clone())
+                .collect();
+            tracing::info!(
+                "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]",
+                v.prefix,
+                withdrawn_from.join(", ")
+            );
+            self.not_valid_total += 1;
+            if self.not_valid.len() < NOT_VALID_LOG {
+                self.not_valid.push(NotValidEntry {
+                    neighbor: from,
+                    prefix: v.prefix,
+                    reason: why,
+                    withdrawn_from,
+                });
+            }
+        }
+        self.decide(v.prefix);
+    }
+}
+
+/// Whether a received UPDATE's routes are BGPsec routes (`Ok(true)`), unsigned ones
+/// (`Ok(false)`), or to treat as withdrawn (`Err(why)`), before anything uses them.
+///
+/// * A BGPsec_PATH from a neighbour that may not send one (RFC 8205 §2.2: it did not
+///   announce Send, or this speaker Receive, or either side the 4-octet AS
+///   capability) is a protocol error in that attribute: treat-as-withdraw (§5.2).
+/// * The checks of §5.2 that need no cryptography ([`Validator::screen`]): a
+///   failure is treat-as-withdraw; Signature_Blocks of unsupported suites only make
+///   the routes unsigned ("strip the Signature_Block(s), reconstruct the AS_PATH …
+///   and treat the UPDATE message as if it were received as an unsigned BGP UPDATE").
+fn screen(update: &Update<'_>, peer: &Peer, bgpsec_receive: bool) -> Result<bool, String> {
+    if update.bgpsec_path().is_none() {
+        return Ok(false);
+    }
+    if !bgpsec_receive {
+        return Err(
+            "BGPsec_PATH from a neighbour that may not send it (BGPsec not negotiated, RFC 8205 §2.2)"
+                .into(),
+        );
+    }
+    let no_keys = RouterKeys::new();
+    match Validator::with_suites(crate::SUITES, &no_keys).screen(update, peer) {
+        Ok(()) => Ok(true),
+        Err(NotValid::Unsigned(_)) => Ok(false),
+        Err(why) => Err(why.to_string()),
+    }
+}
+
+/// The received attributes an UPDATE of the route carries on: every attribute but
+/// those the speaker builds itself (ORIGIN, AS_PATH, NEXT_HOP, MP_REACH_NLRI,
+/// MP_UNREACH_NLRI, BGPsec_PATH, and AS4_PATH, AGGREGATOR, AS4_AGGREGATOR, rebuilt
+/// for each neighbour's AS width, RFC 6793 §4.2), as RFC 4271 §5 passes them to an
+/// external peer ([`PathAttribute::to_external_peer`]: unrecognized optional
+/// transitive ones with the Partial bit set, optional non-transitive ones and
+/// LOCAL_PREF not at all).
+fn passed_on(update: &Update<'_>) -> Arc<[PathAttribute<'static>]> {
+    const BUILT: [AttrType; 9] = [
+        AttrType::Origin,
+        AttrType::AsPath,
+        AttrType::NextHop,
+        AttrType::MpReachNlri,
+        AttrType::MpUnreachNlri,
+        AttrType::BgpsecPath,
+        AttrType::As4Path,
+        AttrType::Aggregator,
+        AttrType::As4Aggregator,
+    ];
+    update
+        .attributes
+        .iter()
+        .filter(|a| !BUILT.iter().any(|&t| u8::from(t) == a.type_code()))
+        .filter_map(PathAttribute::to_external_peer)
+        .map(PathAttribute::into_owned)
+        .collect()
+}
+
+/// Whether COMMUNITIES holds a well-known community that keeps the route from every
+/// neighbour of this speaker, all external (RFC 1997): NO_EXPORT ("MUST NOT be
+/// advertised outside a BGP confederation boundary"), NO_ADVERTISE, NO_EXPORT_SUBCONFED
+/// ("MUST NOT be advertised to external BGP peers"). Passing COMMUNITIES on makes
+/// this speaker one that recognises them.
+fn no_export(update: &Update<'_>) -> bool {
+    const KEPT_IN: [u32; 3] = [0xFFFF_FF01, 0xFFFF_FF02, 0xFFFF_FF03];
+    update.attributes.iter().any(|a| match a.value() {
+        AttributeValue::Other { type_code, value }
+            if *type_code == u8::from(AttrType::Communities) =>
+        {
+            value
+                .chunks_exact(4)
+                .any(|c| KEPT_IN.contains(&u32::from_be_bytes([c[0], c[1], c[2], c[3]])))
+        }
+        _ => false,
+    })
+}
