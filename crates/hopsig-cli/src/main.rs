@@ -10,7 +10,6 @@
 //! Exit codes: 0 success / valid signature, 1 invalid signature, 2 bad usage or
 //! unreadable / malformed input.
 
-mod bench;
 mod commands;
 mod io;
 

@@ -1,9 +1,9 @@
-//! `hopsig bench SUITE`: one benchmark suite of [`crate::bench::suites`], measured by
+//! `hopsig bench SUITE`: one benchmark suite of [`hopsig_bench::SUITES`], measured by
 //! hopsig-bench, printed, and written as JSON when asked.
 
 use std::path::PathBuf;
 
-use hopsig_bench::{Options, DEFAULT_DATA};
+use hopsig_bench::{Options, DEFAULT_DATA, SUITES};
 
 use crate::io::{note, outputs, print_text, Outcome, Secrecy};
 
@@ -30,17 +30,12 @@ pub struct Args {
 
 /// The suites' names, comma-separated.
 fn names() -> String {
-    crate::bench::suites()
-        .iter()
-        .map(|s| s.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    SUITES.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
 }
 
 /// The argument's help: the names, the last after "or".
 fn suite_help() -> String {
-    let suites = crate::bench::suites();
-    let names: Vec<&str> = suites.iter().map(|s| s.name).collect();
+    let names: Vec<&str> = SUITES.iter().map(|s| s.name).collect();
     match names.split_last() {
         Some((last, [])) => format!("Suite name: {last}"),
         Some((last, rest)) => format!("Suite name: {} or {last}", rest.join(", ")),
@@ -55,9 +50,8 @@ fn about() -> String {
 
 /// One line per suite, for `--help`.
 fn suite_list() -> String {
-    let suites = crate::bench::suites();
-    let width = suites.iter().map(|s| s.name.len()).max().unwrap_or(0);
-    let lines: Vec<String> = suites
+    let width = SUITES.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let lines: Vec<String> = SUITES
         .iter()
         .map(|s| format!("  {:<width$}  {}", s.name, s.help))
         .collect();
@@ -71,7 +65,7 @@ pub fn run(args: Args) -> Outcome {
     if let Some(path) = &args.json {
         files.check(path)?;
     }
-    let suite = hopsig_bench::suites::find(&crate::bench::suites(), &args.suite)?;
+    let suite = hopsig_bench::suites::find(&SUITES.iter().collect::<Vec<_>>(), &args.suite)?;
     let options = Options {
         quick: args.quick,
         data: args.data,

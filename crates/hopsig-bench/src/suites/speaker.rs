@@ -27,9 +27,9 @@ use hopsig_bgp::trace::{signed_path, update_message, Keyring, Route};
 use hopsig_bgp::{Hop, Peer, Signer, Validator, SUITES};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
-use hopsig_bench::table::{Column, Table};
-use hopsig_bench::timer::{median, rounds};
-use hopsig_bench::{Error, Machine};
+use crate::table::{Column, Table};
+use crate::timer::{median, rounds};
+use crate::{Error, Machine};
 use hopsig_bgp::speaker::config::Mode;
 use hopsig_bgp::speaker::events::{Event, State, Up};
 use hopsig_bgp::speaker::outbox::{self, Link};
