@@ -20,6 +20,9 @@
 //!   is on);
 //! * [`armor`] — hopsig's text key files: standard PEM blocks (which OpenSSL reads)
 //!   preceded by `name: value` header lines that say which scheme a key belongs to;
+//! * [`par`] — the one executor of parallel work: an ordered, batched map with
+//!   bounded read-ahead ([`par::Ordered`]) and a bounded pool for a producer that must
+//!   not block ([`par::Pool`]);
 //! * [`persist`] — crash-safe files: output files written atomically and placed all
 //!   together or not at all, and append-only journals (memory or file) for signer
 //!   state such as the HORS counter.
@@ -30,6 +33,7 @@ pub mod hash;
 pub mod hors;
 pub mod pairing;
 pub mod persist;
+pub mod par;
 pub mod progress;
 pub mod rsa;
 pub mod valgrind;
