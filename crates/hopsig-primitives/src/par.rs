@@ -363,8 +363,11 @@ impl<J: Send + 'static> Pool<J> {
         let max_batch = max_batch.max(1);
         let (work, complete) = (Arc::new(work), Arc::new(complete));
         for _ in 0..threads {
-            let (shared, work, complete) =
-                (Arc::clone(&shared), Arc::clone(&work), Arc::clone(&complete));
+            let (shared, work, complete) = (
+                Arc::clone(&shared),
+                Arc::clone(&work),
+                Arc::clone(&complete),
+            );
             std::thread::spawn(move || {
                 while let Some(jobs) = take(&shared, threads, max_batch) {
                     let answers: Vec<_> = jobs
@@ -520,7 +523,10 @@ mod tests {
         // Bounded read-ahead: the window, plus one batch being filled and one in
         // each channel slot.
         let w = Ordered::new(2).window();
-        assert!(read.load(Ordering::Relaxed) <= (60 + 10 * (w + 2)), "read ahead");
+        assert!(
+            read.load(Ordering::Relaxed) <= (60 + 10 * (w + 2)),
+            "read ahead"
+        );
     }
 
     #[test]
