@@ -355,9 +355,10 @@ impl<C: Curve> Router<C> {
                 }
             })
             .collect();
-        let mut verdicts = match packets.is_empty() {
-            true => Vec::new(),
-            false => batch::default_backend::<PlaPackets<C>>().verify_batch(&packets),
+        let mut verdicts = if packets.is_empty() {
+            Vec::new()
+        } else {
+            batch::default_backend::<PlaPackets<C>>().verify_batch(&packets)
         }
         .into_iter();
         pending

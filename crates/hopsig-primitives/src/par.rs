@@ -31,6 +31,16 @@
 //!   speaker sends them as events to its RIB task, which then finds them waiting
 //!   rather than being woken once per answer.
 //!
+//! The speaker's pool (today `hopsig-cli/src/speaker/rib.rs`, `Pool`) maps onto [`Pool`]
+//! one to one: a sign job is submitted with [`Priority::First`], a validation job with
+//! [`Priority::Then`]; its `MAX_BATCH` is `max_batch`; `complete` sends the answer on the
+//! RIB task's unbounded event channel and returns [`ControlFlow::Break`] once that channel
+//! is closed; a job whose work panicked comes back as [`Panicked`], which the RIB turns
+//! into a failed answer (the route 'Not Valid', the announcement not sent) so that its
+//! count of jobs out stays right. Where [`Pool::try_submit`] says [`Full`], the RIB signs
+//! on its own task (it does so already while it keeps up) and keeps a validation in its
+//! own queue until the next answer event frees a place.
+//!
 //! Both are built on `std::thread` and `std::sync::mpsc` (whose channels are
 //! crossbeam's since Rust 1.67). rayon's parallel iterators do not fit: `par_bridge`
 //! loses the order of a stream, and a collected `par_iter` holds a whole capture or

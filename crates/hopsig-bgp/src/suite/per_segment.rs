@@ -8,10 +8,10 @@
 //! SKI(N)) — none marks the block 'Not Valid' —, steps 3–4 verify the signature over
 //! hop N's octets with each key found until one accepts — none marks the block 'Not
 //! Valid'. The signatures of a block are independent, so steps 3–4 hand them to
-//! hopsig-schemes' batch verifier together (`hopsig_schemes::batch`), and the first fault
-//! of the walk is reported. A signature that is not in the scheme's canonical encoding (for suite 1:
-//! DER `ECDSA-Sig-Value`, RFC 8608 §4 / RFC 3279 §2.2.3, r and s in [1, n−1]) verifies
-//! under no key: docs/spec/bgpsec.md, "Signing and validation".
+//! hopsig-schemes' batch verifier together (`hopsig_schemes::batch`), and the first
+//! fault of the walk is reported. A signature that is not in the scheme's canonical
+//! encoding (for suite 1: DER `ECDSA-Sig-Value`, RFC 8608 §4 / RFC 3279 §2.2.3, r and
+//! s in [1, n−1]) verifies under no key: docs/spec/bgpsec.md, "Signing and validation".
 
 use std::any::Any;
 use std::borrow::Cow;
@@ -214,8 +214,10 @@ struct Segment<'a> {
 
 /// Whether each segment's signature verifies under one of its keys parsed for suite
 /// `id`, in one batch per round: round r tries each unverified segment's r-th key, so a
-/// path whose (AS, SKI)s have one key each (every real one) is one batch, and no
-/// signature is verified under more keys than one at a time would try.
+/// path whose (AS, SKI)s have one key each (every real one) is one batch, and a
+/// signature is tried under a further key only if the earlier ones refused it, as the
+/// walk one at a time does. A 'Valid' block costs what the walk costs; a 'Not Valid'
+/// one may cost more, its signatures past the first bad one being verified too.
 fn verify_segments<B: BaseSignature>(id: u8, segments: &[Segment<'_>]) -> Vec<bool> {
     let backend = batch::default_backend::<Signatures<B>>();
     let mut verified = vec![false; segments.len()];
