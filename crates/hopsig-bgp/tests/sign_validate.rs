@@ -651,6 +651,60 @@ fn keys_are_looked_up_by_as_and_ski_and_each_key_of_an_ski_is_tried() {
 }
 
 #[test]
+fn the_first_fault_of_the_walk_is_reported_though_signatures_are_verified_together() {
+    // Suite 1 hands a block's signatures to the batch verifier at once; the verdict is
+    // still the first fault of RFC 8205 §5.2's walk, newest segment (3) first. Faults
+    // come from the keys (a wrong key under the real SKI, or none), as a changed
+    // signature would also break every newer one, which signs it.
+    let asns = [64_496, 65_536, 64_500];
+    let net = Net::new(&asns);
+    let nlri = v4("198.51.100.0", 24);
+    let path = net.chain(&[(64_496, 1), (65_536, 1), (64_500, 1)], nlri, TARGET);
+    let peer = Peer::external(TARGET, 64_500);
+    let ski = |n: usize| path.signature_blocks()[0].segments[3 - n].ski;
+    let impostor = ECDSA_P256_SHA256.generate().unwrap();
+    use hopsig_bgp::KeyLookup;
+    #[derive(Clone, Copy)]
+    enum K {
+        Real,
+        Wrong,
+        Missing,
+    }
+    // The verdict with segment n's key as `keys[n - 1]` says.
+    let fault = |keys: [K; 3]| {
+        let mut lookup = RouterKeys::new();
+        for (i, (asn, k)) in asns.iter().zip(keys).enumerate() {
+            match k {
+                K::Real => lookup.insert(net.keys.router_keys(*asn, &ski(i + 1))[0].clone()),
+                K::Wrong => lookup.insert(RouterKey::new(*asn, ski(i + 1), impostor.spki())),
+                K::Missing => {}
+            }
+        }
+        match Validator::new(&lookup).path(&path, &nlri, &peer) {
+            Validation::NotValid(NotValid::Signatures(f)) => Some(f[0].fault.clone()),
+            Validation::Valid { .. } => None,
+            other => panic!("{other:?}"),
+        }
+    };
+    let bad = |segment, asn| Some(BlockFault::BadSignature { segment, asn });
+    let no_key = |segment: usize, asn| {
+        Some(BlockFault::NoKey {
+            segment,
+            asn,
+            ski: ski(segment),
+        })
+    };
+    use K::*;
+    assert_eq!(fault([Real, Real, Real]), None);
+    assert_eq!(fault([Wrong, Real, Real]), bad(1, 64_496));
+    assert_eq!(fault([Wrong, Real, Missing]), no_key(3, 64_500));
+    assert_eq!(fault([Wrong, Missing, Real]), no_key(2, 65_536));
+    assert_eq!(fault([Missing, Wrong, Real]), bad(2, 65_536));
+    assert_eq!(fault([Wrong, Real, Wrong]), bad(3, 64_500));
+    assert_eq!(fault([Missing, Real, Wrong]), bad(3, 64_500));
+}
+
+#[test]
 fn two_suites_sign_two_blocks_and_either_valid_block_makes_the_route_valid() {
     let asns = [64_496, 65_536, 64_500];
     let net = Net::with_suites(&asns, &BOTH);

@@ -1,15 +1,15 @@
-//! A router's check on every core, verdicts in packet order: frames are read in
-//! batches, [`Router::inspect_frame`] runs on `threads` workers, and one collector
-//! (the calling thread) settles each batch's replay windows in order
-//! (`Router::settle`) and hands each frame with its verdict to the caller, in the
-//! order read. The verdicts are those of
-//! checking the frames one by one (docs/spec/pla.md, "What a router checks").
-
-use std::collections::BTreeMap;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, PoisonError};
+//! A router's check on every core, verdicts in packet order, on the workspace's one
+//! executor ([`hopsig_primitives::par::Ordered`]): frames are read in batches on a
+//! reader thread, which fixes each frame's clock in input order
+//! ([`Router::advance`]); each batch is inspected on one of `threads` workers, its
+//! signatures verified together as one batch ([`Router::prepare_frame`],
+//! [`Router::verified`]); and the calling thread settles each batch's replay windows in
+//! order ([`Router::settle`]) and hands each frame with its verdict to the caller, in
+//! the order read. The verdicts are those of checking the frames one by one
+//! (docs/spec/pla.md, "What a router checks").
 
 use hopsig_koblitz::curve::Curve;
+use hopsig_primitives::par::Ordered;
 
 use crate::capture::Frame;
 use crate::router::{Inspected, Router, Verdict};
@@ -27,8 +27,9 @@ pub enum Clock {
     Fixed(u32),
 }
 
-type Batch = Vec<(Frame, u32)>;
-type Checked = Vec<(Frame, u32, Inspected)>;
+/// A batch's frames with their clocks and inspections, and the error that ended the
+/// input after them, if it did.
+type Checked<E> = (Vec<(Frame, u32, Inspected)>, Option<E>);
 
 /// Checks every frame of `frames` (each read with its interface's link type) with
 /// `router` on `threads` threads and calls `sink` with each frame and its verdict, in input order, on the
@@ -49,95 +50,63 @@ where
     I: Iterator<Item = Result<Frame, E>> + Send,
     S: FnMut(Frame, Verdict) -> Result<(), E>,
 {
-    let threads = threads.max(1);
-    let (work_tx, work_rx) = mpsc::sync_channel::<(u64, Batch)>(threads * 2);
-    // Shared by the workers only: when the last one stops, the reader's sends fail.
-    let work_rx = Arc::new(Mutex::new(work_rx));
-    let (done_tx, done_rx) = mpsc::channel::<(u64, Checked)>();
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            let done_tx = done_tx.clone();
-            let work_rx = Arc::clone(&work_rx);
-            s.spawn(move || loop {
-                let next = work_rx
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .recv();
-                let Ok((n, batch)) = next else { return };
-                let checked = batch
-                    .into_iter()
-                    .map(|(f, t)| {
-                        let i = router.inspect_frame(f.interface.link_type(), &f.data, t);
-                        (f, t, i)
-                    })
-                    .collect();
-                if done_tx.send((n, checked)).is_err() {
-                    return;
-                }
-            });
+    // The clock of each frame is fixed as it is read, in input order; the input ends
+    // after its first error, which the sink reports once the frames before it are
+    // checked.
+    let mut ended = false;
+    let timed = frames.map_while(move |frame| {
+        if ended {
+            return None;
         }
-        drop((done_tx, work_rx));
-        let reader = s.spawn(move || -> Result<(), E> {
-            let mut batch = Vec::with_capacity(BATCH);
-            let mut n = 0u64;
-            for frame in frames {
-                let frame = match frame {
-                    Ok(f) => f,
-                    Err(e) => {
-                        // The frames read before the error are still checked.
-                        if !batch.is_empty() {
-                            let _ = work_tx.send((n, batch));
-                        }
-                        return Err(e);
-                    }
-                };
+        Some(match frame {
+            Ok(f) => {
                 let now = match clock {
-                    Clock::Capture => frame.unix_seconds(),
+                    Clock::Capture => f.unix_seconds(),
                     Clock::Fixed(t) => t,
                 };
-                // The clock of each frame is fixed here, in input order.
                 let t = router.advance(now);
-                batch.push((frame, t));
-                if batch.len() == BATCH {
-                    if work_tx.send((n, std::mem::take(&mut batch))).is_err() {
-                        // The collector stopped on an error and reports it.
-                        return Ok(());
-                    }
-                    n += 1;
+                Ok((f, t))
+            }
+            Err(e) => {
+                ended = true;
+                Err(e)
+            }
+        })
+    });
+    Ordered::new(threads).batch(BATCH).run(
+        timed,
+        |batch: Vec<Result<(Frame, u32), E>>| -> Checked<E> {
+            let mut frames = Vec::with_capacity(batch.len());
+            let mut failed = None;
+            for item in batch {
+                match item {
+                    Ok(f) => frames.push(f),
+                    Err(e) => failed = Some(e),
                 }
             }
-            if !batch.is_empty() {
-                let _ = work_tx.send((n, batch));
+            let prepared = frames
+                .iter()
+                .map(|(f, t)| router.prepare_frame(f.interface.link_type(), &f.data, *t))
+                .collect();
+            let inspected = router.verified(prepared);
+            let checked = frames
+                .into_iter()
+                .zip(inspected)
+                .map(|((f, t), i)| (f, t, i))
+                .collect();
+            (checked, failed)
+        },
+        |(checked, failed)| {
+            let verdicts: Vec<Verdict> = router.with_table(|table| {
+                checked
+                    .iter()
+                    .map(|(_, t, i)| router.settle(table, *i, *t))
+                    .collect()
+            });
+            for ((frame, _, _), v) in checked.into_iter().zip(verdicts) {
+                sink(frame, v)?;
             }
-            Ok(())
-        });
-        let collected = (|| -> Result<(), E> {
-            let mut waiting = BTreeMap::new();
-            let mut next = 0u64;
-            for (n, checked) in &done_rx {
-                waiting.insert(n, checked);
-                while let Some(checked) = waiting.remove(&next) {
-                    next += 1;
-                    let verdicts: Vec<Verdict> = router.with_table(|table| {
-                        checked
-                            .iter()
-                            .map(|(_, t, i)| router.settle(table, *i, *t))
-                            .collect()
-                    });
-                    for ((frame, _, _), v) in checked.into_iter().zip(verdicts) {
-                        sink(frame, v)?;
-                    }
-                }
-            }
-            Ok(())
-        })();
-        // Stops the workers (their sends fail), then the reader (its sends fail).
-        drop(done_rx);
-        let read = reader
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        // The collector's error comes first in frame order: it stopped at a frame
-        // read before whatever the reader failed on.
-        collected.and(read)
-    })
+            failed.map_or(Ok(()), Err)
+        },
+    )
 }

@@ -6,16 +6,18 @@
 //! replay state is changed in packet order: [`Router::inspect`] (parse, curve, TTP,
 //! timestamp, a look at the replay window, the fused verification) takes `&self` and
 //! runs in parallel; [`Router::settle`] (the replay window, in packet order) takes the
-//! table. [`Router::check`] does both for one packet.
+//! table. [`Router::check`] does both for one packet. The inspection is itself in two
+//! parts, so that the signatures of many packets go to the batch verifier together
+//! (`hopsig_schemes::batch`): [`Router::prepare`] makes every check but the signature,
+//! [`Router::verified`] verifies a batch of prepared packets' signatures in one call.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{PoisonError, RwLock};
 
 use hopsig_koblitz::curve::Curve;
 use hopsig_primitives::codec::{Codec, DecodeError};
-use hopsig_schemes::pla::header::{
-    verify_signature, KeyMaterial, PlaCurve, PlaHeader, TtpDirectory,
-};
+use hopsig_schemes::batch::{self, PlaPacket, PlaPackets};
+use hopsig_schemes::pla::header::{KeyMaterial, PlaCurve, PlaHeader, TtpDirectory};
 
 use crate::link::{locate, LinkType, Located};
 use crate::option::{Ipv6Packet, Malformed};
@@ -150,6 +152,23 @@ pub enum Inspected {
     },
 }
 
+/// A packet after the stateless checks but the signature ([`Router::prepare`]).
+pub enum Prepared<'a, C: Curve> {
+    /// Decided without verifying a signature.
+    Done(Inspected),
+    /// Passed every stateless check; its signature is to be verified.
+    Verify {
+        /// TTP id, Source Address, key id.
+        source: Source,
+        /// Sequence number.
+        sequence: u32,
+        /// Timestamp.
+        timestamp: u32,
+        /// The signature check, for [`Router::verified`].
+        packet: PlaPacket<'a, C>,
+    },
+}
+
 /// A router that checks PLA packets on curve `C`.
 pub struct Router<C: Curve> {
     ttps: TtpDirectory<C>,
@@ -218,20 +237,37 @@ impl<C: Curve> Router<C> {
     /// The stateless checks on a captured frame of link type `link` at router time
     /// `clock` (from [`Router::advance`]).
     pub fn inspect_frame(&self, link: LinkType, frame: &[u8], clock: u32) -> Inspected {
-        match locate(link, frame) {
-            Located::Ipv6(at) => self.inspect(&frame[at..], clock),
-            Located::NotIpv6 => Inspected::Done(Verdict::NotIpv6),
-            Located::Truncated => Inspected::Done(Verdict::Malformed(Malformed(
-                "link-layer header: truncated",
-            ))),
-        }
+        self.verified_one(self.prepare_frame(link, frame, clock))
     }
 
     /// The stateless checks on the IPv6 packet at the start of `packet`, in the
     /// order of `docs/spec/pla.md`: parse, curve, TTP, timestamp, a look at the replay
     /// window (a number it already holds is not verified), then the signature.
     pub fn inspect(&self, packet: &[u8], clock: u32) -> Inspected {
-        let done = Inspected::Done;
+        self.verified_one(self.prepare(packet, clock))
+    }
+
+    /// [`Router::prepare`] of the IPv6 packet inside a captured frame of link type
+    /// `link`.
+    pub fn prepare_frame<'a>(
+        &'a self,
+        link: LinkType,
+        frame: &'a [u8],
+        clock: u32,
+    ) -> Prepared<'a, C> {
+        match locate(link, frame) {
+            Located::Ipv6(at) => self.prepare(&frame[at..], clock),
+            Located::NotIpv6 => Prepared::Done(Inspected::Done(Verdict::NotIpv6)),
+            Located::Truncated => Prepared::Done(Inspected::Done(Verdict::Malformed(Malformed(
+                "link-layer header: truncated",
+            )))),
+        }
+    }
+
+    /// [`Router::inspect`] up to the signature: the verdict, or the packet's signature
+    /// check to hand to a batch verifier ([`Router::verified`]).
+    pub fn prepare<'a>(&'a self, packet: &'a [u8], clock: u32) -> Prepared<'a, C> {
+        let done = |v| Prepared::Done(Inspected::Done(v));
         let packet = match Ipv6Packet::parse(packet) {
             Ok(p) => p,
             Err(m) => return done(Verdict::Malformed(m)),
@@ -266,33 +302,98 @@ impl<C: Curve> Router<C> {
             KeyMaterial::Certificate { key, .. } => key_id(key),
         };
         let source = (header.ttp_id, src, key);
-        let signed = |signature| Inspected::Signed {
-            source,
-            sequence: header.sequence,
-            timestamp: header.timestamp,
-            signature,
-        };
+        let (sequence, timestamp) = (header.sequence, header.timestamp);
         let fresh = self
             .replay
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .is_fresh(&source, header.sequence, header.timestamp);
+            .is_fresh(&source, sequence, timestamp);
         if !fresh {
-            return signed(None);
+            return Prepared::Done(Inspected::Signed {
+                source,
+                sequence,
+                timestamp,
+                signature: None,
+            });
         }
         // The identity an implicit certificate is bound to; a certificate binds none.
-        let id = match header.key {
-            KeyMaterial::Implicit(_) => identity(&src),
-            KeyMaterial::Certificate { .. } => String::new(),
+        let identity = match header.key {
+            KeyMaterial::Implicit(_) => identity(&src).into_bytes(),
+            KeyMaterial::Certificate { .. } => Vec::new(),
         };
-        signed(Some(verify_signature(
-            &header,
-            encoded,
-            &packet.signed_payload(),
-            id.as_bytes(),
-            ttp_key,
-            ttp_table,
-        )))
+        Prepared::Verify {
+            source,
+            sequence,
+            timestamp,
+            packet: PlaPacket {
+                header,
+                encoded,
+                payload: packet.signed_payload().to_vec(),
+                identity,
+                ttp_key,
+                ttp_table,
+            },
+        }
+    }
+
+    /// The inspection of each prepared packet, in order, the signatures verified
+    /// together as one batch of the default backend (`hopsig_schemes::batch`).
+    pub fn verified(&self, prepared: Vec<Prepared<'_, C>>) -> Vec<Inspected> {
+        let mut packets = Vec::new();
+        let pending: Vec<Result<Inspected, (Source, u32, u32)>> = prepared
+            .into_iter()
+            .map(|p| match p {
+                Prepared::Done(i) => Ok(i),
+                Prepared::Verify {
+                    source,
+                    sequence,
+                    timestamp,
+                    packet,
+                } => {
+                    packets.push(packet);
+                    Err((source, sequence, timestamp))
+                }
+            })
+            .collect();
+        let mut verdicts = if packets.is_empty() {
+            Vec::new()
+        } else {
+            batch::default_backend::<PlaPackets<C>>().verify_batch(&packets)
+        }
+        .into_iter();
+        pending
+            .into_iter()
+            .map(|p| {
+                p.unwrap_or_else(|(source, sequence, timestamp)| Inspected::Signed {
+                    source,
+                    sequence,
+                    timestamp,
+                    signature: Some(verdicts.next() == Some(true)),
+                })
+            })
+            .collect()
+    }
+
+    /// [`Router::verified`] of one packet.
+    fn verified_one(&self, prepared: Prepared<'_, C>) -> Inspected {
+        match prepared {
+            Prepared::Done(i) => i,
+            Prepared::Verify {
+                source,
+                sequence,
+                timestamp,
+                packet,
+            } => {
+                let verdict = batch::default_backend::<PlaPackets<C>>()
+                    .verify_batch(std::slice::from_ref(&packet));
+                Inspected::Signed {
+                    source,
+                    sequence,
+                    timestamp,
+                    signature: Some(verdict.first() == Some(&true)),
+                }
+            }
+        }
     }
 
     /// The verdict of an inspected packet, with the replay window (which an accepted

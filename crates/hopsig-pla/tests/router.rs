@@ -570,3 +570,93 @@ fn in_layout_1_the_packet_signature_covers_the_ttp_signature() {
     assert_eq!(r.check(&malleated, NOW), Verdict::BadSignature);
     assert_eq!(r.check(&signed, NOW), Verdict::Accepted);
 }
+
+/// Frames of LINKTYPE_IPV6 (each frame is the IPv6 packet) captured at `NOW`.
+fn frames(packets: &[Vec<u8>]) -> Vec<hopsig_pla::capture::Frame> {
+    let raw_ipv6 = std::sync::Arc::new(hopsig_pla::capture::Interface::new(0, 229));
+    packets
+        .iter()
+        .map(|p| hopsig_pla::capture::Frame {
+            time: std::time::Duration::from_secs(u64::from(NOW)),
+            orig_len: p.len() as u32,
+            data: p.clone(),
+            interface: raw_ipv6.clone(),
+        })
+        .collect()
+}
+
+#[test]
+fn the_ordered_pipeline_gives_the_verdicts_of_checking_one_by_one() {
+    use hopsig_pla::pipeline::{check_ordered, Clock};
+    let ttp = Ttp::<K163>::setup().unwrap();
+    let mut a = implicit_host(&ttp, "2001:db8::1");
+    let mut b = certified_host(&ttp);
+    // Accepted, replayed, tampered, stale, unsigned and malformed packets, interleaved
+    // across batches: the signatures of a batch are verified together, the replay
+    // windows settled in order.
+    let mut packets = Vec::new();
+    for i in 0..150u32 {
+        let p = sign(&mut a, &udp("2001:db8::1", &i.to_be_bytes()), NOW);
+        let q = sign(&mut b, &tcp("2001:db8::2", &i.to_be_bytes()), NOW);
+        packets.push(p.clone());
+        match i % 5 {
+            0 => packets.push(p.clone()),
+            1 => {
+                let mut t = q.clone();
+                *t.last_mut().unwrap() ^= 1;
+                packets.push(t);
+            }
+            2 => packets.push(sign(&mut a, &udp("2001:db8::1", b"old"), NOW - 3600)),
+            3 => packets.push(udp("2001:db8::3", b"unsigned")),
+            _ => packets.push(p[..30].to_vec()),
+        }
+        packets.push(q);
+    }
+    let one_by_one: Vec<Verdict> = {
+        let r = router(&ttp);
+        packets.iter().map(|p| r.check(p, NOW)).collect()
+    };
+    assert!(one_by_one.contains(&Verdict::Accepted) && one_by_one.contains(&Verdict::Replay));
+    assert!(one_by_one.contains(&Verdict::BadSignature) && one_by_one.contains(&Verdict::Stale));
+    for threads in [1, 3] {
+        let r = router(&ttp);
+        let mut got = Vec::new();
+        let input = frames(&packets).into_iter().map(Ok::<_, String>);
+        check_ordered(&r, Clock::Fixed(NOW), input, threads, |_, v| {
+            got.push(v);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(got, one_by_one, "{threads} threads");
+    }
+    // An input error: the frames before it are checked and handed over, then it is
+    // returned; a sink error stops at its frame.
+    let r = router(&ttp);
+    let mut got = Vec::new();
+    let input = frames(&packets).into_iter().enumerate().map(|(i, f)| {
+        if i == 100 {
+            Err(format!("frame {i}"))
+        } else {
+            Ok(f)
+        }
+    });
+    let e = check_ordered(&r, Clock::Fixed(NOW), input, 2, |_, v| {
+        got.push(v);
+        Ok(())
+    });
+    assert_eq!(e, Err("frame 100".to_string()));
+    assert_eq!(got, one_by_one[..100]);
+    let r = router(&ttp);
+    let mut n = 0;
+    let input = frames(&packets).into_iter().map(Ok::<_, String>);
+    let e = check_ordered(&r, Clock::Fixed(NOW), input, 2, |_, _| {
+        n += 1;
+        if n == 70 {
+            Err("sink".to_string())
+        } else {
+            Ok(())
+        }
+    });
+    assert_eq!(e, Err("sink".to_string()));
+    assert_eq!(n, 70);
+}

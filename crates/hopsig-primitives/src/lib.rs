@@ -21,6 +21,9 @@
 //! * [`armor`] — hopsig's text key files: standard PEM blocks (which OpenSSL reads)
 //!   preceded by `name: value` header lines that say which scheme a key belongs to;
 //! * [`input`] — input files read within a size limit, into a zeroized buffer;
+//! * [`par`] — the one executor of parallel work: an ordered, batched map with
+//!   bounded read-ahead ([`par::Ordered`]) and a bounded pool for a producer that must
+//!   not block ([`par::Pool`]);
 //! * [`persist`] — crash-safe files: output files written atomically and placed all
 //!   together or not at all, and append-only journals (memory or file) for signer
 //!   state such as the HORS counter.
@@ -31,6 +34,7 @@ pub mod hash;
 pub mod hors;
 pub mod input;
 pub mod pairing;
+pub mod par;
 pub mod persist;
 pub mod progress;
 pub mod rsa;

@@ -27,6 +27,7 @@
 //! user key's secret fields. Only the constant-time test (`crates/hopsig-ctime`) and
 //! this crate's own tests enable it.
 
+pub mod batch;
 pub mod bgr;
 pub mod bls;
 pub mod broken;

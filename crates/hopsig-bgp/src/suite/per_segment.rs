@@ -7,9 +7,11 @@
 //! to the origin's (N = 1), as §5.2 orders it: step 2 looks up the keys of (AS(N),
 //! SKI(N)) — none marks the block 'Not Valid' —, steps 3–4 verify the signature over
 //! hop N's octets with each key found until one accepts — none marks the block 'Not
-//! Valid'. A signature that is not in the scheme's canonical encoding (for suite 1:
-//! DER `ECDSA-Sig-Value`, RFC 8608 §4 / RFC 3279 §2.2.3, r and s in [1, n−1]) verifies
-//! under no key: docs/spec/bgpsec.md, "Signing and validation".
+//! Valid'. The signatures of a block are independent, so steps 3–4 hand them to
+//! hopsig-schemes' batch verifier together (`hopsig_schemes::batch`), and the first
+//! fault of the walk is reported. A signature that is not in the scheme's canonical
+//! encoding (for suite 1: DER `ECDSA-Sig-Value`, RFC 8608 §4 / RFC 3279 §2.2.3, r and
+//! s in [1, n−1]) verifies under no key: docs/spec/bgpsec.md, "Signing and validation".
 
 use std::any::Any;
 use std::borrow::Cow;
@@ -17,13 +19,14 @@ use std::marker::PhantomData;
 
 use hopsig_primitives::armor::{KeyKind, PlainKey};
 use hopsig_primitives::codec::Reader;
+use hopsig_schemes::batch::{self, Signatures, Signed};
 use hopsig_schemes::concat::{BaseSignature, EcdsaP256, Rsa2048Pkcs1};
 use openssl::pkey::PKey;
 use zeroize::Zeroizing;
 
 use super::{AlgorithmSuite, BlockFault, KeyError, SigningKey, VerifyingKey};
 use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
-use crate::router_key::KeyLookup;
+use crate::router_key::{KeyLookup, RouterKey};
 use crate::sign::SignError;
 use crate::signature_input::SignatureInput;
 
@@ -151,7 +154,10 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
         })
     }
 
-    /// RFC 8205 §5.2 steps 1–4, newest segment first.
+    /// RFC 8205 §5.2 steps 1–4, newest segment first. The segments' signatures are
+    /// independent, so they are checked together, as one batch of the scheme's
+    /// [`batch::default_backend`] ([`verify_segments`]); the fault reported is the
+    /// one the walk meets first.
     fn validate(
         &self,
         block: &SignatureBlock<'_>,
@@ -159,25 +165,92 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
     ) -> Result<(), BlockFault> {
+        // Step 2 for each segment, newest first, up to the first without a key: the
+        // walk would stop there, so no signature past it is looked at.
+        let mut segments = Vec::with_capacity(secure_path.len());
+        let mut no_key = None;
         for (n, segment, signature) in super::newest_first(secure_path, block) {
-            // Step 2.
-            let found = super::router_keys_of(keys, n, segment, signature)?;
-            // Steps 3 and 4.
-            let verified = input.hop(n).is_some_and(|octets| {
-                Self::canonical(&signature.signature)
-                    && found.iter().any(|key| {
-                        key.for_suite(self.id)
-                            .and_then(VerifyingKey::downcast::<B::PublicKey>)
-                            .is_some_and(|pk| B::verify(pk, octets, &signature.signature))
-                    })
-            });
-            if !verified {
-                return Err(BlockFault::BadSignature {
-                    segment: n,
+            match super::router_keys_of(keys, n, segment, signature) {
+                Ok(found) => segments.push(Segment {
+                    n,
                     asn: segment.asn,
+                    // Steps 3–4 need the octets of the hop and a canonical signature.
+                    octets: input
+                        .hop(n)
+                        .filter(|_| Self::canonical(&signature.signature)),
+                    signature: &signature.signature,
+                    keys: found,
+                }),
+                Err(fault) => {
+                    no_key = Some(fault);
+                    break;
+                }
+            }
+        }
+        let verified = verify_segments::<B>(self.id, &segments);
+        match segments.iter().zip(verified).find(|(_, ok)| !ok) {
+            Some((s, _)) => Err(BlockFault::BadSignature {
+                segment: s.n,
+                asn: s.asn,
+            }),
+            None => no_key.map_or(Ok(()), Err),
+        }
+    }
+}
+
+/// One Signature Segment to verify (RFC 8205 §5.2 steps 3–4).
+struct Segment<'a> {
+    /// N (1 = origin).
+    n: usize,
+    /// AS(N).
+    asn: u32,
+    /// Hop N's signed octets, `None` when it cannot verify (no such hop, or a
+    /// signature not in canonical encoding).
+    octets: Option<&'a [u8]>,
+    signature: &'a [u8],
+    /// The router keys of (AS(N), SKI(N)).
+    keys: &'a [RouterKey],
+}
+
+/// Whether each segment's signature verifies under one of its keys parsed for suite
+/// `id`, in one batch per round: round r tries each unverified segment's r-th key, so a
+/// path whose (AS, SKI)s have one key each (every real one) is one batch, and a
+/// signature is tried under a further key only if the earlier ones refused it, as the
+/// walk one at a time does. A 'Valid' block costs what the walk costs; a 'Not Valid'
+/// one may cost more, its signatures past the first bad one being verified too.
+fn verify_segments<B: BaseSignature>(id: u8, segments: &[Segment<'_>]) -> Vec<bool> {
+    let backend = batch::default_backend::<Signatures<B>>();
+    let mut verified = vec![false; segments.len()];
+    for round in 0.. {
+        let mut at = Vec::new();
+        let mut items = Vec::new();
+        for (i, s) in segments.iter().enumerate() {
+            let Some(message) = s.octets.filter(|_| !verified[i]) else {
+                continue;
+            };
+            let key = s
+                .keys
+                .iter()
+                .filter_map(|k| {
+                    k.for_suite(id)
+                        .and_then(VerifyingKey::downcast::<B::PublicKey>)
+                })
+                .nth(round);
+            if let Some(key) = key {
+                at.push(i);
+                items.push(Signed {
+                    key,
+                    message,
+                    signature: s.signature,
                 });
             }
         }
-        Ok(())
+        if items.is_empty() {
+            break;
+        }
+        for (i, ok) in at.into_iter().zip(backend.verify_batch(&items)) {
+            verified[i] = ok;
+        }
     }
+    verified
 }

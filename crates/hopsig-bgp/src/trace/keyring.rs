@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use hopsig_primitives::par::Ordered;
 use zeroize::Zeroizing;
 
 use crate::router_key::{to_rpki_json, RouterKey, RouterKeys};
@@ -94,7 +95,7 @@ impl Keyring {
     pub fn generate(&mut self, asns: &[u32], threads: usize) -> Result<usize, KeyError> {
         let missing = self.missing(asns.iter().copied());
         let suite = self.suite;
-        let made = super::parallel_map(&missing, threads, |&asn| {
+        let made = Ordered::new(threads).map(&missing, |&asn| {
             let key = suite.generate()?;
             Signer::new(asn)
                 .with_key(suite, key)

@@ -18,11 +18,11 @@ use std::io::{Read, Write};
 use std::sync::mpsc;
 
 use hopsig_primitives::codec::Writer;
+use hopsig_primitives::par::Ordered;
 
 use super::announcement::{unspecified_like, Announcement, Entries, Entry, ReadError, Route, Skip};
 use super::bgp4mp::Bgp4mpMessage;
 use super::keyring::Keyring;
-use super::parallel_map;
 use crate::packet::{
     AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttributeValue, BgpsecPath, EncodeError,
     Header, MessageType, MpReachNlri, PathAttribute, Update, HEADER_LEN, MAX_MESSAGE_LEN,
@@ -341,7 +341,7 @@ fn sign_batch(
     }
     let pairs: Vec<_> = batch.announcements.iter().zip(&routes).collect();
     let keyring = &*keyring;
-    let records = parallel_map(&pairs, options.threads, |(a, route)| match route {
+    let records = Ordered::new(options.threads).map(&pairs, |(a, route)| match route {
         Ok(r) => signed_record(a, r, keyring).map(|bytes| (bytes, r)),
         Err(skip) => Err(RouteError::Skip(*skip)),
     });

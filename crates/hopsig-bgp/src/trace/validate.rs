@@ -12,15 +12,16 @@
 //! Every suite of [`SUITES`] is supported, the experimental ones (RFC 8608 §2.1's
 //! range) too: `sign-mrt` may have signed with any of them.
 //!
-//! One thread frames the records ([`Records`]) into batches; the others take batches
-//! as they come and keep their own counts, added up at the end.
+//! One thread frames the records ([`Records`]) into batches, the workers of
+//! [`Ordered`] validate them, and each batch's counts are added up in record order.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::io::Read;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{Mutex, PoisonError};
 
 use hopsig_primitives::codec::Reader;
+use hopsig_primitives::par::Ordered;
 
 use super::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::packet::{AsWidth, Message};
@@ -32,8 +33,6 @@ use crate::validate::{Malformed, NotValid, Peer, Unsigned, Validation, Validator
 /// thread busy (a batch of suite 1 UPDATEs is about 20 ms of work), large enough
 /// that the channel costs nothing beside it.
 const BATCH: usize = 64;
-/// A batch: the index of its first record, and the records.
-type Batch = (u64, Vec<Vec<u8>>);
 /// Failures kept with their details.
 pub const FIRST_FAILURES: usize = 10;
 
@@ -64,6 +63,7 @@ impl ValidateReport {
         self.not_valid.values().sum()
     }
 
+    /// Adds the counts of `other` but its records (counted by the caller).
     fn add(&mut self, other: ValidateReport) {
         self.updates += other.updates;
         self.valid += other.valid;
@@ -182,106 +182,72 @@ pub type ValidateMrtError = RecordError;
 
 /// Validates every record of the MRT stream `input` (uncompressed: see
 /// [`crate::mrt::decompressed`]) on `threads` threads with the keys of `keys`.
-/// `progress` is called with the number of records validated so far, about once per
-/// batch.
+/// `progress` is called with the number of records validated so far, once per batch.
 ///
 /// # Errors
 /// [`RecordError`] if the stream cannot be read or framed; nothing is validated after
 /// it.
 pub fn validate_mrt(
-    input: impl Read,
+    input: impl Read + Send,
     keys: &dyn KeyLookup,
     threads: usize,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ValidateReport, ValidateMrtError> {
-    let done = AtomicU64::new(0);
-    let threads = threads.max(1);
-    let (tx, rx) = mpsc::sync_channel::<Batch>(threads * 2);
-    let rx = Mutex::new(rx);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| worker(&rx, keys, &done)))
-            .collect();
-        let mut records = 0u64;
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut failed = None;
-        for record in Records::new(input) {
-            match record {
-                Ok(r) => batch.push(r),
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-            if batch.len() == BATCH {
-                let first = records;
-                records += BATCH as u64;
-                if tx.send((first, std::mem::take(&mut batch))).is_err() {
-                    break;
-                }
-                progress(done.load(Ordering::Relaxed));
-            }
-        }
-        let first = records;
-        records += batch.len() as u64;
-        let _ = tx.send((first, batch));
-        drop(tx);
-        let mut report = ValidateReport {
-            records,
-            ..ValidateReport::default()
-        };
-        for w in workers {
-            report.add(w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        }
-        progress(done.load(Ordering::Relaxed));
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(report),
-        }
-    })
+    let failed = Mutex::new(None);
+    // Framed on the executor's reader thread, up to the first error.
+    let records = Records::new(input).map_while(|r| {
+        r.map_err(|e| *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(e))
+            .ok()
+    });
+    let mut report = ValidateReport::default();
+    let run: Result<(), Infallible> = Ordered::new(threads).batch(BATCH).run(
+        (0u64..).zip(records),
+        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys),
+        |done| {
+            report.records += done.records;
+            report.add(done);
+            progress(report.records);
+            Ok(())
+        },
+    );
+    if let Err(never) = run {
+        match never {}
+    }
+    match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
 }
 
-/// One validating thread: batches until the channel closes.
-fn worker(
-    rx: &Mutex<mpsc::Receiver<Batch>>,
-    keys: &dyn KeyLookup,
-    done: &AtomicU64,
-) -> ValidateReport {
+/// The report of one batch of records, each with its index.
+fn validate_batch(batch: &[(u64, Vec<u8>)], keys: &dyn KeyLookup) -> ValidateReport {
     // Every suite hopsig implements, the experimental ones too: sign-mrt signs with
     // any of them (docs/spec/bgpsec-mrt.md).
     let validator = Validator::with_suites(SUITES, keys);
-    let mut report = ValidateReport::default();
-    loop {
-        // A poisoned lock only means another worker panicked; its panic is raised
-        // when it is joined.
-        let next = match rx.lock() {
-            Ok(r) => r.recv(),
-            Err(p) => p.into_inner().recv(),
-        };
-        let Ok((first, batch)) = next else {
-            return report;
-        };
-        for (i, record) in batch.iter().enumerate() {
-            match validate_record(record, &validator) {
-                Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
-                Outcome::Valid(hops) => {
-                    report.updates += 1;
-                    report.valid += 1;
-                    report.signatures += hops as u64;
-                }
-                Outcome::NotValid(reason, detail) => {
-                    report.updates += 1;
-                    *report.not_valid.entry(reason).or_default() += 1;
-                    if report.first_failures.len() < FIRST_FAILURES {
-                        report.first_failures.push(Failure {
-                            record: first + i as u64,
-                            reason,
-                            detail,
-                        });
-                    }
+    let mut report = ValidateReport {
+        records: batch.len() as u64,
+        ..ValidateReport::default()
+    };
+    for (index, record) in batch {
+        match validate_record(record, &validator) {
+            Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
+            Outcome::Valid(hops) => {
+                report.updates += 1;
+                report.valid += 1;
+                report.signatures += hops as u64;
+            }
+            Outcome::NotValid(reason, detail) => {
+                report.updates += 1;
+                *report.not_valid.entry(reason).or_default() += 1;
+                if report.first_failures.len() < FIRST_FAILURES {
+                    report.first_failures.push(Failure {
+                        record: *index,
+                        reason,
+                        detail,
+                    });
                 }
             }
         }
-        done.fetch_add(batch.len() as u64, Ordering::Relaxed);
     }
+    report
 }
