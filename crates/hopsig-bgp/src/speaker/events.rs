@@ -58,8 +58,9 @@ pub struct Validated {
     pub prefix: Prefix,
     /// The route's sequence number: an answer for a route since replaced is dropped.
     pub seq: u64,
-    /// The verdict (RFC 8205 §5.1).
-    pub result: Validation,
+    /// The verdict (RFC 8205 §5.1), or why there is none: the job failed (it
+    /// panicked, a bug in hopsig; the route is treated as 'Not Valid').
+    pub result: Result<Validation, String>,
 }
 
 /// A worker's signed (or downgraded) announcement.
@@ -91,6 +92,9 @@ pub enum AnnounceError {
     /// The session is no longer Established.
     #[error("session down")]
     SessionDown,
+    /// The sign job failed (it panicked: a bug in hopsig).
+    #[error("internal error: {0}")]
+    Internal(String),
     /// The route left Adj-RIB-In meanwhile.
     #[error("route gone")]
     RouteGone,

@@ -1,123 +1,116 @@
 //! The speaker's worker pool: the threads that sign announcements and validate
-//! received BGPsec UPDATEs for the RIB task (hand-rolled: a mutex, a condition
-//! variable and two queues). Its interface is [`Pool::new`], [`Pool::sign`] and
-//! [`Pool::validate`]; what a job does is the job's own ([`SignJob::run`],
-//! [`ValidateJob::run`]), so that another executor can take the pool's place here
-//! alone. Answers go back to the RIB task as [`Event`]s.
+//! received BGPsec UPDATEs for the RIB task, on hopsig's one executor
+//! ([`hopsig_primitives::par::Pool`]). Its interface is [`Pool::new`], [`Pool::sign`]
+//! and [`Pool::validate`]; what a job does is the job's own ([`SignJob::run`],
+//! [`ValidateJob::run`]). Answers go back to the RIB task as [`Event`]s.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::ops::ControlFlow;
+use std::sync::Arc;
 
+use hopsig_primitives::par::{self, Full, Panicked, Priority};
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::events::Event;
+use super::events::{AnnounceError, Event, Signed, Validated};
 use super::rib::{SignJob, ValidateJob};
 use crate::{RouterKeys, Validator};
 
-/// The jobs waiting for a worker.
-#[derive(Default)]
-struct Queues {
-    sign: VecDeque<SignJob>,
-    validate: VecDeque<ValidateJob>,
-    closed: bool,
-}
-
-type Shared = Arc<(Mutex<Queues>, Condvar)>;
-
-fn lock(shared: &Shared) -> MutexGuard<'_, Queues> {
-    // A worker that panicked leaves the queues consistent (it holds no lock while
-    // working), so a poisoned lock is still usable.
-    shared
-        .0
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Most jobs a worker takes at once.
+/// Most jobs a worker takes at once: it sends their answers together, so the RIB
+/// task, woken by the first, finds the others waiting instead of sleeping and being
+/// woken for each — under a burst that wake-up cost as much as a signature. A lone
+/// job is taken alone, so it waits for no other.
 const MAX_BATCH: usize = 16;
 
-/// The worker threads: each takes the next sign jobs, or if there are none the next
-/// validation jobs — validated with every suite hopsig has ([`crate::SUITES`])
-/// and the RPKI keys — and reports back. Signing goes first because a forwarded
-/// route is what lazy mode is for; a validation waits at most for the sign jobs
-/// queued before it is taken up.
-///
-/// A worker takes its share of the queue (split among the workers), at most
-/// [`MAX_BATCH`] jobs, and sends their answers together: the RIB task, woken by the
-/// first, finds the others waiting instead of sleeping and being woken for each —
-/// under a burst that wake-up cost as much as a signature. A lone job is taken
-/// alone, so it waits for no other.
+/// Jobs the pool holds at most. The RIB hands every job over as it comes (its
+/// back-pressure is the sessions' bounded output queues, docs/spec/speaker.md), so
+/// the pool is not what bounds them.
+const CAPACITY: usize = usize::MAX;
+
+/// A job for a worker.
+enum Job {
+    Sign(SignJob),
+    Validate(ValidateJob),
+}
+
+/// The worker threads: each takes the next sign jobs ([`Priority::First`]), or if
+/// there are none the next validation jobs — validated with every suite hopsig has
+/// ([`crate::SUITES`]) and the RPKI keys — and reports back. Signing goes first
+/// because a forwarded route is what lazy mode is for; a validation waits at most for
+/// the sign jobs queued before it is taken up.
 pub struct Pool {
-    shared: Shared,
+    workers: par::Pool<Job>,
+    keys: Arc<RouterKeys>,
+    answers: UnboundedSender<Event>,
 }
 
 impl Pool {
     /// Starts `threads` workers answering on `answers`.
     pub fn new(threads: usize, keys: Arc<RouterKeys>, answers: UnboundedSender<Event>) -> Pool {
-        let shared: Shared = Arc::default();
-        let threads = threads.max(1);
-        for _ in 0..threads {
-            let shared = Arc::clone(&shared);
-            let keys = Arc::clone(&keys);
-            let answers = answers.clone();
-            std::thread::spawn(move || loop {
-                let mut q = lock(&shared);
-                while q.sign.is_empty() && q.validate.is_empty() && !q.closed {
-                    q = shared
-                        .1
-                        .wait(q)
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (work_keys, complete_answers) = (Arc::clone(&keys), answers.clone());
+        let workers = par::Pool::new(
+            threads,
+            CAPACITY,
+            MAX_BATCH,
+            move |job: &Job| answer(job, &work_keys),
+            move |job, answered| {
+                let event = answered.unwrap_or_else(|p| failed(job, p));
+                match complete_answers.send(event) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(_) => ControlFlow::Break(()),
                 }
-                if q.closed {
-                    return;
-                }
-                let take = |n: usize| n.div_ceil(threads).min(MAX_BATCH);
-                let answers_of: Vec<Event> = if !q.sign.is_empty() {
-                    let n = take(q.sign.len());
-                    let jobs: Vec<SignJob> = q.sign.drain(..n).collect();
-                    drop(q);
-                    jobs.into_iter()
-                        .map(|job| Event::Signed(job.run()))
-                        .collect()
-                } else {
-                    let n = take(q.validate.len());
-                    let jobs: Vec<ValidateJob> = q.validate.drain(..n).collect();
-                    drop(q);
-                    let v = Validator::with_suites(crate::SUITES, &*keys);
-                    jobs.into_iter()
-                        .map(|job| Event::Validated(job.run(&v)))
-                        .collect()
-                };
-                for event in answers_of {
-                    if answers.send(event).is_err() {
-                        return;
-                    }
-                }
-            });
+            },
+        );
+        Pool {
+            workers,
+            keys,
+            answers,
         }
-        Pool { shared }
     }
 
     /// Queues a sign job: it goes ahead of every validation.
     pub(crate) fn sign(&self, job: SignJob) {
-        self.push(|q| q.sign.push_back(job));
+        self.submit(Priority::First, Job::Sign(job));
     }
 
     /// Queues validation jobs.
     pub(crate) fn validate(&self, jobs: Vec<ValidateJob>) {
-        self.push(|q| q.validate.extend(jobs));
+        for job in jobs {
+            self.submit(Priority::Then, Job::Validate(job));
+        }
     }
 
-    fn push(&self, add: impl FnOnce(&mut Queues)) {
-        add(&mut lock(&self.shared));
-        self.shared.1.notify_one();
+    fn submit(&self, priority: Priority, job: Job) {
+        // A job the pool refuses (none with CAPACITY = usize::MAX) is done here, on
+        // the RIB's task, rather than lost.
+        if let Err(Full(job)) = self.workers.try_submit(priority, job) {
+            // The RIB task is gone if this fails: nothing is left to answer.
+            let _ = self.answers.send(answer(&job, &self.keys));
+        }
     }
 }
 
-impl Drop for Pool {
-    /// Stops the workers once each finishes its job in hand.
-    fn drop(&mut self) {
-        lock(&self.shared).closed = true;
-        self.shared.1.notify_all();
+/// The job's answer.
+fn answer(job: &Job, keys: &RouterKeys) -> Event {
+    match job {
+        Job::Sign(j) => Event::Signed(j.run()),
+        Job::Validate(j) => Event::Validated(j.run(&Validator::with_suites(crate::SUITES, keys))),
+    }
+}
+
+/// The answer to a job whose work panicked (a bug in hopsig): the announcement is not
+/// sent, the route is not deemed 'Valid' — and the RIB's count of jobs out stays right.
+fn failed(job: Job, p: Panicked) -> Event {
+    match job {
+        Job::Sign(j) => Event::Signed(Signed {
+            session: j.session,
+            prefix: j.announce.prefix,
+            number: j.number,
+            result: Err(AnnounceError::Internal(p.0)),
+        }),
+        Job::Validate(j) => Event::Validated(Validated {
+            neighbor: j.neighbor,
+            prefix: j.prefix,
+            seq: j.seq,
+            result: Err(p.0),
+        }),
     }
 }

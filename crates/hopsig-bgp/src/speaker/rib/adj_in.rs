@@ -27,6 +27,9 @@ pub enum RouteState {
     Valid(u8),
     /// 'Not Valid', and why.
     NotValid(NotValid),
+    /// Not validated: the validation job failed (a bug in hopsig, the message says
+    /// what); treated as 'Not Valid'.
+    Failed(String),
     /// No BGPsec_PATH.
     Unsigned,
 }
@@ -38,6 +41,7 @@ impl RouteState {
             RouteState::Pending => "pending".into(),
             RouteState::Valid(s) => format!("valid (suite {s})"),
             RouteState::NotValid(why) => format!("not valid: {why}"),
+            RouteState::Failed(failure) => format!("not valid: validation failed: {failure}"),
             RouteState::Unsigned => "unsigned".into(),
         }
     }
@@ -82,23 +86,23 @@ pub enum Source {
 /// ([`super::super::pool::Pool::validate`]).
 pub struct ValidateJob {
     /// The session the route came from.
-    neighbor: usize,
+    pub(crate) neighbor: usize,
     /// The route's prefix.
-    prefix: Prefix,
+    pub(crate) prefix: Prefix,
     /// The route's sequence number.
-    seq: u64,
+    pub(crate) seq: u64,
     update: Arc<Update<'static>>,
     peer: Peer,
 }
 
 impl ValidateJob {
     /// Validates the UPDATE (RFC 8205 §5.2) with `validator`.
-    pub(crate) fn run(self, validator: &Validator<'_>) -> Validated {
+    pub(crate) fn run(&self, validator: &Validator<'_>) -> Validated {
         Validated {
             neighbor: self.neighbor,
             prefix: self.prefix,
             seq: self.seq,
-            result: validator.update(&self.update, &self.peer),
+            result: Ok(validator.update(&self.update, &self.peer)),
         }
     }
 }
@@ -214,11 +218,16 @@ impl Rib {
         };
         self.time_to_validate.record(route.received.elapsed());
         route.state = match v.result {
-            Validation::Valid { suite, .. } => RouteState::Valid(suite),
-            Validation::NotValid(why) => RouteState::NotValid(why),
+            Ok(Validation::Valid { suite, .. }) => RouteState::Valid(suite),
+            Ok(Validation::NotValid(why)) => RouteState::NotValid(why),
+            Err(failure) => RouteState::Failed(failure),
         };
-        if let RouteState::NotValid(why) = &route.state {
-            let why = why.to_string();
+        let why = match &route.state {
+            RouteState::NotValid(why) => Some(why.to_string()),
+            RouteState::Failed(failure) => Some(format!("validation failed: {failure}")),
+            RouteState::Pending | RouteState::Valid(_) | RouteState::Unsigned => None,
+        };
+        if let Some(why) = why {
             let from = session.address.clone();
             let withdrawn_from: Vec<String> = self
                 .sessions

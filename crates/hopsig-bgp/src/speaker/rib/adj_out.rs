@@ -48,7 +48,7 @@ pub struct Announce {
     width: AsWidth,
     /// Sign it (the session negotiated BGPsec and the route can be signed).
     pub(super) sign: bool,
-    prefix: Prefix,
+    pub(crate) prefix: Prefix,
     /// The received BGPsec UPDATE to sign onward; `None` for an own prefix.
     received: Option<Arc<Update<'static>>>,
     /// The AS path with the local AS prepended.
@@ -111,15 +111,15 @@ impl Announce {
 /// ([`super::super::pool::Pool::sign`]).
 pub struct SignJob {
     /// The session it goes to.
-    pub(super) session: usize,
+    pub(crate) session: usize,
     /// The job's number ([`Advert::signing`]).
-    pub(super) number: u64,
-    pub(super) announce: Announce,
+    pub(crate) number: u64,
+    pub(crate) announce: Announce,
 }
 
 impl SignJob {
     /// Builds the announcement.
-    pub(crate) fn run(self) -> Signed {
+    pub(crate) fn run(&self) -> Signed {
         Signed {
             session: self.session,
             prefix: self.announce.prefix,

@@ -32,7 +32,7 @@ impl Rib {
         match r.state {
             RouteState::Valid(_) | RouteState::Unsigned => true,
             RouteState::Pending => self.mode == Mode::Lazy,
-            RouteState::NotValid(_) => false,
+            RouteState::NotValid(_) | RouteState::Failed(_) => false,
         }
     }
 
