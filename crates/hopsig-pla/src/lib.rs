@@ -8,7 +8,7 @@
 //! - [`option`]: the PLA header as IPv6 Hop-by-Hop option 0x1E: finding it, adding it
 //!   (padding, alignment, Payload Length), and the octets the signature covers.
 //! - [`sender`]: signs IPv6 packets with a host's key, numbering them.
-//! - [`replay`]: the per-(TTP, source) sequence-number window and its bounded table.
+//! - [`window`]: the per-(TTP, source) anti-replay sequence-number window and its bounded table.
 //! - [`router`]: the per-hop check, cheap checks first, with a verdict per packet.
 //! - [`pipeline`]: the router's check on every core, verdicts in packet order.
 //! - [`link`] and [`capture`]: where the IPv6 packet sits in a captured frame (via
@@ -20,9 +20,9 @@ pub mod capture;
 pub mod link;
 pub mod option;
 pub mod pipeline;
-pub mod replay;
 pub mod router;
 pub mod sender;
+pub mod window;
 
 pub use hopsig_schemes::pla::header::{KeyMaterial, PlaCurve, PlaHeader, TtpDirectory};
 pub use router::{Router, RouterConfig, Verdict};

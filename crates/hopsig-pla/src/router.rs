@@ -21,8 +21,8 @@ use hopsig_schemes::pla::header::{KeyMaterial, PlaCurve, PlaHeader, TtpDirectory
 
 use crate::link::{locate, LinkType, Located};
 use crate::option::{Ipv6Packet, Malformed};
-use crate::replay::{key_id, ReplayTable, Source};
 use crate::sender::identity;
+use crate::window::{key_id, ReplayTable, Source};
 
 /// A router's limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,12 +1,12 @@
 //! `hopsig replay`: KC-x Tables IV–VI and Fig. 5 (../shared/papers/001 §V-A-3, §V-B)
 //! from real MRT traces. Each announcement of one peer is processed for real by
-//! [`router::Scheme`] (validate its L upstream signatures, sign its own hop); the
+//! [`hop::Scheme`] (validate its L upstream signatures, sign its own hop); the
 //! measured service times drive [`queue::simulate`] with the trace's arrival times.
 //!
 //! docs/spec/replay.md states the JSON output and every modelling choice.
 
+pub mod hop;
 pub mod queue;
-pub mod router;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -22,8 +22,8 @@ use hopsig_primitives::progress::Progress;
 use crate::table::{Column, Table};
 use crate::timer::{Budget, Interleaved};
 use crate::Error;
+use hop::{FloorOps, Scheme, MAX_HOPS};
 use queue::{per_second, simulate, Done, Job, Mode, Summary};
-use router::{FloorOps, Scheme, MAX_HOPS};
 
 /// Table VI's projection: today's full table (issue 13 §4).
 pub const PROJECTED_ROUTES: f64 = 1_040_000.0;
@@ -226,7 +226,7 @@ pub struct SchemeResult {
     pub outgoing_per_s: Vec<u32>,
     /// The primitives underneath, sampled between windows of the announcements, if
     /// the scheme rests on one.
-    pub floor: Option<router::Floor>,
+    pub floor: Option<hop::Floor>,
     /// Their cost per replayed announcement: the mean of L·verify + sign, each
     /// announcement priced at the floor sampled on either side of its window (on a
     /// steady machine L̄·verify + sign, L̄ the mean replayed path length), µs.
@@ -367,7 +367,7 @@ pub fn replay(
         let strict = simulate(&jobs, o.threads, Mode::Strict);
         let lazy = simulate(&jobs, o.threads, Mode::Lazy);
         let shown = if o.mode == Mode::Lazy { &lazy } else { &strict };
-        let us = |f: fn(&router::Service) -> f64| {
+        let us = |f: fn(&hop::Service) -> f64| {
             Summary::of(services.iter().map(|s| f(s) * 1e6).collect())
         };
         let validate_us = us(|s| s.validate);
@@ -404,9 +404,9 @@ pub fn replay(
 #[derive(Debug, Clone)]
 pub struct Measured {
     /// Per announcement, in order.
-    pub services: Vec<router::Service>,
+    pub services: Vec<hop::Service>,
     /// The primitive's verify and sign, medians of its samples.
-    pub floor: Option<router::Floor>,
+    pub floor: Option<hop::Floor>,
     /// Mean over announcements of L·verify + sign, each announcement priced at the
     /// floor sampled around its window, µs.
     pub floor_us: Option<f64>,
@@ -450,7 +450,7 @@ pub fn measure(
     let total = windows.floor_us();
     Ok(Measured {
         services,
-        floor: Some(router::Floor {
+        floor: Some(hop::Floor {
             primitive,
             verify_us: windows.median_us[FloorOps::VERIFY],
             sign_us: windows.median_us[FloorOps::SIGN],
@@ -776,7 +776,7 @@ pub fn figure_names() -> Vec<String> {
         .iter()
         .flat_map(|w| {
             let slug = slug(w);
-            router::SCHEMES
+            hop::SCHEMES
                 .iter()
                 .map(move |s| format!("fig5-{slug}-{}.svg", s.name))
         })
@@ -795,7 +795,7 @@ pub fn reproduce(o: &crate::suites::Options) -> Result<Reproduction, Error> {
     let (updates, rib_path) = data_files(o)?;
     let trace = TraceFile::read(&updates)?;
     let rib = TraceFile::read(&rib_path)?;
-    let schemes = router::SCHEMES
+    let schemes = hop::SCHEMES
         .iter()
         .map(|s| {
             tracing::info!("{}: preparing keys and upstream signatures ...", s.name);
@@ -892,7 +892,7 @@ mod tests {
         let peer = trace.median_peer();
         let all = trace.peers[&peer].len();
         let limit = all.min(40);
-        let schemes: Vec<Scheme> = router::SCHEMES
+        let schemes: Vec<Scheme> = hop::SCHEMES
             .iter()
             .map(|s| Scheme::prepare(s.name).unwrap())
             .collect();
@@ -907,7 +907,7 @@ mod tests {
         let r = replay(&trace, peer, &schemes, &o).unwrap();
         assert_eq!(r.trace.announcements, limit);
         assert_eq!(r.incoming_per_s.iter().sum::<u32>() as usize, limit);
-        assert_eq!(r.schemes.len(), router::SCHEMES.len());
+        assert_eq!(r.schemes.len(), hop::SCHEMES.len());
         for s in &r.schemes {
             assert!(s.validate_us.mean > 0.0 && s.sign_us.mean > 0.0, "{s:?}");
             assert_eq!(

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
+use hopsig_bench::replay::hop::{check_scheme, Scheme};
 use hopsig_bench::replay::queue::Mode;
-use hopsig_bench::replay::router::{check_scheme, Scheme};
 use hopsig_bench::replay::{paper_tables, replay, Memory, Options, TraceFile, SLAMMER, SOURCE};
 
 use crate::io::{at, outputs, print_text, say, Failure, Outcome, Secrecy};
@@ -55,9 +55,9 @@ pub struct Args {
     force: bool,
 }
 
-/// The replay's schemes ([`hopsig_bench::replay::router::SCHEMES`]), comma-separated.
+/// The replay's schemes ([`hopsig_bench::replay::hop::SCHEMES`]), comma-separated.
 static SCHEME_NAMES: LazyLock<String> = LazyLock::new(|| {
-    hopsig_bench::replay::router::SCHEMES
+    hopsig_bench::replay::hop::SCHEMES
         .iter()
         .map(|s| s.name)
         .collect::<Vec<_>>()

@@ -1,6 +1,6 @@
-//! One router's work on one announcement, per scheme, executed for real with hopsig's
-//! code: validate the L upstream signatures of the path it received, then sign its own
-//! hop (KC-x paper §V-A-3, eq. 1). The upstream signatures are made once per path
+//! One hop of the replay's simulated BGP router (KC-x paper §V-A-3) on one
+//! announcement, per scheme, executed for real with hopsig's code: validate the L
+//! upstream signatures of the path it received, then sign its own hop (eq. 1). The upstream signatures are made once per path
 //! length L = 1..=[`MAX_HOPS`] before the replay and are not timed.
 //!
 //! | scheme | validate | sign |
