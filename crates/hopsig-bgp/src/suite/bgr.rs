@@ -89,8 +89,8 @@ impl BgrSuite {
     pub fn signing_key(&self, key: BgrSigningKey) -> Result<SigningKey, KeyError> {
         if key.scheme_id() != self.params.id() {
             return Err(KeyError::Scheme(hopsig_schemes::Error::KeyForOtherScheme {
-                expected: self.params.id(),
-                found: key.scheme_id(),
+                expected: self.params.id().into(),
+                found: key.scheme_id().into(),
             }));
         }
         let spki = key.verifying_key().rsa().spki_der().to_vec();

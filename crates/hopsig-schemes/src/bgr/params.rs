@@ -116,9 +116,11 @@ impl BgrParams {
 
     /// The stable id: `bgr-rsa2048`, `bgr-rand-rsa3072`, or `bgr-rand-rsa2048-r192` for
     /// a non-default ℓ_r (the scheme table's id for [`BgrParams::code`]).
-    pub fn id(&self) -> String {
+    pub fn id(&self) -> &'static str {
         let (code, param) = self.code();
-        registry::describe(code, param)
+        // Every parameter set a BgrParams can hold is in the table (the constructors
+        // check ℓ_r against RANDOM_R_BITS), so the fallback is never taken.
+        registry::by_code(code, param).map_or("bgr", |s| s.id())
     }
 
     /// Parses an id produced by [`BgrParams::id`] (an explicit `-rBITS` equal to the
