@@ -344,7 +344,7 @@ impl OpensslSignature {
     /// Backend failures.
     pub fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let mut s = openssl::sign::Signer::new(self.digest, &self.key).backend()?;
-        Ok(s.sign_oneshot_to_vec(msg).backend()?)
+        s.sign_oneshot_to_vec(msg).backend()
     }
 
     /// Verifies `sig` on `msg`.

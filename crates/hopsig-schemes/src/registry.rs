@@ -240,13 +240,13 @@ impl<S: SequentialAggregate> Scheme for S {
         Ok(Box::new(SequentialAggregate::generate(self)?))
     }
     fn signing_key_from_file(&self, text: &[u8]) -> Result<Box<dyn DynSigningKey>, Error> {
-        let file = read_key_file(text, &Scheme::id(self), KeyKind::Secret)?;
+        let file = read_key_file(text, Scheme::id(self), KeyKind::Secret)?;
         Ok(Box::new(SequentialAggregate::signing_key_from_file(
             self, &file,
         )?))
     }
     fn verifying_key_from_file(&self, text: &[u8]) -> Result<Box<dyn DynVerifyingKey>, Error> {
-        let file = read_key_file(text, &Scheme::id(self), KeyKind::Public)?;
+        let file = read_key_file(text, Scheme::id(self), KeyKind::Public)?;
         Ok(Box::new(SequentialAggregate::verifying_key_from_file(
             self, &file,
         )?))

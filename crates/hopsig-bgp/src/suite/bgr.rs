@@ -214,7 +214,7 @@ impl AlgorithmSuite for BgrSuite {
     /// (docs/spec/keys.md).
     fn signing_key_from_file(&self, text: &[u8]) -> Result<SigningKey, KeyError> {
         let scheme = self.scheme();
-        let file = read_key_file(text, &scheme.id(), KeyKind::Secret)?;
+        let file = read_key_file(text, scheme.id(), KeyKind::Secret)?;
         self.signing_key(scheme.signing_key_from_file(&file)?)
     }
 

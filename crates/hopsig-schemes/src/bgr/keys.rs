@@ -147,7 +147,7 @@ impl SigningKey for BgrSigningKey {
         if let Some(s) = &seed_pem {
             blocks.push(s.as_str());
         }
-        Ok(KeyFile::render(&self.params.id(), KeyKind::Secret, &blocks))
+        Ok(KeyFile::render(self.params.id(), KeyKind::Secret, &blocks))
     }
 }
 
@@ -183,6 +183,6 @@ impl VerifyingKey for BgrVerifyingKey {
         self.params.id()
     }
     fn to_key_file(&self) -> String {
-        KeyFile::render(&self.params.id(), KeyKind::Public, &[&self.rsa.to_pem()]).to_string()
+        KeyFile::render(self.params.id(), KeyKind::Public, &[&self.rsa.to_pem()]).to_string()
     }
 }

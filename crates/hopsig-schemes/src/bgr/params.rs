@@ -185,14 +185,14 @@ mod tests {
             BgrParams::RAND_RSA2048,
             BgrParams::RAND_RSA3072,
         ] {
-            assert_eq!(BgrParams::from_id(&p.id()), Some(p));
+            assert_eq!(BgrParams::from_id(p.id()), Some(p));
             let (c, param) = p.code();
             assert_eq!(BgrParams::from_code(c, param), Some(p));
         }
         let custom = BgrParams::from_id("bgr-rand-rsa2048-r192");
         assert_eq!(custom.map(|p| p.r_len()), Some(24));
         assert_eq!(
-            custom.map(|p| p.id()).as_deref(),
+            custom.map(|p| p.id()),
             Some("bgr-rand-rsa2048-r192")
         );
         assert_eq!(

@@ -53,16 +53,16 @@ impl BaseSignature for EcdsaP256 {
 
     fn generate() -> Result<EcKey<Private>, Error> {
         let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).backend()?;
-        Ok(EcKey::generate(&group).backend()?)
+        EcKey::generate(&group).backend()
     }
     fn public(sk: &EcKey<Private>) -> Result<EcKey<Public>, Error> {
-        Ok(EcKey::from_public_key(sk.group(), sk.public_key()).backend()?)
+        EcKey::from_public_key(sk.group(), sk.public_key()).backend()
     }
     fn sign(sk: &EcKey<Private>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(EcdsaSig::sign(&sha256(&[msg]), sk)
+        EcdsaSig::sign(&sha256(&[msg]), sk)
             .backend()?
             .to_der()
-            .backend()?)
+            .backend()
     }
     fn verify(pk: &EcKey<Public>, msg: &[u8], sig: &[u8]) -> bool {
         EcdsaSig::from_der(sig)

@@ -196,7 +196,7 @@ fn der_signature(r: &[u8], s: &[u8]) -> Result<Vec<u8>, Error> {
         BigNum::from_slice(s).backend()?,
     )
     .backend()?;
-    Ok(sig.to_der().backend()?)
+    sig.to_der().backend()
 }
 
 /// SEC 1 §4.1.3 steps 1–6 with the nonce k given, as DER. `Ok(None)` if r = 0 or
@@ -298,14 +298,14 @@ pub(crate) fn x_is_r_mod_n<C: Curve>(x: &Point<C>, r: &Scalar<C>) -> bool {
 
 /// The OpenSSL group of a curve (for key files).
 fn group(nid: Nid) -> Result<EcGroup, Error> {
-    Ok(EcGroup::from_curve_name(nid).backend()?)
+    EcGroup::from_curve_name(nid).backend()
 }
 
 fn openssl_public<C: Curve>(nid: Nid, q: &Affine<C>) -> Result<EcKey<Public>, Error> {
     let g = group(nid)?;
     let mut ctx = BigNumContext::new().backend()?;
     let point = EcPoint::from_bytes(&g, &q.to_sec1(false), &mut ctx).backend()?;
-    Ok(EcKey::from_public_key(&g, &point).backend()?)
+    EcKey::from_public_key(&g, &point).backend()
 }
 
 fn check_key_type(pkey_id: Id, curve: Option<Nid>, nid: Nid) -> Result<(), Error> {
@@ -385,7 +385,7 @@ macro_rules! koblitz_ecdsa {
             }
             fn public_to_pem(pk: &Self::PublicKey) -> String {
                 openssl_public($nid, &pk.q)
-                    .and_then(|k| Ok(PKey::from_ec_key(k).backend()?.public_key_to_pem().backend()?))
+                    .and_then(|k| PKey::from_ec_key(k).backend()?.public_key_to_pem().backend())
                     .map(|p| String::from_utf8_lossy(&p).into_owned())
                     .unwrap_or_default()
             }

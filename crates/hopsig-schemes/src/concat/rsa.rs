@@ -69,7 +69,7 @@ impl BaseSignature for Rsa2048Pkcs1 {
     }
     fn sign(sk: &RsaSk, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let mut s = Signer::new(MessageDigest::sha256(), &sk.pkey).backend()?;
-        Ok(s.sign_oneshot_to_vec(msg).backend()?)
+        s.sign_oneshot_to_vec(msg).backend()
     }
     fn verify(pk: &RsaPk, msg: &[u8], sig: &[u8]) -> bool {
         Verifier::new(MessageDigest::sha256(), &pk.pkey)
