@@ -16,7 +16,6 @@ pub mod face;
 pub mod interest;
 pub mod mis;
 pub mod name;
-pub mod ndnd;
 pub mod seen;
 pub mod sign;
 pub mod signature;

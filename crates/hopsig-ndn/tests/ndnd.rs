@@ -17,7 +17,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::root;
-use hopsig_ndn::ndnd::Ndnd;
+use hopsig_testkit::ndnd::Ndnd;
 use hopsig_ndn::{Data, Face, FaceError, Interest, Name, Packet, SignatureInfo, SigningKey};
 use openssl::ec::{EcGroup, EcKey};
 use openssl::nid::Nid;
