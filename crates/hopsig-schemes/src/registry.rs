@@ -509,7 +509,8 @@ pub struct Selected {
 }
 
 impl Selected {
-    /// The id: the entry's, or `ID-rBITS` for a non-default ℓ_r (from [`R_ALIASES`]).
+    /// The id: the entry's, or `ID-rBITS` for a non-default ℓ_r (each alias is built
+    /// once, for every byte the entry accepts).
     /// A `Selected` built by hand with a byte its entry does not accept has the
     /// entry's id.
     pub fn id(&self) -> &'static str {

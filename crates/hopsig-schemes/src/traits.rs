@@ -8,6 +8,13 @@ use crate::Error;
 
 /// A signing (secret) key. Implementations zeroize secret material on drop and print
 /// no secret in `Debug`.
+///
+/// The scheme layer's key, typed per scheme. The protocol crates have keys of their
+/// own that hold one of these or a standard key: `hopsig_bgp::SigningKey` (a router
+/// key of an algorithm suite, with its RFC 8209 SKI) and `hopsig_ndn::SigningKey` (the
+/// signer of an NDN SignatureType); they are not this trait because neither signs an
+/// aggregate, and they are not one type because their lookups differ (suite id and SKI,
+/// SignatureType and KeyLocator).
 pub trait SigningKey: Send + Sync + 'static {
     /// The matching verifying key type.
     type VerifyingKey: VerifyingKey;

@@ -256,6 +256,11 @@ pub trait Verifier: SignatureAlgorithm {
 
 /// A key that signs packets: any stateless [`Signer`]. Its constructors read the
 /// standard private keys and pick the SignatureType by the key's algorithm.
+///
+/// Not `hopsig_schemes::SigningKey` (the typed key of an aggregate scheme) nor
+/// `hopsig_bgp::SigningKey` (a router key of a BGPsec algorithm suite, with its SKI):
+/// an NDN signer makes one SignatureValue over a packet's signed portion and is found
+/// by SignatureType and KeyLocator.
 pub struct SigningKey(Box<dyn Signer + Send + Sync>);
 
 impl<S: Signer + Send + Sync + 'static> From<S> for SigningKey {

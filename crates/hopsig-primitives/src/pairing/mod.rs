@@ -4,9 +4,9 @@
 //! `r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001`.
 //! blst's safe Rust API covers BLS signatures but not the point arithmetic that
 //! Gentry–Ramzan needs, so the few raw C functions used here are wrapped once, each
-//! call with the reason it is sound, in [`ffi`] (private): the only file of this
-//! module that may use `unsafe`. This file builds the safe types over those wrappers;
-//! everything else in hopsig uses the safe types.
+//! call with the reason it is sound, in `pairing/ffi.rs` (private): the only file of
+//! this module that may use `unsafe`. This file builds the safe types over those
+//! wrappers; everything else in hopsig uses the safe types.
 //!
 //! * Points decoded from bytes are checked: valid encoding, on the curve, in the
 //!   prime-order subgroup, and not the identity ([`PointError`] says which failed).
