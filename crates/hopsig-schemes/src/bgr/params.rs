@@ -191,10 +191,7 @@ mod tests {
         }
         let custom = BgrParams::from_id("bgr-rand-rsa2048-r192");
         assert_eq!(custom.map(|p| p.r_len()), Some(24));
-        assert_eq!(
-            custom.map(|p| p.id()),
-            Some("bgr-rand-rsa2048-r192")
-        );
+        assert_eq!(custom.map(|p| p.id()), Some("bgr-rand-rsa2048-r192"));
         assert_eq!(
             BgrParams::from_id("bgr-rand-rsa2048-r152"),
             Some(BgrParams::RAND_RSA2048)
