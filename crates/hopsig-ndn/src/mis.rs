@@ -25,7 +25,7 @@ use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, PublicParams,
 
 use crate::data::{Data, MetaInfo};
 use crate::face::MAX_NDN_PACKET;
-use crate::ibas::{IbasSigner, IbasVerifier};
+use crate::ibas::IbasSigner;
 use crate::name::{Component, Name};
 use crate::sign::{DigestSha256, SignerMut, SigningKey, Verifier as _, VerifyingKey};
 use crate::signature::SignatureInfo;
@@ -394,7 +394,7 @@ pub fn verify_publisher(d: &Data, verifier: &Verifier<'_>) -> Result<Published, 
     let (publisher, _, p) = check_publisher(d)?;
     match verifier {
         Verifier::Ibas(params) => {
-            ibas_parts(d, 1)?;
+            let agg = ibas_parts(d, 1)?;
             if let Some((_, e)) = d.extras.iter().find(|(after, _)| *after < Some(4)) {
                 return Err(MisError::Element(format!(
                     "{}: element of TLV-TYPE {} in the signed portion, which m_1 rebuilt from the moderator's Data cannot hold",
@@ -403,8 +403,9 @@ pub fn verify_publisher(d: &Data, verifier: &Verifier<'_>) -> Result<Published, 
             }
             let id = Identity::new(&publisher.to_string())
                 .map_err(|_| MisError::UnknownIdentity(publisher.to_string()))?;
-            IbasVerifier::new(params, id)
-                .verify_data(d)
+            // The aggregate ibas_parts decoded (its points checked once), rather than
+            // IbasVerifier, which would decode the SignatureValue again.
+            ibas::verify(params, &[(&id, &d.signed_portion())], &agg)
                 .map_err(|_| MisError::BadSignature(publisher.to_string()))?;
         }
         Verifier::Classic(keys) => classic_key(keys, &publisher)?

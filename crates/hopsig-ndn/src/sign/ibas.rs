@@ -160,3 +160,42 @@ impl SignatureAlgorithm for IbasVerifier<'_> {
         NAME
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use hopsig_schemes::ibas::Pkg;
+
+    #[test]
+    fn the_ibas_signer_and_verifier_agree_and_a_countersignature_aggregates() {
+        let pkg = Pkg::setup().unwrap();
+        let alice = pkg.extract("/wonderland/Alice").unwrap();
+        let gov = pkg.extract("/moderators/Government").unwrap();
+        let (mut aj, mut gj) = (Journal::memory(), Journal::memory());
+        let value = IbasSigner::new(&alice, &mut aj).sign_mut(b"m1").unwrap();
+        assert_eq!(value.len(), VALUE_LEN);
+        let verifier = IbasVerifier::new(pkg.params(), Identity::new("/wonderland/Alice").unwrap());
+        verifier.verify(SIGNATURE_TYPE, b"m1", &value).unwrap();
+        assert_eq!(
+            verifier.verify(SIGNATURE_TYPE, b"m2", &value),
+            Err(SignatureError::Bad(NAME))
+        );
+        assert!(!verifier.is_valid(b"m1", &value[1..]).unwrap());
+        // The moderator's signature adds to Alice's under her w: one aggregate of two.
+        let first = aggregate(&value, 1).unwrap();
+        let two = IbasSigner::countersign(&gov, &mut gj, first)
+            .sign_mut(b"m2")
+            .unwrap();
+        let ids = [
+            Identity::new("/wonderland/Alice").unwrap(),
+            Identity::new("/moderators/Government").unwrap(),
+        ];
+        let agg = aggregate(&two, 2).unwrap();
+        ibas::verify(pkg.params(), &[(&ids[0], b"m1"), (&ids[1], b"m2")], &agg).unwrap();
+        // Signing another message under the same w is refused by the journal.
+        let again =
+            IbasSigner::countersign(&gov, &mut gj, aggregate(&value, 1).unwrap()).sign_mut(b"m3");
+        assert!(matches!(again, Err(SignatureError::State(_))), "{again:?}");
+    }
+}
