@@ -42,7 +42,9 @@ impl FixedNonce {
     /// ECDSA signing of SEC 1 §4.1.3 with this k: R = k·G, r = x(R) mod n,
     /// s = k⁻¹ (e + r·d) mod n, e the SHA-256 digest (256 bits: no truncation for P-256).
     fn sign_with_nonce(&self, key: &EcKey<Private>, input: &[u8]) -> Result<Vec<u8>, SignError> {
-        let backend = |e: openssl::error::ErrorStack| SignError::Scheme(e.into());
+        let backend = |e: openssl::error::ErrorStack| {
+            SignError::Scheme(hopsig_schemes::BackendError::new("OpenSSL", e).into())
+        };
         let group = key.group();
         let mut ctx = BigNumContext::new_secure().map_err(backend)?;
         let mut n = BigNum::new().map_err(backend)?;

@@ -28,7 +28,7 @@ fn inspect_understands_every_file_hopsig_writes() {
     let mut expect: Vec<(String, serde_json::Value)> = Vec::new();
     let msg = s.write("m", "route");
     for scheme in hopsig_schemes::registry::schemes().iter().map(|x| x.id()) {
-        let key = s.keygen(&scheme, &scheme);
+        let key = s.keygen(scheme, scheme);
         let agg = s.p(&format!("{scheme}.agg"));
         s.ok(&sign(&key, &msg, None, &agg, &[]));
         expect.push((

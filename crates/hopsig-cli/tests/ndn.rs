@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::{Child, Stdio};
 
 use common::Scratch;
-use hopsig_ndn::ndnd::Ndnd;
+use hopsig_testkit::ndnd::Ndnd;
 
 struct Running(Child);
 

@@ -466,7 +466,7 @@ impl Face {
         // Strictly increasing, as NFD wants one command per timestamp.
         self.last_command_time = now_ms().max(self.last_command_time + 1);
         info.time = Some(self.last_command_time);
-        SigningKey::Digest
+        SigningKey::digest()
             .sign_interest(&mut interest, info)
             .map_err(|e| FaceError::Unsupported(e.to_string()))?;
         let reply = self.express(interest)?;

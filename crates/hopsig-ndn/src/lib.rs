@@ -1,9 +1,9 @@
 //! hopsig's NDN protocol layer: the NDN packet format v0.3 (named-data
 //! NDN-packet-spec) — TLV with VAR-NUMBER types and lengths ([`tlv`]), Names and
 //! their URI form ([`name`]), Interest ([`interest`]) and Data ([`data`]) packets,
-//! their signature elements ([`signature`]), and DigestSha256 / RSA / ECDSA
-//! signing and verification ([`sign`]), and a face to a forwarder with prefix
-//! registration ([`face`]); the IBAS signature type ([`ibas`]) and 004's
+//! their signature elements ([`signature`]), signing and verification with one
+//! implementation per SignatureType — DigestSha256, RSA, ECDSA and IBAS ([`sign`],
+//! [`ibas`]) — and a face to a forwarder with prefix registration ([`face`]); 004's
 //! moderator-controlled information sharing ([`mis`]).
 //!
 //! Decoding is strict and never panics: every malformed input is a [`TlvError`]
@@ -13,11 +13,9 @@
 
 pub mod data;
 pub mod face;
-pub mod ibas;
 pub mod interest;
 pub mod mis;
 pub mod name;
-pub mod ndnd;
 pub mod seen;
 pub mod sign;
 pub mod signature;
@@ -28,6 +26,9 @@ pub use data::{Data, MetaInfo, Parts};
 pub use face::{DropReason, Drops, Face, FaceError, Packet};
 pub use interest::Interest;
 pub use name::{Component, Name};
-pub use sign::{SignatureError, SigningKey, VerifyingKey};
+pub use sign::ibas;
+pub use sign::{
+    SignatureAlgorithm, SignatureError, Signer, SignerMut, SigningKey, Verifier, VerifyingKey,
+};
 pub use signature::{KeyLocator, SignatureInfo};
 pub use tlv::TlvError;

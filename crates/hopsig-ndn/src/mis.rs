@@ -25,8 +25,9 @@ use hopsig_schemes::ibas::{self, IbasAggregate, Identity, Journal, PublicParams,
 
 use crate::data::{Data, MetaInfo};
 use crate::face::MAX_NDN_PACKET;
+use crate::ibas::IbasSigner;
 use crate::name::{Component, Name};
-use crate::sign::{SigningKey, VerifyingKey};
+use crate::sign::{DigestSha256, SignerMut, SigningKey, Verifier as _, VerifyingKey};
 use crate::signature::SignatureInfo;
 use crate::tlv::Reader;
 use crate::types;
@@ -340,10 +341,9 @@ pub fn publish(
     let mut d = Data::new(publisher_name(publisher, seq), content, info);
     d.meta_info = Some(meta());
     match signer {
-        Signer::Ibas(key, journal) => {
-            let agg = ibas::sign(key, &d.signed_portion(), None, journal).map_err(sign_err)?;
-            d.signature_value = crate::ibas::value(&agg);
-        }
+        Signer::Ibas(key, journal) => IbasSigner::new(key, journal)
+            .sign_data(&mut d)
+            .map_err(sign_err)?,
         Signer::Classic(key) => key.sign_data(&mut d).map_err(sign_err)?,
     }
     within_limit(d)
@@ -403,6 +403,8 @@ pub fn verify_publisher(d: &Data, verifier: &Verifier<'_>) -> Result<Published, 
             }
             let id = Identity::new(&publisher.to_string())
                 .map_err(|_| MisError::UnknownIdentity(publisher.to_string()))?;
+            // The aggregate ibas_parts decoded (its points checked once), rather than
+            // IbasVerifier, which would decode the SignatureValue again.
             ibas::verify(params, &[(&id, &d.signed_portion())], &agg)
                 .map_err(|_| MisError::BadSignature(publisher.to_string()))?;
         }
@@ -478,15 +480,14 @@ pub fn moderate(
             let mut d = Data::new(name, content, crate::ibas::signature_info());
             d.meta_info = published.meta_info.clone();
             let first = crate::ibas::aggregate(&published.signature_value, 1).map_err(sign_err)?;
-            let agg =
-                ibas::sign(key, &d.signed_portion(), Some(&first), journal).map_err(
-                    |e| match e {
-                        hopsig_schemes::Error::State(hopsig_schemes::StateError::ReusedW { w }) => {
-                            MisError::ReplayedW(publisher.to_string(), hex::encode(w))
-                        }
-                        other => sign_err(other),
-                    },
-                )?;
+            let agg = IbasSigner::countersign(key, journal, first)
+                .sign_aggregate(&d.signed_portion())
+                .map_err(|e| match e {
+                    hopsig_schemes::Error::State(hopsig_schemes::StateError::ReusedW { w }) => {
+                        MisError::ReplayedW(publisher.to_string(), hex::encode(w))
+                    }
+                    other => sign_err(other),
+                })?;
             d.signature_value = crate::ibas::value(&agg);
             (d, None)
         }
@@ -698,7 +699,7 @@ pub fn params_data(prefix: &Name, params: &PublicParams) -> Result<Data, MisErro
         content_type: Some(crate::data::content_type::KEY),
         ..MetaInfo::default()
     });
-    SigningKey::Digest.sign_data(&mut d).map_err(sign_err)?;
+    DigestSha256.sign_data(&mut d).map_err(sign_err)?;
     Ok(d)
 }
 
@@ -707,7 +708,7 @@ pub fn params_data(prefix: &Name, params: &PublicParams) -> Result<Data, MisErro
 /// # Errors
 /// A bad digest, a Content that is not 96 octets, or not a valid G2 point.
 pub fn params_from_data(d: &Data) -> Result<PublicParams, MisError> {
-    VerifyingKey::Digest
+    DigestSha256
         .verify_data(d)
         .map_err(|e| MisError::BadSignature(e.to_string()))?;
     let bytes: &[u8; 96] = d

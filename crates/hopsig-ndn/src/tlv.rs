@@ -93,6 +93,15 @@ pub fn is_critical(typ: u32) -> bool {
 }
 
 /// Reads TLV elements from a slice.
+///
+/// The same idea as [`hopsig_primitives::codec::Reader`] (a cursor over untrusted
+/// bytes that never panics), kept separate because the grammar and the errors differ:
+/// NDN TLV has VAR-NUMBER types and lengths (shortest form required) and the
+/// evolvability rule, and its errors ([`TlvError`]) name the NDN element and the
+/// octets needed and left, which NDN's decoders and tests report; the codec reader
+/// reads fixed-width big-endian fields and 1-, 2- or 4-octet length prefixes (hopsig's
+/// own formats, BGP). Building this one on the other would share only the slice
+/// cursor (a few lines) at the cost of translating every error.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     rest: &'a [u8],

@@ -17,8 +17,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::root;
-use hopsig_ndn::ndnd::Ndnd;
 use hopsig_ndn::{Data, Face, FaceError, Interest, Name, Packet, SignatureInfo, SigningKey};
+use hopsig_testkit::ndnd::Ndnd;
 use openssl::ec::{EcGroup, EcKey};
 use openssl::nid::Nid;
 use openssl::pkey::PKey;

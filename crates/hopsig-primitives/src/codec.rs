@@ -215,6 +215,9 @@ macro_rules! code_points {
 }
 
 /// A cursor over untrusted bytes.
+///
+/// For fixed-width big-endian fields and length prefixes. NDN's TLV with VAR-NUMBER
+/// types and lengths has its own reader (`hopsig_ndn::tlv::Reader`, which says why).
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     rest: &'a [u8],

@@ -8,6 +8,12 @@
 //! Elements of `Z_N` travel as big-endian byte strings of exactly `k = ⌈|N|/8⌉` bytes.
 //! Keys are standard: secret keys are PKCS #8, public keys SubjectPublicKeyInfo, both in
 //! PEM, so `openssl pkey` reads them.
+//!
+//! **This module is the OpenSSL wrapper, and says so in its API**: [`RsaError::Backend`]
+//! holds OpenSSL's error stack and `openssl()` on each key hands out the OpenSSL key,
+//! for the schemes that sign with OpenSSL's own RSA padding. The scheme layer
+//! (`hopsig-schemes`) wraps these in its opaque `BackendError`, so no OpenSSL type
+//! reaches its public API; a second backend would sit beside this module, not in it.
 
 use openssl::bn::BigNum;
 use openssl::pkey::{Id, PKey, Private, Public};

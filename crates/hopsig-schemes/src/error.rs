@@ -109,15 +109,78 @@ pub enum Error {
     /// Signer state forbids the operation or cannot be kept.
     #[error("signer state: {0}")]
     State(#[from] StateError),
-    /// The cryptographic backend (OpenSSL) failed.
-    #[error("OpenSSL failure: {0}")]
-    Backend(#[from] openssl::error::ErrorStack),
+    /// The cryptographic backend failed.
+    #[error("{0}")]
+    Backend(#[from] BackendError),
+}
+
+/// A failure of the cryptographic backend (today OpenSSL), opaque so that no backend
+/// type appears in the scheme API: a second backend or a language binding sits beside
+/// this one without depending on OpenSSL's types. It keeps the backend's message
+/// (`Display`, the same text as before: `OpenSSL failure: ...`) and the backend's own
+/// error as [`std::error::Error::source`].
+#[derive(Debug)]
+pub struct BackendError {
+    /// The backend's name, for the message.
+    backend: &'static str,
+    source: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl BackendError {
+    /// A failure of the backend named `backend` (e.g. `"OpenSSL"`), with its own error
+    /// as the source: for protocol crates that call a backend directly and report
+    /// through [`Error::Backend`].
+    pub fn new(
+        backend: &'static str,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        BackendError {
+            backend,
+            source: Box::new(source),
+        }
+    }
+
+    /// The name of the backend that failed (`"OpenSSL"`).
+    pub fn backend(&self) -> &'static str {
+        self.backend
+    }
+}
+
+impl std::fmt::Display for BackendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} failure: {}", self.backend, self.source)
+    }
+}
+
+impl std::error::Error for BackendError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(self.source.as_ref())
+    }
+}
+
+/// Conversion of OpenSSL's results into the crate's [`Error`], in the crate only: the
+/// conversion is a private trait rather than a public `From` impl so that the public API
+/// names no OpenSSL type.
+pub(crate) trait OpensslResult<T> {
+    /// The result with an OpenSSL error stack wrapped as [`Error::Backend`].
+    fn backend(self) -> Result<T, Error>;
+}
+
+impl<T> OpensslResult<T> for Result<T, openssl::error::ErrorStack> {
+    fn backend(self) -> Result<T, Error> {
+        self.map_err(openssl_error)
+    }
+}
+
+/// An OpenSSL error stack as [`Error::Backend`].
+pub(crate) fn openssl_error(stack: openssl::error::ErrorStack) -> Error {
+    Error::Backend(BackendError::new("OpenSSL", stack))
 }
 
 impl From<RsaError> for Error {
     fn from(e: RsaError) -> Self {
         match e {
-            RsaError::Backend(stack) => Error::Backend(stack),
+            RsaError::Backend(stack) => openssl_error(stack),
             other => Error::Key(other.to_string()),
         }
     }
@@ -178,5 +241,28 @@ impl From<CounterError> for Error {
 impl From<PersistError> for Error {
     fn from(e: PersistError) -> Self {
         Error::State(StateError::Journal(e))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_openssl_failure_is_an_opaque_backend_error_with_its_message() {
+        let err = openssl::pkey::PKey::public_key_from_der(b"not DER")
+            .backend()
+            .unwrap_err();
+        let Error::Backend(backend) = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(backend.backend(), "OpenSSL");
+        // The message the CLI printed before the wrapping, and OpenSSL's own error as
+        // the source.
+        assert!(err.to_string().starts_with("OpenSSL failure: "), "{err}");
+        let source = std::error::Error::source(backend).unwrap();
+        assert!(source.is::<openssl::error::ErrorStack>());
+        assert_eq!(err.to_string(), format!("OpenSSL failure: {source}"));
     }
 }

@@ -5,9 +5,10 @@ use hopsig_primitives::hash::sha256;
 use hopsig_primitives::rsa::RsaSecretKey;
 use openssl::ec::{EcGroup, EcKey};
 use openssl::ecdsa::EcdsaSig;
-pub use openssl::nid::Nid;
+use openssl::nid::Nid;
 use openssl::pkey::Private;
 
+use crate::error::OpensslResult;
 use crate::Error;
 
 /// OpenSSL's raw RSA private and public operation (no padding; CRT and blinding on the
@@ -27,7 +28,7 @@ impl RawRsa {
         let key = RsaSecretKey::generate(bits)?;
         let k = key.public().len();
         let mut input = vec![0u8; k];
-        openssl::rand::rand_bytes(&mut input)?;
+        openssl::rand::rand_bytes(&mut input).backend()?;
         input[0] &= 0x7f;
         Ok(RawRsa {
             key,
@@ -66,10 +67,10 @@ impl RawEcdsaP256 {
     /// # Errors
     /// Backend failures.
     pub fn new() -> Result<Self, Error> {
-        let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1)?;
-        let key = EcKey::generate(&group)?;
+        let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).backend()?;
+        let key = EcKey::generate(&group).backend()?;
         let digest = sha256(&[b"hopsig floor"]);
-        let sig = EcdsaSig::sign(&digest, &key)?;
+        let sig = EcdsaSig::sign(&digest, &key).backend()?;
         Ok(RawEcdsaP256 { key, digest, sig })
     }
 
@@ -78,7 +79,7 @@ impl RawEcdsaP256 {
     /// # Errors
     /// Backend failures.
     pub fn sign(&self) -> Result<(), Error> {
-        EcdsaSig::sign(&self.digest, &self.key)?;
+        EcdsaSig::sign(&self.digest, &self.key).backend()?;
         Ok(())
     }
 
@@ -87,7 +88,7 @@ impl RawEcdsaP256 {
     /// # Errors
     /// Backend failures or a failed verification.
     pub fn verify(&self) -> Result<(), Error> {
-        if self.sig.verify(&self.digest, &self.key)? {
+        if self.sig.verify(&self.digest, &self.key).backend()? {
             Ok(())
         } else {
             Err(Error::InvalidSignature)
@@ -113,7 +114,10 @@ impl EcdsaP256Verifications {
         let items = items
             .iter()
             .map(|(spki, message, sig)| {
-                let key = openssl::pkey::PKey::public_key_from_der(spki)?.ec_key()?;
+                let key = openssl::pkey::PKey::public_key_from_der(spki)
+                    .backend()?
+                    .ec_key()
+                    .backend()?;
                 Ok((key, message.to_vec(), sig.to_vec()))
             })
             .collect::<Result<_, Error>>()?;
@@ -127,7 +131,11 @@ impl EcdsaP256Verifications {
     pub fn verify_all(&self) -> Result<(), Error> {
         for (key, message, sig) in &self.items {
             let digest = sha256(&[message.as_slice()]);
-            if !EcdsaSig::from_der(sig)?.verify(&digest, key)? {
+            if !EcdsaSig::from_der(sig)
+                .backend()?
+                .verify(&digest, key)
+                .backend()?
+            {
                 return Err(Error::InvalidSignature);
             }
         }
@@ -144,7 +152,7 @@ pub struct BlstPairingProduct3 {
 
 fn blst_secret(i: u8) -> Result<blst::min_pk::SecretKey, Error> {
     let mut ikm = [0u8; 32];
-    openssl::rand::rand_bytes(&mut ikm)?;
+    openssl::rand::rand_bytes(&mut ikm).backend()?;
     ikm[0] = i;
     blst::min_pk::SecretKey::key_gen(&ikm, &[])
         .map_err(|_| Error::Key("blst key generation failed".into()))
@@ -231,6 +239,35 @@ impl BlstBgls {
     }
 }
 
+/// A named curve of OpenSSL's own ECDSA, for [`OpensslSignature::ec_sha256`]: the
+/// floors' own names, so that the API names no OpenSSL type (`openssl::nid::Nid`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EcCurve {
+    /// NIST P-256 (secp256r1, prime256v1).
+    P256,
+    /// NIST P-384 (secp384r1).
+    P384,
+    /// The binary Koblitz curve K-163 (sect163k1).
+    K163,
+    /// The binary Koblitz curve K-233 (sect233k1).
+    K233,
+    /// The binary Koblitz curve K-283 (sect283k1).
+    K283,
+}
+
+impl EcCurve {
+    /// OpenSSL's name for the curve.
+    fn nid(self) -> Nid {
+        match self {
+            EcCurve::P256 => Nid::X9_62_PRIME256V1,
+            EcCurve::P384 => Nid::SECP384R1,
+            EcCurve::K163 => Nid::SECT163K1,
+            EcCurve::K233 => Nid::SECT233K1,
+            EcCurve::K283 => Nid::SECT283K1,
+        }
+    }
+}
+
 /// The signature algorithms 004 Table 5 compares IBAS with, as ndn-cxx uses them:
 /// RSA PKCS #1 v1.5 with SHA-256, and ECDSA with SHA-256 (P-256) or SHA-384 (P-384),
 /// all through OpenSSL's EVP interface.
@@ -247,9 +284,9 @@ impl OpensslSignature {
     /// # Errors
     /// Backend failures.
     pub fn rsa(bits: u32, name: &'static str) -> Result<Self, Error> {
-        let rsa = openssl::rsa::Rsa::generate(bits)?;
+        let rsa = openssl::rsa::Rsa::generate(bits).backend()?;
         Ok(OpensslSignature {
-            key: openssl::pkey::PKey::from_rsa(rsa)?,
+            key: openssl::pkey::PKey::from_rsa(rsa).backend()?,
             digest: openssl::hash::MessageDigest::sha256(),
             name,
         })
@@ -261,7 +298,7 @@ impl OpensslSignature {
     /// Backend failures.
     pub fn p256() -> Result<Self, Error> {
         Self::ec(
-            Nid::X9_62_PRIME256V1,
+            EcCurve::P256,
             openssl::hash::MessageDigest::sha256(),
             "ECDSA P-256",
         )
@@ -273,7 +310,7 @@ impl OpensslSignature {
     /// Backend failures.
     pub fn p384() -> Result<Self, Error> {
         Self::ec(
-            Nid::SECP384R1,
+            EcCurve::P384,
             openssl::hash::MessageDigest::sha384(),
             "ECDSA P-384",
         )
@@ -284,18 +321,18 @@ impl OpensslSignature {
     ///
     /// # Errors
     /// Backend failures.
-    pub fn ec_sha256(nid: Nid, name: &'static str) -> Result<Self, Error> {
-        Self::ec(nid, openssl::hash::MessageDigest::sha256(), name)
+    pub fn ec_sha256(curve: EcCurve, name: &'static str) -> Result<Self, Error> {
+        Self::ec(curve, openssl::hash::MessageDigest::sha256(), name)
     }
 
     fn ec(
-        nid: Nid,
+        curve: EcCurve,
         digest: openssl::hash::MessageDigest,
         name: &'static str,
     ) -> Result<Self, Error> {
-        let group = EcGroup::from_curve_name(nid)?;
+        let group = EcGroup::from_curve_name(curve.nid()).backend()?;
         Ok(OpensslSignature {
-            key: openssl::pkey::PKey::from_ec_key(EcKey::generate(&group)?)?,
+            key: openssl::pkey::PKey::from_ec_key(EcKey::generate(&group).backend()?).backend()?,
             digest,
             name,
         })
@@ -306,8 +343,8 @@ impl OpensslSignature {
     /// # Errors
     /// Backend failures.
     pub fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut s = openssl::sign::Signer::new(self.digest, &self.key)?;
-        Ok(s.sign_oneshot_to_vec(msg)?)
+        let mut s = openssl::sign::Signer::new(self.digest, &self.key).backend()?;
+        s.sign_oneshot_to_vec(msg).backend()
     }
 
     /// Verifies `sig` on `msg`.
@@ -315,8 +352,8 @@ impl OpensslSignature {
     /// # Errors
     /// [`Error::InvalidSignature`] if it does not verify; backend failures.
     pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-        let mut v = openssl::sign::Verifier::new(self.digest, &self.key)?;
-        if v.verify_oneshot(sig, msg)? {
+        let mut v = openssl::sign::Verifier::new(self.digest, &self.key).backend()?;
+        if v.verify_oneshot(sig, msg).backend()? {
             Ok(())
         } else {
             Err(Error::InvalidSignature)

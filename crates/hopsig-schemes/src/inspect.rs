@@ -120,7 +120,7 @@ fn bare_signature(bytes: &[u8]) -> Result<Description, Error> {
     let schemes: Vec<String> = registry::schemes()
         .iter()
         .filter(|s| s.inspect(bytes).is_ok())
-        .map(|s| s.id())
+        .map(|s| s.id().to_string())
         .collect();
     if schemes.is_empty() {
         return Err(Error::UnknownFile);

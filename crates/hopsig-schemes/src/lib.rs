@@ -45,7 +45,7 @@ pub mod registry;
 mod traits;
 pub mod wire;
 
-pub use error::{Error, StateError};
+pub use error::{BackendError, Error, StateError};
 pub use registry::{lookup, schemes, Scheme};
 pub use traits::{Aggregate, FreeAggregate, SequentialAggregate, SigningKey, VerifyingKey};
 

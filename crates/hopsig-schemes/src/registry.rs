@@ -9,6 +9,7 @@
 
 use std::any::Any;
 use std::ops::RangeInclusive;
+use std::sync::LazyLock;
 
 use hopsig_primitives::armor::{KeyFile, KeyInput, KeyKind};
 use hopsig_primitives::codec::DecodeError;
@@ -26,7 +27,7 @@ use crate::{ibas, Aggregate, Error, SequentialAggregate, SigningKey, VerifyingKe
 /// A signing key of some scheme.
 pub trait DynSigningKey: Send + Sync {
     /// Id of its scheme.
-    fn scheme_id(&self) -> String;
+    fn scheme_id(&self) -> &'static str;
     /// The key as a key file.
     ///
     /// # Errors
@@ -41,7 +42,7 @@ pub trait DynSigningKey: Send + Sync {
 /// A verifying key of some scheme.
 pub trait DynVerifyingKey: Send + Sync {
     /// Id of its scheme.
-    fn scheme_id(&self) -> String;
+    fn scheme_id(&self) -> &'static str;
     /// The key as a key file.
     fn to_key_file(&self) -> String;
     /// For downcasting to the scheme's key type.
@@ -49,7 +50,7 @@ pub trait DynVerifyingKey: Send + Sync {
 }
 
 impl<K: SigningKey> DynSigningKey for K {
-    fn scheme_id(&self) -> String {
+    fn scheme_id(&self) -> &'static str {
         SigningKey::scheme_id(self)
     }
     fn to_key_file(&self) -> Result<Zeroizing<String>, Error> {
@@ -64,7 +65,7 @@ impl<K: SigningKey> DynSigningKey for K {
 }
 
 impl<K: VerifyingKey> DynVerifyingKey for K {
-    fn scheme_id(&self) -> String {
+    fn scheme_id(&self) -> &'static str {
         VerifyingKey::scheme_id(self)
     }
     fn to_key_file(&self) -> String {
@@ -111,8 +112,8 @@ impl std::fmt::Debug for DecodedAggregate {
 
 /// Object-safe view of a [`SequentialAggregate`] scheme working on encoded aggregates.
 pub trait Scheme: Send + Sync {
-    /// Stable id.
-    fn id(&self) -> String;
+    /// Stable id (an entry of [`ALL_SCHEMES`], or its `ID-rBITS` alias).
+    fn id(&self) -> &'static str;
     /// Generates a key pair.
     ///
     /// # Errors
@@ -221,31 +222,31 @@ pub fn read_key_file(text: &[u8], scheme: &str, kind: KeyKind) -> Result<KeyFile
     }
 }
 
-fn downcast<'a, T: 'static>(any: &'a dyn Any, found: String, scheme: &str) -> Result<&'a T, Error> {
+fn downcast<'a, T: 'static>(any: &'a dyn Any, found: &str, scheme: &str) -> Result<&'a T, Error> {
     match any.downcast_ref::<T>() {
         Some(k) if found == scheme => Ok(k),
         _ => Err(Error::KeyForOtherScheme {
             expected: scheme.to_string(),
-            found,
+            found: found.to_string(),
         }),
     }
 }
 
 impl<S: SequentialAggregate> Scheme for S {
-    fn id(&self) -> String {
+    fn id(&self) -> &'static str {
         SequentialAggregate::id(self)
     }
     fn generate(&self) -> Result<Box<dyn DynSigningKey>, Error> {
         Ok(Box::new(SequentialAggregate::generate(self)?))
     }
     fn signing_key_from_file(&self, text: &[u8]) -> Result<Box<dyn DynSigningKey>, Error> {
-        let file = read_key_file(text, &Scheme::id(self), KeyKind::Secret)?;
+        let file = read_key_file(text, Scheme::id(self), KeyKind::Secret)?;
         Ok(Box::new(SequentialAggregate::signing_key_from_file(
             self, &file,
         )?))
     }
     fn verifying_key_from_file(&self, text: &[u8]) -> Result<Box<dyn DynVerifyingKey>, Error> {
-        let file = read_key_file(text, &Scheme::id(self), KeyKind::Public)?;
+        let file = read_key_file(text, Scheme::id(self), KeyKind::Public)?;
         Ok(Box::new(SequentialAggregate::verifying_key_from_file(
             self, &file,
         )?))
@@ -256,7 +257,7 @@ impl<S: SequentialAggregate> Scheme for S {
         msg: &[u8],
         so_far: Option<&[u8]>,
     ) -> Result<(Vec<u8>, AggregateInfo), Error> {
-        let key = downcast::<S::SigningKey>(key.as_any(), key.scheme_id(), &Scheme::id(self))?;
+        let key = downcast::<S::SigningKey>(key.as_any(), key.scheme_id(), Scheme::id(self))?;
         let so_far = so_far.map(|b| self.aggregate_from_bytes(b)).transpose()?;
         let agg = SequentialAggregate::sign(self, key, msg, so_far.as_ref())?;
         let bytes = agg.to_bytes();
@@ -286,7 +287,7 @@ impl<S: SequentialAggregate> Scheme for S {
         let id = Scheme::id(self);
         let typed = keys
             .iter()
-            .map(|k| downcast::<S::VerifyingKey>(k.as_any(), k.scheme_id(), &id))
+            .map(|k| downcast::<S::VerifyingKey>(k.as_any(), k.scheme_id(), id))
             .collect::<Result<Vec<_>, _>>()?;
         let pairs: Vec<(&S::VerifyingKey, &[u8])> =
             typed.into_iter().zip(msgs.iter().copied()).collect();
@@ -294,7 +295,7 @@ impl<S: SequentialAggregate> Scheme for S {
             Some(a) if agg.info.scheme == id => a,
             _ => {
                 return Err(Error::AggregateForOtherScheme {
-                    expected: id,
+                    expected: id.to_string(),
                     found: agg.info.scheme.clone(),
                 })
             }
@@ -310,7 +311,7 @@ fn info_of<S: SequentialAggregate>(
     encoded_bytes: usize,
 ) -> AggregateInfo {
     AggregateInfo {
-        scheme: SequentialAggregate::id(scheme),
+        scheme: SequentialAggregate::id(scheme).to_string(),
         signers: agg.signers(),
         encoded_bytes,
         signature_bits: agg.signature_bits(),
@@ -508,13 +509,17 @@ pub struct Selected {
 }
 
 impl Selected {
-    /// The id: the entry's, or `ID-rBITS` for a non-default ℓ_r.
-    pub fn id(&self) -> String {
+    /// The id: the entry's, or `ID-rBITS` for a non-default ℓ_r (each alias is built
+    /// once, for every byte the entry accepts).
+    /// A `Selected` built by hand with a byte its entry does not accept has the
+    /// entry's id.
+    pub fn id(&self) -> &'static str {
         match self.entry.param {
-            Param::RandomR { .. } if self.param != self.entry.param.default_byte() => {
-                format!("{}-r{}", self.entry.id, u16::from(self.param) * 8)
-            }
-            _ => self.entry.id.to_string(),
+            Param::RandomR { .. } if self.param != self.entry.param.default_byte() => R_ALIASES
+                .iter()
+                .find(|(id, param, _)| *id == self.entry.id && *param == self.param)
+                .map_or(self.entry.id, |(_, _, alias)| alias.as_str()),
+            _ => self.entry.id,
         }
     }
 
@@ -524,13 +529,32 @@ impl Selected {
     /// [`Error::IdentityBased`] for IBAS, which has no [`Scheme`] object.
     pub fn scheme(&self) -> Result<Box<dyn Scheme>, Error> {
         match self.entry.kind {
-            Kind::Sequential(new) => {
-                new(self.entry.code, self.param).ok_or_else(|| Error::UnknownScheme(self.id()))
-            }
-            Kind::IdentityBased => Err(Error::IdentityBased(self.id())),
+            Kind::Sequential(new) => new(self.entry.code, self.param)
+                .ok_or_else(|| Error::UnknownScheme(self.id().to_string())),
+            Kind::IdentityBased => Err(Error::IdentityBased(self.id().to_string())),
         }
     }
 }
+
+/// The `ID-rBITS` alias of every parameter byte a [`Param::RandomR`] entry accepts
+/// other than its default, as (entry id, byte, alias), written once: ids are
+/// `&'static str` so that a caller (a binding, a second backend, a wire format) holds
+/// them without a lifetime or an allocation, and the set is finite (ℓ_r a multiple of
+/// 8 in the entry's range).
+static R_ALIASES: LazyLock<Vec<(&'static str, u8, String)>> = LazyLock::new(|| {
+    ALL_SCHEMES
+        .iter()
+        .filter(|entry| matches!(entry.param, Param::RandomR { .. }))
+        .flat_map(|entry| {
+            (0..=u8::MAX)
+                .filter(|&byte| entry.param.accepts(byte) && byte != entry.param.default_byte())
+                .map(|byte| {
+                    let alias = format!("{}-r{}", entry.id, u16::from(byte) * 8);
+                    (entry.id, byte, alias)
+                })
+        })
+        .collect()
+});
 
 /// The table entry with this id; `ID-rBITS` selects ℓ_r = BITS of an entry with
 /// [`Param::RandomR`] (a multiple of 8, no leading zero; the default spelled out is
@@ -588,7 +612,7 @@ pub fn describe(code: SchemeCode, param: u8) -> String {
                 u8::from(code)
             )
         },
-        |s| s.id(),
+        |s| s.id().to_string(),
     )
 }
 
@@ -642,6 +666,21 @@ pub fn for_key_file(text: &[u8]) -> Result<(Box<dyn Scheme>, KeyKind), Error> {
 mod tests {
     use super::*;
     use crate::bgr::Randomness;
+
+    #[test]
+    fn every_parameter_set_has_a_static_id_that_reads_back() {
+        let mut ids = 0;
+        for entry in ALL_SCHEMES.iter() {
+            for param in (0..=u8::MAX).filter(|&b| entry.param.accepts(b)) {
+                let id: &'static str = Selected { entry, param }.id();
+                let back = by_id(id).unwrap();
+                assert_eq!((back.entry.id, back.param), (entry.id, param), "{id}");
+                ids += 1;
+            }
+        }
+        // Two entries with ℓ_r in 64..=256 (25 multiples of 8) and the fixed ones.
+        assert_eq!(ids, ALL_SCHEMES.len() - 2 + 2 * 25);
+    }
 
     #[test]
     fn every_code_point_has_one_entry_and_ids_are_unique() {

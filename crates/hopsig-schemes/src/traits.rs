@@ -8,11 +8,18 @@ use crate::Error;
 
 /// A signing (secret) key. Implementations zeroize secret material on drop and print
 /// no secret in `Debug`.
+///
+/// The scheme layer's key, typed per scheme. The protocol crates have keys of their
+/// own that hold one of these or a standard key: `hopsig_bgp::SigningKey` (a router
+/// key of an algorithm suite, with its RFC 8209 SKI) and `hopsig_ndn::SigningKey` (the
+/// signer of an NDN SignatureType); they are not this trait because neither signs an
+/// aggregate, and they are not one type because their lookups differ (suite id and SKI,
+/// SignatureType and KeyLocator).
 pub trait SigningKey: Send + Sync + 'static {
     /// The matching verifying key type.
     type VerifyingKey: VerifyingKey;
     /// Id of the scheme (and parameter set) this key belongs to.
-    fn scheme_id(&self) -> String;
+    fn scheme_id(&self) -> &'static str;
     /// The public half.
     fn verifying_key(&self) -> Self::VerifyingKey;
     /// The key as a hopsig key file (`docs/spec/keys.md`).
@@ -25,7 +32,7 @@ pub trait SigningKey: Send + Sync + 'static {
 /// A verifying (public) key.
 pub trait VerifyingKey: Clone + Send + Sync + 'static {
     /// Id of the scheme (and parameter set) this key belongs to.
-    fn scheme_id(&self) -> String;
+    fn scheme_id(&self) -> &'static str;
     /// The key as a hopsig key file (`docs/spec/keys.md`).
     fn to_key_file(&self) -> String;
 }
@@ -58,7 +65,7 @@ pub trait SequentialAggregate: Send + Sync + 'static {
 
     /// Stable id, e.g. `bgr-rsa2048` (its entry in [`crate::registry::ALL_SCHEMES`]
     /// says what the scheme is).
-    fn id(&self) -> String;
+    fn id(&self) -> &'static str;
 
     /// `KeyGen`: a fresh key pair from the operating system's CSPRNG (via OpenSSL).
     ///

@@ -327,7 +327,7 @@ fn key_files_round_trip_and_openssl_reads_them() {
     for params in [BgrParams::PRF_RSA2048, BgrParams::RAND_RSA2048] {
         let key = bgr_key(params, 0);
         let text = SigningKey::to_key_file(&key).unwrap();
-        let scheme = registry::lookup(&params.id()).unwrap();
+        let scheme = registry::lookup(params.id()).unwrap();
         let again = scheme.signing_key_from_file(text.as_bytes()).unwrap();
         assert_eq!(again.to_key_file().unwrap().as_str(), text.as_str());
         // OpenSSL's PEM reader skips the header lines and reads the PKCS #8 block.

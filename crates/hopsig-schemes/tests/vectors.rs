@@ -158,7 +158,7 @@ impl Cases {
                     idx.len(),
                     if idx.len() == 1 { "" } else { "s" }
                 ),
-                &params.id(),
+                params.id(),
                 &idx,
                 &msgs,
                 &agg,
@@ -183,7 +183,7 @@ impl Cases {
             b
         };
         let mut push = |comment: &str, key_idx: &[usize], m: &[Vec<u8>], b: &[u8], e: &str| {
-            self.push(comment, &id, key_idx, m, b, e);
+            self.push(comment, id, key_idx, m, b, e);
         };
 
         // Well-formed, but Ver rejects them: "invalid".
@@ -402,7 +402,7 @@ fn document(k2048: &[RsaSecretKey], k3072: &[RsaSecretKey]) -> Value {
     c.push(
         "a bgr-rsa2048 aggregate relabelled as bgr-rand-rsa2048-r128 (header 0x12 0x10): it \
          decodes, but every hash is bound to the parameter set, so Ver rejects it",
-        &r128.id(),
+        r128.id(),
         &[0, 1, 2],
         &msgs,
         &relabelled,

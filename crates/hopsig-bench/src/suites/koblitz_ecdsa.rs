@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use hopsig_schemes::concat::koblitz::verify_der;
 use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
-use hopsig_schemes::floors::{Nid, OpensslSignature};
+use hopsig_schemes::floors::{EcCurve, OpensslSignature};
 use hopsig_schemes::pla::icnr;
 use hopsig_schemes::pla::koblitz as hopsig_koblitz_curve;
 
@@ -176,12 +176,12 @@ fn cycle<'a>(
 fn row<B: BaseSignature, C: hopsig_koblitz_curve::Curve>(
     budget: Budget,
     name: &str,
-    nid: Nid,
+    curve: EcCurve,
 ) -> Result<Row2, Error> {
     let msgs = messages();
     let sk = B::generate().map_err(fail)?;
     let pk = B::public(&sk).map_err(fail)?;
-    let theirs = OpensslSignature::ec_sha256(nid, "openssl").map_err(fail)?;
+    let theirs = OpensslSignature::ec_sha256(curve, "openssl").map_err(fail)?;
     let sign_all = |sign: &dyn Fn(&[u8]) -> Signed| {
         msgs.iter().map(|m| sign(m)).collect::<Result<Vec<_>, _>>()
     };
@@ -253,11 +253,11 @@ impl Table2 {
         let p256_sign_us = single(budget, &mut || p256.sign(&msg).map(drop))?;
         let p256_verify_us = single(budget, &mut || p256.verify(&msg, &p256_sig))?;
         tracing::info!("[2/4] K-163");
-        let k163 = row::<EcdsaK163, hopsig_koblitz_curve::K163>(budget, "K-163", Nid::SECT163K1)?;
+        let k163 = row::<EcdsaK163, hopsig_koblitz_curve::K163>(budget, "K-163", EcCurve::K163)?;
         tracing::info!("[3/4] K-233");
-        let k233 = row::<EcdsaK233, hopsig_koblitz_curve::K233>(budget, "K-233", Nid::SECT233K1)?;
+        let k233 = row::<EcdsaK233, hopsig_koblitz_curve::K233>(budget, "K-233", EcCurve::K233)?;
         tracing::info!("[4/4] K-283");
-        let k283 = row::<EcdsaK283, hopsig_koblitz_curve::K283>(budget, "K-283", Nid::SECT283K1)?;
+        let k283 = row::<EcdsaK283, hopsig_koblitz_curve::K283>(budget, "K-283", EcCurve::K283)?;
         Ok(Table2 {
             suite: "table2".into(),
             machine: Machine::detect(),

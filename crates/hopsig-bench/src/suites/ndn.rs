@@ -196,8 +196,8 @@ impl NdnBench {
             .ok()
             .and_then(|e| Some(e.parent()?.parent()?.parent()?.to_path_buf()))
             .unwrap_or_else(|| ".".into());
-        let found = hopsig_ndn::ndnd::Ndnd::find(&repo)
-            .or_else(|| hopsig_ndn::ndnd::Ndnd::find(std::path::Path::new(".")));
+        let found = hopsig_testkit::ndnd::Ndnd::find(&repo)
+            .or_else(|| hopsig_testkit::ndnd::Ndnd::find(std::path::Path::new(".")));
         let (rtt, throughput, rtt_missing) = match found {
             Some(bin) => (
                 self::rtt(&bin, if quick { 5 } else { 20 })?,
@@ -408,7 +408,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
             out.len()
         ));
         let _ = std::fs::remove_dir_all(&dir);
-        let fw = hopsig_ndn::ndnd::Ndnd::start_with(ndnd, &dir, false).map_err(fail)?;
+        let fw = hopsig_testkit::ndnd::Ndnd::start_with(ndnd, &dir, false).map_err(fail)?;
         let mut alice_face = Face::unix(&fw.socket).map_err(fail)?;
         alice_face
             .register(&mis::moderator_interest(&alice))
@@ -609,7 +609,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
             out.len()
         ));
         let _ = std::fs::remove_dir_all(&dir);
-        let fw = hopsig_ndn::ndnd::Ndnd::start_with(ndnd, &dir, false).map_err(fail)?;
+        let fw = hopsig_testkit::ndnd::Ndnd::start_with(ndnd, &dir, false).map_err(fail)?;
         let mut alice_face = Face::unix(&fw.socket).map_err(fail)?;
         for p in &publishers {
             alice_face

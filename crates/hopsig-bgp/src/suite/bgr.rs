@@ -89,8 +89,8 @@ impl BgrSuite {
     pub fn signing_key(&self, key: BgrSigningKey) -> Result<SigningKey, KeyError> {
         if key.scheme_id() != self.params.id() {
             return Err(KeyError::Scheme(hopsig_schemes::Error::KeyForOtherScheme {
-                expected: self.params.id(),
-                found: key.scheme_id(),
+                expected: self.params.id().into(),
+                found: key.scheme_id().into(),
             }));
         }
         let spki = key.verifying_key().rsa().spki_der().to_vec();
@@ -214,7 +214,7 @@ impl AlgorithmSuite for BgrSuite {
     /// (docs/spec/keys.md).
     fn signing_key_from_file(&self, text: &[u8]) -> Result<SigningKey, KeyError> {
         let scheme = self.scheme();
-        let file = read_key_file(text, &scheme.id(), KeyKind::Secret)?;
+        let file = read_key_file(text, scheme.id(), KeyKind::Secret)?;
         self.signing_key(scheme.signing_key_from_file(&file)?)
     }
 

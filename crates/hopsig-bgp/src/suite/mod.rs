@@ -264,6 +264,15 @@ impl VerifyingKey {
 /// A router's private key for one suite, with the SKI of its public key (RFC 8209).
 /// `Debug` prints the suite and SKI only; the secret is dropped as its type drops it
 /// (OpenSSL clears EC and RSA private keys when it frees them).
+///
+/// One of three `SigningKey`s in hopsig, kept apart because they mean different
+/// things: [`hopsig_schemes::SigningKey`] is a trait, the typed key of one aggregate
+/// scheme (its `Sign` takes the aggregate so far); `hopsig_ndn::SigningKey` is any NDN
+/// SignatureType's signer, making a SignatureValue over a packet's signed portion.
+/// This one is a *router* key: an AS's key as RFC 8209 router certificates name it
+/// (suite id, SKI, SubjectPublicKeyInfo), whose secret is whatever the suite's table
+/// entry ([`AlgorithmSuite`]) parsed — an OpenSSL EC key for suite 1, a scheme key for
+/// the experimental suites — hence `Any`, downcast by that suite only.
 pub struct SigningKey {
     suite: u8,
     ski: Ski,

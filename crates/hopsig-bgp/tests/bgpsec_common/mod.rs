@@ -6,6 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
+/// The repository root, and the Python interpreter of the interop tests (skips, or
+/// fails under CI, when it cannot import the module).
+#[allow(unused_imports)]
+pub use hopsig_testkit::{python, root};
+
 use hopsig_bgp::packet::{AsWidth, Message, Update};
 use hopsig_bgp::suite::ECDSA_P256_SHA256;
 use hopsig_bgp::{AlgorithmSuite, NotValid, RouterKey, SigningKey, Validation};
@@ -93,38 +98,4 @@ pub fn verdict(v: &Validation) -> &'static str {
         Validation::NotValid(NotValid::Malformed(_)) => "malformed",
         Validation::NotValid(_) => "not valid",
     }
-}
-
-/// A Python interpreter for the interop tests that can import `module`:
-/// `$HOPSIG_PYTHON`, else the `.venv-ci` that `.ci/run` creates, else `python3`.
-/// `None` (the caller skips, saying so) when there is none, except under CI, where a
-/// missing interpreter or module fails the test.
-pub fn python(module: &str) -> Option<String> {
-    use std::process::Command;
-    let venv = root().join(".venv-ci/bin/python");
-    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| {
-        if venv.exists() {
-            venv.display().to_string()
-        } else {
-            "python3".into()
-        }
-    });
-    let probe = format!("import {module}");
-    match Command::new(&py).args(["-c", &probe]).output() {
-        Ok(o) if o.status.success() => Some(py),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("CI requires {py} with `{probe}` for the interop tests (.ci/run installs it)")
-        }
-        _ => {
-            eprintln!(
-                "{py} cannot `{probe}`: skipping the independent-implementation check (CI runs it)"
-            );
-            None
-        }
-    }
-}
-
-/// The repository root.
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }

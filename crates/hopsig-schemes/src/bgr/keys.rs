@@ -6,6 +6,7 @@ use hopsig_primitives::rsa::{pem_block, RsaPublicKey, RsaSecretKey};
 use zeroize::Zeroizing;
 
 use super::params::{BgrParams, Randomness};
+use crate::error::OpensslResult;
 use crate::{Error, SigningKey, VerifyingKey};
 
 /// PEM label of the PRF seed block in secret key files.
@@ -85,7 +86,7 @@ impl BgrSigningKey {
         let seed = match params.randomness() {
             Randomness::InputDependent => {
                 let mut s = Zeroizing::new([0u8; SEED_LEN]);
-                openssl::rand::rand_priv_bytes(s.as_mut())?;
+                openssl::rand::rand_priv_bytes(s.as_mut()).backend()?;
                 Some(*s)
             }
             Randomness::Random { .. } => None,
@@ -130,7 +131,7 @@ impl BgrSigningKey {
 
 impl SigningKey for BgrSigningKey {
     type VerifyingKey = BgrVerifyingKey;
-    fn scheme_id(&self) -> String {
+    fn scheme_id(&self) -> &'static str {
         self.params.id()
     }
     fn verifying_key(&self) -> BgrVerifyingKey {
@@ -146,7 +147,7 @@ impl SigningKey for BgrSigningKey {
         if let Some(s) = &seed_pem {
             blocks.push(s.as_str());
         }
-        Ok(KeyFile::render(&self.params.id(), KeyKind::Secret, &blocks))
+        Ok(KeyFile::render(self.params.id(), KeyKind::Secret, &blocks))
     }
 }
 
@@ -178,10 +179,10 @@ impl BgrVerifyingKey {
 }
 
 impl VerifyingKey for BgrVerifyingKey {
-    fn scheme_id(&self) -> String {
+    fn scheme_id(&self) -> &'static str {
         self.params.id()
     }
     fn to_key_file(&self) -> String {
-        KeyFile::render(&self.params.id(), KeyKind::Public, &[&self.rsa.to_pem()]).to_string()
+        KeyFile::render(self.params.id(), KeyKind::Public, &[&self.rsa.to_pem()]).to_string()
     }
 }

@@ -21,6 +21,7 @@ pub use params::{BgrParams, Randomness, ASSUMED_LOG2_SIGN_QUERIES, PRF_R_BITS, R
 
 use hopsig_primitives::armor::KeyFile;
 
+use crate::error::OpensslResult;
 use crate::wire::{decode_aggregate, PerSigner, Signers};
 use crate::{Aggregate, Error, SequentialAggregate};
 use hopsig_primitives::rsa::{RsaPublicKey, RsaSecretKey};
@@ -50,8 +51,8 @@ impl Bgr {
     fn check_key_params(&self, key_params: BgrParams) -> Result<(), Error> {
         if key_params != self.params {
             return Err(Error::KeyForOtherScheme {
-                expected: self.params.id(),
-                found: key_params.id(),
+                expected: self.params.id().into(),
+                found: key_params.id().into(),
             });
         }
         Ok(())
@@ -60,8 +61,8 @@ impl Bgr {
     fn check_aggregate_params(&self, agg_params: BgrParams) -> Result<(), Error> {
         if agg_params != self.params {
             return Err(Error::AggregateForOtherScheme {
-                expected: self.params.id(),
-                found: agg_params.id(),
+                expected: self.params.id().into(),
+                found: agg_params.id().into(),
             });
         }
         Ok(())
@@ -101,7 +102,9 @@ impl Bgr {
                 // r is derived from the secret seed but goes into the aggregate.
                 declassify(r.as_mut_slice());
             }
-            (None, None, Randomness::Random { .. }) => openssl::rand::rand_bytes(&mut r)?,
+            (None, None, Randomness::Random { .. }) => {
+                openssl::rand::rand_bytes(&mut r).backend()?
+            }
             _ => {
                 return Err(Error::Key(
                     "key does not match its randomness variant".into(),
@@ -134,7 +137,7 @@ impl SequentialAggregate for Bgr {
     type VerifyingKey = BgrVerifyingKey;
     type Aggregate = BgrAggregate;
 
-    fn id(&self) -> String {
+    fn id(&self) -> &'static str {
         self.params.id()
     }
 

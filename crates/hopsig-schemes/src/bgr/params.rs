@@ -116,9 +116,11 @@ impl BgrParams {
 
     /// The stable id: `bgr-rsa2048`, `bgr-rand-rsa3072`, or `bgr-rand-rsa2048-r192` for
     /// a non-default ℓ_r (the scheme table's id for [`BgrParams::code`]).
-    pub fn id(&self) -> String {
+    pub fn id(&self) -> &'static str {
         let (code, param) = self.code();
-        registry::describe(code, param)
+        // Every parameter set a BgrParams can hold is in the table (the constructors
+        // check ℓ_r against RANDOM_R_BITS), so the fallback is never taken.
+        registry::by_code(code, param).map_or("bgr", |s| s.id())
     }
 
     /// Parses an id produced by [`BgrParams::id`] (an explicit `-rBITS` equal to the
@@ -183,16 +185,13 @@ mod tests {
             BgrParams::RAND_RSA2048,
             BgrParams::RAND_RSA3072,
         ] {
-            assert_eq!(BgrParams::from_id(&p.id()), Some(p));
+            assert_eq!(BgrParams::from_id(p.id()), Some(p));
             let (c, param) = p.code();
             assert_eq!(BgrParams::from_code(c, param), Some(p));
         }
         let custom = BgrParams::from_id("bgr-rand-rsa2048-r192");
         assert_eq!(custom.map(|p| p.r_len()), Some(24));
-        assert_eq!(
-            custom.map(|p| p.id()).as_deref(),
-            Some("bgr-rand-rsa2048-r192")
-        );
+        assert_eq!(custom.map(|p| p.id()), Some("bgr-rand-rsa2048-r192"));
         assert_eq!(
             BgrParams::from_id("bgr-rand-rsa2048-r152"),
             Some(BgrParams::RAND_RSA2048)

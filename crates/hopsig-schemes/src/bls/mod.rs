@@ -26,6 +26,7 @@ use hopsig_primitives::rsa::pem_block;
 use hopsig_primitives::valgrind::declassify;
 use zeroize::Zeroizing;
 
+use crate::error::OpensslResult;
 use crate::keyblock::{expect_blocks, fixed};
 use crate::traits::{Aggregate, FreeAggregate, SequentialAggregate, SigningKey, VerifyingKey};
 use crate::wire::{decode_aggregate, not_this_scheme, Header, SchemeCode, Signers};
@@ -232,8 +233,8 @@ impl Bgls {
 
 impl SigningKey for BglsSigningKey {
     type VerifyingKey = BglsVerifyingKey;
-    fn scheme_id(&self) -> String {
-        ID.to_string()
+    fn scheme_id(&self) -> &'static str {
+        ID
     }
     fn verifying_key(&self) -> BglsVerifyingKey {
         self.pk.clone()
@@ -245,8 +246,8 @@ impl SigningKey for BglsSigningKey {
 }
 
 impl VerifyingKey for BglsVerifyingKey {
-    fn scheme_id(&self) -> String {
-        ID.to_string()
+    fn scheme_id(&self) -> &'static str {
+        ID
     }
     fn to_key_file(&self) -> String {
         KeyFile::render(
@@ -307,12 +308,12 @@ impl SequentialAggregate for Bgls {
     type VerifyingKey = BglsVerifyingKey;
     type Aggregate = BglsAggregate;
 
-    fn id(&self) -> String {
-        ID.to_string()
+    fn id(&self) -> &'static str {
+        ID
     }
     fn generate(&self) -> Result<BglsSigningKey, Error> {
         let mut ikm = Zeroizing::new([0u8; 32]);
-        openssl::rand::rand_priv_bytes(ikm.as_mut())?;
+        openssl::rand::rand_priv_bytes(ikm.as_mut()).backend()?;
         Bgls::key_from_ikm(ikm.as_ref())
     }
     fn sign(

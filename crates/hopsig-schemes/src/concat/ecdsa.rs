@@ -12,6 +12,7 @@ use openssl::pkey::{Id, PKey, Private, Public};
 use zeroize::Zeroizing;
 
 use super::{private_key_from_pkcs8, BaseSignature};
+use crate::error::OpensslResult;
 use crate::wire::SchemeCode;
 use crate::Error;
 
@@ -33,7 +34,7 @@ fn p256_key<T: openssl::pkey::HasPublic>(pkey: &PKey<T>) -> Result<EcKey<T>, Err
     if pkey.id() != Id::EC {
         return Err(Error::Key("not an EC key".into()));
     }
-    let key = pkey.ec_key()?;
+    let key = pkey.ec_key().backend()?;
     if key.group().curve_name() != Some(Nid::X9_62_PRIME256V1) {
         return Err(Error::Key("not a P-256 key".into()));
     }
@@ -51,14 +52,17 @@ impl BaseSignature for EcdsaP256 {
     type PublicKey = EcKey<Public>;
 
     fn generate() -> Result<EcKey<Private>, Error> {
-        let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1)?;
-        Ok(EcKey::generate(&group)?)
+        let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).backend()?;
+        EcKey::generate(&group).backend()
     }
     fn public(sk: &EcKey<Private>) -> Result<EcKey<Public>, Error> {
-        Ok(EcKey::from_public_key(sk.group(), sk.public_key())?)
+        EcKey::from_public_key(sk.group(), sk.public_key()).backend()
     }
     fn sign(sk: &EcKey<Private>, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(EcdsaSig::sign(&sha256(&[msg]), sk)?.to_der()?)
+        EcdsaSig::sign(&sha256(&[msg]), sk)
+            .backend()?
+            .to_der()
+            .backend()
     }
     fn verify(pk: &EcKey<Public>, msg: &[u8], sig: &[u8]) -> bool {
         EcdsaSig::from_der(sig)
@@ -69,7 +73,12 @@ impl BaseSignature for EcdsaP256 {
         read_der_signature(r, MAX_DER_LEN, &P256_ORDER)
     }
     fn secret_to_pem(sk: &EcKey<Private>) -> Result<Zeroizing<String>, Error> {
-        let pem = Zeroizing::new(PKey::from_ec_key(sk.clone())?.private_key_to_pem_pkcs8()?);
+        let pem = Zeroizing::new(
+            PKey::from_ec_key(sk.clone())
+                .backend()?
+                .private_key_to_pem_pkcs8()
+                .backend()?,
+        );
         Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
     }
     fn secret_from_der(der: &[u8]) -> Result<EcKey<Private>, Error> {
@@ -85,12 +94,16 @@ impl BaseSignature for EcdsaP256 {
         let pkey = PKey::public_key_from_der(der)
             .map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
         let key = p256_key(&pkey)?;
-        let mut ctx = BigNumContext::new()?;
-        let uncompressed =
-            key.public_key()
-                .to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)?;
-        let reencoded = PKey::from_ec_key(EcKey::from_public_key(key.group(), key.public_key())?)?
-            .public_key_to_der()?;
+        let mut ctx = BigNumContext::new().backend()?;
+        let uncompressed = key
+            .public_key()
+            .to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)
+            .backend()?;
+        let reencoded =
+            PKey::from_ec_key(EcKey::from_public_key(key.group(), key.public_key()).backend()?)
+                .backend()?
+                .public_key_to_der()
+                .backend()?;
         if reencoded != der || uncompressed.len() != 65 {
             return Err(Error::Key(
                 "SubjectPublicKeyInfo is not canonical DER with an uncompressed point".into(),

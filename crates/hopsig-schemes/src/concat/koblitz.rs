@@ -34,6 +34,7 @@ use zeroize::Zeroizing;
 
 use super::ecdsa::read_der_signature;
 use super::BaseSignature;
+use crate::error::OpensslResult;
 use crate::wire::SchemeCode;
 use crate::Error;
 
@@ -126,7 +127,7 @@ pub(crate) fn digest_parts<C: Curve>(parts: &[&[u8]]) -> Scalar<C> {
 pub(crate) fn random_scalar<C: Curve>() -> Result<SecretScalar<C>, Error> {
     let mut random = Zeroizing::new([0u8; CANDIDATE_BYTES]);
     loop {
-        openssl::rand::rand_priv_bytes(random.as_mut())?;
+        openssl::rand::rand_priv_bytes(random.as_mut()).backend()?;
         let (k, accepted) = SecretScalar::from_candidate(&random);
         if public_bool(accepted) {
             return Ok(k);
@@ -190,8 +191,12 @@ fn sign_digest<C: Curve>(sk: &KoblitzSecret<C>, e: &Scalar<C>) -> Result<RawSign
 
 /// The DER `ECDSA-Sig-Value` of (r, s).
 fn der_signature(r: &[u8], s: &[u8]) -> Result<Vec<u8>, Error> {
-    let sig = EcdsaSig::from_private_components(BigNum::from_slice(r)?, BigNum::from_slice(s)?)?;
-    Ok(sig.to_der()?)
+    let sig = EcdsaSig::from_private_components(
+        BigNum::from_slice(r).backend()?,
+        BigNum::from_slice(s).backend()?,
+    )
+    .backend()?;
+    sig.to_der().backend()
 }
 
 /// SEC 1 §4.1.3 steps 1–6 with the nonce k given, as DER. `Ok(None)` if r = 0 or
@@ -293,14 +298,14 @@ pub(crate) fn x_is_r_mod_n<C: Curve>(x: &Point<C>, r: &Scalar<C>) -> bool {
 
 /// The OpenSSL group of a curve (for key files).
 fn group(nid: Nid) -> Result<EcGroup, Error> {
-    Ok(EcGroup::from_curve_name(nid)?)
+    EcGroup::from_curve_name(nid).backend()
 }
 
 fn openssl_public<C: Curve>(nid: Nid, q: &Affine<C>) -> Result<EcKey<Public>, Error> {
     let g = group(nid)?;
-    let mut ctx = BigNumContext::new()?;
-    let point = EcPoint::from_bytes(&g, &q.to_sec1(false), &mut ctx)?;
-    Ok(EcKey::from_public_key(&g, &point)?)
+    let mut ctx = BigNumContext::new().backend()?;
+    let point = EcPoint::from_bytes(&g, &q.to_sec1(false), &mut ctx).backend()?;
+    EcKey::from_public_key(&g, &point).backend()
 }
 
 fn check_key_type(pkey_id: Id, curve: Option<Nid>, nid: Nid) -> Result<(), Error> {
@@ -355,14 +360,14 @@ macro_rules! koblitz_ecdsa {
             }
             fn secret_to_pem(sk: &Self::SecretKey) -> Result<Zeroizing<String>, Error> {
                 let g = group($nid)?;
-                let mut ctx = BigNumContext::new()?;
-                let point = EcPoint::from_bytes(&g, &sk.q.to_sec1(false), &mut ctx)?;
+                let mut ctx = BigNumContext::new().backend()?;
+                let point = EcPoint::from_bytes(&g, &sk.q.to_sec1(false), &mut ctx).backend()?;
                 // OpenSSL serialises the key: d goes into a secure-heap bignum, cleared
                 // when freed.
-                let mut d = BigNum::new_secure()?;
-                d.copy_from_slice(&sk.d.to_be_bytes())?;
-                let key = EcKey::from_private_components(&g, &d, &point)?;
-                let pem = Zeroizing::new(PKey::from_ec_key(key)?.private_key_to_pem_pkcs8()?);
+                let mut d = BigNum::new_secure().backend()?;
+                d.copy_from_slice(&sk.d.to_be_bytes()).backend()?;
+                let key = EcKey::from_private_components(&g, &d, &point).backend()?;
+                let pem = Zeroizing::new(PKey::from_ec_key(key).backend()?.private_key_to_pem_pkcs8().backend()?);
                 Ok(Zeroizing::new(String::from_utf8_lossy(&pem).into_owned()))
             }
             fn secret_from_der(der: &[u8]) -> Result<Self::SecretKey, Error> {
@@ -380,7 +385,7 @@ macro_rules! koblitz_ecdsa {
             }
             fn public_to_pem(pk: &Self::PublicKey) -> String {
                 openssl_public($nid, &pk.q)
-                    .and_then(|k| Ok(PKey::from_ec_key(k)?.public_key_to_pem()?))
+                    .and_then(|k| PKey::from_ec_key(k).backend()?.public_key_to_pem().backend())
                     .map(|p| String::from_utf8_lossy(&p).into_owned())
                     .unwrap_or_default()
             }
@@ -389,12 +394,12 @@ macro_rules! koblitz_ecdsa {
                     .map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
                 let key = pkey.ec_key().map_err(|_| Error::Key("not an EC key".into()))?;
                 check_key_type(pkey.id(), key.group().curve_name(), $nid)?;
-                let mut ctx = BigNumContext::new()?;
+                let mut ctx = BigNumContext::new().backend()?;
                 let bytes =
                     key.public_key()
-                        .to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)?;
+                        .to_bytes(key.group(), PointConversionForm::UNCOMPRESSED, &mut ctx).backend()?;
                 let pk = public_from_point::<$curve>(&bytes)?;
-                let reencoded = PKey::from_ec_key(openssl_public($nid, &pk.q)?)?.public_key_to_der()?;
+                let reencoded = PKey::from_ec_key(openssl_public($nid, &pk.q)?).backend()?.public_key_to_der().backend()?;
                 if reencoded != der {
                     return Err(Error::Key(
                         "SubjectPublicKeyInfo is not canonical DER with an uncompressed point".into(),

@@ -177,8 +177,8 @@ impl<B: BaseSignature> Codec for ConcatAggregate<B> {
 
 impl<B: BaseSignature> SigningKey for ConcatSigningKey<B> {
     type VerifyingKey = ConcatVerifyingKey<B>;
-    fn scheme_id(&self) -> String {
-        B::ID.to_string()
+    fn scheme_id(&self) -> &'static str {
+        B::ID
     }
     fn verifying_key(&self) -> ConcatVerifyingKey<B> {
         self.pk.clone()
@@ -190,8 +190,8 @@ impl<B: BaseSignature> SigningKey for ConcatSigningKey<B> {
 }
 
 impl<B: BaseSignature> VerifyingKey for ConcatVerifyingKey<B> {
-    fn scheme_id(&self) -> String {
-        B::ID.to_string()
+    fn scheme_id(&self) -> &'static str {
+        B::ID
     }
     fn to_key_file(&self) -> String {
         KeyFile::render(B::ID, KeyKind::Public, &[&B::public_to_pem(&self.pk)]).to_string()
@@ -234,8 +234,8 @@ impl<B: BaseSignature> SequentialAggregate for Concat<B> {
     type VerifyingKey = ConcatVerifyingKey<B>;
     type Aggregate = ConcatAggregate<B>;
 
-    fn id(&self) -> String {
-        B::ID.to_string()
+    fn id(&self) -> &'static str {
+        B::ID
     }
     fn generate(&self) -> Result<Self::SigningKey, Error> {
         let sk = B::generate()?;

@@ -9,6 +9,7 @@ use openssl::sign::{Signer, Verifier};
 use zeroize::Zeroizing;
 
 use super::BaseSignature;
+use crate::error::OpensslResult;
 use crate::wire::SchemeCode;
 use crate::Error;
 
@@ -37,7 +38,7 @@ fn wrap_secret(rsa: RsaSecretKey) -> Result<RsaSk, Error> {
             rsa.public().modulus_bits()
         )));
     }
-    let pkey = PKey::from_rsa(rsa.openssl().clone())?;
+    let pkey = PKey::from_rsa(rsa.openssl().clone()).backend()?;
     Ok(RsaSk { rsa, pkey })
 }
 
@@ -48,7 +49,7 @@ fn wrap_public(rsa: RsaPublicKey) -> Result<RsaPk, Error> {
             rsa.modulus_bits()
         )));
     }
-    let pkey = PKey::from_rsa(rsa.openssl().clone())?;
+    let pkey = PKey::from_rsa(rsa.openssl().clone()).backend()?;
     Ok(RsaPk { rsa, pkey })
 }
 
@@ -67,8 +68,8 @@ impl BaseSignature for Rsa2048Pkcs1 {
         wrap_public(sk.rsa.public().clone())
     }
     fn sign(sk: &RsaSk, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut s = Signer::new(MessageDigest::sha256(), &sk.pkey)?;
-        Ok(s.sign_oneshot_to_vec(msg)?)
+        let mut s = Signer::new(MessageDigest::sha256(), &sk.pkey).backend()?;
+        s.sign_oneshot_to_vec(msg).backend()
     }
     fn verify(pk: &RsaPk, msg: &[u8], sig: &[u8]) -> bool {
         Verifier::new(MessageDigest::sha256(), &pk.pkey)

@@ -47,6 +47,7 @@ pub use journal::{Journal, MAX_JOURNAL_BYTES};
 pub use keys::check_identity;
 pub use keys::{Identity, Pkg, PublicParams, UserKey};
 
+use crate::error::OpensslResult;
 use crate::wire::Signers;
 use crate::Error;
 
@@ -142,7 +143,7 @@ fn share(
 /// A fresh state string: 16 bytes from the OS CSPRNG via OpenSSL.
 fn fresh_w() -> Result<[u8; W_LEN], Error> {
     let mut w = [0u8; W_LEN];
-    openssl::rand::rand_bytes(&mut w)?;
+    openssl::rand::rand_bytes(&mut w).backend()?;
     Ok(w)
 }
 

@@ -34,6 +34,7 @@ use hopsig_primitives::rsa::{RsaPublicKey, RsaSecretKey};
 use zeroize::Zeroizing;
 
 use crate::bgr::oracles::{g, in_d, split, unsplit, xor_into};
+use crate::error::OpensslResult;
 use crate::Error;
 
 pub use wire::{HopKind, Suite, MAX_HOPS, MAX_PREFIX};
@@ -240,7 +241,7 @@ pub fn issue(params: &KcParams, kinds: Issue) -> Result<(AttestationPublic, Hand
     let mt = match kinds {
         Issue::Mt | Issue::Both => {
             let mut seed = Zeroizing::new([0u8; SEED_LEN]);
-            openssl::rand::rand_priv_bytes(seed.as_mut())?;
+            openssl::rand::rand_priv_bytes(seed.as_mut()).backend()?;
             Some(seed)
         }
         Issue::Rsa => None,

@@ -104,39 +104,16 @@ pub fn y_outside_d(
     panic!("no r_2 gave y_2 < N_2");
 }
 
-/// The repository root.
-pub fn root() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+/// A Python interpreter for the interop tests that can import `module` (`None` to need
+/// only the standard library): [`hopsig_testkit::python`], which skips, or fails under
+/// CI, when there is none.
+pub fn python(module: Option<&str>) -> Option<String> {
+    hopsig_testkit::python(module.unwrap_or("sys"))
 }
 
-/// A Python interpreter for the interop tests that can import `module` (`None` to need
-/// only the standard library): `$HOPSIG_PYTHON`, else the `.venv-ci` that `.ci/run`
-/// creates, else `python3`. Returns `None` (the caller skips) when there is none,
-/// except under CI, where a missing interpreter or module fails the test.
-pub fn python(module: Option<&str>) -> Option<String> {
-    use std::process::Command;
-    let venv = root().join(".venv-ci/bin/python");
-    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| {
-        if venv.exists() {
-            venv.display().to_string()
-        } else {
-            "python3".into()
-        }
-    });
-    let probe = format!("import {}", module.unwrap_or("sys"));
-    match Command::new(&py).args(["-c", &probe]).output() {
-        Ok(o) if o.status.success() => Some(py),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("CI requires {py} with `{probe}` for the interop tests (.ci/run installs it)")
-        }
-        _ => {
-            eprintln!(
-                "{py} cannot `{probe}`: skipping the independent-implementation check (CI runs it)"
-            );
-            None
-        }
-    }
-}
+/// The repository root.
+#[allow(unused_imports)]
+pub use hopsig_testkit::root;
 
 /// Runs `interop/python/SCRIPT check FILE` and requires "N passed, 0 failed".
 pub fn run_reference(py: &str, script: &str, file: &std::path::Path) {

@@ -2,10 +2,11 @@
 //!
 //! `e: G1 × G2 → GT`, both groups of prime order
 //! `r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001`.
-//! This is the only module of hopsig that calls C through `unsafe`: blst's safe Rust
-//! API covers BLS signatures but not the point arithmetic that Gentry–Ramzan needs, so
-//! the few raw functions used here are wrapped once, each call with the reason it is
-//! sound. Everything else in hopsig uses the safe types below.
+//! blst's safe Rust API covers BLS signatures but not the point arithmetic that
+//! Gentry–Ramzan needs, so the few raw C functions used here are wrapped once, each
+//! call with the reason it is sound, in `pairing/ffi.rs` (private): the only file of
+//! this module that may use `unsafe`. This file builds the safe types over those
+//! wrappers; everything else in hopsig uses the safe types.
 //!
 //! * Points decoded from bytes are checked: valid encoding, on the curve, in the
 //!   prime-order subgroup, and not the identity ([`PointError`] says which failed).
@@ -18,21 +19,11 @@
 //!   caller's domain-separation tag; hashing onto the scalar field is RFC 9380 §5.2
 //!   `hash_to_field` with `expand_message_xmd`-SHA-256 and `L = 48`.
 
-#![allow(unsafe_code)]
+mod ffi;
 
 use std::fmt;
 
-use blst::{
-    blst_bendian_from_scalar, blst_expand_message_xmd, blst_final_exp, blst_fp12, blst_fp12_is_one,
-    blst_hash_to_g1, blst_miller_loop_n, blst_p1, blst_p1_add_or_double,
-    blst_p1_add_or_double_affine, blst_p1_affine, blst_p1_affine_compress, blst_p1_affine_in_g1,
-    blst_p1_affine_is_inf, blst_p1_cneg, blst_p1_from_affine, blst_p1_generator, blst_p1_is_equal,
-    blst_p1_is_inf, blst_p1_mult, blst_p1_to_affine, blst_p1_uncompress, blst_p1s_to_affine,
-    blst_p2, blst_p2_add_or_double, blst_p2_affine, blst_p2_affine_compress, blst_p2_affine_in_g2,
-    blst_p2_affine_is_inf, blst_p2_cneg, blst_p2_from_affine, blst_p2_generator, blst_p2_is_equal,
-    blst_p2_is_inf, blst_p2_mult, blst_p2_to_affine, blst_p2_uncompress, blst_scalar,
-    blst_scalar_from_be_bytes, blst_scalar_from_bendian, blst_sk_check, BLST_ERROR,
-};
+use blst::{blst_p1, blst_p1_affine, blst_p2, blst_p2_affine, blst_scalar};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -124,9 +115,7 @@ impl Scalar {
     /// `bytes` read big-endian and reduced modulo r.
     fn reduce(bytes: &[u8]) -> Self {
         let mut s = Scalar::default();
-        // SAFETY: `s.0` is a valid `blst_scalar` to write; `bytes` is a live slice whose
-        // length is passed with it. blst reads exactly `bytes.len()` bytes.
-        unsafe { blst_scalar_from_be_bytes(&mut s.0, bytes.as_ptr(), bytes.len()) };
+        ffi::scalar_from_be_bytes(&mut s.0, bytes);
         s
     }
 
@@ -146,11 +135,7 @@ impl Scalar {
     /// [`ScalarError::OutOfRange`] otherwise.
     pub fn from_be_bytes(bytes: &[u8; SCALAR_BYTES]) -> Result<Self, ScalarError> {
         let mut s = Scalar::default();
-        // SAFETY: `bytes` is exactly the 32 bytes blst reads; `s.0` is writable.
-        let mut ok = unsafe {
-            blst_scalar_from_bendian(&mut s.0, bytes.as_ptr());
-            blst_sk_check(&s.0)
-        };
+        let mut ok = ffi::scalar_from_bendian_checked(&mut s.0, bytes);
         // blst_sk_check is constant time; whether the bytes are a valid scalar is
         // public (the file is accepted or refused).
         declassify(&mut ok);
@@ -164,49 +149,32 @@ impl Scalar {
     /// The canonical 32-byte big-endian encoding.
     pub fn to_be_bytes(&self) -> Zeroizing<[u8; SCALAR_BYTES]> {
         let mut out = Zeroizing::new([0u8; SCALAR_BYTES]);
-        // SAFETY: blst writes exactly 32 bytes into a 32-byte buffer.
-        unsafe { blst_bendian_from_scalar(out.as_mut_ptr(), &self.0) };
+        ffi::bendian_from_scalar(&mut out, &self.0);
         out
     }
 
     /// `self + other mod r`.
     #[must_use]
     pub fn add(&self, other: &Self) -> Self {
-        self.op(other, blst::blst_sk_add_n_check)
+        Scalar(ffi::scalar_add(&self.0, &other.0))
     }
 
     /// `self − other mod r`.
     #[must_use]
     pub fn sub(&self, other: &Self) -> Self {
-        self.op(other, blst::blst_sk_sub_n_check)
+        Scalar(ffi::scalar_sub(&self.0, &other.0))
     }
 
     /// `self · other mod r`.
     #[must_use]
     pub fn mul(&self, other: &Self) -> Self {
-        self.op(other, blst::blst_sk_mul_n_check)
+        Scalar(ffi::scalar_mul(&self.0, &other.0))
     }
 
     /// `self^-1 mod r` (zero maps to zero).
     #[must_use]
     pub fn invert(&self) -> Self {
-        let mut out = Scalar::default();
-        // SAFETY: reads a valid scalar, writes `out`.
-        unsafe { blst::blst_sk_inverse(&mut out.0, &self.0) };
-        out
-    }
-
-    fn op(
-        &self,
-        other: &Self,
-        f: unsafe extern "C" fn(*mut blst_scalar, *const blst_scalar, *const blst_scalar) -> bool,
-    ) -> Self {
-        let mut out = Scalar::default();
-        // SAFETY: `f` is one of blst's modular scalar operations, which read two valid
-        // scalars below r and write `out`; its return value (result nonzero) is not
-        // needed.
-        unsafe { f(&mut out.0, &self.0, &other.0) };
-        out
+        Scalar(ffi::scalar_inverse(&self.0))
     }
 
     /// Whether the scalar is zero, computed in constant time (`subtle`'s `ct_eq` over
@@ -229,29 +197,15 @@ pub fn expand_message_xmd(msg: &[u8], dst: &[u8], out: &mut [u8]) {
     // RFC 9380's limit ell <= 255; blst does not check it, so hopsig does. Every
     // caller in hopsig asks for 48 bytes.
     let len = out.len().min(255 * 32);
-    // SAFETY: blst writes `len` <= `out.len()` bytes into `out`; `msg` and `dst` are
-    // live slices passed with their lengths.
-    unsafe {
-        blst_expand_message_xmd(
-            out.as_mut_ptr(),
-            len,
-            msg.as_ptr(),
-            msg.len(),
-            dst.as_ptr(),
-            dst.len(),
-        );
-    }
+    ffi::expand_message_xmd(&mut out[..len], msg, dst);
 }
 
-/// Implements the operations G1 and G2 share, over the matching blst functions.
+/// Implements the operations G1 and G2 share, over the matching safe wrappers of
+/// [`ffi`] (`ffi::p1`, `ffi::p2`).
 macro_rules! group {
     (
         $(#[$doc:meta])* $name:ident, $aff_name:ident, $p:ty, $aff:ty, $bytes:expr,
-        gen = $gen:ident, add = $add:ident, mult = $mult:ident, cneg = $cneg:ident,
-        is_inf = $is_inf:ident, is_equal = $is_equal:ident, to_aff = $to_aff:ident,
-        from_aff = $from_aff:ident, compress = $compress:ident,
-        uncompress = $uncompress:ident, in_group = $in_group:ident,
-        aff_is_inf = $aff_is_inf:ident
+        ffi = $ffi:ident
     ) => {
         $(#[$doc])*
         #[derive(Clone, Copy)]
@@ -275,8 +229,7 @@ macro_rules! group {
 
         impl PartialEq for $name {
             fn eq(&self, other: &Self) -> bool {
-                // SAFETY: both arguments are valid points owned by the caller.
-                unsafe { $is_equal(&self.0, &other.0) }
+                ffi::$ffi::eq(&self.0, &other.0)
             }
         }
         impl Eq for $name {}
@@ -298,10 +251,7 @@ macro_rules! group {
 
         impl From<$aff_name> for $name {
             fn from(a: $aff_name) -> Self {
-                let mut p = <$p>::default();
-                // SAFETY: reads a valid affine point, writes `p`.
-                unsafe { $from_aff(&mut p, &a.0) };
-                $name(p)
+                $name(ffi::$ffi::from_affine(&a.0))
             }
         }
 
@@ -314,8 +264,7 @@ macro_rules! group {
         impl $name {
             /// The standard generator.
             pub fn generator() -> Self {
-                // SAFETY: blst returns a pointer to its static generator.
-                $name(unsafe { *$gen() })
+                $name(ffi::$ffi::generator())
             }
 
             /// The identity (point at infinity).
@@ -327,43 +276,30 @@ macro_rules! group {
             /// `self + other` (constant time; handles doubling and the identity).
             #[must_use]
             pub fn add(&self, other: &Self) -> Self {
-                let mut out = <$p>::default();
-                // SAFETY: reads two valid points, writes `out`.
-                unsafe { $add(&mut out, &self.0, &other.0) };
-                $name(out)
+                $name(ffi::$ffi::add(&self.0, &other.0))
             }
 
             /// `-self`.
             #[must_use]
             pub fn neg(&self) -> Self {
-                let mut out = self.0;
-                // SAFETY: negates a valid point in place.
-                unsafe { $cneg(&mut out, true) };
-                $name(out)
+                $name(ffi::$ffi::neg(&self.0))
             }
 
             /// `k · self` in constant time over all 255 bits of `k` (blst's ladder);
             /// safe with a secret scalar and a secret point.
             #[must_use]
             pub fn mul(&self, k: &Scalar) -> Self {
-                let mut out = <$p>::default();
-                // SAFETY: `k.le()` is 32 bytes, of which blst reads 255 bits.
-                unsafe { $mult(&mut out, &self.0, k.le().as_ptr(), 255) };
-                $name(out)
+                $name(ffi::$ffi::mul(&self.0, k.le()))
             }
 
             /// Whether this is the identity.
             pub fn is_identity(&self) -> bool {
-                // SAFETY: reads a valid point.
-                unsafe { $is_inf(&self.0) }
+                ffi::$ffi::is_identity(&self.0)
             }
 
             /// Affine coordinates (one field inversion).
             pub fn to_affine(&self) -> $aff_name {
-                let mut a = <$aff>::default();
-                // SAFETY: reads a valid point, writes `a`.
-                unsafe { $to_aff(&mut a, &self.0) };
-                $aff_name(a)
+                $aff_name(ffi::$ffi::to_affine(&self.0))
             }
 
             /// Compressed encoding.
@@ -385,10 +321,7 @@ macro_rules! group {
         impl $aff_name {
             /// Compressed encoding.
             pub fn to_compressed(&self) -> [u8; $bytes] {
-                let mut out = [0u8; $bytes];
-                // SAFETY: blst writes exactly the compressed size into `out`.
-                unsafe { $compress(out.as_mut_ptr(), &self.0) };
-                out
+                ffi::$ffi::compress(&self.0)
             }
 
             #[doc = concat!("See [`", stringify!($name), "::from_compressed`].")]
@@ -396,18 +329,11 @@ macro_rules! group {
             /// # Errors
             /// [`PointError`] naming the failed check.
             pub fn from_compressed(bytes: &[u8; $bytes]) -> Result<Self, PointError> {
-                let mut a = <$aff>::default();
-                // SAFETY: `bytes` has the compressed size blst reads; `a` is writable.
-                let err = unsafe { $uncompress(&mut a, bytes.as_ptr()) };
-                if err != BLST_ERROR::BLST_SUCCESS {
-                    return Err(PointError::Encoding);
-                }
-                // SAFETY: `a` now holds a point on the curve.
-                if unsafe { $aff_is_inf(&a) } {
+                let a = ffi::$ffi::uncompress(bytes).map_err(|_| PointError::Encoding)?;
+                if ffi::$ffi::affine_is_identity(&a) {
                     return Err(PointError::Identity);
                 }
-                // SAFETY: as above.
-                if !unsafe { $in_group(&a) } {
+                if !ffi::$ffi::affine_in_group(&a) {
                     return Err(PointError::Subgroup);
                 }
                 Ok($aff_name(a))
@@ -434,43 +360,19 @@ impl ZeroizeCoords for blst::blst_fp2 {
 }
 group!(
     /// A point of G1 (projective coordinates).
-    G1, G1Affine, blst_p1, blst_p1_affine, G1_BYTES,
-    gen = blst_p1_generator, add = blst_p1_add_or_double, mult = blst_p1_mult,
-    cneg = blst_p1_cneg, is_inf = blst_p1_is_inf, is_equal = blst_p1_is_equal,
-    to_aff = blst_p1_to_affine, from_aff = blst_p1_from_affine,
-    compress = blst_p1_affine_compress, uncompress = blst_p1_uncompress,
-    in_group = blst_p1_affine_in_g1, aff_is_inf = blst_p1_affine_is_inf
+    G1, G1Affine, blst_p1, blst_p1_affine, G1_BYTES, ffi = p1
 );
 
 group!(
     /// A point of G2 (projective coordinates).
-    G2, G2Affine, blst_p2, blst_p2_affine, G2_BYTES,
-    gen = blst_p2_generator, add = blst_p2_add_or_double, mult = blst_p2_mult,
-    cneg = blst_p2_cneg, is_inf = blst_p2_is_inf, is_equal = blst_p2_is_equal,
-    to_aff = blst_p2_to_affine, from_aff = blst_p2_from_affine,
-    compress = blst_p2_affine_compress, uncompress = blst_p2_uncompress,
-    in_group = blst_p2_affine_in_g2, aff_is_inf = blst_p2_affine_is_inf
+    G2, G2Affine, blst_p2, blst_p2_affine, G2_BYTES, ffi = p2
 );
 
 impl G1 {
     /// RFC 9380 `hash_to_curve` with the suite `BLS12381G1_XMD:SHA-256_SSWU_RO_` and
     /// domain-separation tag `dst`.
     pub fn hash(msg: &[u8], dst: &[u8]) -> Self {
-        let mut out = blst_p1::default();
-        // SAFETY: `msg` and `dst` are live slices passed with their lengths; no
-        // augmentation string (null pointer with length 0, which blst allows).
-        unsafe {
-            blst_hash_to_g1(
-                &mut out,
-                msg.as_ptr(),
-                msg.len(),
-                dst.as_ptr(),
-                dst.len(),
-                std::ptr::null(),
-                0,
-            );
-        }
-        G1(out)
+        G1(ffi::hash_to_g1(msg, dst))
     }
 }
 
@@ -483,17 +385,9 @@ pub fn pairing_product_is_one(pairs: &[(&G1Affine, &G2Affine)]) -> bool {
     if pairs.is_empty() {
         return true;
     }
-    let ps: Vec<*const blst_p1_affine> = pairs.iter().map(|(a, _)| &a.0 as *const _).collect();
-    let qs: Vec<*const blst_p2_affine> = pairs.iter().map(|(_, b)| &b.0 as *const _).collect();
-    let mut ml = blst_fp12::default();
-    let mut gt = blst_fp12::default();
-    // SAFETY: `ps` and `qs` hold `pairs.len()` pointers to affine points borrowed for
-    // the duration of the call; blst reads exactly that many of each.
-    unsafe {
-        blst_miller_loop_n(&mut ml, qs.as_ptr(), ps.as_ptr(), pairs.len());
-        blst_final_exp(&mut gt, &ml);
-        blst_fp12_is_one(&gt)
-    }
+    let raw: Vec<(&blst_p1_affine, &blst_p2_affine)> =
+        pairs.iter().map(|(a, b)| (&a.0, &b.0)).collect();
+    ffi::miller_loop_final_exp_is_one(&raw)
 }
 
 /// Window width of [`G1Table`]: 6 bits, so a 255-bit scalar takes 43 mixed additions
@@ -529,13 +423,7 @@ impl G1Table {
             // After the loop acc = 2^6 · window_base, the next window's base.
             window_base = acc;
         }
-        let mut affine = vec![blst_p1_affine::default(); proj.len()];
-        let ptrs: [*const blst_p1; 2] = [proj.as_ptr(), std::ptr::null()];
-        // SAFETY: with a null-terminated pointer list whose first entry points to a
-        // contiguous array of `proj.len()` points, blst converts them all into
-        // `affine`, which has room for exactly that many.
-        unsafe { blst_p1s_to_affine(affine.as_mut_ptr(), ptrs.as_ptr(), proj.len()) };
-        G1Table(affine)
+        G1Table(ffi::p1s_to_affine(&proj))
     }
 
     /// `k · B` (variable time; public inputs only).
@@ -546,10 +434,8 @@ impl G1Table {
             let digit = window_digit(le, w * TABLE_WINDOW);
             if digit != 0 {
                 let entry = &self.0[w * TABLE_DIGITS + digit - 1];
-                // SAFETY: reads a valid projective and a valid affine point, writes
-                // `acc` (blst allows the output to alias the first input). The
-                // add-or-double form handles acc = ±entry and the identity.
-                unsafe { blst_p1_add_or_double_affine(&mut acc, &acc, entry) };
+                // The add-or-double form handles acc = ±entry and the identity.
+                ffi::p1_add_or_double_affine(&mut acc, entry);
             }
         }
         G1(acc)

@@ -1,5 +1,5 @@
-//! A private ndnd forwarder (named-data/ndnd, pinned in tools/ndnd) for tests, demos
-//! and benchmarks: started on a Unix socket and a free loopback TCP port with the
+//! A private ndnd forwarder (named-data/ndnd, pinned in tools/ndnd) for tests and
+//! benchmarks: started on a Unix socket and a free loopback TCP port with the
 //! configuration of `tools/ndnd/fw.yml.template`, stopped (and its folder removed)
 //! when dropped. ndnd binds its TCP and UDP port on every address; connect only over
 //! loopback.
@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The forwarder configuration (`tools/ndnd/fw.yml.template`): SOCKET_PATH and the
-/// port 6363 are replaced.
+/// The forwarder configuration (`tools/ndnd/fw.yml.template`, read from the checkout:
+/// this crate is test support, never shipped): SOCKET_PATH and the port 6363 are
+/// replaced.
 const TEMPLATE: &str = include_str!("../../../tools/ndnd/fw.yml.template");
 
 /// A running ndnd.

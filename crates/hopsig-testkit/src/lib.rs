@@ -1,0 +1,62 @@
+//! Test support shared by more than one hopsig crate (never published: the crates'
+//! tests name it under `[dev-dependencies]`; the one other user is hopsig-bench, not
+//! published either, whose `ndn` suite measures the relay through the same private
+//! ndnd). It may reach outside its own crate — the repository root, `tools/`,
+//! `.venv-ci` — because it only ever runs in the repository's checkout; shipped crates
+//! may not (docs: STYLE.md 26).
+//!
+//! * [`ndnd`]: a private NDN forwarder (named-data/ndnd) on a Unix socket and a free
+//!   loopback port.
+//! * [`python`]: the interpreter of the interop tests, probed for the modules a test
+//!   needs; a missing one skips the test, and fails it under `CI`.
+//! * [`root`]: the repository root.
+//!
+//! What stays with one crate's tests: the gobgpd / BIRD / StayRTR peers and their
+//! configuration templates (`crates/hopsig-cli/tests/peers`, `common/`: only the CLI's
+//! tests run them), the CLI's `Scratch` folders and the hostile NDN packets of
+//! `crates/hopsig-ndn/tests/common/hostile.rs` (one user each).
+
+pub mod ndnd;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root (this crate sits in `crates/hopsig-testkit`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The interpreter of the interop tests — `$HOPSIG_PYTHON` (`.ci/run` sets it to its
+/// venv), else the `.venv-ci` that `.ci/run` creates, else `python3` — if
+/// `import {modules}` works in it (`modules` is a comma-separated list, e.g.
+/// `"ndn.encoding, cryptography"`). Otherwise the test says it skips and gets `None`,
+/// except under `CI`, where a missing interpreter or module fails the test.
+///
+/// # Panics
+/// Under `CI` when the interpreter cannot import `modules`.
+pub fn python(modules: &str) -> Option<String> {
+    let venv = root().join(".venv-ci/bin/python");
+    let py = std::env::var("HOPSIG_PYTHON").unwrap_or_else(|_| {
+        if venv.exists() {
+            venv.display().to_string()
+        } else {
+            "python3".into()
+        }
+    });
+    let probe = format!("import {modules}");
+    match Command::new(&py).args(["-c", &probe]).output() {
+        Ok(o) if o.status.success() => Some(py),
+        _ => {
+            #[allow(clippy::panic)]
+            if std::env::var_os("CI").is_some() {
+                panic!(
+                    "CI requires {py} with `{probe}` for the interop tests (.ci/run installs it)"
+                )
+            }
+            eprintln!(
+                "skipped: {py} cannot `{probe}`: the independent-implementation check needs it (CI runs it)"
+            );
+            None
+        }
+    }
+}
