@@ -323,7 +323,7 @@ fn wait_exit(s: &Scratch, name: &str, role: &mut Running) -> i32 {
 /// counts.
 #[test]
 fn the_roles_drop_hostile_packets_and_serve_on() {
-    use hopsig_ndn::mis::{self, Signer};
+    use hopsig_ndn::moderation::{self, Signer};
     use hopsig_ndn::{Component, Face, Interest, Name, Packet};
     use hopsig_schemes::ibas::{Journal, UserKey};
 
@@ -362,8 +362,8 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
         "/moderators/Government".parse().unwrap(),
         "/wonderland/Alice".parse().unwrap(),
     );
-    let alice_data = mis::publisher_name(&alice_id, 2);
-    let alice_interest = mis::subscriber_interest(&gov_id, &alice_id);
+    let alice_data = moderation::publisher_name(&alice_id, 2);
+    let alice_interest = moderation::subscriber_interest(&gov_id, &alice_id);
     // What each role is sent, from ndnd or on its face.
     let mut hostile = hostile::through_ndnd(&alice_data);
     hostile.extend(hostile::on_the_face(&alice_data, &alice_interest));
@@ -390,7 +390,7 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
     .unwrap();
     let sized = |len: usize| {
         let signer = Signer::Ibas(&erin_key, &mut Journal::memory());
-        mis::publish(&erin, 2, "2026-11-26T15:00:00Z", &vec![b'x'; len], signer).unwrap()
+        moderation::publish(&erin, 2, "2026-11-26T15:00:00Z", &vec![b'x'; len], signer).unwrap()
     };
     let big = sized(8790 + 8000 - sized(8000).encode().len());
     assert_eq!(big.encode().len(), 8790);
@@ -414,7 +414,7 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
     ];
     for (k, (publisher, answer)) in answers.iter().enumerate() {
         let publisher: Name = publisher.parse().unwrap();
-        let mut one = Interest::new(mis::subscriber_interest(&gov_id, &publisher));
+        let mut one = Interest::new(moderation::subscriber_interest(&gov_id, &publisher));
         one.can_be_prefix = true;
         one.must_be_fresh = true;
         one.nonce = Some([k as u8 + 1; 4]);
@@ -422,7 +422,9 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         let token = loop {
             match mallory.recv(Some(deadline)) {
-                Ok(Packet::Interest(i, token)) if i.name == mis::moderator_interest(&publisher) => {
+                Ok(Packet::Interest(i, token))
+                    if i.name == moderation::moderator_interest(&publisher) =>
+                {
                     break token
                 }
                 Ok(_) => {}
@@ -439,7 +441,7 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
     }
     wait_log(&s, "moderator", "over NDN's 8800");
     // An Interest (1) whose publisher's first component is a KeywordNameComponent.
-    let mut typed = mis::subscriber_interest(&gov_id, &Name(vec![]));
+    let mut typed = moderation::subscriber_interest(&gov_id, &Name(vec![]));
     typed
         .0
         .push(Component::typed(32, b"wonderland".to_vec()).unwrap());
@@ -468,7 +470,7 @@ fn the_roles_drop_hostile_packets_and_serve_on() {
     wait_log(&s, "publisher", "registered");
     to_alice.send(&hostile);
     // After them on the same face, an Interest (2): the publisher answers it.
-    let mut two = Interest::new(mis::moderator_interest(&alice_id));
+    let mut two = Interest::new(moderation::moderator_interest(&alice_id));
     two.can_be_prefix = true; // as the moderator sends it: name (3) is longer
     two.nonce = Some([7; 4]);
     to_alice.inject.send(two.encode()).unwrap();
@@ -655,7 +657,7 @@ fn bench_ndn_counts_table_3_from_real_packets() {
 /// `params.pub`.
 mod scenario {
     use super::*;
-    use hopsig_ndn::mis::{self, Signer, Verifier};
+    use hopsig_ndn::moderation::{self, Signer, Verifier};
     use hopsig_ndn::{Data, Face, Name, Packet};
     use hopsig_schemes::ibas::{self, Journal, Pkg, UserKey};
     use std::time::{Duration, Instant};
@@ -706,8 +708,8 @@ mod scenario {
     ) -> Data {
         let alice = n(ALICE);
         let mut d = Data::new(
-            mis::publisher_name(&alice, seq),
-            mis::publisher_content(&alice, T1, message),
+            moderation::publisher_name(&alice, seq),
+            moderation::publisher_content(&alice, T1, message),
             hopsig_ndn::ibas::signature_info(),
         );
         edit(&mut d);
@@ -723,7 +725,7 @@ mod scenario {
 
     /// Government's Data (4) of `three`.
     pub fn four(w: &World, three: &Data, mseq: u64) -> Data {
-        mis::moderate(
+        moderation::moderate(
             three,
             &n(GOV),
             mseq,

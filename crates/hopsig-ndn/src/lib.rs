@@ -4,7 +4,7 @@
 //! their signature elements ([`signature`]), signing and verification with one
 //! implementation per SignatureType — DigestSha256, RSA, ECDSA and IBAS ([`sign`],
 //! [`ibas`]) — and a face to a forwarder with prefix registration ([`face`]); 004's
-//! moderator-controlled information sharing ([`mis`]).
+//! moderator-controlled information sharing ([`moderation`]).
 //!
 //! Decoding is strict and never panics: every malformed input is a [`TlvError`]
 //! naming the element. Unrecognized non-critical elements are kept where they were
@@ -14,7 +14,7 @@
 pub mod data;
 pub mod face;
 pub mod interest;
-pub mod mis;
+pub mod moderation;
 pub mod name;
 pub mod seen;
 pub mod sign;

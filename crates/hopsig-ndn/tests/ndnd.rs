@@ -113,7 +113,7 @@ fn next_interest(face: &mut Face, prefix: &Name) -> (Interest, Option<Vec<u8>>) 
 /// (1) reaches the moderator, whose Interest (2) reaches Alice; her Data (3) goes back
 /// to the moderator, which verifies it and answers (4); Bob verifies (4).
 fn relay(fw: &Ndnd, scheme: &str) {
-    use hopsig_ndn::mis::{self, SeenW, Signer, Verifier};
+    use hopsig_ndn::moderation::{self, SeenW, Signer, Verifier};
     use hopsig_schemes::ibas::{Journal, Pkg};
     use std::collections::HashMap;
 
@@ -156,7 +156,7 @@ fn relay(fw: &Ndnd, scheme: &str) {
     std::thread::scope(|s| {
         s.spawn(|| {
             let (i, token) = next_interest(&mut alice_face, &alice);
-            assert_eq!(i.name, mis::moderator_interest(&alice));
+            assert_eq!(i.name, moderation::moderator_interest(&alice));
             let mut journal = Journal::memory();
             let signer = if ibas {
                 Signer::Ibas(&alice_ibas, &mut journal)
@@ -164,13 +164,14 @@ fn relay(fw: &Ndnd, scheme: &str) {
                 Signer::Classic(&alice_key)
             };
             let three =
-                mis::publish(&alice, 2, "2026-11-23T19:00:00Z", b"I am safe.", signer).unwrap();
+                moderation::publish(&alice, 2, "2026-11-23T19:00:00Z", b"I am safe.", signer)
+                    .unwrap();
             alice_face.put(&three, token.as_deref()).unwrap();
         });
         s.spawn(|| {
             let (i, token) = next_interest(&mut gov_face, &gov);
-            assert_eq!(i.name, mis::subscriber_interest(&gov, &alice));
-            let mut two = Interest::new(mis::moderator_interest(&alice));
+            assert_eq!(i.name, moderation::subscriber_interest(&gov, &alice));
+            let mut two = Interest::new(moderation::moderator_interest(&alice));
             two.can_be_prefix = true;
             two.must_be_fresh = true;
             let three = gov_face.express(two).unwrap();
@@ -184,11 +185,12 @@ fn relay(fw: &Ndnd, scheme: &str) {
                 (Verifier::Classic(&keys), Signer::Classic(&gov_key))
             };
             let four =
-                mis::moderate(&three, &gov, 9, "2026-11-23T19:00:01Z", &verifier, signer).unwrap();
+                moderation::moderate(&three, &gov, 9, "2026-11-23T19:00:01Z", &verifier, signer)
+                    .unwrap();
             gov_face.put(&four, token.as_deref()).unwrap();
         });
         let mut bob = Face::tcp(fw.tcp).unwrap();
-        let mut one = Interest::new(mis::subscriber_interest(&gov, &alice));
+        let mut one = Interest::new(moderation::subscriber_interest(&gov, &alice));
         one.can_be_prefix = true;
         one.must_be_fresh = true;
         let four = bob.express(one).unwrap();
@@ -201,7 +203,7 @@ fn relay(fw: &Ndnd, scheme: &str) {
         } else {
             Verifier::Classic(&keys)
         };
-        let got = mis::receive(&four, &verifier, &mut SeenW::default())
+        let got = moderation::receive(&four, &verifier, &mut SeenW::default())
             .unwrap_or_else(|e| panic!("{scheme}: {e}"));
         assert_eq!(got.published.message, b"I am safe.");
         eprintln!(
@@ -226,7 +228,7 @@ fn bob_gets_alices_message_via_the_moderator_through_ndnd() {
 /// producer and parses every field; hopsig checks them against what it sent.
 #[test]
 fn python_ndn_fetches_an_ibas_packet_through_ndnd() {
-    use hopsig_ndn::mis::{self, Signer};
+    use hopsig_ndn::moderation::{self, Signer};
     use hopsig_schemes::ibas::{Journal, Pkg};
 
     let Some(bin) = ndnd() else { return };
@@ -239,7 +241,7 @@ fn python_ndn_fetches_an_ibas_packet_through_ndnd() {
         "/moderators/Government".parse::<Name>().unwrap(),
         "/wonderland/Alice".parse::<Name>().unwrap(),
     );
-    let three = mis::publish(
+    let three = moderation::publish(
         &alice,
         2,
         "2026-11-23T19:00:00Z",
@@ -250,12 +252,12 @@ fn python_ndn_fetches_an_ibas_packet_through_ndnd() {
         ),
     )
     .unwrap();
-    let four = mis::moderate(
+    let four = moderation::moderate(
         &three,
         &gov,
         9,
         "2026-11-23T19:00:01Z",
-        &mis::Verifier::Ibas(pkg.params()),
+        &moderation::Verifier::Ibas(pkg.params()),
         Signer::Ibas(
             &pkg.extract("/moderators/Government").unwrap(),
             &mut Journal::memory(),
@@ -274,7 +276,7 @@ fn python_ndn_fetches_an_ibas_packet_through_ndnd() {
         .arg(root().join("interop/python/ndn_reference.py"))
         .args([
             "fetch",
-            &mis::subscriber_interest(&"/moderators/Government".parse().unwrap(), &alice)
+            &moderation::subscriber_interest(&"/moderators/Government".parse().unwrap(), &alice)
                 .to_string(),
         ])
         .env(

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use hopsig_ndn::mis::{self, Signer, Verifier};
+use hopsig_ndn::moderation::{self, Signer, Verifier};
 use hopsig_ndn::{Data, Name, Parts, SigningKey};
 use hopsig_schemes::ibas::{Journal, Pkg};
 
@@ -140,7 +140,7 @@ impl NdnBench {
                     Some((a, g)) => {
                         let mut trust = HashMap::new();
                         trust.insert(alice.clone(), a.verifying_key().map_err(fail)?);
-                        let three = mis::publish(
+                        let three = moderation::publish(
                             &alice,
                             2,
                             "2015-09-30T12:00:00Z",
@@ -148,7 +148,7 @@ impl NdnBench {
                             Signer::Classic(a),
                         )
                         .map_err(fail)?;
-                        let four = mis::moderate(
+                        let four = moderation::moderate(
                             &three,
                             &gov,
                             9,
@@ -160,7 +160,7 @@ impl NdnBench {
                         (three, four)
                     }
                     None => {
-                        let three = mis::publish(
+                        let three = moderation::publish(
                             &alice,
                             2,
                             "2015-09-30T12:00:00Z",
@@ -168,7 +168,7 @@ impl NdnBench {
                             Signer::Ibas(&ka, &mut Journal::memory()),
                         )
                         .map_err(fail)?;
-                        let four = mis::moderate(
+                        let four = moderation::moderate(
                             &three,
                             &gov,
                             9,
@@ -411,7 +411,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
         let fw = hopsig_testkit::ndnd::Ndnd::start_with(ndnd, &dir, false).map_err(fail)?;
         let mut alice_face = Face::unix(&fw.socket).map_err(fail)?;
         alice_face
-            .register(&mis::moderator_interest(&alice))
+            .register(&moderation::moderator_interest(&alice))
             .map_err(fail)?;
         let mut gov_face = Face::unix(&fw.socket).map_err(fail)?;
         gov_face.register(&gov).map_err(fail)?;
@@ -441,7 +441,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
                         Some((a, _)) => Signer::Classic(a),
                         None => Signer::Ibas(&ka, &mut journal),
                     };
-                    let three = mis::publish(
+                    let three = moderation::publish(
                         &alice,
                         run as u64 + 1,
                         "2015-09-30T12:00:00Z",
@@ -461,7 +461,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
                     else {
                         continue;
                     };
-                    let mut two = Interest::new(mis::moderator_interest(&alice));
+                    let mut two = Interest::new(moderation::moderator_interest(&alice));
                     two.can_be_prefix = true;
                     two.must_be_fresh = true;
                     let three = gov_face.express(two).map_err(fail)?;
@@ -470,7 +470,7 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
                         Some((_, g)) => Signer::Classic(g),
                         None => Signer::Ibas(&kg, &mut journal),
                     };
-                    let four = mis::moderate(
+                    let four = moderation::moderate(
                         &three,
                         &gov,
                         run as u64 + 1,
@@ -486,14 +486,15 @@ pub fn rtt(ndnd: &std::path::Path, runs: usize) -> Result<Vec<RttRow>, Error> {
             });
             let mut bob = Face::tcp(fw.tcp).map_err(fail)?;
             for _ in 0..runs {
-                let mut one = Interest::new(mis::subscriber_interest(&gov, &alice));
+                let mut one = Interest::new(moderation::subscriber_interest(&gov, &alice));
                 one.can_be_prefix = true;
                 one.must_be_fresh = true;
                 let start = Instant::now();
                 let four = bob.express(one).map_err(fail)?;
                 let rtt = start.elapsed();
                 let t = Instant::now();
-                mis::receive(&four, &verifier, &mut mis::SeenW::default()).map_err(fail)?;
+                moderation::receive(&four, &verifier, &mut moderation::SeenW::default())
+                    .map_err(fail)?;
                 bob_verify.push(t.elapsed().as_secs_f64() * 1e3);
                 rtts.push(rtt.as_secs_f64() * 1e3);
             }
@@ -543,7 +544,7 @@ pub struct ThroughputRow {
 }
 
 /// Every publisher's Interest (1) at once toward the pipelined moderator
-/// ([`mis::serve_moderator`]) through a private ndnd; the publishers answer with Data
+/// ([`moderation::serve_moderator`]) through a private ndnd; the publishers answer with Data
 /// signed beforehand, so the moderator's work is what is measured.
 ///
 /// # Errors
@@ -581,7 +582,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
             let three = match gen()? {
                 Some(key) => {
                     trust.insert(p.clone(), key.verifying_key().map_err(fail)?);
-                    mis::publish(
+                    moderation::publish(
                         p,
                         1,
                         "2015-09-30T12:00:00Z",
@@ -591,7 +592,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
                 }
                 None => {
                     let key = pkg.extract(&p.to_string()).map_err(fail)?;
-                    mis::publish(
+                    moderation::publish(
                         p,
                         1,
                         "2015-09-30T12:00:00Z",
@@ -613,12 +614,15 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
         let mut alice_face = Face::unix(&fw.socket).map_err(fail)?;
         for p in &publishers {
             alice_face
-                .register(&mis::moderator_interest(p))
+                .register(&moderation::moderator_interest(p))
                 .map_err(fail)?;
         }
         let mut gov_face = Face::unix(&fw.socket).map_err(fail)?;
         gov_face
-            .register(&gov.clone().child(hopsig_ndn::Component::generic(mis::APP)))
+            .register(
+                &gov.clone()
+                    .child(hopsig_ndn::Component::generic(moderation::APP)),
+            )
             .map_err(fail)?;
         let verifier = match &gov_key {
             Some(_) => Verifier::Classic(&trust),
@@ -653,7 +657,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
                 let mut journal = Journal::memory();
                 let mut times = vec![];
                 let mut mseq = 0;
-                mis::serve_moderator(
+                moderation::serve_moderator(
                     &mut gov_face,
                     &gov,
                     Some(k as u64),
@@ -664,7 +668,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
                             Some(g) => Signer::Classic(g),
                             None => Signer::Ibas(&kg, &mut journal),
                         };
-                        let four = mis::moderate(
+                        let four = moderation::moderate(
                             three,
                             &gov,
                             mseq,
@@ -683,7 +687,7 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
             let mut bob = Face::tcp(fw.tcp).map_err(fail)?;
             let start = Instant::now();
             for (n, p) in publishers.iter().enumerate() {
-                let mut one = Interest::new(mis::subscriber_interest(&gov, p));
+                let mut one = Interest::new(moderation::subscriber_interest(&gov, p));
                 one.can_be_prefix = true;
                 one.must_be_fresh = true;
                 // Names differ, so one nonce each is enough against loops.
@@ -699,7 +703,8 @@ pub fn throughput(ndnd: &std::path::Path, k: usize) -> Result<Vec<ThroughputRow>
             }
             elapsed = start.elapsed();
             for d in &got {
-                mis::receive(d, &verifier, &mut mis::SeenW::default()).map_err(fail)?;
+                moderation::receive(d, &verifier, &mut moderation::SeenW::default())
+                    .map_err(fail)?;
             }
             let _alice_face = alice
                 .join()

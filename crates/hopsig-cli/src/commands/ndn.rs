@@ -16,7 +16,7 @@ use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hopsig_ndn::mis::{self, MisError, SeenW, Signer, Verifier};
+use hopsig_ndn::moderation::{self, ModerationError, SeenW, Signer, Verifier};
 use hopsig_ndn::{Face, FaceError, Interest, Name, Packet, SigningKey, VerifyingKey};
 use hopsig_schemes::ibas::{Journal, PublicParams, UserKey};
 use hopsig_schemes::primitives::persist::{create_private_folder, NewLog};
@@ -402,10 +402,10 @@ fn publisher(p: Publisher) -> Outcome {
     let message = read(&p.message, MAX_MESSAGE, "message")?;
     let mut key = Key::load(p.common.scheme, &p.signer, &id)?;
     let published = now();
-    let data = mis::publish(&id, p.seq, &published, &message, key.signer())
+    let data = moderation::publish(&id, p.seq, &published, &message, key.signer())
         .map_err(|e| Failure::Input(e.to_string()))?;
     let mut face = connect(&p.common)?;
-    let name = mis::moderator_interest(&id);
+    let name = moderation::moderator_interest(&id);
     serve(&mut face, &name, p.count, |i| {
         if !data.satisfies(i) {
             note(format_args!(
@@ -428,35 +428,37 @@ fn moderator(m: Moderator) -> Outcome {
     let trust = Trust::load(m.common.scheme, &m.verifier)?;
     let mut face = connect(&m.common)?;
     log_drops(&mut face);
-    let app = id.clone().child(hopsig_ndn::Component::generic(mis::APP));
+    let app = id
+        .clone()
+        .child(hopsig_ndn::Component::generic(moderation::APP));
     face.register(&app).map_err(face_err)?;
     note(format_args!("hopsig ndn: registered {app}"));
     let mut mseq = 0u64;
     let verifier = trust.verifier();
     // A Data (3) that comes again gets the Data (4) made of it before.
-    let mut made = mis::Made::default();
+    let mut made = moderation::Made::default();
     // Several requests in flight; the moderator never relays what it could not verify.
-    let served = mis::serve_moderator(
+    let served = moderation::serve_moderator(
         &mut face,
         &id,
         m.count,
         |three| {
             made.get_or_make(three, |three| {
                 mseq += 1;
-                mis::moderate(three, &id, mseq, &now(), &verifier, key.signer())
+                moderation::moderate(three, &id, mseq, &now(), &verifier, key.signer())
             })
         },
         |e| match e {
-            mis::ModeratorEvent::Answered(name, n) => note(format_args!(
+            moderation::ModeratorEvent::Answered(name, n) => note(format_args!(
                 "hopsig ndn: verified; answering {name} ({n} waiting)"
             )),
-            mis::ModeratorEvent::Refused(name, why) => {
+            moderation::ModeratorEvent::Refused(name, why) => {
                 note(format_args!("hopsig ndn: refused {name}: {why}"))
             }
-            mis::ModeratorEvent::NoAnswer(publisher, why) => {
+            moderation::ModeratorEvent::NoAnswer(publisher, why) => {
                 note(format_args!("hopsig ndn: {publisher}: {why}"))
             }
-            mis::ModeratorEvent::Ignored(_, why) => {
+            moderation::ModeratorEvent::Ignored(_, why) => {
                 note(format_args!("hopsig ndn: ignored an Interest: {why}"))
             }
         },
@@ -498,7 +500,7 @@ fn subscriber(s: Subscriber) -> Outcome {
     let trust = Trust::load(s.common.scheme, &s.verifier)?;
     let mut seen = seen_w(s.common.scheme, s.state_dir.as_deref())?;
     let mut face = connect(&s.common)?;
-    let mut one = Interest::new(mis::subscriber_interest(&moderator, &publisher));
+    let mut one = Interest::new(moderation::subscriber_interest(&moderator, &publisher));
     one.can_be_prefix = true;
     one.must_be_fresh = true;
     let started = Instant::now();
@@ -507,9 +509,9 @@ fn subscriber(s: Subscriber) -> Outcome {
         _ => face_err(format!("{e}; packets dropped: {}", face.drops())),
     })?;
     let rtt = started.elapsed();
-    let got = match mis::receive(&four, &trust.verifier(), &mut seen) {
+    let got = match moderation::receive(&four, &trust.verifier(), &mut seen) {
         Ok(g) => g,
-        Err(e @ (MisError::BadSignature(_) | MisError::ReplayedW(..))) => {
+        Err(e @ (ModerationError::BadSignature(_) | ModerationError::ReplayedW(..))) => {
             return Err(Failure::Invalid(format!("{}: {e}", four.name)))
         }
         Err(e) => return Err(Failure::Input(format!("{}: {e}", four.name))),

@@ -121,7 +121,7 @@ impl SignerMut for IbasSigner<'_> {
 /// The IBAS verifying side for a packet of one signer: the PKG's public parameters and
 /// the signer's identity (which NDN takes from the packet's name). An aggregate of
 /// several signers over several packets (004's moderated Data) is checked by
-/// [`crate::mis`] with [`hopsig_schemes::ibas::verify`] over all of them.
+/// [`crate::moderation`] with [`hopsig_schemes::ibas::verify`] over all of them.
 pub struct IbasVerifier<'a> {
     params: &'a PublicParams,
     identity: Identity,

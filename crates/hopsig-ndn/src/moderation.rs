@@ -37,7 +37,7 @@ pub const APP: &[u8] = b"safetyConfirmation";
 
 /// Why a packet was refused. Each says what a subscriber or moderator would log.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MisError {
+pub enum ModerationError {
     /// The name is not one of Snippet 1's shapes.
     #[error("name {0}: {1}")]
     Name(String, &'static str),
@@ -93,23 +93,23 @@ pub enum MisError {
 /// (docs/spec/ndn-ibas.md §5.1).
 ///
 /// # Errors
-/// [`MisError::Oversize`].
-pub fn within_limit(d: Data) -> Result<Data, MisError> {
+/// [`ModerationError::Oversize`].
+pub fn within_limit(d: Data) -> Result<Data, ModerationError> {
     match d.encode().len() {
-        n if n > MAX_NDN_PACKET => Err(MisError::Oversize(d.name.to_string(), n)),
+        n if n > MAX_NDN_PACKET => Err(ModerationError::Oversize(d.name.to_string(), n)),
         _ => Ok(d),
     }
 }
 
-fn identity_of(name: &Name, at: usize) -> Result<Name, MisError> {
+fn identity_of(name: &Name, at: usize) -> Result<Name, ModerationError> {
     let c = name
         .components()
         .get(at..at + 2)
-        .ok_or(MisError::Name(name.to_string(), "too short"))?;
+        .ok_or(ModerationError::Name(name.to_string(), "too short"))?;
     if c.iter()
         .any(|c| u32::from(c.typ()) != types::GENERIC_COMPONENT)
     {
-        return Err(MisError::Name(
+        return Err(ModerationError::Name(
             name.to_string(),
             "identity components must be generic",
         ));
@@ -121,7 +121,7 @@ fn seq_component(n: u64) -> Component {
     Component::generic(n.to_string().into_bytes())
 }
 
-fn seq_of(c: &Component, name: &Name) -> Result<u64, MisError> {
+fn seq_of(c: &Component, name: &Name) -> Result<u64, ModerationError> {
     std::str::from_utf8(c.value())
         .ok()
         .filter(|s| {
@@ -130,7 +130,7 @@ fn seq_of(c: &Component, name: &Name) -> Result<u64, MisError> {
                 && (s.len() == 1 || !s.starts_with('0'))
         })
         .and_then(|s| s.parse().ok())
-        .ok_or(MisError::Name(
+        .ok_or(ModerationError::Name(
             name.to_string(),
             "sequence number is not a decimal number",
         ))
@@ -179,17 +179,18 @@ impl Moderated {
     /// # Errors
     /// Not 7 components, not the application, identities of non-generic components,
     /// one identity as both publisher and moderator, bad sequence numbers.
-    pub fn parse(name: &Name) -> Result<Moderated, MisError> {
+    pub fn parse(name: &Name) -> Result<Moderated, ModerationError> {
         let c = name.components();
         if c.len() != 7 || c[2].value() != APP || u32::from(c[2].typ()) != types::GENERIC_COMPONENT
         {
-            return Err(MisError::Name(
+            return Err(ModerationError::Name(
                 name.to_string(),
                 "not /MODERATOR/safetyConfirmation/PUBLISHER/SEQ/MSEQ",
             ));
         }
         let (moderator, publisher) = (identity_of(name, 0)?, identity_of(name, 3)?);
-        distinct(&moderator, &publisher).map_err(|why| MisError::Name(name.to_string(), why))?;
+        distinct(&moderator, &publisher)
+            .map_err(|why| ModerationError::Name(name.to_string(), why))?;
         Ok(Moderated {
             moderator,
             publisher,
@@ -232,26 +233,28 @@ pub struct Published {
     pub message: Vec<u8>,
 }
 
-fn line<'a>(rest: &mut &'a [u8], key: &str) -> Result<&'a str, MisError> {
+fn line<'a>(rest: &mut &'a [u8], key: &str) -> Result<&'a str, ModerationError> {
     let end = rest
         .iter()
         .position(|&b| b == b'\n')
-        .ok_or_else(|| MisError::Content(format!("no '{key}' line")))?;
+        .ok_or_else(|| ModerationError::Content(format!("no '{key}' line")))?;
     let text = std::str::from_utf8(&rest[..end])
-        .map_err(|_| MisError::Content(format!("'{key}' line is not UTF-8")))?;
+        .map_err(|_| ModerationError::Content(format!("'{key}' line is not UTF-8")))?;
     let value = text
         .strip_prefix(key)
-        .ok_or_else(|| MisError::Content(format!("expected '{key}', found '{text}'")))?;
+        .ok_or_else(|| ModerationError::Content(format!("expected '{key}', found '{text}'")))?;
     *rest = &rest[end + 1..];
     Ok(value)
 }
 
 /// A TIME of the content lines: an RFC 3339 `date-time` (§5.6), any offset (§4).
-fn time<'a>(text: &'a str, key: &str) -> Result<&'a str, MisError> {
+fn time<'a>(text: &'a str, key: &str) -> Result<&'a str, ModerationError> {
     use time::format_description::well_known::Rfc3339;
     time::OffsetDateTime::parse(text, &Rfc3339)
         .map(|_| text)
-        .map_err(|e| MisError::Content(format!("{key} {text:?} is not an RFC 3339 date-time: {e}")))
+        .map_err(|e| {
+            ModerationError::Content(format!("{key} {text:?} is not an RFC 3339 date-time: {e}"))
+        })
 }
 
 /// Parses a publisher's Content: the `From:` and `Published:` lines, in that order,
@@ -259,7 +262,7 @@ fn time<'a>(text: &'a str, key: &str) -> Result<&'a str, MisError> {
 ///
 /// # Errors
 /// Missing or misplaced lines, a TIME that is not RFC 3339.
-pub fn parse_publisher_content(content: &[u8]) -> Result<Published, MisError> {
+pub fn parse_publisher_content(content: &[u8]) -> Result<Published, ModerationError> {
     let mut rest = content;
     let from = line(&mut rest, "From: ")?.to_string();
     let published = time(line(&mut rest, "Published: ")?, "Published")?.to_string();
@@ -276,19 +279,21 @@ pub fn parse_publisher_content(content: &[u8]) -> Result<Published, MisError> {
 ///
 /// # Errors
 /// No suffix, one not of that shape, or a TIME that is not RFC 3339.
-pub fn split_moderator_suffix(content: &[u8]) -> Result<(&[u8], String, String), MisError> {
+pub fn split_moderator_suffix(content: &[u8]) -> Result<(&[u8], String, String), ModerationError> {
     const KEY: &[u8] = b"\nModerator: ";
     let at = content
         .windows(KEY.len())
         .rposition(|w| w == KEY)
-        .ok_or_else(|| MisError::Content("no moderator lines".into()))?;
+        .ok_or_else(|| ModerationError::Content("no moderator lines".into()))?;
     let tail = std::str::from_utf8(&content[at + KEY.len()..])
-        .map_err(|_| MisError::Content("moderator lines are not UTF-8".into()))?;
+        .map_err(|_| ModerationError::Content("moderator lines are not UTF-8".into()))?;
     let (moderator, accepted) = tail
         .split_once("\nAccepted: ")
         .filter(|(m, a)| !m.contains('\n') && !a.contains('\n'))
         .ok_or_else(|| {
-            MisError::Content("moderator lines are not 'Moderator: ID' and 'Accepted: TIME'".into())
+            ModerationError::Content(
+                "moderator lines are not 'Moderator: ID' and 'Accepted: TIME'".into(),
+            )
         })?;
     let accepted = time(accepted, "Accepted")?;
     Ok((&content[..at], moderator.to_string(), accepted.to_string()))
@@ -317,8 +322,8 @@ fn meta() -> MetaInfo {
     }
 }
 
-fn sign_err(e: impl std::fmt::Display) -> MisError {
-    MisError::Sign(e.to_string())
+fn sign_err(e: impl std::fmt::Display) -> ModerationError {
+    ModerationError::Sign(e.to_string())
 }
 
 /// (3) The publisher's Data: its Content, FreshnessPeriod 10 s, signed by IBAS
@@ -332,7 +337,7 @@ pub fn publish(
     published: &str,
     message: &[u8],
     signer: Signer<'_>,
-) -> Result<Data, MisError> {
+) -> Result<Data, ModerationError> {
     let content = publisher_content(publisher, published, message);
     let info = match &signer {
         Signer::Ibas(..) => crate::ibas::signature_info(),
@@ -357,15 +362,15 @@ pub fn key_name(identity: &Name) -> Name {
 fn classic_key<'k>(
     keys: &'k HashMap<Name, VerifyingKey>,
     id: &Name,
-) -> Result<&'k VerifyingKey, MisError> {
+) -> Result<&'k VerifyingKey, ModerationError> {
     keys.get(id)
-        .ok_or_else(|| MisError::UnknownIdentity(id.to_string()))
+        .ok_or_else(|| ModerationError::UnknownIdentity(id.to_string()))
 }
 
-fn check_publisher(d: &Data) -> Result<(Name, u64, Published), MisError> {
+fn check_publisher(d: &Data) -> Result<(Name, u64, Published), ModerationError> {
     let c = d.name.components();
     if c.len() != 4 || c[2].value() != APP {
-        return Err(MisError::Name(
+        return Err(ModerationError::Name(
             d.name.to_string(),
             "not /PUBLISHER/safetyConfirmation/SEQ",
         ));
@@ -374,7 +379,7 @@ fn check_publisher(d: &Data) -> Result<(Name, u64, Published), MisError> {
     let seq = seq_of(&c[3], &d.name)?;
     let p = parse_publisher_content(d.content.as_deref().unwrap_or_default())?;
     if p.from != publisher.to_string() {
-        return Err(MisError::Mismatch(format!(
+        return Err(ModerationError::Mismatch(format!(
             "content is From {} but the name is {publisher}'s",
             p.from
         )));
@@ -390,50 +395,50 @@ fn check_publisher(d: &Data) -> Result<(Name, u64, Published), MisError> {
 ///
 /// # Errors
 /// Any of these failing.
-pub fn verify_publisher(d: &Data, verifier: &Verifier<'_>) -> Result<Published, MisError> {
+pub fn verify_publisher(d: &Data, verifier: &Verifier<'_>) -> Result<Published, ModerationError> {
     let (publisher, _, p) = check_publisher(d)?;
     match verifier {
         Verifier::Ibas(params) => {
             let agg = ibas_parts(d, 1)?;
             if let Some((_, e)) = d.extras.iter().find(|(after, _)| *after < Some(4)) {
-                return Err(MisError::Element(format!(
+                return Err(ModerationError::Element(format!(
                     "{}: element of TLV-TYPE {} in the signed portion, which m_1 rebuilt from the moderator's Data cannot hold",
                     d.name, e.typ
                 )));
             }
             let id = Identity::new(&publisher.to_string())
-                .map_err(|_| MisError::UnknownIdentity(publisher.to_string()))?;
+                .map_err(|_| ModerationError::UnknownIdentity(publisher.to_string()))?;
             // The aggregate ibas_parts decoded (its points checked once), rather than
             // IbasVerifier, which would decode the SignatureValue again.
             ibas::verify(params, &[(&id, &d.signed_portion())], &agg)
-                .map_err(|_| MisError::BadSignature(publisher.to_string()))?;
+                .map_err(|_| ModerationError::BadSignature(publisher.to_string()))?;
         }
         Verifier::Classic(keys) => classic_key(keys, &publisher)?
             .verify_data(d)
-            .map_err(|_| MisError::BadSignature(publisher.to_string()))?,
+            .map_err(|_| ModerationError::BadSignature(publisher.to_string()))?,
     }
     Ok(p)
 }
 
-fn expect_type(d: &Data, t: u64) -> Result<(), MisError> {
+fn expect_type(d: &Data, t: u64) -> Result<(), ModerationError> {
     match d.signature_info.signature_type {
         x if x == t => Ok(()),
-        x => Err(MisError::SignatureType(x, t)),
+        x => Err(ModerationError::SignatureType(x, t)),
     }
 }
 
 /// The IBAS signature of a Data (3) or (4): the SignatureInfo of §1 exactly (a
 /// KeyLocator or any other element would make m_1 differ between the two packets),
 /// and the aggregate of `signers` in the SignatureValue, its points checked.
-fn ibas_parts(d: &Data, signers: usize) -> Result<IbasAggregate, MisError> {
+fn ibas_parts(d: &Data, signers: usize) -> Result<IbasAggregate, ModerationError> {
     expect_type(d, crate::ibas::SIGNATURE_TYPE)?;
     if d.signature_info != crate::ibas::signature_info() {
         let mut info = vec![];
         d.signature_info.encode(types::SIGNATURE_INFO, &mut info);
-        return Err(MisError::SignatureInfo(hex::encode(info)));
+        return Err(ModerationError::SignatureInfo(hex::encode(info)));
     }
     crate::ibas::aggregate(&d.signature_value, signers)
-        .map_err(|e| MisError::SignatureValue(format!("{}: {e}", d.name)))
+        .map_err(|e| ModerationError::SignatureValue(format!("{}: {e}", d.name)))
 }
 
 /// (4) The moderator's Data from the publisher's (3), which is verified first (the
@@ -450,7 +455,7 @@ fn ibas_parts(d: &Data, signers: usize) -> Result<IbasAggregate, MisError> {
 /// The publisher's Data not verifying, the publisher being the moderator itself,
 /// signing failing (the journal refuses a w the moderator already countersigned for
 /// another message: a replayed w), the Data built not verifying
-/// ([`MisError::Unverifiable`]).
+/// ([`ModerationError::Unverifiable`]).
 pub fn moderate(
     published: &Data,
     moderator: &Name,
@@ -458,14 +463,14 @@ pub fn moderate(
     accepted: &str,
     verifier: &Verifier<'_>,
     signer: Signer<'_>,
-) -> Result<Data, MisError> {
+) -> Result<Data, ModerationError> {
     verify_publisher(published, verifier)?;
     let (publisher, seq, _) = check_publisher(published)?;
     distinct(moderator, &publisher)
-        .map_err(|why| MisError::Mismatch(format!("{}: {why}", published.name)))?;
+        .map_err(|why| ModerationError::Mismatch(format!("{}: {why}", published.name)))?;
     if let Signer::Ibas(key, _) = &signer {
         if key.identity() != moderator.to_string() {
-            return Err(MisError::Mismatch(format!(
+            return Err(ModerationError::Mismatch(format!(
                 "the IBAS key is {}'s, not the moderator {moderator}'s",
                 key.identity()
             )));
@@ -484,7 +489,7 @@ pub fn moderate(
                 .sign_aggregate(&d.signed_portion())
                 .map_err(|e| match e {
                     hopsig_schemes::Error::State(hopsig_schemes::StateError::ReusedW { w }) => {
-                        MisError::ReplayedW(publisher.to_string(), hex::encode(w))
+                        ModerationError::ReplayedW(publisher.to_string(), hex::encode(w))
                     }
                     other => sign_err(other),
                 })?;
@@ -504,7 +509,7 @@ pub fn moderate(
             (d, Some(key.verifying_key().map_err(sign_err)?))
         }
     };
-    let unverifiable = |e: &dyn std::fmt::Display| MisError::Unverifiable(e.to_string());
+    let unverifiable = |e: &dyn std::fmt::Display| ModerationError::Unverifiable(e.to_string());
     let sent = Data::decode(&four.encode()).map_err(|e| unverifiable(&e))?;
     check_moderated(&sent, verifier, own.as_ref()).map_err(|e| unverifiable(&e))?;
     Ok(four)
@@ -517,7 +522,7 @@ pub fn moderate(
 ///
 /// # Errors
 /// A name (4) or Content that does not have that shape.
-pub fn publisher_view(d: &Data) -> Result<Data, MisError> {
+pub fn publisher_view(d: &Data) -> Result<Data, ModerationError> {
     let m = Moderated::parse(&d.name)?;
     let (before, _, _) = split_moderator_suffix(d.content.as_deref().unwrap_or_default())?;
     let mut p = Data::new(
@@ -550,17 +555,21 @@ pub use crate::seen::SeenW;
 /// `seen` with m_1, and refused if another m_1 was noted under it (§5).
 ///
 /// # Errors
-/// The first check that fails, as a [`MisError`]; [`MisError::State`] if `seen` is a
+/// The first check that fails, as a [`ModerationError`]; [`ModerationError::State`] if `seen` is a
 /// file that cannot be kept.
-pub fn receive(d: &Data, verifier: &Verifier<'_>, seen: &mut SeenW) -> Result<Received, MisError> {
+pub fn receive(
+    d: &Data,
+    verifier: &Verifier<'_>,
+    seen: &mut SeenW,
+) -> Result<Received, ModerationError> {
     let (got, w) = check_moderated(d, verifier, None)?;
     if let Some((w, m1)) = w {
         seen.note(&got.names.publisher, &w, &m1)
             .map_err(|e| match e {
                 crate::seen::SeenError::Replayed(w) => {
-                    MisError::ReplayedW(got.names.publisher.to_string(), hex::encode(w))
+                    ModerationError::ReplayedW(got.names.publisher.to_string(), hex::encode(w))
                 }
-                other => MisError::State(other.to_string()),
+                other => ModerationError::State(other.to_string()),
             })?;
     }
     Ok(got)
@@ -575,12 +584,12 @@ fn check_moderated(
     d: &Data,
     verifier: &Verifier<'_>,
     own: Option<&VerifyingKey>,
-) -> Result<(Received, Noted), MisError> {
+) -> Result<(Received, Noted), ModerationError> {
     let names = Moderated::parse(&d.name)?;
     let content = d.content.as_deref().unwrap_or_default();
     let (before, moderator, accepted) = split_moderator_suffix(content)?;
     if moderator != names.moderator.to_string() {
-        return Err(MisError::Mismatch(format!(
+        return Err(ModerationError::Mismatch(format!(
             "content names moderator {moderator}, the name {}",
             names.moderator
         )));
@@ -591,13 +600,14 @@ fn check_moderated(
             let m1 = publisher_view(d)?;
             let (_, _, published) = check_publisher(&m1)?;
             let id = |n: &Name| {
-                Identity::new(&n.to_string()).map_err(|_| MisError::UnknownIdentity(n.to_string()))
+                Identity::new(&n.to_string())
+                    .map_err(|_| ModerationError::UnknownIdentity(n.to_string()))
             };
             let (pid, mid) = (id(&names.publisher)?, id(&names.moderator)?);
             let (m1, m2) = (m1.signed_portion(), d.signed_portion());
             let signers = [(&pid, &m1[..]), (&mid, &m2[..])];
             ibas::verify(params, &signers, &agg).map_err(|_| {
-                MisError::BadSignature(format!(
+                ModerationError::BadSignature(format!(
                     "{} and {} (IBAS aggregate)",
                     names.publisher, names.moderator
                 ))
@@ -608,17 +618,18 @@ fn check_moderated(
             let mut r = Reader::new(before);
             let inner = r
                 .tlv("publisher Data")
-                .map_err(|e| MisError::Content(e.to_string()))?;
+                .map_err(|e| ModerationError::Content(e.to_string()))?;
             if !r.is_empty() {
-                return Err(MisError::Content(
+                return Err(ModerationError::Content(
                     "octets between the publisher's Data and the moderator's lines".into(),
                 ));
             }
-            let inner = Data::decode(inner.whole).map_err(|e| MisError::Content(e.to_string()))?;
+            let inner =
+                Data::decode(inner.whole).map_err(|e| ModerationError::Content(e.to_string()))?;
             let published = verify_publisher(&inner, verifier)?;
             let (publisher, seq, _) = check_publisher(&inner)?;
             if publisher != names.publisher || seq != names.seq {
-                return Err(MisError::Mismatch(format!(
+                return Err(ModerationError::Mismatch(format!(
                     "carried Data {} does not match the name {}",
                     inner.name, d.name
                 )));
@@ -628,7 +639,7 @@ fn check_moderated(
                 None => classic_key(keys, &names.moderator)?,
             }
             .verify_data(d)
-            .map_err(|_| MisError::BadSignature(names.moderator.to_string()))?;
+            .map_err(|_| ModerationError::BadSignature(names.moderator.to_string()))?;
             (published, None)
         }
     };
@@ -664,8 +675,8 @@ impl Made {
     pub fn get_or_make(
         &mut self,
         three: &Data,
-        make: impl FnOnce(&Data) -> Result<Data, MisError>,
-    ) -> Result<Data, MisError> {
+        make: impl FnOnce(&Data) -> Result<Data, ModerationError>,
+    ) -> Result<Data, ModerationError> {
         use sha2::Digest;
         let key: [u8; 32] = sha2::Sha256::digest(three.encode()).into();
         if let Some(four) = self.by_three.get(&key) {
@@ -689,7 +700,7 @@ impl Made {
 ///
 /// # Errors
 /// Never in practice (DigestSha256 needs no key).
-pub fn params_data(prefix: &Name, params: &PublicParams) -> Result<Data, MisError> {
+pub fn params_data(prefix: &Name, params: &PublicParams) -> Result<Data, ModerationError> {
     let mut d = Data::new(
         prefix.clone().child(Component::generic(b"params".to_vec())),
         params.to_bytes().to_vec(),
@@ -707,17 +718,17 @@ pub fn params_data(prefix: &Name, params: &PublicParams) -> Result<Data, MisErro
 ///
 /// # Errors
 /// A bad digest, a Content that is not 96 octets, or not a valid G2 point.
-pub fn params_from_data(d: &Data) -> Result<PublicParams, MisError> {
+pub fn params_from_data(d: &Data) -> Result<PublicParams, ModerationError> {
     DigestSha256
         .verify_data(d)
-        .map_err(|e| MisError::BadSignature(e.to_string()))?;
+        .map_err(|e| ModerationError::BadSignature(e.to_string()))?;
     let bytes: &[u8; 96] = d
         .content
         .as_deref()
         .unwrap_or_default()
         .try_into()
-        .map_err(|_| MisError::Content("PKG parameters are not 96 octets".into()))?;
-    PublicParams::from_bytes(bytes).map_err(|e| MisError::Content(e.to_string()))
+        .map_err(|_| ModerationError::Content("PKG parameters are not 96 octets".into()))?;
+    PublicParams::from_bytes(bytes).map_err(|e| ModerationError::Content(e.to_string()))
 }
 
 /// What [`serve_moderator`] did with one request.
@@ -750,7 +761,7 @@ pub fn serve_moderator(
     face: &mut crate::face::Face,
     moderator: &Name,
     count: Option<u64>,
-    mut moderate: impl FnMut(&Data) -> Result<Data, MisError>,
+    mut moderate: impl FnMut(&Data) -> Result<Data, ModerationError>,
     mut event: impl FnMut(ModeratorEvent),
 ) -> Result<u64, crate::face::FaceError> {
     use crate::face::Packet;
@@ -788,10 +799,10 @@ pub fn serve_moderator(
                     identity_of(&i.name, 3).and_then(|p| {
                         distinct(moderator, &p)
                             .map(|()| p)
-                            .map_err(|why| MisError::Name(i.name.to_string(), why))
+                            .map_err(|why| ModerationError::Name(i.name.to_string(), why))
                     })
                 } else {
-                    Err(MisError::Name(
+                    Err(ModerationError::Name(
                         i.name.to_string(),
                         "not /MODERATOR/safetyConfirmation/PUBLISHER",
                     ))

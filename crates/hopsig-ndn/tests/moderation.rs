@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use hopsig_ndn::mis::{self, MisError, SeenW, Signer, Verifier};
+use hopsig_ndn::moderation::{self, ModerationError, SeenW, Signer, Verifier};
 use hopsig_ndn::{Data, Name, SigningKey, VerifyingKey};
 use hopsig_schemes::ibas::{self, Journal, Pkg};
 use openssl::ec::{EcGroup, EcKey};
@@ -26,23 +26,23 @@ const T2: &str = "2026-11-23T19:00:01Z";
 fn names_are_snippet_1s() {
     let (gov, alice) = (n("/moderators/Government"), n("/wonderland/Alice"));
     assert_eq!(
-        mis::subscriber_interest(&gov, &alice).to_string(),
+        moderation::subscriber_interest(&gov, &alice).to_string(),
         "/moderators/Government/safetyConfirmation/wonderland/Alice"
     );
     assert_eq!(
-        mis::moderator_interest(&alice).to_string(),
+        moderation::moderator_interest(&alice).to_string(),
         "/wonderland/Alice/safetyConfirmation"
     );
     assert_eq!(
-        mis::publisher_name(&alice, 2).to_string(),
+        moderation::publisher_name(&alice, 2).to_string(),
         "/wonderland/Alice/safetyConfirmation/2"
     );
-    let four = mis::moderator_name(&gov, &alice, 2, 9);
+    let four = moderation::moderator_name(&gov, &alice, 2, 9);
     assert_eq!(
         four.to_string(),
         "/moderators/Government/safetyConfirmation/wonderland/Alice/2/9"
     );
-    let m = mis::Moderated::parse(&four).unwrap();
+    let m = moderation::Moderated::parse(&four).unwrap();
     assert_eq!(
         (m.moderator, m.publisher, m.seq, m.mseq),
         (gov, alice, 2, 9)
@@ -52,7 +52,7 @@ fn names_are_snippet_1s() {
         "/a/b/safetyConfirmation/c/d/02/9",
         "/a/b/safetyConfirmation/c/d/2",
     ] {
-        assert!(mis::Moderated::parse(&n(bad)).is_err(), "{bad}");
+        assert!(moderation::Moderated::parse(&n(bad)).is_err(), "{bad}");
     }
 }
 
@@ -72,10 +72,12 @@ fn ibas_keys() -> Ibas {
 fn ibas_flow(k: &Ibas, message: &[u8]) -> (Data, Data) {
     let (gov, alice) = (n("/moderators/Government"), n("/wonderland/Alice"));
     let mut aj = Journal::memory();
-    let three = mis::publish(&alice, 2, T1, message, Signer::Ibas(&k.alice, &mut aj)).unwrap();
+    let three =
+        moderation::publish(&alice, 2, T1, message, Signer::Ibas(&k.alice, &mut aj)).unwrap();
     let mut gj = Journal::memory();
     let v = Verifier::Ibas(k.pkg.params());
-    let four = mis::moderate(&three, &gov, 9, T2, &v, Signer::Ibas(&k.gov, &mut gj)).unwrap();
+    let four =
+        moderation::moderate(&three, &gov, 9, T2, &v, Signer::Ibas(&k.gov, &mut gj)).unwrap();
     (three, four)
 }
 
@@ -91,7 +93,7 @@ fn ibas_alice_to_bob_through_the_moderator() {
     assert_eq!(four.signature_value.len(), 160);
     // Decoded from the wire as a subscriber would.
     let four = Data::decode(&four.encode()).unwrap();
-    let got = mis::receive(
+    let got = moderation::receive(
         &four,
         &Verifier::Ibas(k.pkg.params()),
         &mut SeenW::default(),
@@ -103,7 +105,7 @@ fn ibas_alice_to_bob_through_the_moderator() {
     assert_eq!(got.accepted, T2);
     // m_1 rebuilt from m_2 is exactly what Alice signed.
     assert_eq!(
-        mis::publisher_view(&four).unwrap().signed_portion(),
+        moderation::publisher_view(&four).unwrap().signed_portion(),
         three.signed_portion()
     );
 }
@@ -113,7 +115,7 @@ fn ibas_failures_are_refused_with_their_reason() {
     let k = ibas_keys();
     let (three, four) = ibas_flow(&k, b"I am safe.");
     let params = Verifier::Ibas(k.pkg.params());
-    let bob = |d: &Data| mis::receive(d, &params, &mut SeenW::default());
+    let bob = |d: &Data| moderation::receive(d, &params, &mut SeenW::default());
 
     // Tampered content.
     let mut t = four.clone();
@@ -123,7 +125,7 @@ fn ibas_failures_are_refused_with_their_reason() {
     assert!(
         matches!(
             bob(&t),
-            Err(MisError::BadSignature(_) | MisError::Content(_))
+            Err(ModerationError::BadSignature(_) | ModerationError::Content(_))
         ),
         "{:?}",
         bob(&t)
@@ -131,7 +133,7 @@ fn ibas_failures_are_refused_with_their_reason() {
     let mut t = four.clone();
     t.content.as_mut().unwrap()[40] ^= 1;
     assert!(
-        matches!(bob(&t), Err(MisError::BadSignature(_))),
+        matches!(bob(&t), Err(ModerationError::BadSignature(_))),
         "{:?}",
         bob(&t)
     );
@@ -149,20 +151,20 @@ fn ibas_failures_are_refused_with_their_reason() {
             .into_bytes(),
     );
     assert!(
-        matches!(bob(&t), Err(MisError::Mismatch(_))),
+        matches!(bob(&t), Err(ModerationError::Mismatch(_))),
         "{:?}",
         bob(&t)
     );
-    t.name = mis::moderator_name(&n("/moderators/Other"), &n("/wonderland/Alice"), 2, 9);
+    t.name = moderation::moderator_name(&n("/moderators/Other"), &n("/wonderland/Alice"), 2, 9);
     assert!(
-        matches!(bob(&t), Err(MisError::BadSignature(_))),
+        matches!(bob(&t), Err(ModerationError::BadSignature(_))),
         "{:?}",
         bob(&t)
     );
     // Someone else's key in Alice's name (IBAS has no unknown identity: a key of
     // another identity is a signature that does not verify).
     let mallory = k.pkg.extract("/wonderland/Mallory").unwrap();
-    let forged = mis::publish(
+    let forged = moderation::publish(
         &n("/wonderland/Alice"),
         3,
         T1,
@@ -172,7 +174,7 @@ fn ibas_failures_are_refused_with_their_reason() {
     .unwrap();
     let mut gj = Journal::memory();
     assert!(matches!(
-        mis::moderate(
+        moderation::moderate(
             &forged,
             &n("/moderators/Government"),
             10,
@@ -180,12 +182,12 @@ fn ibas_failures_are_refused_with_their_reason() {
             &params,
             Signer::Ibas(&k.gov, &mut gj)
         ),
-        Err(MisError::BadSignature(_))
+        Err(ModerationError::BadSignature(_))
     ));
     // The moderator never relays what it could not verify: tampered (3).
     let mut t = three.clone();
     t.content.as_mut().unwrap()[30] ^= 1;
-    assert!(mis::moderate(
+    assert!(moderation::moderate(
         &t,
         &n("/moderators/Government"),
         10,
@@ -198,7 +200,7 @@ fn ibas_failures_are_refused_with_their_reason() {
     // A replayed w: Alice signs a second message under the w of her first.
     let alice = n("/wonderland/Alice");
     let mut gj = Journal::memory();
-    let first = mis::moderate(
+    let first = moderation::moderate(
         &three,
         &n("/moderators/Government"),
         9,
@@ -208,8 +210,8 @@ fn ibas_failures_are_refused_with_their_reason() {
     )
     .unwrap();
     let mut second = Data::new(
-        mis::publisher_name(&alice, 3),
-        mis::publisher_content(&alice, T1, b"other"),
+        moderation::publisher_name(&alice, 3),
+        moderation::publisher_content(&alice, T1, b"other"),
         hopsig_ndn::ibas::signature_info(),
     );
     second.meta_info = three.meta_info.clone();
@@ -226,7 +228,7 @@ fn ibas_failures_are_refused_with_their_reason() {
     second.signature_value = hopsig_ndn::ibas::value(&agg);
     // The moderator's journal refuses to countersign under that w again...
     assert!(matches!(
-        mis::moderate(
+        moderation::moderate(
             &second,
             &n("/moderators/Government"),
             10,
@@ -234,10 +236,10 @@ fn ibas_failures_are_refused_with_their_reason() {
             &params,
             Signer::Ibas(&k.gov, &mut gj)
         ),
-        Err(MisError::ReplayedW(..))
+        Err(ModerationError::ReplayedW(..))
     ));
     // ...and a subscriber that sees both (from two moderators' journals) refuses the second.
-    let other = mis::moderate(
+    let other = moderation::moderate(
         &second,
         &n("/moderators/Government"),
         10,
@@ -247,10 +249,10 @@ fn ibas_failures_are_refused_with_their_reason() {
     )
     .unwrap();
     let mut seen = SeenW::default();
-    mis::receive(&first, &params, &mut seen).unwrap();
+    moderation::receive(&first, &params, &mut seen).unwrap();
     assert!(matches!(
-        mis::receive(&other, &params, &mut seen),
-        Err(MisError::ReplayedW(..))
+        moderation::receive(&other, &params, &mut seen),
+        Err(ModerationError::ReplayedW(..))
     ));
 }
 
@@ -278,18 +280,18 @@ fn rsa_and_ecdsa_carry_the_publishers_data_inside() {
         let (a, g, keys) = classic(kind);
         let (gov, alice) = (n("/moderators/Government"), n("/wonderland/Alice"));
         let v = Verifier::Classic(&keys);
-        let three = mis::publish(&alice, 2, T1, b"I am safe.", Signer::Classic(&a)).unwrap();
-        let four = mis::moderate(&three, &gov, 9, T2, &v, Signer::Classic(&g)).unwrap();
+        let three = moderation::publish(&alice, 2, T1, b"I am safe.", Signer::Classic(&a)).unwrap();
+        let four = moderation::moderate(&three, &gov, 9, T2, &v, Signer::Classic(&g)).unwrap();
         assert!(four.content.as_ref().unwrap().starts_with(&three.encode()));
         let four = Data::decode(&four.encode()).unwrap();
-        let got = mis::receive(&four, &v, &mut SeenW::default()).unwrap();
+        let got = moderation::receive(&four, &v, &mut SeenW::default()).unwrap();
         assert_eq!(got.published.message, b"I am safe.", "{kind}");
         // Tampered inner message: Alice's signature fails.
         let mut t = four.clone();
         let at = three.encode().len() - 80;
         t.content.as_mut().unwrap()[at] ^= 1;
         assert!(
-            mis::receive(&t, &v, &mut SeenW::default()).is_err(),
+            moderation::receive(&t, &v, &mut SeenW::default()).is_err(),
             "{kind}"
         );
         // Unknown identity: Bob has no key for the publisher.
@@ -299,7 +301,7 @@ fn rsa_and_ecdsa_carry_the_publishers_data_inside() {
             .map(|(k, _)| (k.clone(), g.verifying_key().unwrap()))
             .collect::<HashMap<_, _>>();
         assert!(
-            matches!(mis::receive(&four, &Verifier::Classic(&only_gov), &mut SeenW::default()), Err(MisError::UnknownIdentity(id)) if id == "/wonderland/Alice")
+            matches!(moderation::receive(&four, &Verifier::Classic(&only_gov), &mut SeenW::default()), Err(ModerationError::UnknownIdentity(id)) if id == "/wonderland/Alice")
         );
     }
 }
@@ -307,14 +309,14 @@ fn rsa_and_ecdsa_carry_the_publishers_data_inside() {
 #[test]
 fn the_pkg_parameters_travel_as_a_data_packet() {
     let k = ibas_keys();
-    let d = mis::params_data(&n("/moderators/PKG"), k.pkg.params()).unwrap();
+    let d = moderation::params_data(&n("/moderators/PKG"), k.pkg.params()).unwrap();
     let d = Data::decode(&d.encode()).unwrap();
     assert_eq!(d.name.to_string(), "/moderators/PKG/params");
-    let params = mis::params_from_data(&d).unwrap();
+    let params = moderation::params_from_data(&d).unwrap();
     assert_eq!(params.to_bytes(), k.pkg.params().to_bytes());
     let mut bad = d.clone();
     bad.content.as_mut().unwrap()[5] ^= 1;
-    assert!(mis::params_from_data(&bad).is_err());
+    assert!(moderation::params_from_data(&bad).is_err());
 }
 
 /// Alice's Data (3) for `message`, built by hand (so that a test can change what the
@@ -329,8 +331,8 @@ fn signed_three(key: &ibas::UserKey, mut three: Data) -> Data {
 fn alices_three(message: &[u8]) -> Data {
     let alice = n("/wonderland/Alice");
     let mut three = Data::new(
-        mis::publisher_name(&alice, 2),
-        mis::publisher_content(&alice, T1, message),
+        moderation::publisher_name(&alice, 2),
+        moderation::publisher_content(&alice, T1, message),
         hopsig_ndn::ibas::signature_info(),
     );
     three.meta_info = Some(hopsig_ndn::MetaInfo {
@@ -359,9 +361,9 @@ fn gov_countersigns(k: &Ibas, three: &Data, four: &mut Data) {
 fn countersigned(k: &Ibas, three: &Data, edit: impl FnOnce(&mut Data)) -> Data {
     let gov = n("/moderators/Government");
     let mut content = three.content.clone().unwrap();
-    content.extend_from_slice(&mis::moderator_suffix(&gov, T2));
+    content.extend_from_slice(&moderation::moderator_suffix(&gov, T2));
     let mut four = Data::new(
-        mis::moderator_name(&gov, &n("/wonderland/Alice"), 2, 9),
+        moderation::moderator_name(&gov, &n("/wonderland/Alice"), 2, 9),
         content,
         hopsig_ndn::ibas::signature_info(),
     );
@@ -371,8 +373,8 @@ fn countersigned(k: &Ibas, three: &Data, edit: impl FnOnce(&mut Data)) -> Data {
     four
 }
 
-fn moderate(k: &Ibas, three: &Data) -> Result<Data, MisError> {
-    mis::moderate(
+fn moderate(k: &Ibas, three: &Data) -> Result<Data, ModerationError> {
+    moderation::moderate(
         three,
         &n("/moderators/Government"),
         9,
@@ -393,11 +395,11 @@ fn a_signature_info_with_more_than_the_type_is_refused() {
         hopsig_ndn::ibas::signature_info().with_key_name(n("/wonderland/Alice/KEY"));
     let three = signed_three(&k.alice, with_locator);
     let params = Verifier::Ibas(k.pkg.params());
-    mis::verify_publisher(&Data::decode(&three.encode()).unwrap(), &params)
+    moderation::verify_publisher(&Data::decode(&three.encode()).unwrap(), &params)
         .expect_err("a KeyLocator in an IBAS SignatureInfo");
     let refused = moderate(&k, &three);
     assert!(
-        matches!(refused, Err(MisError::SignatureInfo(_))),
+        matches!(refused, Err(ModerationError::SignatureInfo(_))),
         "{refused:?}"
     );
     // An unknown non-critical element in the SignatureInfo: the same.
@@ -411,7 +413,7 @@ fn a_signature_info_with_more_than_the_type_is_refused() {
     )];
     let refused = moderate(&k, &signed_three(&k.alice, extra));
     assert!(
-        matches!(refused, Err(MisError::SignatureInfo(_))),
+        matches!(refused, Err(ModerationError::SignatureInfo(_))),
         "{refused:?}"
     );
     // A (4) whose two signers both signed a SignatureInfo with a KeyLocator.
@@ -423,8 +425,11 @@ fn a_signature_info_with_more_than_the_type_is_refused() {
     with_locator(&mut three);
     let three = signed_three(&k.alice, three);
     let four = countersigned(&k, &three, with_locator);
-    let got = mis::receive(&four, &params, &mut SeenW::default());
-    assert!(matches!(got, Err(MisError::SignatureInfo(_))), "{got:?}");
+    let got = moderation::receive(&four, &params, &mut SeenW::default());
+    assert!(
+        matches!(got, Err(ModerationError::SignatureInfo(_))),
+        "{got:?}"
+    );
 }
 
 /// NDN's NonNegativeInteger in its shortest form only: SignatureType 201 in two
@@ -461,7 +466,7 @@ fn a_two_octet_signature_type_is_malformed() {
 fn a_moderator_does_not_moderate_itself() {
     let k = ibas_keys();
     let gov = n("/moderators/Government");
-    let three = mis::publish(
+    let three = moderation::publish(
         &gov,
         2,
         T1,
@@ -470,23 +475,26 @@ fn a_moderator_does_not_moderate_itself() {
     )
     .unwrap();
     let params = Verifier::Ibas(k.pkg.params());
-    mis::verify_publisher(&three, &params).unwrap();
+    moderation::verify_publisher(&three, &params).unwrap();
     let refused = moderate(&k, &three);
-    assert!(matches!(refused, Err(MisError::Mismatch(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(ModerationError::Mismatch(_))),
+        "{refused:?}"
+    );
     // The (4) a moderator without that check would have made.
     let mut four = Data::new(
-        mis::moderator_name(&gov, &gov, 2, 9),
+        moderation::moderator_name(&gov, &gov, 2, 9),
         [
             three.content.clone().unwrap(),
-            mis::moderator_suffix(&gov, T2),
+            moderation::moderator_suffix(&gov, T2),
         ]
         .concat(),
         hopsig_ndn::ibas::signature_info(),
     );
     four.meta_info = three.meta_info.clone();
     gov_countersigns(&k, &three, &mut four);
-    let got = mis::receive(&four, &params, &mut SeenW::default());
-    assert!(matches!(got, Err(MisError::Name(..))), "{got:?}");
+    let got = moderation::receive(&four, &params, &mut SeenW::default());
+    assert!(matches!(got, Err(ModerationError::Name(..))), "{got:?}");
 }
 
 /// The moderator checks the (4) it built before sending it: led to build one that
@@ -497,7 +505,7 @@ fn the_moderator_refuses_a_data_it_built_that_does_not_verify() {
     let k = ibas_keys();
     let other_pkg = Pkg::setup().unwrap();
     let wrong = other_pkg.extract("/moderators/Government").unwrap();
-    let three = mis::publish(
+    let three = moderation::publish(
         &n("/wonderland/Alice"),
         2,
         T1,
@@ -505,7 +513,7 @@ fn the_moderator_refuses_a_data_it_built_that_does_not_verify() {
         Signer::Ibas(&k.alice, &mut Journal::memory()),
     )
     .unwrap();
-    let refused = mis::moderate(
+    let refused = moderation::moderate(
         &three,
         &n("/moderators/Government"),
         9,
@@ -514,7 +522,7 @@ fn the_moderator_refuses_a_data_it_built_that_does_not_verify() {
         Signer::Ibas(&wrong, &mut Journal::memory()),
     );
     assert!(
-        matches!(refused, Err(MisError::Unverifiable(_))),
+        matches!(refused, Err(ModerationError::Unverifiable(_))),
         "{refused:?}"
     );
     // A (3) with an unknown element in its signed portion, which (4) cannot carry
@@ -528,9 +536,12 @@ fn the_moderator_refuses_a_data_it_built_that_does_not_verify() {
         },
     )];
     let three = signed_three(&k.alice, extra);
-    mis::verify_publisher(&three, &Verifier::Ibas(k.pkg.params())).unwrap_err();
+    moderation::verify_publisher(&three, &Verifier::Ibas(k.pkg.params())).unwrap_err();
     let refused = moderate(&k, &three);
-    assert!(matches!(refused, Err(MisError::Element(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(ModerationError::Element(_))),
+        "{refused:?}"
+    );
 }
 
 /// S or T not a valid point: malformed input, not a signature that fails.
@@ -542,9 +553,9 @@ fn a_signature_value_with_a_bad_point_is_malformed() {
     for range in [16..64, 64..160] {
         let mut bad = four.clone();
         bad.signature_value[range.clone()].fill(0xff);
-        let got = mis::receive(&bad, &params, &mut SeenW::default());
+        let got = moderation::receive(&bad, &params, &mut SeenW::default());
         assert!(
-            matches!(got, Err(MisError::SignatureValue(_))),
+            matches!(got, Err(ModerationError::SignatureValue(_))),
             "{range:?}: {got:?}"
         );
     }
@@ -571,17 +582,20 @@ fn unknown_elements_of_a_moderators_data_are_in_m2_only() {
     let four = countersigned(&k, &three, |d| d.extras = vec![element(2)]);
     let four = Data::decode(&four.encode()).unwrap();
     assert_eq!(four.extras.len(), 1);
-    mis::receive(&four, &params, &mut SeenW::default()).unwrap();
+    moderation::receive(&four, &params, &mut SeenW::default()).unwrap();
     assert_eq!(
-        mis::publisher_view(&four).unwrap().signed_portion(),
+        moderation::publisher_view(&four).unwrap().signed_portion(),
         three.signed_portion()
     );
     let mut added = countersigned(&k, &three, |_| {});
     added.extras = vec![element(2)];
-    let got = mis::receive(&added, &params, &mut SeenW::default());
-    assert!(matches!(got, Err(MisError::BadSignature(_))), "{got:?}");
+    let got = moderation::receive(&added, &params, &mut SeenW::default());
+    assert!(
+        matches!(got, Err(ModerationError::BadSignature(_))),
+        "{got:?}"
+    );
     added.extras = vec![element(4)];
-    mis::receive(&added, &params, &mut SeenW::default()).unwrap();
+    moderation::receive(&added, &params, &mut SeenW::default()).unwrap();
 }
 
 /// MetaInfo is optional and carried as it is; a TIME must be RFC 3339; s and t range
@@ -594,10 +608,10 @@ fn content_lines_metainfo_sequence_numbers_and_periods() {
     bare.meta_info = None;
     let four = moderate(&k, &signed_three(&k.alice, bare)).unwrap();
     assert_eq!(four.meta_info, None);
-    mis::receive(&four, &params, &mut SeenW::default()).unwrap();
+    moderation::receive(&four, &params, &mut SeenW::default()).unwrap();
 
     for bad in ["yesterday", "2026-11-23 19:00:00", "2026-13-23T19:00:00Z"] {
-        let three = mis::publish(
+        let three = moderation::publish(
             &n("/wonderland/Alice"),
             2,
             bad,
@@ -607,11 +621,11 @@ fn content_lines_metainfo_sequence_numbers_and_periods() {
         .unwrap();
         let refused = moderate(&k, &three);
         assert!(
-            matches!(&refused, Err(MisError::Content(c)) if c.contains("RFC 3339")),
+            matches!(&refused, Err(ModerationError::Content(c)) if c.contains("RFC 3339")),
             "{bad}: {refused:?}"
         );
     }
-    let three = mis::publish(
+    let three = moderation::publish(
         &n("/wonderland/Alice"),
         2,
         "2026-11-23T20:00:00.5+01:00",
@@ -625,23 +639,25 @@ fn content_lines_metainfo_sequence_numbers_and_periods() {
         c.truncate(c.len() - T2.len());
         c.extend_from_slice(b"soon");
     });
-    let got = mis::receive(&four, &params, &mut SeenW::default());
+    let got = moderation::receive(&four, &params, &mut SeenW::default());
     assert!(
-        matches!(&got, Err(MisError::Content(c)) if c.contains("Accepted")),
+        matches!(&got, Err(ModerationError::Content(c)) if c.contains("Accepted")),
         "{got:?}"
     );
 
     let max = u64::MAX;
-    let m = mis::Moderated::parse(&n(&format!("/m/G/safetyConfirmation/w/A/0/{max}"))).unwrap();
+    let m =
+        moderation::Moderated::parse(&n(&format!("/m/G/safetyConfirmation/w/A/0/{max}"))).unwrap();
     assert_eq!((m.seq, m.mseq), (0, max));
     assert!(
-        mis::Moderated::parse(&n("/m/G/safetyConfirmation/w/A/0/18446744073709551616")).is_err()
+        moderation::Moderated::parse(&n("/m/G/safetyConfirmation/w/A/0/18446744073709551616"))
+            .is_err()
     );
 
     let dots = n("/wonderland/...");
     assert_eq!(dots.components()[1].value(), b"");
     let key = k.pkg.extract("/wonderland/...").unwrap();
-    let three = mis::publish(
+    let three = moderation::publish(
         &dots,
         1,
         T1,
@@ -654,7 +670,7 @@ fn content_lines_metainfo_sequence_numbers_and_periods() {
         four.name.to_string(),
         "/moderators/Government/safetyConfirmation/wonderland/.../1/9"
     );
-    let got = mis::receive(&four, &params, &mut SeenW::default()).unwrap();
+    let got = moderation::receive(&four, &params, &mut SeenW::default()).unwrap();
     assert_eq!(got.published.from, "/wonderland/...");
 }
 
@@ -663,7 +679,7 @@ fn content_lines_metainfo_sequence_numbers_and_periods() {
 #[test]
 fn the_moderator_serves_again_what_it_made_of_a_data() {
     let k = ibas_keys();
-    let three = mis::publish(
+    let three = moderation::publish(
         &n("/wonderland/Alice"),
         2,
         T1,
@@ -673,11 +689,11 @@ fn the_moderator_serves_again_what_it_made_of_a_data() {
     .unwrap();
     let params = Verifier::Ibas(k.pkg.params());
     let mut journal = Journal::memory();
-    let (mut made, mut mseq) = (mis::Made::default(), 0);
+    let (mut made, mut mseq) = (moderation::Made::default(), 0);
     let mut answer = |three: &Data| {
         made.get_or_make(three, |three| {
             mseq += 1;
-            mis::moderate(
+            moderation::moderate(
                 three,
                 &n("/moderators/Government"),
                 mseq,
@@ -703,9 +719,9 @@ fn the_replay_memory_is_kept_in_a_file() {
     let params = Verifier::Ibas(k.pkg.params());
     let three = signed_three(&k.alice, alices_three(b"first"));
     let four = countersigned(&k, &three, |_| {});
-    mis::receive(&four, &params, &mut SeenW::open(&path).unwrap()).unwrap();
+    moderation::receive(&four, &params, &mut SeenW::open(&path).unwrap()).unwrap();
     // The same (4) again, in another run: accepted.
-    mis::receive(&four, &params, &mut SeenW::open(&path).unwrap()).unwrap();
+    moderation::receive(&four, &params, &mut SeenW::open(&path).unwrap()).unwrap();
     // Another m_1 under the same w, in another run: refused.
     let w = *hopsig_ndn::ibas::aggregate(&three.signature_value, 1)
         .unwrap()
@@ -720,8 +736,11 @@ fn the_replay_memory_is_kept_in_a_file() {
     .unwrap();
     other.signature_value = hopsig_ndn::ibas::value(&agg);
     let four = countersigned(&k, &other, |_| {});
-    let got = mis::receive(&four, &params, &mut SeenW::open(&path).unwrap());
-    assert!(matches!(got, Err(MisError::ReplayedW(..))), "{got:?}");
+    let got = moderation::receive(&four, &params, &mut SeenW::open(&path).unwrap());
+    assert!(
+        matches!(got, Err(ModerationError::ReplayedW(..))),
+        "{got:?}"
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("hopsig-ndn-seen-w: 1\n"), "{text}");
     assert_eq!(text.lines().count(), 2, "{text}");
