@@ -328,8 +328,6 @@ pub fn outputs<'a>(force: bool, inputs: impl IntoIterator<Item = &'a Path>) -> O
     out
 }
 
-pub use hopsig_schemes::primitives::progress::RateLimit;
-
 /// Prints the libraries' `tracing` events (progress, what a long-running role logs)
 /// as [`note`] lines on standard error: the message alone, escaped, as the commands
 /// print theirs. Installed once by `main`.

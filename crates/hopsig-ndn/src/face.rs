@@ -651,3 +651,72 @@ fn known_lp(typ: u32) -> bool {
         0x330 | 0x331 | 0x334 | 0x340 | 0x344 | 0x348 | 0x34c | 0x350
     )
 }
+
+/// Least time between two log lines about dropped packets ([`Face::log_drops`]): a
+/// peer sending garbage must not flood the log.
+pub const DROP_LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// Why [`Face::serve`] ended early.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError<E> {
+    /// The face failed (the forwarder closed it, ...).
+    #[error("{0}")]
+    Face(FaceError),
+    /// Answering an Interest failed.
+    #[error("{0}")]
+    Answer(E),
+}
+
+impl Face {
+    /// Logs each packet the face drops as a `tracing` warning, at most one line per
+    /// [`DROP_LOG_EVERY`], each with the counts so far and the lines held back.
+    pub fn log_drops(&mut self) {
+        let mut limit = hopsig_primitives::progress::RateLimit::new(DROP_LOG_EVERY);
+        self.on_drop(move |reason, detail, drops| {
+            if let Some(held) = limit.allow(Instant::now()) {
+                let held = match held {
+                    0 => String::new(),
+                    n => format!("; {n} more since the last line"),
+                };
+                tracing::warn!(
+                    "hopsig ndn: dropped a packet from the forwarder ({reason}: {detail}); dropped so far: {drops}{held}"
+                );
+            }
+        });
+    }
+
+    /// A producer's loop: registers `prefix`, then answers the Interests under it with
+    /// `answer` (`None`: no answer) until `count` were answered, or for ever with no
+    /// `count`; dropped packets are logged ([`Face::log_drops`]).
+    ///
+    /// # Errors
+    /// [`ServeError::Face`] when the face fails (the forwarder closing it included),
+    /// [`ServeError::Answer`] when `answer` does.
+    pub fn serve<E>(
+        &mut self,
+        prefix: &Name,
+        count: Option<u64>,
+        mut answer: impl FnMut(&Interest) -> Result<Option<Data>, E>,
+    ) -> Result<(), ServeError<E>> {
+        self.log_drops();
+        self.register(prefix).map_err(ServeError::Face)?;
+        tracing::info!("hopsig ndn: registered {prefix}");
+        let mut served = 0u64;
+        while count.is_none_or(|c| served < c) {
+            let (i, token) = match self.recv(None).map_err(ServeError::Face)? {
+                Packet::Interest(i, token) => (i, token),
+                _ => continue,
+            };
+            if !prefix.is_prefix_of(&i.name) {
+                continue;
+            }
+            if let Some(d) = answer(&i).map_err(ServeError::Answer)? {
+                self.put(&d, token.as_deref()).map_err(ServeError::Face)?;
+                served += 1;
+            }
+        }
+        // Answers still in the forwarder's queue are lost if the face closes at once.
+        std::thread::sleep(Duration::from_millis(200));
+        Ok(())
+    }
+}

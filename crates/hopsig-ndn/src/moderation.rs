@@ -861,3 +861,12 @@ pub fn serve_moderator(
     }
     Ok(served)
 }
+
+/// The current time as the content lines write it (docs/spec/ndn-ibas.md §4): RFC 3339,
+/// UTC, whole seconds (`2026-11-26T19:00:00Z`).
+pub fn now() -> String {
+    let t = time::OffsetDateTime::now_utc();
+    let t = t.replace_nanosecond(0).unwrap_or(t);
+    t.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}

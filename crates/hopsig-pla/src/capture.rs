@@ -112,6 +112,34 @@ impl Frame {
     }
 }
 
+/// Where a capture cut short in the middle of a record ends: its complete frames are
+/// processed and written as a whole capture's would be, then the command fails naming
+/// the incomplete record's byte offset (docs/spec/pla.md, "Capture files").
+#[derive(Debug, Default)]
+pub struct CutShort(Option<CaptureError>);
+
+impl CutShort {
+    /// `Ok` for the end of a capture cut short ([`CaptureError::Truncated`],
+    /// remembered), else the error.
+    ///
+    /// # Errors
+    /// Any other [`CaptureError`], handed back.
+    pub fn take(&mut self, e: CaptureError) -> Result<(), CaptureError> {
+        match e {
+            CaptureError::Truncated { .. } => {
+                self.0 = Some(e);
+                Ok(())
+            }
+            e => Err(e),
+        }
+    }
+
+    /// Where the capture was cut short, if it was.
+    pub fn error(&self) -> Option<&CaptureError> {
+        self.0.as_ref()
+    }
+}
+
 /// A capture file that cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum CaptureError {

@@ -8,7 +8,10 @@
 //! - [`option`]: the PLA header as IPv6 Hop-by-Hop option 0x1E: finding it, adding it
 //!   (padding, alignment, Payload Length), and the octets the signature covers.
 //! - [`sender`]: signs IPv6 packets with a host's key, numbering them.
-//! - [`window`]: the per-(TTP, source) anti-replay sequence-number window and its bounded table.
+//! - [`hosts`]: the sending hosts of a capture (one key, or every source enrolled with
+//!   a TTP) and what signing each frame did.
+//! - [`window`]: the per-(TTP, source) anti-replay sequence-number window and its
+//!   bounded table.
 //! - [`router`]: the per-hop check, cheap checks first, with a verdict per packet.
 //! - [`pipeline`]: the router's check on every core, verdicts in packet order.
 //! - [`link`] and [`capture`]: where the IPv6 packet sits in a captured frame (via
@@ -17,6 +20,7 @@
 //! `docs/spec/pla.md`, section "PLA in IPv6 packets", specifies every byte and check.
 
 pub mod capture;
+pub mod hosts;
 pub mod link;
 pub mod option;
 pub mod pipeline;

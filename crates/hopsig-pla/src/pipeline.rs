@@ -110,3 +110,55 @@ where
         },
     )
 }
+
+/// Rejections a [`Tally`] lists by frame.
+pub const FIRST_REJECTIONS: usize = 10;
+
+/// What a router's check of a capture found: frames by verdict, and the first
+/// [`FIRST_REJECTIONS`] rejections with their frame numbers (from 1, as tshark and
+/// Wireshark number them).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// Frames with a verdict.
+    pub frames: u64,
+    /// Frames by verdict name ([`Verdict::name`]).
+    pub by_reason: std::collections::BTreeMap<&'static str, u64>,
+    /// The first rejections: frame number and verdict.
+    pub first_rejections: Vec<(u64, String)>,
+}
+
+impl Tally {
+    /// Counts the next frame's verdict.
+    pub fn record(&mut self, v: &Verdict) {
+        self.frames += 1;
+        *self.by_reason.entry(v.name()).or_default() += 1;
+        if v.is_rejected() && self.first_rejections.len() < FIRST_REJECTIONS {
+            self.first_rejections.push((self.frames, v.to_string()));
+        }
+    }
+
+    /// Frames with the verdict named `reason`.
+    pub fn count(&self, reason: &str) -> u64 {
+        self.by_reason.get(reason).copied().unwrap_or(0)
+    }
+
+    /// Packets accepted.
+    pub fn accepted(&self) -> u64 {
+        self.count("accepted")
+    }
+
+    /// Frames not checked: unsigned, not IPv6, jumbograms.
+    pub fn not_checked(&self) -> u64 {
+        self.count("unsigned") + self.count("not_ipv6") + self.count("jumbogram")
+    }
+
+    /// Packets rejected, for any reason (malformed ones included).
+    pub fn rejected(&self) -> u64 {
+        self.frames - self.accepted() - self.not_checked()
+    }
+
+    /// Packets with a verdict beyond "not checked".
+    pub fn checked(&self) -> u64 {
+        self.accepted() + self.rejected()
+    }
+}

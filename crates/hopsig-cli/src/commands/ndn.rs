@@ -14,10 +14,11 @@
 use std::collections::HashMap;
 use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
+use hopsig_ndn::face::ServeError;
 use hopsig_ndn::moderation::{self, ModerationError, SeenW, Signer, Verifier};
-use hopsig_ndn::{Face, FaceError, Interest, Name, Packet, SigningKey, VerifyingKey};
+use hopsig_ndn::{Face, FaceError, Interest, Name, SigningKey, VerifyingKey};
 use hopsig_schemes::ibas::{Journal, PublicParams, UserKey};
 use hopsig_schemes::primitives::persist::{create_private_folder, NewLog};
 
@@ -25,10 +26,6 @@ use crate::io::{self, at, note, read, read_key_file, read_secret, say, Failure, 
 
 /// Largest message published.
 const MAX_MESSAGE: u64 = 4096;
-
-/// Least time between two lines about dropped packets: a peer sending garbage
-/// must not flood the log.
-const DROP_LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// 004's publisher, moderator and subscriber over an NDN forwarder.
 #[derive(clap::Args)]
@@ -306,48 +303,8 @@ impl Trust {
     }
 }
 
-/// RFC 3339 UTC, whole seconds.
-fn now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
-}
-
 fn face_err(e: impl std::fmt::Display) -> Failure {
     Failure::Input(format!("forwarder: {e}"))
-}
-
-/// Logs the packets `face` drops, rate-limited, each line with the counts so far.
-fn log_drops(face: &mut Face) {
-    let mut limit = io::RateLimit::new(DROP_LOG_EVERY);
-    face.on_drop(move |reason, detail, drops| {
-        if let Some(held) = limit.allow(Instant::now()) {
-            let held = match held {
-                0 => String::new(),
-                n => format!("; {n} more since the last line"),
-            };
-            note(format_args!(
-                "hopsig ndn: dropped a packet from the forwarder ({reason}: {detail}); dropped so far: {drops}{held}"
-            ));
-        }
-    });
 }
 
 /// The end of a serving role: the drop counts, then `ended` as the outcome (the
@@ -360,48 +317,26 @@ fn finish(face: &Face, ended: Result<(), FaceError>) -> Outcome {
     ended.map_err(face_err)
 }
 
-/// Serves Interests under `prefix` until `count` were answered, each by `answer`.
+/// Serves Interests under `prefix` until `count` were answered, each by `answer`
+/// ([`Face::serve`]).
 fn serve(
     face: &mut Face,
     prefix: &Name,
     count: Option<u64>,
-    mut answer: impl FnMut(&Interest) -> Result<Option<hopsig_ndn::Data>, Failure>,
+    answer: impl FnMut(&Interest) -> Result<Option<hopsig_ndn::Data>, Failure>,
 ) -> Outcome {
-    log_drops(face);
-    face.register(prefix).map_err(face_err)?;
-    note(format_args!("hopsig ndn: registered {prefix}"));
-    let mut served = 0u64;
-    let ended = loop {
-        if count.is_some_and(|c| served >= c) {
-            break Ok(());
-        }
-        let (i, token) = match face.recv(None) {
-            Ok(Packet::Interest(i, token)) => (i, token),
-            Ok(_) => continue,
-            Err(e) => break Err(e),
-        };
-        if !prefix.is_prefix_of(&i.name) {
-            continue;
-        }
-        if let Some(d) = answer(&i)? {
-            if let Err(e) = face.put(&d, token.as_deref()) {
-                break Err(e);
-            }
-            served += 1;
-        }
-    };
-    if ended.is_ok() {
-        // Answers still in the forwarder's queue are lost if the face closes at once.
-        std::thread::sleep(Duration::from_millis(200));
+    match face.serve(prefix, count, answer) {
+        Ok(()) => finish(face, Ok(())),
+        Err(ServeError::Face(e)) => finish(face, Err(e)),
+        Err(ServeError::Answer(f)) => Err(f),
     }
-    finish(face, ended)
 }
 
 fn publisher(p: Publisher) -> Outcome {
     let id = identity(&p.id, "--id")?;
     let message = read(&p.message, MAX_MESSAGE, "message")?;
     let mut key = Key::load(p.common.scheme, &p.signer, &id)?;
-    let published = now();
+    let published = moderation::now();
     let data = moderation::publish(&id, p.seq, &published, &message, key.signer())
         .map_err(|e| Failure::Input(e.to_string()))?;
     let mut face = connect(&p.common)?;
@@ -427,7 +362,7 @@ fn moderator(m: Moderator) -> Outcome {
     let mut key = Key::load(m.common.scheme, &m.signer, &id)?;
     let trust = Trust::load(m.common.scheme, &m.verifier)?;
     let mut face = connect(&m.common)?;
-    log_drops(&mut face);
+    face.log_drops();
     let app = id
         .clone()
         .child(hopsig_ndn::Component::generic(moderation::APP));
@@ -445,7 +380,14 @@ fn moderator(m: Moderator) -> Outcome {
         |three| {
             made.get_or_make(three, |three| {
                 mseq += 1;
-                moderation::moderate(three, &id, mseq, &now(), &verifier, key.signer())
+                moderation::moderate(
+                    three,
+                    &id,
+                    mseq,
+                    &moderation::now(),
+                    &verifier,
+                    key.signer(),
+                )
             })
         },
         |e| match e {

@@ -4,24 +4,18 @@
 //! `verify-pcap` is a router on the path: it checks every packet (parse, timestamp,
 //! replay window, fused extraction + verification) on every core, in packet order.
 
-use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufReader, Write};
-use std::net::Ipv6Addr;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use hopsig_pla::capture::{CaptureError, CaptureReader, CaptureWriter, Frame};
-use hopsig_pla::link::{locate, replace, Located};
-use hopsig_pla::option::{Ipv6Packet, Unsignable};
-use hopsig_pla::pipeline::{check_ordered, Clock};
-use hopsig_pla::sender::identity;
-use hopsig_pla::{NotSigned, Router, RouterConfig, Sender, TtpDirectory, Verdict};
+use hopsig_pla::capture::{CaptureError, CaptureReader, CaptureWriter, CutShort};
+use hopsig_pla::hosts::{host_of, Hosts, Layout, SignCounts};
+use hopsig_pla::pipeline::{check_ordered, Clock, Tally};
+use hopsig_pla::{Router, RouterConfig, Sender, TtpDirectory, Verdict};
 use hopsig_schemes::concat::koblitz::KoblitzSecret;
-use hopsig_schemes::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
+use hopsig_schemes::concat::BaseSignature;
 use hopsig_schemes::pla::files;
-use hopsig_schemes::pla::header::PlaCurve;
-use hopsig_schemes::pla::icnr::Ttp;
 use hopsig_schemes::pla::koblitz::Curve;
 use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::Error;
@@ -153,7 +147,15 @@ pub fn run(args: Args) -> Outcome {
                 }
                 (None, None) => return Err(Failure::Input("give --key or --enroll".into())),
             };
-            let curve = curve_of_file(&path, &file)?;
+            let curve = files::curve_of_signer(&file).map_err(|_| {
+                at(
+                    &path,
+                    format!(
+                        "a {} file, not an ecdsa-k163/k233/k283 key or a TTP key",
+                        file.scheme
+                    ),
+                )
+            })?;
             on_curve!(curve, sign_pcap::<C, B>(&a, &path, &file))
         }
         Command::VerifyPcap(a) => {
@@ -162,27 +164,6 @@ pub fn run(args: Args) -> Outcome {
             on_curve!(curve, verify_pcap::<C>(&a, &file))
         }
     }
-}
-
-/// The curve of an `ecdsa-k*` key or an `icnr-k*` file.
-fn curve_of_file(path: &Path, file: &KeyFile) -> Result<PlaCurve, Failure> {
-    let ecdsa = [
-        (EcdsaK163::ID, PlaCurve::K163),
-        (EcdsaK233::ID, PlaCurve::K233),
-        (EcdsaK283::ID, PlaCurve::K283),
-    ];
-    if let Some((_, c)) = ecdsa.iter().find(|(id, _)| *id == file.scheme) {
-        return Ok(*c);
-    }
-    files::curve_of(file).map_err(|_| {
-        at(
-            path,
-            format!(
-                "a {} file, not an ecdsa-k163/k233/k283 key or a TTP key",
-                file.scheme
-            ),
-        )
-    })
 }
 
 /// A capture file being read, its bytes counted.
@@ -196,121 +177,23 @@ fn open_capture(path: &Path) -> Result<(Capture, Progress), Failure> {
     Ok((reader, progress))
 }
 
-/// Where a capture cut short in the middle of a record ends: its complete frames are
-/// processed and written as a whole capture's would be, then the command fails (exit
-/// 2) naming the incomplete record's byte offset (docs/spec/pla.md, "Capture files").
-#[derive(Default)]
-struct Cut(Option<CaptureError>);
-
-impl Cut {
-    /// `Ok` for the end of a capture cut short (remembered), else the error.
-    fn take(&mut self, e: CaptureError) -> Result<(), CaptureError> {
-        match e {
-            CaptureError::Truncated { .. } => {
-                self.0 = Some(e);
-                Ok(())
-            }
-            e => Err(e),
-        }
-    }
-
-    /// The failure to end with, if the capture at `path` was cut short after `frames`
-    /// complete frames.
-    fn failure(&self, path: &Path, frames: u64) -> Outcome {
-        match &self.0 {
-            Some(e) => Err(at(path, format!("{e} (after {frames} complete frames)"))),
-            None => Ok(()),
-        }
+/// The failure to end with, if the capture at `path` was cut short after `frames`
+/// complete frames ([`CutShort`]; docs/spec/pla.md, "Capture files").
+fn cut_failure(cut: &CutShort, path: &Path, frames: u64) -> Outcome {
+    match cut.error() {
+        Some(e) => Err(at(path, format!("{e} (after {frames} complete frames)"))),
+        None => Ok(()),
     }
 }
 
-/// The signing hosts: one key, or every source enrolled with a TTP.
-enum Hosts<C: Curve> {
-    One(Sender<C>),
-    Enrolled {
-        ttp: Ttp<C>,
-        layout: LayoutName,
-        ttp_id: u16,
-        hosts: HashMap<[u8; 16], Sender<C>>,
-    },
-}
-
-impl<C: Curve> Hosts<C> {
-    /// The host that signs packets from `source`.
-    fn sender(&mut self, source: [u8; 16]) -> Result<&mut Sender<C>, Error> {
-        match self {
-            Hosts::One(s) => Ok(s),
-            Hosts::Enrolled {
-                ttp,
-                layout,
-                ttp_id,
-                hosts,
-            } => match hosts.entry(source) {
-                std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    Ok(e.insert(enroll(ttp, *layout, *ttp_id, source)?))
-                }
-            },
-        }
-    }
-}
-
-/// A new host at `source`, enrolled with the TTP in the layout asked for.
-fn enroll<C: Curve>(
-    ttp: &Ttp<C>,
-    layout: LayoutName,
-    ttp_id: u16,
-    source: [u8; 16],
-) -> Result<Sender<C>, Error> {
-    match layout {
-        LayoutName::Implicit => Sender::enroll_implicit(ttp, Ipv6Addr::from(source), ttp_id),
-        LayoutName::Certificate => Sender::enroll_certified(ttp, ttp_id),
-    }
-}
-
-/// The host of `--key` and `--cert`: an implicit certificate (`hopsig ic finalize`)
-/// signs the packets of the address it was issued on; a key certificate (`hopsig ic
-/// certify-key`) must be for this key.
+/// The host of `--key` and `--cert` ([`hopsig_pla::hosts::host_of`]).
 fn host_of_files<C: Curve>(
     key: KoblitzSecret<C>,
     cert_path: &Path,
     ttp_id: u16,
 ) -> Result<Sender<C>, Failure> {
     let cert_file = key_file(cert_path, "certificate")?;
-    if let Ok((q, sig)) = files::key_cert_from_file::<C>(&cert_file) {
-        if q != *key.public_point() {
-            return Err(at(
-                cert_path,
-                "the key certificate is for another key than --key",
-            ));
-        }
-        return Ok(Sender::certified(key, sig, ttp_id));
-    }
-    let (id, cert) = files::cert_from_file::<C>(&cert_file).map_err(|e| at(cert_path, e))?;
-    let text = String::from_utf8_lossy(&id);
-    let addr: Ipv6Addr = text.parse().map_err(|_| {
-        at(
-            cert_path,
-            format!("the certificate's identity {text:?} is not an IPv6 address"),
-        )
-    })?;
-    if identity(&addr.octets()).as_bytes() != id.as_slice() {
-        return Err(at(
-            cert_path,
-            format!("the certificate's identity {text:?} is not in RFC 5952 form ({addr})"),
-        ));
-    }
-    Ok(Sender::implicit(key, cert, addr, ttp_id))
-}
-
-/// What sign-pcap did with each frame.
-#[derive(Default)]
-struct SignCounts {
-    frames: u64,
-    signed: u64,
-    not_ipv6: u64,
-    skipped: BTreeMap<&'static str, u64>,
-    bytes_added: u64,
+    host_of(key, &cert_file, ttp_id).map_err(|e| at(cert_path, e))
 }
 
 fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
@@ -337,18 +220,20 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
                 .unwrap_or_else(|| crate::io::with_suffix(key_path, ".cert"));
             Hosts::One(host_of_files::<C>(key, &cert_path, a.ttp_id)?)
         }
-        None => Hosts::Enrolled {
-            ttp: files::ttp_from_file::<C>(key_file).map_err(|e| at(key_path, e))?,
-            layout: a.layout,
-            ttp_id: a.ttp_id,
-            hosts: HashMap::new(),
-        },
+        None => Hosts::enrolled(
+            files::ttp_from_file::<C>(key_file).map_err(|e| at(key_path, e))?,
+            match a.layout {
+                LayoutName::Implicit => Layout::Implicit,
+                LayoutName::Certificate => Layout::Certificate,
+            },
+            a.ttp_id,
+        ),
     };
     let (reader, mut progress) = open_capture(&a.input)?;
     let format = reader.output_format();
     let mut counts = SignCounts::default();
     let mut failure: Option<Failure> = None;
-    let mut cut = Cut::default();
+    let mut cut = CutShort::default();
     let mut written = outputs(a.force, [a.input.as_path(), key_path]);
     written
         .add_with(&a.output, Secrecy::Public, |w| {
@@ -363,8 +248,7 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
                         return Err(std::io::Error::other("capture unreadable"));
                     }
                 };
-                counts.frames += 1;
-                let out = match sign_frame(&mut hosts, &frame, &mut counts) {
+                let out = match hosts.sign_frame(&frame, &mut counts) {
                     Ok(out) => out,
                     Err(e) => {
                         // Frames are numbered from 1, as tshark and Wireshark number them.
@@ -385,10 +269,7 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
         .map_err(|e| failure.take().unwrap_or_else(|| e.into()))?;
     written.commit()?;
     let seconds = progress.seconds();
-    let hosts_n = match &hosts {
-        Hosts::One(_) => 1,
-        Hosts::Enrolled { hosts, .. } => hosts.len(),
-    };
+    let hosts_n = hosts.len();
     say(format_args!(
         "signed: {} -> {}: {} of {} frames, {} host key(s) on {}, {:.2} s: {:.0} packets signed/s, {} octets added",
         a.input.display(),
@@ -416,74 +297,8 @@ fn sign_pcap<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
             format!(" ({})", kinds.join(", "))
         }
     ))?;
-    cut.failure(&a.input, counts.frames)
+    cut_failure(&cut, &a.input, counts.frames)
 }
-
-/// The signed frame, or `None` to copy `frame` unchanged (counted).
-fn sign_frame<C: Curve>(
-    hosts: &mut Hosts<C>,
-    frame: &Frame,
-    counts: &mut SignCounts,
-) -> Result<Option<Frame>, Error> {
-    let mut skip = |why: &'static str| {
-        *counts.skipped.entry(why).or_default() += 1;
-        Ok(None)
-    };
-    let at = match locate(frame.interface.link_type(), &frame.data) {
-        Located::Ipv6(at) => at,
-        Located::NotIpv6 => {
-            counts.not_ipv6 += 1;
-            return Ok(None);
-        }
-        Located::Truncated => return skip("truncated"),
-    };
-    if !frame.is_complete() {
-        return skip("truncated");
-    }
-    let packet = match Ipv6Packet::parse(&frame.data[at..]) {
-        Ok(p) => p,
-        Err(_) => return skip("malformed"),
-    };
-    let len = packet.bytes().len();
-    let sender = hosts.sender(packet.source())?;
-    match sender.sign(&packet, frame.unix_seconds()) {
-        Ok(signed) => {
-            counts.signed += 1;
-            counts.bytes_added += (signed.len() - len) as u64;
-            // Octets after the IPv6 packet (Ethernet padding of a short frame) are
-            // dropped: the signed frame is long enough without them.
-            let data = replace(&frame.data, at..frame.data.len(), &signed);
-            Ok(Some(Frame {
-                time: frame.time,
-                // The frame is complete (checked above): its length is its data's.
-                orig_len: data.len() as u32,
-                data,
-                interface: frame.interface.clone(),
-            }))
-        }
-        Err(NotSigned::Unsignable(u)) => skip(match u {
-            Unsignable::Malformed(_) => "malformed",
-            Unsignable::Jumbogram => "jumbogram",
-            Unsignable::AlreadySigned => "already_signed",
-            Unsignable::RoutingHeader => "routing_header",
-            Unsignable::TooLarge => "too_large",
-        }),
-        Err(NotSigned::OtherSource) => skip("other_source"),
-        Err(NotSigned::SequenceExhausted) => skip("sequence_exhausted"),
-        Err(NotSigned::Signing(e)) => Err(e),
-    }
-}
-
-/// What verify-pcap found.
-#[derive(Default)]
-struct VerifyCounts {
-    frames: u64,
-    by_reason: BTreeMap<&'static str, u64>,
-    first_rejections: Vec<(u64, String)>,
-}
-
-/// Rejections listed by frame.
-const FIRST_REJECTIONS: usize = 10;
 
 fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
     let w_t = files::ttp_public_from_file::<C>(ttp_file).map_err(|e| at(&a.ttp_pub, e))?;
@@ -505,17 +320,12 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
     let format = reader.output_format();
     let threads = threads(a.threads);
     let clock = a.now.map_or(Clock::Capture, Clock::Fixed);
-    let mut counts = VerifyCounts::default();
-    let mut cut = Cut::default();
+    let mut counts = Tally::default();
+    let mut cut = CutShort::default();
     let check = |w: Option<&mut CaptureWriter<&mut dyn Write>>| -> Result<(), CaptureError> {
         let mut w = w;
         check_ordered(&router, clock, reader, threads, |frame, v| {
-            counts.frames += 1;
-            *counts.by_reason.entry(v.name()).or_default() += 1;
-            // Frames are numbered from 1, as tshark and Wireshark number them.
-            if v.is_rejected() && counts.first_rejections.len() < FIRST_REJECTIONS {
-                counts.first_rejections.push((counts.frames, v.to_string()));
-            }
+            counts.record(&v);
             let keep = matches!(v, Verdict::Accepted) || (!a.accepted_only && v.is_not_checked());
             if let (Some(w), true) = (w.as_deref_mut(), keep) {
                 w.write(&frame)?;
@@ -551,15 +361,12 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             .map_err(|e| at(&a.file, e))?,
     }
     let seconds = progress.seconds();
-    let n = |r: &str| counts.by_reason.get(r).copied().unwrap_or(0);
-    let accepted = n("accepted");
-    let not_checked = n("unsigned") + n("not_ipv6") + n("jumbogram");
-    let rejected = counts.frames - accepted - not_checked;
-    // Every packet with a verdict beyond not checked (malformed ones included).
-    let checked = accepted + rejected;
+    let n = |r: &str| counts.count(r);
+    let (accepted, not_checked) = (counts.accepted(), counts.not_checked());
+    let (rejected, checked) = (counts.rejected(), counts.checked());
     if checked == 0 {
         // Nothing is written: the --out and --json files are left out.
-        let cut_short = match &cut.0 {
+        let cut_short = match cut.error() {
             Some(e) => format!("; {e}"),
             None => String::new(),
         };
@@ -607,7 +414,7 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             "rejected": rejected,
             "reasons": counts.by_reason,
             "first_rejections": counts.first_rejections.iter().map(|(f, w)| serde_json::json!({"frame": f, "reason": w})).collect::<Vec<_>>(),
-            "cut_short_at": match &cut.0 {
+            "cut_short_at": match cut.error() {
                 Some(CaptureError::Truncated { offset }) => serde_json::json!(offset),
                 _ => serde_json::Value::Null,
             },
@@ -620,7 +427,7 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
         files_out.add(path, &bytes, Secrecy::Public)?;
     }
     files_out.commit()?;
-    cut.failure(&a.file, counts.frames)?;
+    cut_failure(&cut, &a.file, counts.frames)?;
     if rejected > 0 {
         return Err(Failure::Invalid(format!(
             "{}: {rejected} of {checked} checked packets rejected",

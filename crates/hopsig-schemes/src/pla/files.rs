@@ -302,6 +302,27 @@ pub fn curve_of(file: &KeyFile) -> Result<PlaCurve, Error> {
     })
 }
 
+/// The curve of a signing host's key file: an `ecdsa-k163/k233/k283` key, or an
+/// implicit-certificate file ([`curve_of`], e.g. a TTP's key).
+///
+/// # Errors
+/// [`Error::KeyForOtherScheme`] for a file of any other scheme.
+pub fn curve_of_signer(file: &KeyFile) -> Result<PlaCurve, Error> {
+    use crate::concat::{BaseSignature, EcdsaK163, EcdsaK233, EcdsaK283};
+    let ecdsa = [
+        (EcdsaK163::ID, PlaCurve::K163),
+        (EcdsaK233::ID, PlaCurve::K233),
+        (EcdsaK283::ID, PlaCurve::K283),
+    ];
+    if let Some((_, c)) = ecdsa.iter().find(|(id, _)| *id == file.scheme) {
+        return Ok(*c);
+    }
+    curve_of(file).map_err(|_| Error::KeyForOtherScheme {
+        expected: "an ecdsa-k163/k233/k283 key or a TTP key".into(),
+        found: file.scheme.clone(),
+    })
+}
+
 /// What an implicit-certificate file is (`hopsig inspect`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileInfo {
