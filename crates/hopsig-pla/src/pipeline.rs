@@ -162,3 +162,40 @@ impl Tally {
         self.accepted() + self.rejected()
     }
 }
+
+#[cfg(test)]
+mod tally_tests {
+    use super::*;
+
+    /// Accepted, rejected and not checked add up to the frames; rejections are listed
+    /// by frame number (from 1), the first FIRST_REJECTIONS only; malformed packets
+    /// count as checked and rejected.
+    #[test]
+    fn a_tally_sorts_verdicts_and_lists_the_first_rejections() {
+        let mut t = Tally::default();
+        let verdicts = [
+            Verdict::Accepted,
+            Verdict::Unsigned,
+            Verdict::NotIpv6,
+            Verdict::Jumbogram,
+            Verdict::MalformedHeader("signature"),
+            Verdict::Replay,
+        ];
+        for v in &verdicts {
+            t.record(v);
+        }
+        for _ in 0..20 {
+            t.record(&Verdict::BadSignature);
+        }
+        assert_eq!(t.frames, 26);
+        assert_eq!(
+            (t.accepted(), t.not_checked(), t.rejected(), t.checked()),
+            (1, 3, 22, 23)
+        );
+        assert_eq!(t.count("bad_signature"), 20);
+        assert_eq!(t.count("stale"), 0);
+        assert_eq!(t.first_rejections.len(), FIRST_REJECTIONS);
+        assert_eq!(t.first_rejections[0].0, 5);
+        assert_eq!(t.first_rejections[1], (6, Verdict::Replay.to_string()));
+    }
+}
