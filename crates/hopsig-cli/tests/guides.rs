@@ -1,6 +1,8 @@
 //! The documentation runs: every `sh` block of each guide in `docs/guide/` is run, in
 //! order, as one bash script (`-euo pipefail`) from the repository root with this
-//! build's `hopsig` first on `PATH`, as a reader following the page would.
+//! build's `hopsig` first on `PATH`, as a reader following the page would; and
+//! `docs/architecture.md` names every crate and every source module of the workspace,
+//! so the layout page cannot fall behind the code.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
@@ -112,4 +114,67 @@ fn every_guide_with_sh_blocks_is_run() {
             assert!(run.contains(&name.as_str()), "docs/guide/{name} is not run");
         }
     }
+}
+
+/// The module names of a crate's `src`: each `.rs` file's stem, or its folder's name
+/// for a `mod.rs`, without `lib`, `main` and `tests`.
+fn modules(dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            modules(&path, out);
+            continue;
+        }
+        if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let name = if stem == "mod" {
+            path.parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        } else {
+            stem
+        };
+        if !["lib", "main", "tests"].contains(&name.as_str()) {
+            out.push(name);
+        }
+    }
+}
+
+#[test]
+fn the_architecture_page_names_every_crate_and_module() {
+    let root = repository();
+    let page = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        let krate = entry.unwrap().path();
+        if !krate.join("Cargo.toml").exists() {
+            continue;
+        }
+        let name = krate.file_name().unwrap().to_string_lossy().into_owned();
+        if !page.contains(&format!("`crates/{name}`")) {
+            missing.push(format!("crate crates/{name}"));
+        }
+        let mut found = Vec::new();
+        modules(&krate.join("src"), &mut found);
+        for module in found {
+            if !page.contains(&format!("`{module}`"))
+                && !page.contains(&format!("{module}/"))
+                && !page.contains(&format!("{module}.rs"))
+            {
+                missing.push(format!("{name}: module {module}"));
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md does not name: {}",
+        missing.join(", ")
+    );
 }

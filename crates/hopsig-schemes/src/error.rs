@@ -1,3 +1,7 @@
+//! The crate's one error type: opaque where a verifier says "invalid" (STYLE.md 3),
+//! precise where input does not decode, and naming no backend type (a failure of
+//! OpenSSL is an opaque `BackendError`).
+
 use std::path::PathBuf;
 
 use hopsig_primitives::armor::{ArmorError, KeyKind};

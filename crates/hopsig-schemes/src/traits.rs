@@ -1,3 +1,8 @@
+//! The traits every scheme implements (STYLE.md 2): keys, one-hop signing that takes
+//! only the signer's own key, message and the aggregate so far, verification of an
+//! ordered list of (public key, message), and `aggregate` for the schemes that
+//! aggregate freely.
+
 use std::convert::Infallible;
 
 use hopsig_primitives::armor::KeyFile;
