@@ -12,12 +12,12 @@ use std::io::Read;
 
 use bgpkit_parser::models::{ElemType, MetaCommunity};
 use bgpkit_parser::BgpkitParser;
+use hopsig_bgp::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 use hopsig_bgp::mrt::decompressed;
 use hopsig_bgp::packet::{
     AsWidth, AttrType, AttributeValue, Message, MpReachNlri, PathAttribute, Prefix,
 };
 use hopsig_bgp::suite::ECDSA_P256_SHA256;
-use hopsig_bgp::trace::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 use hopsig_bgp::trace::validate::{validate_record, Outcome};
 use hopsig_bgp::trace::view::{elems, Session};
 use hopsig_bgp::trace::{sign_mrt, validate_mrt, Keyring, SignOptions, SignReport, Skip};

@@ -19,7 +19,7 @@ use hopsig_primitives::progress::{open_counted, Counted, OpenError as OpenFileEr
 
 use bgpkit_parser::models::EntryType;
 
-use crate::trace::bgp4mp::{HEADER_LEN, MAX_RECORD_LEN};
+use super::bgp4mp::{HEADER_LEN, MAX_RECORD_LEN};
 
 /// Bytes looked at to tell what a stream is: every magic number below, and a first
 /// line of text long enough to quote.

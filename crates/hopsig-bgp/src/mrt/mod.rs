@@ -1,9 +1,9 @@
 //! MRT files (RFC 6396) as hopsig reads them: opened plain or compressed, and refused
-//! when they are not MRT ([`decompressed`], [`open`]: `mrt/input.rs`); and AS-path
-//! statistics of the announcements in an update file ([`path_stats`]:
-//! `mrt/path_stats.rs`). The BGP4MP record codec for signed traces is
-//! [`crate::trace::bgp4mp`].
+//! when they are not MRT ([`decompressed`], [`open`]: `mrt/input.rs`); the BGP4MP
+//! record codec (both halves) for signed traces ([`bgp4mp`]); and AS-path statistics of
+//! the announcements in an update file ([`path_stats`]: `mrt/path_stats.rs`).
 
+pub mod bgp4mp;
 mod input;
 mod path_stats;
 

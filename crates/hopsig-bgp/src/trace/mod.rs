@@ -15,14 +15,13 @@
 //! why, which AS each signature targets, the keys folder).
 
 pub mod announcement;
-pub mod bgp4mp;
 pub mod keyring;
 pub mod sign;
 pub mod validate;
 pub mod view;
 
+pub use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 pub use announcement::{Announcement, Entries, Entry, PathHop, Route, Skip};
-pub use bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 pub use keyring::{Keyring, KEYS_JSON};
 pub use sign::{
     bgpsec_update, plain_update_message, sign_mrt, signed_path, update_message, SignOptions,

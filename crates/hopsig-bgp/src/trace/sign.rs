@@ -21,8 +21,8 @@ use hopsig_primitives::codec::Writer;
 use hopsig_primitives::par::Ordered;
 
 use super::announcement::{unspecified_like, Announcement, Entries, Entry, ReadError, Route, Skip};
-use super::bgp4mp::Bgp4mpMessage;
 use super::keyring::Keyring;
+use crate::mrt::bgp4mp::Bgp4mpMessage;
 use crate::packet::{
     AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttributeValue, BgpsecPath, EncodeError,
     Header, MessageType, MpReachNlri, PathAttribute, Update, HEADER_LEN, MAX_MESSAGE_LEN,

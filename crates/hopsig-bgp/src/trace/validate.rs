@@ -23,7 +23,7 @@ use std::sync::{Mutex, PoisonError};
 use hopsig_primitives::codec::Reader;
 use hopsig_primitives::par::Ordered;
 
-use super::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
+use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::packet::{AsWidth, Message};
 use crate::router_key::KeyLookup;
 use crate::suite::{BlockFault, SUITES};

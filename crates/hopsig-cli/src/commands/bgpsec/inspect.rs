@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use hopsig_bgp::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 use hopsig_bgp::packet::{AsWidth, BgpsecPath, Message};
-use hopsig_bgp::trace::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 use hopsig_bgp::trace::view::{elems, secure_path_text, signatures, Elem, PathText, Session};
 use hopsig_schemes::primitives::codec::Reader;
 
