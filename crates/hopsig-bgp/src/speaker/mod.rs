@@ -5,7 +5,7 @@
 //! * [`config`] — the TOML configuration; [`originate`] — the prefixes it
 //!   originates, listed or from an MRT file;
 //! * [`fsm`] — the RFC 4271 §8 state machine, a pure function (events in, actions
-//!   out); `neighbor` — one task per session: the I/O shell that drives it over tokio
+//!   out); `session` — one task per session: the I/O shell that drives it over tokio
 //!   TCP;
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
@@ -23,11 +23,11 @@ pub mod config;
 pub mod events;
 pub mod fsm;
 pub mod metrics;
-mod neighbor;
 pub mod originate;
 pub mod outbox;
 pub mod pool;
 pub mod rib;
+mod session;
 pub mod status;
 
 use std::collections::HashMap;
@@ -221,7 +221,7 @@ pub fn run(config: Config) -> Result<(), Error> {
             sessions,
             pool,
         );
-        let local = neighbor::Local {
+        let local = session::Local {
             asn: config.local_as,
             router_id: config.router_id,
             hold_time: config.hold_time,
@@ -234,7 +234,7 @@ pub fn run(config: Config) -> Result<(), Error> {
             if n.passive {
                 passive.insert(n.address, tx);
             }
-            tokio::spawn(neighbor::run(
+            tokio::spawn(session::run(
                 id,
                 n.clone(),
                 local.clone(),
