@@ -4,7 +4,7 @@
 //!   (4-octet AS, multiprotocol, BGPsec), KEEPALIVE, NOTIFICATION and UPDATE with its
 //!   path attributes, among them the BGPsec_PATH attribute of RFC 8205 §3; every error
 //!   carries the receiver's action from RFC 7606.
-//! * BGPsec signing and validation (RFC 8205 §4, §5): [`signature_input`] — the
+//! * [`bgpsec`] — BGPsec signing and validation (RFC 8205 §4, §5): [`signature_input`] — the
 //!   octets each hop signs, built once per path; [`suite`] — algorithm suites as table
 //!   entries (suite 1 of RFC 8608 first); [`router_key`] — the RPKI's (AS, SKI, key)
 //!   triples and their lookup; [`sign`] — a router's outgoing BGPsec UPDATE and a path
@@ -34,19 +34,17 @@
 //! RFC 8608 Appendix A examples. Only this crate's tests enable it.
 
 pub mod as4;
-pub mod as_path_equivalent;
+pub mod bgpsec;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 pub mod mrt;
 pub mod packet;
 pub mod router_key;
-pub mod sign;
-pub mod signature_input;
 #[cfg(feature = "speaker")]
 pub mod speaker;
-pub mod suite;
 pub mod trace;
-pub mod validate;
+
+pub use bgpsec::{as_path_equivalent, sign, signature_input, suite, validate};
 
 pub use router_key::{KeyLookup, RouterKey, RouterKeys, Ski};
 pub use sign::{Chain, Hop, SignError, Signer};

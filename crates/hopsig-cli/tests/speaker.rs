@@ -1174,7 +1174,7 @@ fn bench_speaker_quick_measures_every_suite() {
         common::text(&o)
     );
     let v: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let suites = v["suites"].as_array().unwrap();
+    let suites = v["rows"].as_array().unwrap();
     let names: Vec<&str> = suites
         .iter()
         .map(|r| r["suite"].as_str().unwrap())

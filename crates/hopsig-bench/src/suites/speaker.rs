@@ -98,8 +98,8 @@ pub struct SpeakerBench {
     pub machine: Machine,
     /// Hops per path.
     pub hops: usize,
-    /// Per suite.
-    pub suites: Vec<SuiteRow>,
+    /// Per suite (the `rows` of ARCHITECTURE.md's JSON shape).
+    pub rows: Vec<SuiteRow>,
 }
 
 fn setup(e: impl std::fmt::Display) -> Error {
@@ -377,7 +377,7 @@ impl SpeakerBench {
             quick,
             machine: Machine::detect(),
             hops: HOPS,
-            suites,
+            rows: suites,
         })
     }
 
@@ -402,7 +402,7 @@ impl SpeakerBench {
             ],
             "",
         );
-        for r in &self.suites {
+        for r in &self.rows {
             t.row([
                 r.suite.clone(),
                 r.routes.to_string(),
@@ -425,7 +425,7 @@ impl SpeakerBench {
             ],
             "",
         );
-        for r in &self.suites {
+        for r in &self.rows {
             t.row([
                 r.suite.clone(),
                 format!("{:.1}", r.sign_median_us),
@@ -447,7 +447,7 @@ impl SpeakerBench {
             ],
             "",
         );
-        for r in &self.suites {
+        for r in &self.rows {
             let (l, st) = (&r.reset[0], &r.reset[1]);
             t.row([
                 r.suite.clone(),

@@ -100,7 +100,9 @@ impl<B: BaseSignature> PerSegment<B> {
         // The SubjectPublicKeyInfo in DER, through OpenSSL's reading of the scheme's
         // PEM (BaseSignature gives PEM only).
         let pem = B::public_to_pem(&B::public(&secret)?);
-        let spki = PKey::public_key_from_pem(pem.as_bytes())?.public_key_to_der()?;
+        let spki = PKey::public_key_from_pem(pem.as_bytes())
+            .and_then(|k| k.public_key_to_der())
+            .map_err(KeyError::openssl)?;
         SigningKey::new(self.id, spki, secret)
     }
 }

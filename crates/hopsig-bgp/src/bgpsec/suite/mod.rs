@@ -382,7 +382,15 @@ pub enum KeyError {
     /// The scheme refused the key, or the backend failed.
     #[error("{0}")]
     Scheme(#[from] hopsig_schemes::Error),
-    /// OpenSSL failed.
-    #[error("OpenSSL: {0}")]
-    Backend(#[from] openssl::error::ErrorStack),
+    /// The cryptographic backend (OpenSSL) failed; opaque, so that no backend type is
+    /// in the public API.
+    #[error("{0}")]
+    Backend(hopsig_schemes::BackendError),
+}
+
+impl KeyError {
+    /// An OpenSSL failure, wrapped.
+    pub(crate) fn openssl(e: openssl::error::ErrorStack) -> KeyError {
+        KeyError::Backend(hopsig_schemes::BackendError::new("OpenSSL", e))
+    }
 }
