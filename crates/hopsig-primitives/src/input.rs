@@ -1,7 +1,10 @@
-//! Input files read within a limit: a regular file of at most so many bytes, read into
-//! a buffer zeroized when dropped (it may hold a secret key). The command line's
-//! readers and the speaker's (its router keys) share it.
+//! Input files: opened without waiting on a FIFO and checked on the handle to be
+//! regular files ([`open_regular`]), and read within a limit into a buffer zeroized
+//! when dropped, as it may hold a secret key ([`read_limited`]). The command line's
+//! readers, the speaker's (its router keys) and the streamed inputs of
+//! [`crate::progress::open_counted`] share it.
 
+use std::fs::{File, Metadata};
 use std::io::{ErrorKind, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -16,6 +19,31 @@ pub struct ReadError {
     pub path: PathBuf,
     /// What is wrong: cannot be read, not a regular file, too large.
     pub problem: String,
+}
+
+/// Opens `path` for reading (`what` names it in errors) without waiting on a FIFO
+/// (`O_NONBLOCK`, which a regular file ignores) and checks on the handle that it is a
+/// regular file: the file and its metadata.
+///
+/// # Errors
+/// [`ReadError`]: it cannot be opened or its metadata read, or it is not a regular
+/// file.
+pub fn open_regular(path: &Path, what: &str) -> Result<(File, Metadata), ReadError> {
+    let at = |problem: String| ReadError {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let cannot = |e: std::io::Error| at(format!("cannot read {what}: {e}"));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(at(format!("{what} is not a regular file")));
+    }
+    Ok((file, meta))
 }
 
 /// Reads `path`, refusing anything but a regular file of at most `limit` bytes; `what`
@@ -43,15 +71,7 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Zeroizing<Vec
             "{what} is {len} bytes, more than the {limit} allowed"
         ))
     };
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(at(format!("{what} is not a regular file")));
-    }
+    let (file, meta) = open_regular(path, what)?;
     if meta.len() > limit {
         return Err(too_large(meta.len()));
     }

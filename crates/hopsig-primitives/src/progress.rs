@@ -8,42 +8,26 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A file that cannot be opened for reading as input.
-#[derive(Debug, thiserror::Error)]
-#[error("{}: {problem}", path.display())]
-pub struct OpenError {
-    /// The file.
-    pub path: PathBuf,
-    /// What is wrong, e.g. `cannot read MRT file: No such file or directory (os error 2)`
-    /// or `capture is not a regular file`.
-    pub problem: String,
-}
+use crate::input::{open_regular, ReadError};
 
 /// Opens `path`, which must be a regular file (`what` names it in errors, e.g. "MRT
 /// file"), to be read counted: the reader, the file's size and the counter of bytes
-/// read, for a progress bar.
+/// read, for a progress bar. A FIFO is refused without waiting on it
+/// ([`crate::input::open_regular`]).
 ///
 /// # Errors
-/// The file cannot be opened or its metadata read, or it is not a regular file.
+/// [`ReadError`]: the file cannot be opened or its metadata read, or it is not a
+/// regular file.
 pub fn open_counted(
     path: &Path,
     what: &str,
-) -> Result<(Counted<File>, u64, Arc<AtomicU64>), OpenError> {
-    let fail = |problem: String| OpenError {
-        path: path.to_path_buf(),
-        problem,
-    };
-    let cannot = |e: std::io::Error| fail(format!("cannot read {what}: {e}"));
-    let file = File::open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(fail(format!("{what} is not a regular file")));
-    }
+) -> Result<(Counted<File>, u64, Arc<AtomicU64>), ReadError> {
+    let (file, meta) = open_regular(path, what)?;
     let (counted, read) = Counted::new(file);
     Ok((counted, meta.len(), read))
 }
@@ -214,6 +198,20 @@ mod tests {
             e.to_string().ends_with(": capture is not a regular file"),
             "{e}"
         );
+        // A FIFO is refused on its handle, without waiting for a writer (the open
+        // would block for ever otherwise).
+        let fifo = dir.path().join("fifo");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let e = open_counted(&fifo, "capture").err().unwrap();
+            assert!(
+                e.to_string().ends_with(": capture is not a regular file"),
+                "{e}"
+            );
+        }
         let e = open_counted(&dir.path().join("none"), "MRT file")
             .err()
             .unwrap();

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-use hopsig_primitives::progress::{open_counted, Counted, OpenError as OpenFileError, Progress};
+use hopsig_primitives::input::ReadError;
+use hopsig_primitives::progress::{open_counted, Counted, Progress};
 
 use bgpkit_parser::models::EntryType;
 
@@ -150,7 +151,7 @@ impl MrtFile {
 pub enum OpenError {
     /// It cannot be opened, or is not a regular file.
     #[error(transparent)]
-    File(#[from] OpenFileError),
+    File(#[from] ReadError),
     /// It is not MRT, plain or compressed.
     #[error("{}: {source}", path.display())]
     Input {
