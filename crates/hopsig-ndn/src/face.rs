@@ -685,9 +685,27 @@ impl Face {
         });
     }
 
-    /// A producer's loop: registers `prefix`, then answers the Interests under it with
-    /// `answer` (`None`: no answer) until `count` were answered, or for ever with no
-    /// `count`; dropped packets are logged ([`Face::log_drops`]).
+    /// How a producer starts: logs the packets the face drops ([`Face::log_drops`]),
+    /// registers `prefix` and says so.
+    ///
+    /// # Errors
+    /// The registration failed.
+    pub fn produce(&mut self, prefix: &Name) -> Result<(), FaceError> {
+        self.log_drops();
+        self.register(prefix)?;
+        tracing::info!("hopsig ndn: registered {prefix}");
+        Ok(())
+    }
+
+    /// How a producer ends: answers still in the forwarder's queue are lost if the
+    /// face closes at once, so it waits 200 ms for them.
+    pub fn linger(&self) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    /// A producer's loop ([`Face::produce`], then [`Face::linger`] at the end):
+    /// answers the Interests under `prefix` with `answer` (`None`: no answer) until
+    /// `count` were answered, or for ever with no `count`.
     ///
     /// # Errors
     /// [`ServeError::Face`] when the face fails (the forwarder closing it included),
@@ -698,9 +716,7 @@ impl Face {
         count: Option<u64>,
         mut answer: impl FnMut(&Interest) -> Result<Option<Data>, E>,
     ) -> Result<(), ServeError<E>> {
-        self.log_drops();
-        self.register(prefix).map_err(ServeError::Face)?;
-        tracing::info!("hopsig ndn: registered {prefix}");
+        self.produce(prefix).map_err(ServeError::Face)?;
         let mut served = 0u64;
         while count.is_none_or(|c| served < c) {
             let (i, token) = match self.recv(None).map_err(ServeError::Face)? {
@@ -715,8 +731,7 @@ impl Face {
                 served += 1;
             }
         }
-        // Answers still in the forwarder's queue are lost if the face closes at once.
-        std::thread::sleep(Duration::from_millis(200));
+        self.linger();
         Ok(())
     }
 }

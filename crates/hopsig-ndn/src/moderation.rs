@@ -756,7 +756,7 @@ pub enum ModeratorEvent {
 ///
 /// # Errors
 /// The face closing ([`crate::face::FaceError::Closed`]) or failing; registration
-/// is the caller's.
+/// is the caller's ([`crate::face::Face::produce`]).
 pub fn serve_moderator(
     face: &mut crate::face::Face,
     moderator: &Name,

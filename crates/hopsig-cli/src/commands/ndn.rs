@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use hopsig_ndn::face::ServeError;
 use hopsig_ndn::moderation::{self, ModerationError, SeenW, Signer, Verifier};
@@ -362,12 +362,10 @@ fn moderator(m: Moderator) -> Outcome {
     let mut key = Key::load(m.common.scheme, &m.signer, &id)?;
     let trust = Trust::load(m.common.scheme, &m.verifier)?;
     let mut face = connect(&m.common)?;
-    face.log_drops();
     let app = id
         .clone()
         .child(hopsig_ndn::Component::generic(moderation::APP));
-    face.register(&app).map_err(face_err)?;
-    note(format_args!("hopsig ndn: registered {app}"));
+    face.produce(&app).map_err(face_err)?;
     let mut mseq = 0u64;
     let verifier = trust.verifier();
     // A Data (3) that comes again gets the Data (4) made of it before.
@@ -406,8 +404,7 @@ fn moderator(m: Moderator) -> Outcome {
         },
     );
     if served.is_ok() {
-        // Answers still in the forwarder's queue are lost if the face closes at once.
-        std::thread::sleep(Duration::from_millis(200));
+        face.linger();
     }
     finish(&face, served.map(drop))
 }
