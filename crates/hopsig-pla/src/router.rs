@@ -169,6 +169,16 @@ pub enum Prepared<'a, C: Curve> {
     },
 }
 
+/// The inspection of a packet whose signature was verified: `valid` or not.
+fn signed(source: Source, sequence: u32, timestamp: u32, valid: bool) -> Inspected {
+    Inspected::Signed {
+        source,
+        sequence,
+        timestamp,
+        signature: Some(valid),
+    }
+}
+
 /// A router that checks PLA packets on curve `C`.
 pub struct Router<C: Curve> {
     ttps: TtpDirectory<C>,
@@ -355,20 +365,14 @@ impl<C: Curve> Router<C> {
                 }
             })
             .collect();
-        let mut verdicts = if packets.is_empty() {
-            Vec::new()
-        } else {
-            batch::default_backend::<PlaPackets<C>>().verify_batch(&packets)
-        }
-        .into_iter();
+        let mut verdicts = batch::default_backend::<PlaPackets<C>>()
+            .verify_batch(&packets)
+            .into_iter();
         pending
             .into_iter()
             .map(|p| {
-                p.unwrap_or_else(|(source, sequence, timestamp)| Inspected::Signed {
-                    source,
-                    sequence,
-                    timestamp,
-                    signature: Some(verdicts.next() == Some(true)),
+                p.unwrap_or_else(|(source, sequence, timestamp)| {
+                    signed(source, sequence, timestamp, verdicts.next() == Some(true))
                 })
             })
             .collect()
@@ -386,12 +390,7 @@ impl<C: Curve> Router<C> {
             } => {
                 let verdict = batch::default_backend::<PlaPackets<C>>()
                     .verify_batch(std::slice::from_ref(&packet));
-                Inspected::Signed {
-                    source,
-                    sequence,
-                    timestamp,
-                    signature: Some(verdict.first() == Some(&true)),
-                }
+                signed(source, sequence, timestamp, verdict.first() == Some(&true))
             }
         }
     }
