@@ -189,20 +189,19 @@ pub static SUITES: &[BenchSuite] = &[
     },
 ];
 
-/// The suite `name` among `suites`.
+/// The suite `name` of [`SUITES`].
 ///
 /// # Errors
-/// [`Error::Unknown`] listing every name of `suites`.
-pub fn find<'a>(suites: &[&'a BenchSuite], name: &str) -> Result<&'a BenchSuite, Error> {
-    suites
+/// [`Error::Unknown`] listing every name of [`SUITES`].
+pub fn find(name: &str) -> Result<&'static BenchSuite, Error> {
+    SUITES
         .iter()
-        .copied()
         .find(|s| s.name == name)
         .ok_or_else(|| Error::Unknown {
             what: "suite",
             name: name.to_string(),
             place: "",
-            available: suites.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
+            available: SUITES.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
         })
 }
 
@@ -228,13 +227,12 @@ mod tests {
     /// other with the whole list, in table order.
     #[test]
     fn the_table_names_each_suite_once_and_lists_them_when_one_is_unknown() {
-        let all: Vec<&BenchSuite> = SUITES.iter().collect();
-        let mut names: Vec<&str> = all.iter().map(|s| s.name).collect();
-        for s in &all {
-            assert_eq!(find(&all, s.name).unwrap().name, s.name);
+        let mut names: Vec<&str> = SUITES.iter().map(|s| s.name).collect();
+        for s in SUITES {
+            assert_eq!(find(s.name).unwrap().name, s.name);
             assert!(!s.help.is_empty(), "{}", s.name);
         }
-        let e = find(&all, "table4").unwrap_err().to_string();
+        let e = find("table4").unwrap_err().to_string();
         assert_eq!(
             e,
             format!("unknown suite 'table4' (available: {})", names.join(", "))
@@ -253,9 +251,8 @@ mod tests {
             quick: true,
             data: empty.path().to_path_buf(),
         };
-        let all: Vec<&BenchSuite> = SUITES.iter().collect();
         for name in ["table3", "bgpsec"] {
-            let e = (find(&all, name).unwrap().run)(&o).unwrap_err();
+            let e = (find(name).unwrap().run)(&o).unwrap_err();
             assert!(
                 matches!(&e, Error::MissingData { path } if path.ends_with(crate::UPDATES_FILE)),
                 "{e:?}"

@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Outcome {
     if let Some(path) = &args.json {
         files.check(path)?;
     }
-    let suite = hopsig_bench::suites::find(&SUITES.iter().collect::<Vec<_>>(), &args.suite)?;
+    let suite = hopsig_bench::suites::find(&args.suite)?;
     let options = Options {
         quick: args.quick,
         data: args.data,
