@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{ErrorKind, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -247,12 +247,7 @@ pub fn arguments<T: clap::Parser>() -> Result<T, ExitCode> {
     Err(Failure::Input(message).exit())
 }
 
-/// `path` with `suffix` appended to its last component (`key` → `key.pub`).
-pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(suffix);
-    PathBuf::from(p)
-}
+pub use hopsig_schemes::primitives::persist::with_suffix;
 
 /// Reads `path`, refusing anything but a regular file of at most `limit` bytes; `what`
 /// names the file in errors.

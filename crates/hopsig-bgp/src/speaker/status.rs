@@ -6,6 +6,8 @@
 
 use std::path::Path;
 
+use hopsig_primitives::persist::with_suffix;
+
 use crate::packet::{AsPath, AsPathSegmentType};
 use serde_json::{json, Value};
 
@@ -157,13 +159,6 @@ impl Writes {
             }
         }
     }
-}
-
-/// `path` with `suffix` appended to its last component (`state.json` → `state.json.tmp`).
-fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(suffix);
-    p.into()
 }
 
 /// Writes `value` to `path` through a temporary file and a rename, so a reader

@@ -315,6 +315,14 @@ pub fn create_private_folder(dir: &Path) -> Result<(), PersistError> {
 }
 
 /// One staged output: its destination and the temporary file holding its bytes.
+/// `path` with `suffix` appended to its last component (`key` → `key.pub`, `status` →
+/// `status.tmp`).
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    PathBuf::from(p)
+}
+
 mod log;
 mod outputs;
 
