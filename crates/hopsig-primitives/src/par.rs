@@ -61,6 +61,12 @@ pub const DEFAULT_BATCH: usize = 64;
 /// variation of real work (a long AS path, a signed packet among unsigned ones).
 const WINDOW_PER_THREAD: usize = 4;
 
+/// The threads to run on when none are asked for: every core this process may use
+/// (1 if that cannot be told).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 /// An ordered, batched map on a fixed number of threads.
 ///
 /// ```

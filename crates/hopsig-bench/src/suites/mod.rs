@@ -59,7 +59,7 @@ impl Machine {
             .unwrap_or_else(|| "unknown".into());
         Machine {
             cpu,
-            logical_cpus: std::thread::available_parallelism().map_or(1, usize::from),
+            logical_cpus: hopsig_primitives::par::cores(),
             os: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
             openssl: hopsig_schemes::backend_version().to_string(),
             unix_time: std::time::SystemTime::now()

@@ -202,9 +202,9 @@ pub fn run(config: Config) -> Result<(), Error> {
         ));
     }
     let local = originate::prefixes(&config)?;
-    let threads = config.validation_threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let threads = config
+        .validation_threads
+        .unwrap_or_else(hopsig_primitives::par::cores);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

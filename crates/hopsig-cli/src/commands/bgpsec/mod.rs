@@ -49,9 +49,7 @@ pub(crate) fn suite_named(id: &str) -> Result<&'static dyn AlgorithmSuite, Failu
 
 /// `--threads`, or every core.
 pub(crate) fn threads(asked: Option<NonZeroUsize>) -> usize {
-    asked
-        .or_else(|| std::thread::available_parallelism().ok())
-        .map_or(1, NonZeroUsize::get)
+    asked.map_or_else(hopsig_schemes::primitives::par::cores, NonZeroUsize::get)
 }
 
 pub(crate) use hopsig_schemes::primitives::progress::{rate, Counted, Progress};
