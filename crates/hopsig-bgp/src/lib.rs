@@ -14,6 +14,9 @@
 //!   AS4_PATH and AS4_AGGREGATOR (RFC 6793 §4.2).
 //! * [`mrt`] — BGP workloads read from MRT files (RFC 6396), as RIPE RIS publishes
 //!   them, through `bgpkit-parser`.
+//! * `rpki` (cargo feature `rpki`) — live RPKI data: RTR client (several caches by
+//!   preference) and cache, SLURM, rpki-client and Routinator JSON, merged into one
+//!   view with route origin validation (RFC 6811) and ASPA verification beside BGPsec.
 //! * `speaker` (cargo feature `speaker`) — a BGP-4 speaker with BGPsec: the RFC 4271
 //!   FSM as a pure function, the RIB, and the tokio I/O shell around them.
 //! * [`trace`] — BGPsec over real MRT files: each announcement signed by the ASes on
@@ -40,6 +43,8 @@ pub mod hazmat;
 pub mod mrt;
 pub mod packet;
 pub mod router_key;
+#[cfg(feature = "rpki")]
+pub mod rpki;
 #[cfg(feature = "speaker")]
 pub mod speaker;
 pub mod trace;
