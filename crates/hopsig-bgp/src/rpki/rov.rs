@@ -132,9 +132,11 @@ fn mask(bits: u128, len: u8) -> u128 {
 
 impl Family {
     fn insert(&mut self, len: u8, net: u128, entry: Entry) {
+        // Sorted, so that a verdict's reason does not depend on the order VRPs came in.
         let list = self.by_prefix.entry((len, net)).or_default();
-        if !list.contains(&entry) {
-            list.push(entry);
+        let key = |e: &Entry| (e.asn, e.max_len);
+        if let Err(at) = list.binary_search_by_key(&key(&entry), key) {
+            list.insert(at, entry);
         }
         if let Err(at) = self.lengths.binary_search(&len) {
             self.lengths.insert(at, len);
@@ -449,5 +451,90 @@ mod tests {
         );
         let v = index.validate(&route("11.0.0.0/8"), Origin::None);
         assert_eq!(v.reason, "no VRP covers 11.0.0.0/8 (RFC 6811 §2)");
+    }
+}
+
+/// Random VRP sets and routes in a small address space, so that covering is common:
+/// the index agrees with a linear scan of RFC 6811 §2 using the `rpki` crate's
+/// `Prefix::covers`.
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub(crate) mod strategies {
+    use super::*;
+    use proptest::prelude::*;
+    use rpki::resources::addr::MaxLenPrefix;
+    use rpki::resources::Asn;
+
+    /// An address in 10.0.0.0/16 or 2001:db8::/48 (plus a few bits), cut to `len`.
+    pub(crate) fn prefix() -> impl Strategy<Value = (IpAddr, u8)> {
+        (any::<bool>(), any::<u32>(), 0u8..=40).prop_map(|(v4, x, l)| {
+            if v4 {
+                let len = (l % 33).max(6);
+                let a = 0x0a00_0000 | (x & 0x0003_ff00);
+                let a = if len == 0 {
+                    0
+                } else {
+                    a & (u32::MAX << (32 - u32::from(len)))
+                };
+                (IpAddr::V4(a.into()), len)
+            } else {
+                let len = 24 + l.min(40);
+                let a = (0x2001_0db8u128 << 96) | (u128::from(x & 0x3ff) << 70);
+                let a = a & (u128::MAX << (128 - u32::from(len)));
+                (IpAddr::V6(a.into()), len)
+            }
+        })
+    }
+
+    pub(crate) fn vrp() -> impl Strategy<Value = RouteOrigin> {
+        (prefix(), 0u8..=8, 0u32..4).prop_map(|((addr, len), extra, asn)| {
+            let width = if addr.is_ipv4() { 32 } else { 128 };
+            let p = rpki::resources::addr::Prefix::new(addr, len).unwrap();
+            let max = len.saturating_add(extra).min(width);
+            RouteOrigin::new(MaxLenPrefix::new(p, Some(max)).unwrap(), Asn::from_u32(asn))
+        })
+    }
+
+    pub(crate) fn route() -> impl Strategy<Value = (Prefix, Origin)> {
+        (prefix(), 0u32..5).prop_map(|((addr, len), o)| {
+            let origin = if o == 4 { Origin::None } else { Origin::As(o) };
+            (Prefix::new(addr, len).unwrap(), origin)
+        })
+    }
+
+    /// RFC 6811 §2 by a scan of every VRP.
+    pub(crate) fn naive(vrps: &[RouteOrigin], route: &Prefix, origin: Origin) -> RovState {
+        let r = rpki::resources::addr::Prefix::new(route.network().addr(), route.length()).unwrap();
+        let mut state = RovState::NotFound;
+        for v in vrps {
+            if v.prefix.prefix().covers(r) {
+                let asn = v.asn.into_u32();
+                if origin == Origin::As(asn)
+                    && asn != 0
+                    && route.length() <= v.prefix.resolved_max_len()
+                {
+                    return RovState::Valid;
+                }
+                state = RovState::Invalid;
+            }
+        }
+        state
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn the_index_agrees_with_a_linear_scan(
+            vrps in proptest::collection::vec(vrp(), 0..60),
+            routes in proptest::collection::vec(route(), 1..40),
+        ) {
+            let index = VrpIndex::new(&vrps);
+            for (prefix, origin) in &routes {
+                let want = naive(&vrps, prefix, *origin);
+                prop_assert_eq!(index.state(prefix, *origin), want, "{} {}", prefix, origin);
+                prop_assert_eq!(index.validate(prefix, *origin).state, want);
+                prop_assert_eq!(index.covers(prefix), want != RovState::NotFound);
+            }
+        }
     }
 }
