@@ -15,7 +15,9 @@ this file's author has not read):
     commit e6f84f01dc64eab1cb6fcd51916c235d914f48f3, 31 July 2026), cross-read with the -27
     text.  The published -28 (24 August 2026) moved the pre-verification AS_PATH checks into a
     new section 5.1 and shifted the later subsections by one; the algorithm steps did not
-    change.  Section numbers below are the published -28's, with -27's in brackets:
+    change (two independent write-ups of the published -28 give the same numbering).  The
+    draft's worked examples (section 6.1, [aspa-examples], August 2025) are all reproduced in
+    test_rpki_reference.py.  Section numbers below are the published -28's, -27's in brackets:
 
         5.1        prerequisite checks: neighbour AS, AS_SET (RFC 9774)   [5, intro]
         5.2        COMPRESSED_AS_PATH, up-ramp and down-ramp              [5.1]
@@ -39,7 +41,9 @@ AS_PATH is in wire order: the first AS is the neighbour (most recently added), t
 origin.  Segment type "sequence" (AS_SEQUENCE) or "set" (AS_SET); a segment holds at least one
 ASN (RFC 4271 4.3 / RFC 7606 7.2: a zero-length segment is malformed).  Prefixes are IPv4 or
 IPv6 with no host bits set.  "maxLength" may be left out, meaning the prefix length (RFC 6482 /
-RFC 9582).  ASNs are integers 0 .. 2**32 - 1.
+RFC 9582); otherwise prefix length <= maxLength <= 32 or 128.  ASNs are integers 0 .. 2**32 - 1.
+An ASPA lists at least one provider; an AS0 ASPA is "providers": [0].  Several ASPAs for one
+customer are united (U-SPAS, 5.3).
 
 Two optional keys, outside the fixed exchange format and absent from it by default, make cases
 the fixed format cannot express:
@@ -56,14 +60,18 @@ An error in the input: a message on stderr, exit status 2.
 "relation" is the role of the NEIGHBOUR the route was received from, relative to the receiving
 AS, and picks the draft's procedure (sections 5.5 and 5.6, 6.3; RFC 9234 roles):
 
-    relation    neighbour is ...                        draft's wording                   procedure
-    customer    our customer                            "received from a Customer"        upstream (5.5)
-    peer        our lateral peer                        "received from ... Peer"          upstream (5.5)
-    rs          a route server, we are its RS-client    "received by an RS-client from    upstream (5.5), step 2
-                                                         an RS"                            skipped (transparent RS)
-    rs-client   our RS-client, we are the route server  "received by an RS from an        upstream (5.5)
-                                                         RS-client"
-    provider    our provider                            "received from a Provider"        downstream (5.6)
+    relation   the neighbour is ...                  the draft's words (5.5, 5.6)     procedure
+    customer   our customer                          "received from a Customer"       upstream
+    peer       our lateral peer                      "received from a Customer or    upstream
+                                                      Peer"
+    rs         a route server; we are its RS-client  "received by an RS-client from   upstream,
+                                                      an RS"                          no step 2
+    rs-client  our RS-client; we are the RS          "received by an RS from an       upstream
+                                                      RS-client"
+    provider   our provider                          "received from a Provider"       downstream
+
+"No step 2": the upstream procedure skips the neighbour-AS check when the receiving AS is an
+RS-client, since a transparent RS does not put its AS in the path.
 
 (A Complex relationship, 6.4, is not in the format; its MAY-fallback is the downstream
 procedure, i.e. relation "provider".)
@@ -170,6 +178,11 @@ def parse_aspas(aspas):
         a = _obj(a, where)
         cas = _asn(_field(a, "customer", where), where + ".customer")
         providers = _list(_field(a, "providers", where), where + ".providers")
+        if not providers:
+            # ProviderASSet is SIZE(1..MAX) (draft-ietf-sidrops-aspa-profile); an empty list
+            # could mean "no entry" or "no providers", so it is refused rather than guessed.
+            raise InputError("%s: empty providers (an ASPA lists at least one provider; an "
+                             "AS0 ASPA is [0])" % where)
         spas = table.setdefault(cas, set())
         for j, p in enumerate(providers):
             spas.add(_asn(p, "%s.providers[%d]" % (where, j)))
@@ -185,7 +198,8 @@ def parse_route(r, where):
         seg = _obj(seg, sw)
         kind = _field(seg, "type", sw)
         if kind not in ("sequence", "set"):
-            raise InputError("%s: segment type must be \"sequence\" or \"set\", got %r" % (sw, kind))
+            raise InputError("%s: segment type must be \"sequence\" or \"set\", got %r"
+                             % (sw, kind))
         asns = _list(_field(seg, "asns", sw), sw + ".asns")
         if not asns:
             raise InputError("%s: empty segment (a segment holds at least one AS)" % sw)

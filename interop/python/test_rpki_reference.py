@@ -449,6 +449,106 @@ class AspaDownstream(unittest.TestCase):
         self.assertEqual(self.v([], [seq(2, 1)], neighbor_as=3), "invalid")
 
 
+def _letters(word):
+    """'G F C A' -> [65007, 65006, 65003, 65001]: the examples name ASes by letter."""
+    return [65000 + ord(c) - ord("A") + 1 for c in word.split()]
+
+
+def _letter_aspas(spec):
+    """{'A': 'C D', 'G': '0'} -> ASPA list; '0' is AS 0 (an AS0 ASPA)."""
+    return [aspa(_letters(cas)[0], *[0 if p == "0" else _letters(p)[0] for p in provs.split()])
+            for cas, provs in spec.items()]
+
+
+class DraftExamples(unittest.TestCase):
+    """The draft's own worked examples (section 6.1, reference [aspa-examples]: "ASPA-based AS
+    path verification examples", K. Sriram, O. Borchert, M. Matejka, August 2025,
+    github.com/ksriram25/IETF ASPA_path_verification_examples.pdf).  Each row gives the path
+    (unique ASes, neighbour first), the four ramp bounds and the outcome; every one is checked.
+    The tables were transcribed by hand; the bounds and outcomes are the PDF's, not computed
+    here."""
+
+    # Topology page 2: A, {C, D}; B, {E}; C, {F}; D, {F, G}; G, {AS0}; E and F have no ASPAs.
+    ASPAS = _letter_aspas({"A": "C D", "B": "E", "C": "F", "D": "F G", "G": "0"})
+
+    # Table 1, upstream (received from a customer or lateral peer):
+    # (receiving AS, path, N, max_up_ramp, min_up_ramp, outcome)
+    TABLE1 = [
+        ("G", "F C A", 3, 3, 3, "valid"),
+        ("G", "D C A", 3, 2, 2, "invalid"),
+        ("G", "D F C A", 4, 4, 3, "unknown"),
+        ("C", "D E B", 3, 3, 2, "unknown"),
+        ("C", "A D E B", 4, 3, 2, "invalid"),
+        ("C", "A D G E B", 5, 3, 2, "invalid"),
+        ("D", "A C F", 3, 2, 1, "invalid"),
+        ("D", "A C F G", 4, 1, 1, "invalid"),
+        ("D", "E B", 2, 2, 2, "valid"),
+    ]
+
+    # Table 2, downstream (received from a provider):
+    # (receiving AS, path, N, max_up, max_down, min_up, min_down, outcome)
+    TABLE2 = [
+        ("B", "E G F C A", 5, 4, 2, 3, 1, "unknown"),
+        ("B", "E G D A", 4, 3, 2, 3, 1, "valid"),
+        ("B", "E D C A", 4, 2, 2, 2, 1, "unknown"),
+        ("B", "E G D C A", 5, 2, 2, 2, 1, "invalid"),
+        ("A", "C F D G", 4, 1, 4, 1, 2, "unknown"),
+        ("A", "D G E B", 4, 3, 2, 2, 2, "valid"),
+        ("A", "C D G E B", 5, 3, 1, 2, 1, "invalid"),
+        ("D", "F C A", 3, 3, 2, 3, 1, "valid"),
+        ("B", "E A", 2, 1, 2, 1, 1, "valid"),      # forged origin by provider E: undetectable
+        ("B", "E C A", 3, 2, 2, 2, 1, "valid"),    # forged path segment by E: undetectable
+    ]
+
+    # Complex-relationship topology, page 9: H, K, P, Q AS0 ASPAs; L, {K}; R, {Q}; S, {R};
+    # J has no ASPA.  Table 3 (page 10): session type is receiver-to-sender, so P2C means
+    # the sender is our customer, C2P that it is our provider, p2p a lateral peer.
+    ASPAS3 = _letter_aspas({"H": "0", "K": "0", "L": "K", "P": "0", "Q": "0", "R": "Q",
+                            "S": "R"})
+    SESSION = {"P2C": "customer", "p2p": "peer", "C2P": "provider"}
+    # (receiving AS, path, session, N, max_up, max_down, min_up, min_down, outcome)
+    TABLE3 = [
+        ("K", "J H", "P2C", 2, 1, None, 1, None, "invalid"),
+        ("K", "J H", "p2p", 2, 1, None, 1, None, "invalid"),
+        ("L", "K J H", "C2P", 3, 1, 1, 1, 1, "invalid"),
+        ("R", "Q P", "p2p", 2, 1, None, 1, None, "invalid"),
+        ("R", "Q P", "C2P", 2, 1, 1, 1, 1, "valid"),
+        ("S", "R Q P", "C2P", 3, 1, 2, 1, 2, "valid"),
+    ]
+
+    def check(self, aspas, path, relation, n, max_up, max_down, min_up, min_down, outcome):
+        uspas = ref.parse_aspas(aspas)
+        origin_first = list(reversed(_letters(path)))
+        self.assertEqual(len(origin_first), n)
+        b = ref.ramp_bounds(uspas, origin_first)
+        self.assertEqual(b[0], max_up, "max_up_ramp")
+        self.assertEqual(b[1], min_up, "min_up_ramp")
+        if max_down is not None:
+            self.assertEqual(b[2], max_down, "max_down_ramp")
+            self.assertEqual(b[3], min_down, "min_down_ramp")
+        got = run([], aspas, [route(path=[seq(*_letters(path))], relation=relation)])
+        self.assertEqual(got[0]["aspa"], outcome)
+
+    def test_table1_upstream(self):
+        for rcv, path, n, max_up, min_up, outcome in self.TABLE1:
+            for relation in ("customer", "peer"):
+                with self.subTest(receiver=rcv, path=path, relation=relation):
+                    self.check(self.ASPAS, path, relation, n, max_up, None, min_up, None,
+                               outcome)
+
+    def test_table2_downstream(self):
+        for rcv, path, n, max_up, max_down, min_up, min_down, outcome in self.TABLE2:
+            with self.subTest(receiver=rcv, path=path):
+                self.check(self.ASPAS, path, "provider", n, max_up, max_down, min_up,
+                           min_down, outcome)
+
+    def test_table3_complex(self):
+        for rcv, path, session, n, max_up, max_down, min_up, min_down, outcome in self.TABLE3:
+            with self.subTest(receiver=rcv, path=path, session=session):
+                self.check(self.ASPAS3, path, self.SESSION[session], n, max_up, max_down,
+                           min_up, min_down, outcome)
+
+
 class CommandLine(unittest.TestCase):
 
     def call(self, content):
@@ -497,6 +597,7 @@ class CommandLine(unittest.TestCase):
             {"vrps": [vrp("10.0.0.0/8", 24, True)], "aspas": [], "routes": []},
             {"vrps": [], "aspas": [{"customer": 1}], "routes": []},
             {"vrps": [], "aspas": [aspa(1, 1.5)], "routes": []},
+            {"vrps": [], "aspas": [aspa(1)], "routes": []},
             {"vrps": [], "aspas": [], "routes": [dict(good_route, relation="sibling")]},
             {"vrps": [], "aspas": [], "routes": [dict(good_route, prefix="10.0.0.0/33")]},
             {"vrps": [], "aspas": [], "routes": [dict(good_route, as_path=[
