@@ -62,7 +62,7 @@ AS, and picks the draft's procedure (sections 5.5 and 5.6, 6.3; RFC 9234 roles):
 
     relation   the neighbour is ...                  the draft's words (5.5, 5.6)     procedure
     customer   our customer                          "received from a Customer"       upstream
-    peer       our lateral peer                      "received from a Customer or    upstream
+    peer       our lateral peer                      "received from a Customer or     upstream
                                                       Peer"
     rs         a route server; we are its RS-client  "received by an RS-client from   upstream,
                                                       an RS"                          no step 2
