@@ -145,6 +145,21 @@ pub enum Authorization {
     NoAttestation,
 }
 
+/// The bounds on the ramp lengths of a COMPRESSED_AS_PATH (§5.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ramps {
+    /// N, the length of the COMPRESSED_AS_PATH.
+    pub n: usize,
+    /// max_up_ramp.
+    pub max_up: usize,
+    /// min_up_ramp.
+    pub min_up: usize,
+    /// max_down_ramp (0 for the upstream procedure).
+    pub max_down: usize,
+    /// min_down_ramp (0 for the upstream procedure).
+    pub min_down: usize,
+}
+
 /// The ASPAs of a view: each customer's Union SPAS, sorted (§5.3).
 #[derive(Debug, Clone, Default)]
 pub struct AspaIndex {
@@ -261,41 +276,13 @@ impl AspaIndex {
         if has_set {
             return verdict(AspaState::Invalid, "3", "the AS_PATH has an AS_SET".into());
         }
-        let n = a.len();
-        // §5.4: the hops AS(i) → AS(i+1) of the up-ramp; a[i - 1] is AS(i).
-        let up = |i: usize| self.authorized(a[i - 1], a[i]);
-        let mut max_up = n;
-        let mut min_up = n;
-        for i in 1..n {
-            match up(i) {
-                Authorization::ProviderPlus => continue,
-                Authorization::NoAttestation => min_up = min_up.min(i),
-                Authorization::NotProviderPlus => {
-                    min_up = min_up.min(i);
-                    max_up = i;
-                    break;
-                }
-            }
-        }
-        let (max_down, min_down) = if from.downstream() {
-            // The hops AS(j) → AS(j−1) of the down-ramp, j from N down to 2.
-            let mut max_down = n;
-            let mut min_down = n;
-            for j in (2..=n).rev() {
-                match self.authorized(a[j - 1], a[j - 2]) {
-                    Authorization::ProviderPlus => continue,
-                    Authorization::NoAttestation => min_down = min_down.min(n - j + 1),
-                    Authorization::NotProviderPlus => {
-                        min_down = min_down.min(n - j + 1);
-                        max_down = n - j + 1;
-                        break;
-                    }
-                }
-            }
-            (max_down, min_down)
-        } else {
-            (0, 0)
-        };
+        let Ramps {
+            n,
+            max_up,
+            min_up,
+            max_down,
+            min_down,
+        } = self.ramps(&a, from.downstream());
         if max_up + max_down < n {
             let hops = self.not_provider_hops(&a, from.downstream());
             return verdict(
@@ -319,6 +306,50 @@ impl AspaIndex {
             "6",
             format!("every hop the path needs is Provider+ (N {n}, §5.4)"),
         )
+    }
+
+    /// The bounds of §5.4 on the COMPRESSED_AS_PATH `a` (origin first: `a[0]` is
+    /// AS(1)); the down-ramp's only with `down` (the upstream procedure sets them to 0,
+    /// §5.5).
+    pub fn ramps(&self, a: &[u32], down: bool) -> Ramps {
+        let n = a.len();
+        // The up-ramp's hops AS(i) → AS(i+1), i from 1; a[i - 1] is AS(i).
+        let mut max_up = n;
+        let mut min_up = n;
+        for i in 1..n {
+            match self.authorized(a[i - 1], a[i]) {
+                Authorization::ProviderPlus => {}
+                Authorization::NoAttestation => min_up = min_up.min(i),
+                Authorization::NotProviderPlus => {
+                    min_up = min_up.min(i);
+                    max_up = i;
+                    break;
+                }
+            }
+        }
+        let (mut max_down, mut min_down) = (0, 0);
+        if down {
+            // The down-ramp's hops AS(j) → AS(j−1), j from N down to 2.
+            (max_down, min_down) = (n, n);
+            for j in (2..=n).rev() {
+                match self.authorized(a[j - 1], a[j - 2]) {
+                    Authorization::ProviderPlus => {}
+                    Authorization::NoAttestation => min_down = min_down.min(n - j + 1),
+                    Authorization::NotProviderPlus => {
+                        min_down = min_down.min(n - j + 1);
+                        max_down = n - j + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        Ramps {
+            n,
+            max_up,
+            min_up,
+            max_down,
+            min_down,
+        }
     }
 
     /// The "Not Provider+" hops of the compressed path `a` (origin first), as §6.6
@@ -362,6 +393,106 @@ mod tests {
         let v = index.verify(&path(origin_first), from, None);
         assert!(v.reason.contains(DRAFT), "{}", v.reason);
         v.state
+    }
+
+    /// The draft's worked examples (§6.1, [aspa-examples]: "ASPA-based AS path
+    /// verification examples", K. Sriram, O. Borchert, M. Matejka, August 2025), as
+    /// engineer refimpl transcribed them into interop/python/test_rpki_reference.py:
+    /// each row's path (neighbour first, letters for ASes, A = 1), its four bounds and
+    /// its outcome.
+    #[test]
+    fn the_drafts_worked_examples() {
+        let asn = |c: char| {
+            if c == '0' {
+                0
+            } else {
+                u32::from(c) - u32::from('A') + 1
+            }
+        };
+        let index = |spas: &[(char, &str)]| {
+            let list: Vec<Aspa> = spas
+                .iter()
+                .map(|(c, p)| {
+                    aspa(
+                        asn(*c),
+                        &p.chars().filter(|c| *c != ' ').map(asn).collect::<Vec<_>>(),
+                    )
+                })
+                .collect();
+            AspaIndex::new(&list)
+        };
+        // Topology page 2: A {C, D}; B {E}; C {F}; D {F, G}; G {AS0}.
+        let page2 = index(&[
+            ('A', "C D"),
+            ('B', "E"),
+            ('C', "F"),
+            ('D', "F G"),
+            ('G', "0"),
+        ]);
+        // Page 9: H, K, P, Q AS0 ASPAs; L {K}; R {Q}; S {R}.
+        let page9 = index(&[
+            ('H', "0"),
+            ('K', "0"),
+            ('L', "K"),
+            ('P', "0"),
+            ('Q', "0"),
+            ('R', "Q"),
+            ('S', "R"),
+        ]);
+        use AspaState::*;
+        // (index, path, relation, N, max_up, max_down, min_up, min_down, outcome);
+        // tables 1 and 3's upstream rows have no down-ramp (0).
+        let up = Relation::Customer;
+        let peer = Relation::Peer;
+        let down = Relation::Provider;
+        let rows: &[(&AspaIndex, &str, Relation, [usize; 5], AspaState)] = &[
+            // Table 1, upstream.
+            (&page2, "F C A", up, [3, 3, 0, 3, 0], Valid),
+            (&page2, "D C A", up, [3, 2, 0, 2, 0], Invalid),
+            (&page2, "D F C A", up, [4, 4, 0, 3, 0], Unknown),
+            (&page2, "D E B", up, [3, 3, 0, 2, 0], Unknown),
+            (&page2, "A D E B", up, [4, 3, 0, 2, 0], Invalid),
+            (&page2, "A D G E B", up, [5, 3, 0, 2, 0], Invalid),
+            (&page2, "A C F", up, [3, 2, 0, 1, 0], Invalid),
+            (&page2, "A C F G", up, [4, 1, 0, 1, 0], Invalid),
+            (&page2, "E B", up, [2, 2, 0, 2, 0], Valid),
+            // Table 2, downstream.
+            (&page2, "E G F C A", down, [5, 4, 2, 3, 1], Unknown),
+            (&page2, "E G D A", down, [4, 3, 2, 3, 1], Valid),
+            (&page2, "E D C A", down, [4, 2, 2, 2, 1], Unknown),
+            (&page2, "E G D C A", down, [5, 2, 2, 2, 1], Invalid),
+            (&page2, "C F D G", down, [4, 1, 4, 1, 2], Unknown),
+            (&page2, "D G E B", down, [4, 3, 2, 2, 2], Valid),
+            (&page2, "C D G E B", down, [5, 3, 1, 2, 1], Invalid),
+            (&page2, "F C A", down, [3, 3, 2, 3, 1], Valid),
+            (&page2, "E A", down, [2, 1, 2, 1, 1], Valid),
+            (&page2, "E C A", down, [3, 2, 2, 2, 1], Valid),
+            // Table 3, Complex relationships (P2C: from a customer; C2P: a provider).
+            (&page9, "J H", up, [2, 1, 0, 1, 0], Invalid),
+            (&page9, "J H", peer, [2, 1, 0, 1, 0], Invalid),
+            (&page9, "K J H", down, [3, 1, 1, 1, 1], Invalid),
+            (&page9, "Q P", peer, [2, 1, 0, 1, 0], Invalid),
+            (&page9, "Q P", down, [2, 1, 1, 1, 1], Valid),
+            (&page9, "R Q P", down, [3, 1, 2, 1, 2], Valid),
+        ];
+        for (index, letters, from, [n, max_up, max_down, min_up, min_down], want) in rows {
+            let wire: Vec<u32> = letters
+                .split(' ')
+                .map(|l| asn(l.chars().next().unwrap()))
+                .collect();
+            let origin_first: Vec<u32> = wire.iter().rev().copied().collect();
+            let got = index.ramps(&origin_first, from.downstream());
+            let bounds = Ramps {
+                n: *n,
+                max_up: *max_up,
+                min_up: *min_up,
+                max_down: *max_down,
+                min_down: *min_down,
+            };
+            assert_eq!(got, bounds, "{letters} from a {from}");
+            let v = index.verify(&AsPath::sequence(wire), *from, None);
+            assert_eq!(v.state, *want, "{letters} from a {from}: {}", v.reason);
+        }
     }
 
     #[test]
