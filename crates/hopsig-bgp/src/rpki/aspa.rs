@@ -205,12 +205,15 @@ impl AspaIndex {
         self.by_customer.get(&customer).map(|p| &p[..])
     }
 
-    /// authorized(`customer`, `provider`) (§5.3). AS 0 in a SPAS (an AS0 ASPA) is
-    /// looked up like any AS and so authorizes nothing that can be in a path (§4).
+    /// authorized(`customer`, `provider`) (§5.3). AS 0 in a SPAS "has no influence"
+    /// (§4): an AS0 ASPA is an entry (so its customer's hops are Not Provider+), and AS 0
+    /// is never a Provider+, even in a (malformed, RFC 7607) path that holds it.
     pub fn authorized(&self, customer: u32, provider: u32) -> Authorization {
         match self.by_customer.get(&customer) {
             None => Authorization::NoAttestation,
-            Some(set) if set.binary_search(&provider).is_ok() => Authorization::ProviderPlus,
+            Some(set) if provider != 0 && set.binary_search(&provider).is_ok() => {
+                Authorization::ProviderPlus
+            }
             Some(_) => Authorization::NotProviderPlus,
         }
     }
@@ -516,6 +519,7 @@ mod tests {
         assert_eq!(index.authorized(1, 5), NotProviderPlus);
         assert_eq!(index.authorized(2, 1), NoAttestation);
         assert_eq!(index.authorized(9, 1), NotProviderPlus, "AS0 ASPA");
+        assert_eq!(index.authorized(9, 0), NotProviderPlus, "AS 0 is no provider (§4)");
         assert_eq!(index.providers(1), Some(&[2, 3, 4][..]));
         assert_eq!(index.len(), 2);
     }
