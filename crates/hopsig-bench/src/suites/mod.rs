@@ -11,6 +11,7 @@ mod koblitz_ecdsa; // table2: 003 Table II
 pub mod ndn; // ndn: 004 Table 3
 mod ndn_signing; // table5: 004 Table 5
 pub mod pla; // pla
+pub mod rpki; // rpki
 mod sequential_aggregates; // table1: BGR Table 1
 pub mod speaker; // speaker
 
@@ -186,6 +187,11 @@ pub static SUITES: &[BenchSuite] = &[
         name: "pla",
         help: "PLA on IPv6 packets: router checks per second, pipeline scaling, random headers",
         run: |o| Measured::of(&pla::PlaBench::measure(o.quick)?, pla::PlaBench::render),
+    },
+    BenchSuite {
+        name: "rpki",
+        help: "ROV and ASPA verdicts per route on 800 k VRPs and 10 k ASPAs, beside one hash-map probe",
+        run: |o| Measured::of(&rpki::RpkiBench::measure(o.quick)?, rpki::RpkiBench::render),
     },
 ];
 

@@ -23,6 +23,7 @@ use std::str::FromStr;
 
 use rpki::rtr::payload::Aspa;
 
+use super::rov::Fold;
 use crate::packet::iana::AsPathSegmentType;
 use crate::packet::AsPath;
 
@@ -160,10 +161,36 @@ pub struct Ramps {
     pub min_down: usize,
 }
 
+impl Ramps {
+    /// Steps 4–6 of §5.5 / §5.6: Invalid if max_up_ramp + max_down_ramp < N, else
+    /// Unknown if min_up_ramp + min_down_ramp < N, else Valid.
+    pub fn state(&self) -> AspaState {
+        if self.max_up + self.max_down < self.n {
+            AspaState::Invalid
+        } else if self.min_up + self.min_down < self.n {
+            AspaState::Unknown
+        } else {
+            AspaState::Valid
+        }
+    }
+}
+
+/// Where the procedure stopped before its ramp steps, or the bounds for them.
+enum Halt {
+    /// Step 1.
+    Empty,
+    /// Step 2, with the neighbour's AS.
+    Neighbor(u32),
+    /// Step 3.
+    Set,
+    /// Steps 4–6.
+    Ramps(Ramps),
+}
+
 /// The ASPAs of a view: each customer's Union SPAS, sorted (§5.3).
 #[derive(Debug, Clone, Default)]
 pub struct AspaIndex {
-    by_customer: HashMap<u32, Box<[u32]>>,
+    by_customer: HashMap<u32, Box<[u32]>, Fold>,
 }
 
 impl AspaIndex {
@@ -228,12 +255,78 @@ impl AspaIndex {
     /// ASPA verification inside one).
     pub fn verify(&self, path: &AsPath, from: Relation, neighbor_as: Option<u32>) -> AspaVerdict {
         let section = if from.downstream() { "§5.6" } else { "§5.5" };
-        let verdict = |state, step: &str, why: String| AspaVerdict {
-            state,
-            reason: format!("{why} ({DRAFT} {section} step {step})"),
+        let mut a = Vec::with_capacity(16);
+        let (state, reason) = match self.run(path, from, neighbor_as, &mut a) {
+            Halt::Empty => (
+                AspaState::Invalid,
+                format!("the AS_PATH is empty ({DRAFT} {section} step 1)"),
+            ),
+            Halt::Neighbor(n) => (
+                AspaState::Invalid,
+                format!(
+                    "the most recently added AS is not the neighbour AS{n} ({DRAFT} {section} \
+                     step 2)"
+                ),
+            ),
+            Halt::Set => (
+                AspaState::Invalid,
+                format!("the AS_PATH has an AS_SET ({DRAFT} {section} step 3)"),
+            ),
+            Halt::Ramps(r) => {
+                let Ramps {
+                    n,
+                    max_up,
+                    min_up,
+                    max_down,
+                    min_down,
+                } = r;
+                match r.state() {
+                    AspaState::Invalid => (
+                        AspaState::Invalid,
+                        format!(
+                            "{}: max_up_ramp {max_up} + max_down_ramp {max_down} < N {n} (§5.4) \
+                             ({DRAFT} {section} step 4)",
+                            self.not_provider_hops(&a, from.downstream())
+                        ),
+                    ),
+                    AspaState::Unknown => (
+                        AspaState::Unknown,
+                        format!(
+                            "a hop has No Attestation: min_up_ramp {min_up} + min_down_ramp \
+                             {min_down} < N {n} (§5.4) ({DRAFT} {section} step 5)"
+                        ),
+                    ),
+                    AspaState::Valid => (
+                        AspaState::Valid,
+                        format!(
+                            "every hop the path needs is Provider+ (N {n}, §5.4) ({DRAFT} \
+                             {section} step 6)"
+                        ),
+                    ),
+                }
+            }
         };
+        AspaVerdict { state, reason }
+    }
+
+    /// The state alone of [`AspaIndex::verify`], without a reason.
+    pub fn state(&self, path: &AsPath, from: Relation, neighbor_as: Option<u32>) -> AspaState {
+        let mut a = Vec::with_capacity(16);
+        match self.run(path, from, neighbor_as, &mut a) {
+            Halt::Empty | Halt::Neighbor(_) | Halt::Set => AspaState::Invalid,
+            Halt::Ramps(r) => r.state(),
+        }
+    }
+
+    /// Steps 1–3, then the bounds for steps 4–6; `a` gets the COMPRESSED_AS_PATH.
+    fn run(
+        &self,
+        path: &AsPath,
+        from: Relation,
+        neighbor_as: Option<u32>,
+        a: &mut Vec<u32>,
+    ) -> Halt {
         // COMPRESSED_AS_PATH in the draft's order: a[0] = AS(1), the origin (§5.2).
-        let mut a: Vec<u32> = Vec::with_capacity(16);
         let mut has_set = false;
         for s in path.segments.iter().rev() {
             match s.kind {
@@ -250,7 +343,7 @@ impl AspaIndex {
         }
         // Step 1.
         if a.is_empty() && !has_set {
-            return verdict(AspaState::Invalid, "1", "the AS_PATH is empty".into());
+            return Halt::Empty;
         }
         // Step 2: a transparent RS does not add its AS, so routes from one are exempt.
         if let (Some(neighbor), true) = (neighbor_as, from != Relation::RouteServer) {
@@ -268,47 +361,14 @@ impl AspaIndex {
                     _ => None,
                 });
             if first != Some(neighbor) {
-                return verdict(
-                    AspaState::Invalid,
-                    "2",
-                    format!("the most recently added AS is not the neighbour AS{neighbor}"),
-                );
+                return Halt::Neighbor(neighbor);
             }
         }
         // Step 3.
         if has_set {
-            return verdict(AspaState::Invalid, "3", "the AS_PATH has an AS_SET".into());
+            return Halt::Set;
         }
-        let Ramps {
-            n,
-            max_up,
-            min_up,
-            max_down,
-            min_down,
-        } = self.ramps(&a, from.downstream());
-        if max_up + max_down < n {
-            let hops = self.not_provider_hops(&a, from.downstream());
-            return verdict(
-                AspaState::Invalid,
-                "4",
-                format!("{hops}: max_up_ramp {max_up} + max_down_ramp {max_down} < N {n} (§5.4)"),
-            );
-        }
-        if min_up + min_down < n {
-            return verdict(
-                AspaState::Unknown,
-                "5",
-                format!(
-                    "a hop has No Attestation: min_up_ramp {min_up} + min_down_ramp {min_down} \
-                     < N {n} (§5.4)"
-                ),
-            );
-        }
-        verdict(
-            AspaState::Valid,
-            "6",
-            format!("every hop the path needs is Provider+ (N {n}, §5.4)"),
-        )
+        Halt::Ramps(self.ramps(a, from.downstream()))
     }
 
     /// The bounds of §5.4 on the COMPRESSED_AS_PATH `a` (origin first: `a[0]` is
@@ -519,7 +579,11 @@ mod tests {
         assert_eq!(index.authorized(1, 5), NotProviderPlus);
         assert_eq!(index.authorized(2, 1), NoAttestation);
         assert_eq!(index.authorized(9, 1), NotProviderPlus, "AS0 ASPA");
-        assert_eq!(index.authorized(9, 0), NotProviderPlus, "AS 0 is no provider (§4)");
+        assert_eq!(
+            index.authorized(9, 0),
+            NotProviderPlus,
+            "AS 0 is no provider (§4)"
+        );
         assert_eq!(index.providers(1), Some(&[2, 3, 4][..]));
         assert_eq!(index.len(), 2);
     }
