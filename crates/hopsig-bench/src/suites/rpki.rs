@@ -34,21 +34,11 @@ use crate::table::{Column, Table};
 use crate::timer::{alternating, Budget};
 use crate::Error;
 
-/// The suite's figures.
+/// The figures on one VRP mix.
 #[derive(Debug, Serialize)]
-pub struct RpkiBench {
-    /// "rpki".
-    pub suite: String,
-    /// Where it ran.
-    pub machine: Machine,
-    /// Whether `--quick` was used.
-    pub quick: bool,
-    /// VRPs in the view.
-    pub vrps: usize,
-    /// ASPAs (customer ASes) in the view.
-    pub aspas: usize,
-    /// Routes cycled through.
-    pub routes: usize,
+pub struct Row {
+    /// How the VRP lengths were drawn.
+    pub mix: Mix,
     /// `View::build` of the view, ms.
     pub build_ms: f64,
     /// ROV + ASPA verdicts (with their reasons) per route, ns.
@@ -63,12 +53,31 @@ pub struct RpkiBench {
     pub floor_ns: f64,
     /// rov_aspa / floor.
     pub ratio: f64,
-    /// The issue's target per route, ns.
-    pub target_ns: f64,
     /// Of the routes: (Valid, Invalid, NotFound) ROV verdicts.
     pub rov_states: (usize, usize, usize),
     /// Of the routes: (Valid, Invalid, Unknown) ASPA verdicts.
     pub aspa_states: (usize, usize, usize),
+}
+
+/// The suite's figures.
+#[derive(Debug, Serialize)]
+pub struct RpkiBench {
+    /// "rpki".
+    pub suite: String,
+    /// Where it ran.
+    pub machine: Machine,
+    /// Whether `--quick` was used.
+    pub quick: bool,
+    /// VRPs in each view.
+    pub vrps: usize,
+    /// ASPAs (customer ASes) in each view.
+    pub aspas: usize,
+    /// Routes cycled through.
+    pub routes: usize,
+    /// The issue's target per route, ns.
+    pub target_ns: f64,
+    /// Per VRP mix.
+    pub rows: Vec<Row>,
 }
 
 /// splitmix64, so that every run measures the same data.
@@ -92,20 +101,72 @@ fn fail(e: impl std::fmt::Display) -> Error {
     Error::failed("bench rpki", e)
 }
 
+/// How VRP prefix lengths are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mix {
+    /// Like today's RPKI: IPv4 /24 71.5 %, /22–23 14 %, /20–21 7 %, /16–19 7 %, /8–15
+    /// 0.5 %; IPv6 /48 65 %, /33–47 14 %, /32 12 %, /29 6 %, /19–28 3 %; maxLength the
+    /// prefix length for 80 % (RFC 9319), up to 8 longer for the rest.
+    Realistic,
+    /// Every length equally likely (IPv4 8–24, IPv6 19–48), maxLength up to 8 longer:
+    /// the short lengths saturate (a /8 holds some 150 VRPs), so a route is covered by
+    /// dozens — a worst case for the index.
+    Uniform,
+}
+
+/// Draws from `(weight in 1/1000, lowest length, highest length)` rows.
+fn weighted(rng: &mut Rng, rows: &[(u64, u8, u8)]) -> u8 {
+    let mut pick = rng.below(1000);
+    for &(w, lo, hi) in rows {
+        if pick < w {
+            return lo + rng.below(u64::from(hi - lo) + 1) as u8;
+        }
+        pick -= w;
+    }
+    rows.last().map_or(24, |r| r.2)
+}
+
 /// A random VRP prefix: (address, length, maxLength).
-fn vrp_prefix(rng: &mut Rng) -> (IpAddr, u8, u8) {
-    if rng.below(100) < 85 {
-        let len = 8 + rng.below(17) as u8;
-        let a = (rng.next() as u32) & (u32::MAX << (32 - u32::from(len)));
-        let max = (len + rng.below(9) as u8).min(32);
-        (IpAddr::V4(Ipv4Addr::from(a)), len, max)
+fn vrp_prefix(rng: &mut Rng, mix: Mix) -> (IpAddr, u8, u8) {
+    let v4 = rng.below(100) < 85;
+    let len = match (mix, v4) {
+        (Mix::Uniform, true) => 8 + rng.below(17) as u8,
+        (Mix::Uniform, false) => 19 + rng.below(30) as u8,
+        (Mix::Realistic, true) => weighted(
+            rng,
+            &[
+                (715, 24, 24),
+                (140, 22, 23),
+                (70, 20, 21),
+                (70, 16, 19),
+                (5, 8, 15),
+            ],
+        ),
+        (Mix::Realistic, false) => weighted(
+            rng,
+            &[
+                (650, 48, 48),
+                (140, 33, 47),
+                (120, 32, 32),
+                (60, 29, 29),
+                (30, 19, 28),
+            ],
+        ),
+    };
+    let extra = if mix == Mix::Realistic && rng.below(100) < 80 {
+        0
     } else {
-        let len = 19 + rng.below(30) as u8;
+        rng.below(9) as u8
+    };
+    if v4 {
+        let a = (rng.next() as u32) & (u32::MAX << (32 - u32::from(len)));
+        (IpAddr::V4(Ipv4Addr::from(a)), len, (len + extra).min(32))
+    } else {
         let a = ((0x2000u128 | u128::from(rng.next() as u16 & 0x1fff)) << 112)
             | (u128::from(rng.next()) << 48);
         let a = a & (u128::MAX << (128 - u32::from(len)));
-        let max = (len + rng.below(9) as u8).min(128);
-        (IpAddr::V6(Ipv6Addr::from(a)), len, max)
+        (IpAddr::V6(Ipv6Addr::from(a)), len, (len + extra).min(128))
     }
 }
 
@@ -125,14 +186,14 @@ struct Setup {
     floor: HashMap<(u8, u128), u32>,
 }
 
-fn setup(vrps: usize, aspas: usize, routes: usize) -> Result<Setup, Error> {
+fn setup(mix: Mix, vrps: usize, aspas: usize, routes: usize) -> Result<Setup, Error> {
     let mut rng = Rng(0x0006_8110_0028);
     let limits = Limits::default();
     let mut set = PayloadSet::new();
     let mut prefixes = Vec::with_capacity(vrps);
     let mut floor = HashMap::with_capacity(vrps);
     while set.counts().0 < vrps {
-        let (addr, len, max) = vrp_prefix(&mut rng);
+        let (addr, len, max) = vrp_prefix(&mut rng, mix);
         let asn = 1 + rng.below(400_000) as u32;
         let p = ::rpki::resources::addr::Prefix::new(addr, len).map_err(fail)?;
         let m = MaxLenPrefix::new(p, Some(max)).map_err(fail)?;
@@ -177,7 +238,7 @@ fn setup(vrps: usize, aspas: usize, routes: usize) -> Result<Setup, Error> {
             };
             (addr, len, asn)
         } else {
-            let (addr, len, _) = vrp_prefix(&mut rng);
+            let (addr, len, _) = vrp_prefix(&mut rng, mix);
             (addr, len, 1 + rng.below(400_000) as u32)
         };
         let mut asns = Vec::new();
@@ -201,81 +262,97 @@ fn setup(vrps: usize, aspas: usize, routes: usize) -> Result<Setup, Error> {
     })
 }
 
+/// Measures one mix.
+fn measure_mix(mix: Mix, quick: bool) -> Result<(Row, usize, usize, usize), Error> {
+    let (vrps, aspas, routes) = if quick {
+        (80_000, 1_000, 20_000)
+    } else {
+        (800_000, 10_000, 100_000)
+    };
+    tracing::info!("bench rpki: {mix:?}: {vrps} VRPs, {aspas} ASPAs, {routes} routes");
+    let s = setup(mix, vrps, aspas, routes)?;
+    let budget = if quick { Budget::QUICK } else { Budget::FULL };
+    let mut next = 0usize;
+    let n = s.routes.len();
+    let [both, states, rov, aspa, floor] = alternating::<5>(budget, &mut |k| {
+        next = (next + 1) % n;
+        let (prefix, path, relation) = &s.routes[next];
+        match k {
+            0 => {
+                black_box(s.view.rov(prefix, path));
+                black_box(s.view.aspa(path, *relation));
+            }
+            1 => {
+                let origin = route_origin(path, None);
+                black_box(s.view.vrps().state(prefix, origin));
+                black_box(s.view.aspas().state(path, *relation, None));
+            }
+            2 => {
+                black_box(s.view.rov(prefix, path));
+            }
+            3 => {
+                black_box(s.view.aspa(path, *relation));
+            }
+            _ => {
+                black_box(s.floor.get(&key(prefix.addr(), prefix.length())));
+            }
+        }
+        Ok(())
+    })?;
+    let mut rov_states = (0, 0, 0);
+    let mut aspa_states = (0, 0, 0);
+    for (prefix, path, relation) in &s.routes {
+        use hopsig_bgp::rpki::aspa::AspaState;
+        use hopsig_bgp::rpki::rov::RovState;
+        match s.view.rov(prefix, path).state {
+            RovState::Valid => rov_states.0 += 1,
+            RovState::Invalid => rov_states.1 += 1,
+            RovState::NotFound => rov_states.2 += 1,
+        }
+        match s.view.aspa(path, *relation).state {
+            AspaState::Valid => aspa_states.0 += 1,
+            AspaState::Invalid => aspa_states.1 += 1,
+            AspaState::Unknown => aspa_states.2 += 1,
+        }
+    }
+    let (v, _, a) = s.view.counts();
+    let row = Row {
+        mix,
+        build_ms: s.build_ms,
+        rov_aspa_ns: both * 1e3,
+        states_ns: states * 1e3,
+        rov_ns: rov * 1e3,
+        aspa_ns: aspa * 1e3,
+        floor_ns: floor * 1e3,
+        ratio: both / floor,
+        rov_states,
+        aspa_states,
+    };
+    Ok((row, v, a, n))
+}
+
 impl RpkiBench {
-    /// Builds the view and measures (a tenth of the data with `quick`).
+    /// Builds the views and measures (a tenth of the data with `quick`).
     ///
     /// # Errors
     /// A setup step failing (none does on valid random data).
     pub fn measure(quick: bool) -> Result<RpkiBench, Error> {
-        let (vrps, aspas, routes) = if quick {
-            (80_000, 1_000, 20_000)
-        } else {
-            (800_000, 10_000, 100_000)
-        };
-        tracing::info!("bench rpki: {vrps} VRPs, {aspas} ASPAs, {routes} routes");
-        let s = setup(vrps, aspas, routes)?;
-        let budget = if quick { Budget::QUICK } else { Budget::FULL };
-        let mut next = 0usize;
-        let n = s.routes.len();
-        let [both, states, rov, aspa, floor] = alternating::<5>(budget, &mut |k| {
-            next = (next + 1) % n;
-            let (prefix, path, relation) = &s.routes[next];
-            match k {
-                0 => {
-                    black_box(s.view.rov(prefix, path));
-                    black_box(s.view.aspa(path, *relation));
-                }
-                1 => {
-                    let origin = route_origin(path, None);
-                    black_box(s.view.vrps().state(prefix, origin));
-                    black_box(s.view.aspas().state(path, *relation, None));
-                }
-                2 => {
-                    black_box(s.view.rov(prefix, path));
-                }
-                3 => {
-                    black_box(s.view.aspa(path, *relation));
-                }
-                _ => {
-                    black_box(s.floor.get(&key(prefix.addr(), prefix.length())));
-                }
-            }
-            Ok(())
-        })?;
-        let mut rov_states = (0, 0, 0);
-        let mut aspa_states = (0, 0, 0);
-        for (prefix, path, relation) in &s.routes {
-            use hopsig_bgp::rpki::aspa::AspaState;
-            use hopsig_bgp::rpki::rov::RovState;
-            match s.view.rov(prefix, path).state {
-                RovState::Valid => rov_states.0 += 1,
-                RovState::Invalid => rov_states.1 += 1,
-                RovState::NotFound => rov_states.2 += 1,
-            }
-            match s.view.aspa(path, *relation).state {
-                AspaState::Valid => aspa_states.0 += 1,
-                AspaState::Invalid => aspa_states.1 += 1,
-                AspaState::Unknown => aspa_states.2 += 1,
-            }
+        let mut rows = Vec::new();
+        let (mut vrps, mut aspas, mut routes) = (0, 0, 0);
+        for mix in [Mix::Realistic, Mix::Uniform] {
+            let (row, v, a, n) = measure_mix(mix, quick)?;
+            (vrps, aspas, routes) = (v, a, n);
+            rows.push(row);
         }
-        let (v, _, a) = s.view.counts();
         Ok(RpkiBench {
             suite: "rpki".into(),
             machine: Machine::detect(),
             quick,
-            vrps: v,
-            aspas: a,
-            routes: n,
-            build_ms: s.build_ms,
-            rov_aspa_ns: both * 1e3,
-            states_ns: states * 1e3,
-            rov_ns: rov * 1e3,
-            aspa_ns: aspa * 1e3,
-            floor_ns: floor * 1e3,
-            ratio: both / floor,
+            vrps,
+            aspas,
+            routes,
             target_ns: 2_000.0,
-            rov_states,
-            aspa_states,
+            rows,
         })
     }
 
@@ -283,39 +360,52 @@ impl RpkiBench {
     pub fn render(&self) -> String {
         let mut s = format!(
             "ROV (RFC 6811) and ASPA (draft-ietf-sidrops-aspa-verification-28) per route: \
-             {} VRPs, {} ASPAs, {} routes; view built in {:.0} ms\n\n",
-            self.vrps, self.aspas, self.routes, self.build_ms
+             {} VRPs, {} ASPAs, {} routes, ns per route\n\n",
+            self.vrps, self.aspas, self.routes
         );
         let mut t = Table::new(
             &[
-                Column::left("operation", 34),
-                Column::right("ns/route", 10),
+                Column::left("VRP mix", 10),
+                Column::right("build ms", 9),
+                Column::right("ROV+ASPA", 9),
+                Column::right("states", 7),
+                Column::right("ROV", 7),
+                Column::right("ASPA", 7),
+                Column::right("floor", 6),
                 Column::right("× floor", 8),
             ],
             "",
         );
-        for (name, ns) in [
-            ("ROV + ASPA (verdicts and reasons)", self.rov_aspa_ns),
-            ("ROV + ASPA (states only)", self.states_ns),
-            ("ROV alone (with reason)", self.rov_ns),
-            ("ASPA alone (with reason)", self.aspa_ns),
-            ("floor: one HashMap probe", self.floor_ns),
-        ] {
+        for r in &self.rows {
             t.row([
-                name.to_string(),
-                format!("{ns:.0}"),
-                format!("{:.1}", ns / self.floor_ns),
+                format!("{:?}", r.mix).to_lowercase(),
+                format!("{:.0}", r.build_ms),
+                format!("{:.0}", r.rov_aspa_ns),
+                format!("{:.0}", r.states_ns),
+                format!("{:.0}", r.rov_ns),
+                format!("{:.0}", r.aspa_ns),
+                format!("{:.0}", r.floor_ns),
+                format!("{:.1}", r.ratio),
             ]);
         }
         s += &t.render();
-        s += &format!(
-            "\ntarget (issue 24 §5): ROV + ASPA ≤ {:.0} ns per route: {}\n\
-             ROV verdicts (valid, invalid, not-found): {:?}; ASPA (valid, invalid, unknown): {:?}\n",
-            self.target_ns,
-            if self.rov_aspa_ns <= self.target_ns { "met" } else { "NOT met" },
-            self.rov_states,
-            self.aspa_states
-        );
+        s += "\nROV+ASPA: View::rov + View::aspa, verdicts with reasons; states: the two states \
+              without reasons; ROV, ASPA: each verdict alone; floor: one HashMap probe\n";
+        for r in &self.rows {
+            s += &format!(
+                "{:?}: target (issue 24 §5) ROV + ASPA ≤ {:.0} ns: {}; ROV (valid, invalid, \
+                 not-found) {:?}, ASPA (valid, invalid, unknown) {:?}\n",
+                r.mix,
+                self.target_ns,
+                if r.rov_aspa_ns <= self.target_ns {
+                    "met"
+                } else {
+                    "NOT met"
+                },
+                r.rov_states,
+                r.aspa_states
+            );
+        }
         s
     }
 }
