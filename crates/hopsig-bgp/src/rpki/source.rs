@@ -506,7 +506,7 @@ mod tests {
     fn error(text: &str) -> String {
         let dir = tempfile::tempdir().unwrap();
         let path = write(&dir, "src.json", text);
-        let e = load_all(&[path.clone()], 1_000, &Limits::default()).unwrap_err();
+        let e = load_all(std::slice::from_ref(&path), 1_000, &Limits::default()).unwrap_err();
         e.to_string().replace(&path.display().to_string(), "FILE")
     }
 
@@ -722,7 +722,10 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            load_all(&[a.clone()], 0, &limits).unwrap().payload.counts(),
+            load_all(std::slice::from_ref(&a), 0, &limits)
+                .unwrap()
+                .payload
+                .counts(),
             (1, 0, 0)
         );
         let e = load_all(&[a, b.clone()], 0, &limits).unwrap_err();
