@@ -386,6 +386,33 @@ mod tests {
     }
 
     #[test]
+    fn the_file_only_view_and_the_empty_view() {
+        let keys: RouterKeys = [RouterKey::new(64_496, [9; 20], b"spki")]
+            .into_iter()
+            .collect();
+        let view = View::from_router_keys(keys);
+        assert_eq!(view.counts(), (0, 1, 0));
+        let k = view.payload().router_keys().next().unwrap();
+        assert_eq!(
+            (k.asn.into_u32(), k.key_info.as_slice()),
+            (64_496, &b"spki"[..])
+        );
+        assert_eq!(router_key(k).ski(), &[9; 20]);
+        assert_eq!(view.router_keys().router_keys(64_496, &[9; 20]).len(), 1);
+        let empty = View::empty();
+        assert!(view.changes(&empty).affects_key(64_496, &[9; 20]));
+        let p = AsPath::sequence(vec![1, 2]);
+        assert_eq!(
+            empty.rov(&route("10.0.0.0/8"), &p).state,
+            RovState::NotFound
+        );
+        assert_eq!(
+            empty.aspa(&p, Relation::Customer).state,
+            crate::rpki::aspa::AspaState::Unknown
+        );
+    }
+
+    #[test]
     fn files_and_caches_are_united_and_aspas_of_a_customer_merged() {
         let files = set(&[vrp("10.0.0.0/8", 8, 1), aspa(1, &[2]), key(1, 7, b"k1")]);
         let rtr = set(&[
