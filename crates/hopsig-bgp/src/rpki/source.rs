@@ -737,4 +737,37 @@ mod tests {
             )
         );
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+        /// Untrusted input never panics: a valid document with bytes overwritten, cut
+        /// short, or random bytes, is read or refused with an error naming the file.
+        #[test]
+        fn damaged_sources_are_refused_without_panic(
+            edits in proptest::collection::vec((0usize..400, proptest::prelude::any::<u8>()), 0..6),
+            cut in 0usize..400,
+            random in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            let doc = format!(
+                r#"{{ "roas": [ {{ "asn": 1, "prefix": "10.0.0.0/8", "maxLength": 24, "expires": 5 }} ],
+                  "bgpsec_keys": [ {{ "asn": 15562, "ski": "{SKI}", "pubkey": "{PUBKEY}" }} ],
+                  "aspas": [ {{ "customer_asid": 1, "providers": [2, 3] }} ],
+                  "routerKeys": [], "slurmVersion": 1 }}"#
+            );
+            let mut bytes = doc.into_bytes();
+            for (at, b) in edits {
+                let n = bytes.len();
+                bytes[at % n] = b;
+            }
+            bytes.truncate(cut.max(1).min(bytes.len()));
+            let dir = tempfile::tempdir().unwrap();
+            for text in [&bytes, &random] {
+                let path = dir.path().join("x.json");
+                std::fs::write(&path, text).unwrap();
+                if let Err(e) = load_all(std::slice::from_ref(&path), 0, &Limits::default()) {
+                    proptest::prop_assert!(e.to_string().starts_with(&path.display().to_string()));
+                }
+            }
+        }
+    }
 }
