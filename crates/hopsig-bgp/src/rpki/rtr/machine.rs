@@ -268,10 +268,11 @@ mod tests {
         });
         assert_eq!(m.phase(), Phase::Stale);
         assert!(m.has_data());
-        assert!(m.on(Event::Tick {
-            at: t0 + Duration::from_secs(99)
-        })
-        .is_empty());
+        assert!(m
+            .on(Event::Tick {
+                at: t0 + Duration::from_secs(99)
+            })
+            .is_empty());
         let a = m.on(Event::Tick {
             at: t0 + Duration::from_secs(100),
         });
@@ -330,9 +331,7 @@ mod tests {
         });
         assert_eq!(m.reconnect_delay(), Duration::ZERO);
         for _ in 0..100 {
-            m.on(Event::Failed {
-                error: "x".into(),
-            });
+            m.on(Event::Failed { error: "x".into() });
         }
         assert_eq!(m.reconnect_delay(), Duration::from_secs(5));
     }

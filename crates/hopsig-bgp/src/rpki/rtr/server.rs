@@ -68,13 +68,19 @@ fn key(p: &Payload) -> Key {
 /// The changes from `old` to `new`.
 fn changes(old: &PayloadSet, new: &PayloadSet) -> Vec<Change> {
     let mut out = Vec::new();
-    for o in new.origins().filter(|o| !old.contains(&Payload::Origin(**o))) {
+    for o in new
+        .origins()
+        .filter(|o| !old.contains(&Payload::Origin(**o)))
+    {
         out.push(Change {
             old: None,
             new: Some(Payload::Origin(*o)),
         });
     }
-    for o in old.origins().filter(|o| !new.contains(&Payload::Origin(**o))) {
+    for o in old
+        .origins()
+        .filter(|o| !new.contains(&Payload::Origin(**o)))
+    {
         out.push(Change {
             old: Some(Payload::Origin(*o)),
             new: None,
@@ -99,7 +105,9 @@ fn changes(old: &PayloadSet, new: &PayloadSet) -> Vec<Change> {
         }
     }
     let by_customer = |s: &PayloadSet| -> HashMap<u32, Aspa> {
-        s.aspas().map(|a| (a.customer.into_u32(), a.clone())).collect()
+        s.aspas()
+            .map(|a| (a.customer.into_u32(), a.clone()))
+            .collect()
     };
     let (was, now) = (by_customer(old), by_customer(new));
     for (c, a) in &now {
@@ -232,7 +240,13 @@ impl PayloadSource for Source {
             return None;
         }
         if state.serial() == h.state.serial() {
-            return Some((h.state, Diff { items: Vec::new(), at: 0 }));
+            return Some((
+                h.state,
+                Diff {
+                    items: Vec::new(),
+                    at: 0,
+                },
+            ));
         }
         // The steps after `state`'s serial: it must be the serial just before one of
         // the kept steps.
@@ -383,7 +397,11 @@ mod tests {
         let steps: Vec<Vec<Change>> = sets.windows(2).map(|w| changes(&w[0], &w[1])).collect();
         for from in 0..sets.len() {
             let diff = squash(steps[from..].iter().map(|s| &s[..]));
-            assert_eq!(apply(&sets[from], &diff), sets[sets.len() - 1], "from {from}");
+            assert_eq!(
+                apply(&sets[from], &diff),
+                sets[sets.len() - 1],
+                "from {from}"
+            );
         }
         // Back where it started: nothing to send.
         let there_and_back = [changes(&sets[0], &sets[1]), changes(&sets[1], &sets[0])];

@@ -123,7 +123,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
 
     /// Sends a Serial Query for `state` (RFC 8210 §8.2) and applies the answer to a
     /// copy of `base`, the data held at that serial.
-    pub async fn serial_query(&mut self, state: State, base: &PayloadSet) -> Result<Reply, RtrError> {
+    pub async fn serial_query(
+        &mut self,
+        state: State,
+        base: &PayloadSet,
+    ) -> Result<Reply, RtrError> {
         let query = pdu::SerialQuery::new(self.version, state);
         step(self.io_timeout, "sending a Serial Query", async {
             query.write(&mut self.sock).await?;
@@ -139,9 +143,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                     "Session ID {session} in answer to a Serial Query for session {}",
                     state.session()
                 );
-                let _ = self
-                    .refuse(pdu::CacheResponse::PDU, 0, &[], &detail)
-                    .await;
+                let _ = self.refuse(pdu::CacheResponse::PDU, 0, &[], &detail).await;
                 Err(RtrError::SessionChanged {
                     old: state.session(),
                     new: session,
@@ -191,16 +193,19 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 (_, Pdu::Report(e)) => return Err(e),
                 (header, _) => {
                     let detail = format!("expected a {waiting_for}");
-                    return Err(self
-                        .refuse(header.pdu(), 0, header.as_ref(), &detail)
-                        .await);
+                    return Err(self.refuse(header.pdu(), 0, header.as_ref(), &detail).await);
                 }
             }
         }
     }
 
     /// Receives payload PDUs up to End of Data into `set`.
-    async fn receive(&mut self, mut set: PayloadSet, reset: bool, session: u16) -> Result<Synced, RtrError> {
+    async fn receive(
+        &mut self,
+        mut set: PayloadSet,
+        reset: bool,
+        session: u16,
+    ) -> Result<Synced, RtrError> {
         loop {
             let (header, pdu) = self.read_pdu("payload or End of Data").await?;
             match pdu {
@@ -211,9 +216,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                             "Session ID {} differs from the Cache Response's {session}",
                             end.session()
                         );
-                        return Err(self
-                            .refuse(header.pdu(), 0, end.as_ref(), &detail)
-                            .await);
+                        return Err(self.refuse(header.pdu(), 0, end.as_ref(), &detail).await);
                     }
                     return Ok(Synced {
                         payload: set,
@@ -241,7 +244,12 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     /// Applies one payload PDU: announcements of what is there and withdrawals of what
     /// is not are refused (RFC 8210 §12 codes 7 and 6), as is going over the limits
     /// (code 1).
-    async fn apply(&mut self, set: &mut PayloadSet, p: &pdu::Payload, reset: bool) -> Result<(), RtrError> {
+    async fn apply(
+        &mut self,
+        set: &mut PayloadSet,
+        p: &pdu::Payload,
+        reset: bool,
+    ) -> Result<(), RtrError> {
         let (action, item) = match p.to_payload() {
             Ok(x) => x,
             Err(report) => {
@@ -281,7 +289,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                     } else {
                         "withdrawal of a record not held"
                     };
-                    return Err(self.refuse(pdu_type(p), 6, p.as_partial_slice(), detail).await);
+                    return Err(self
+                        .refuse(pdu_type(p), 6, p.as_partial_slice(), detail)
+                        .await);
                 }
             }
         }
@@ -290,7 +300,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
 
     /// Reads one PDU, checking its version and length; whatever is wrong is answered
     /// with an Error Report and returned as the error.
-    async fn read_pdu(&mut self, waiting_for: &'static str) -> Result<(pdu::Header, Pdu), RtrError> {
+    async fn read_pdu(
+        &mut self,
+        waiting_for: &'static str,
+    ) -> Result<(pdu::Header, Pdu), RtrError> {
         let t = self.io_timeout;
         let header = step(t, waiting_for, pdu::Header::read(&mut self.sock)).await?;
         let (kind, version, length) = (header.pdu(), header.version(), header.length());
@@ -302,7 +315,12 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             if length != pdu::SerialNotify::size() {
                 return Err(self.corrupt(header, "length").await);
             }
-            step(t, waiting_for, pdu::SerialNotify::read_payload(header, &mut self.sock)).await?;
+            step(
+                t,
+                waiting_for,
+                pdu::SerialNotify::read_payload(header, &mut self.sock),
+            )
+            .await?;
             return Ok((header, Pdu::Notify));
         }
         if !(8..=MAX_PDU).contains(&length) {
@@ -314,7 +332,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         }
         if !self.negotiated {
             if version > self.version {
-                let detail = format!("version {version} in answer to a version {} query", self.version);
+                let detail = format!(
+                    "version {version} in answer to a version {} query",
+                    self.version
+                );
                 return Err(self.refuse(kind, 8, header.as_ref(), &detail).await);
             }
             // A lower version in the answer: the cache downgraded (RFC 8210 §7).
@@ -332,25 +353,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 read!(pdu::SerialNotify);
                 Pdu::Notify
             }
-            pdu::CacheResponse::PDU => Pdu::Response(
-                read!(pdu::CacheResponse)
-                    .session(),
-            ),
-            pdu::Ipv4Prefix::PDU => Pdu::Payload(pdu::Payload::V4(
-                read!(pdu::Ipv4Prefix),
-            )),
-            pdu::Ipv6Prefix::PDU => Pdu::Payload(pdu::Payload::V6(
-                read!(pdu::Ipv6Prefix),
-            )),
-            pdu::RouterKey::PDU if version >= 1 => Pdu::Payload(pdu::Payload::RouterKey(
-                read!(pdu::RouterKey),
-            )),
-            pdu::Aspa::PDU if version >= 2 => Pdu::Payload(pdu::Payload::Aspa(
-                read!(pdu::Aspa),
-            )),
-            pdu::EndOfData::PDU => Pdu::End(
-                read!(pdu::EndOfData),
-            ),
+            pdu::CacheResponse::PDU => Pdu::Response(read!(pdu::CacheResponse).session()),
+            pdu::Ipv4Prefix::PDU => Pdu::Payload(pdu::Payload::V4(read!(pdu::Ipv4Prefix))),
+            pdu::Ipv6Prefix::PDU => Pdu::Payload(pdu::Payload::V6(read!(pdu::Ipv6Prefix))),
+            pdu::RouterKey::PDU if version >= 1 => {
+                Pdu::Payload(pdu::Payload::RouterKey(read!(pdu::RouterKey)))
+            }
+            pdu::Aspa::PDU if version >= 2 => Pdu::Payload(pdu::Payload::Aspa(read!(pdu::Aspa))),
+            pdu::EndOfData::PDU => Pdu::End(read!(pdu::EndOfData)),
             pdu::CacheReset::PDU => {
                 read!(pdu::CacheReset);
                 Pdu::CacheReset
@@ -408,7 +418,12 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             });
         }
         let mut body = vec![0u8; length as usize - 8];
-        step(self.io_timeout, "an Error Report", self.sock.read_exact(&mut body)).await?;
+        step(
+            self.io_timeout,
+            "an Error Report",
+            self.sock.read_exact(&mut body),
+        )
+        .await?;
         let (erroneous, text) = split_report(&body);
         Ok(RtrError::Report {
             code: header.session(),
