@@ -143,3 +143,6 @@ pub struct CacheStatus {
     /// Whether this cache's data is in [`CacheView::payload`].
     pub in_use: bool,
 }
+
+#[cfg(test)]
+mod tests;
