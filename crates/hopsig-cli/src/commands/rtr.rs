@@ -44,6 +44,10 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Print only the first two lines (session, timers, time to End of Data;
+        /// counts).
+        #[arg(long, conflicts_with = "json")]
+        summary: bool,
         /// Give up after this many seconds.
         #[arg(long, default_value_t = 30.0)]
         timeout: f64,
@@ -85,6 +89,7 @@ pub fn run(args: Args) -> Outcome {
             cache,
             version,
             json,
+            summary,
             timeout,
         } => {
             let (host, port) = host_port(&cache)?;
@@ -95,7 +100,7 @@ pub fn run(args: Args) -> Outcome {
             if json {
                 say_json(&dump_json(&dump))
             } else {
-                print_text(&dump_text(&cache, &dump))
+                print_text(&dump_text(&cache, &dump, summary))
             }
         }
         Command::Serve {
@@ -168,14 +173,16 @@ fn key_algorithm(spki: &[u8]) -> &'static str {
     }
 }
 
-/// The payload as sorted lines: (VRPs, router keys, ASPAs).
-fn sorted(
-    p: &PayloadSet,
-) -> (
+/// The payload, sorted: VRPs (prefix-maxlen, AS), router keys (AS, SKI hex, SPKI
+/// hex), ASPAs (customer, providers).
+struct Sorted(
     Vec<(String, u32)>,
     Vec<(u32, String, String)>,
     Vec<(u32, Vec<u32>)>,
-) {
+);
+
+/// The payload as sorted lines.
+fn sorted(p: &PayloadSet) -> Sorted {
     let mut vrps: Vec<_> = p
         .origins()
         .map(|o| (o.prefix.to_string(), o.asn.into_u32()))
@@ -202,11 +209,10 @@ fn sorted(
         })
         .collect();
     aspas.sort();
-    (vrps, keys, aspas)
+    Sorted(vrps, keys, aspas)
 }
 
-fn dump_text(cache: &str, d: &Dump) -> String {
-    let (vrps, keys, aspas) = sorted(&d.payload);
+fn dump_text(cache: &str, d: &Dump, summary: bool) -> String {
     let mut out = String::new();
     let timing = match d.timing {
         Some(t) => format!(
@@ -223,13 +229,12 @@ fn dump_text(cache: &str, d: &Dump) -> String {
         d.serial,
         d.elapsed.as_secs_f64()
     );
-    let _ = writeln!(
-        out,
-        "{} VRPs, {} router keys, {} ASPAs",
-        vrps.len(),
-        keys.len(),
-        aspas.len()
-    );
+    let (v, k, a) = d.payload.counts();
+    let _ = writeln!(out, "{v} VRPs, {k} router keys, {a} ASPAs");
+    if summary {
+        return out;
+    }
+    let Sorted(vrps, keys, aspas) = sorted(&d.payload);
     for (asn, ski, spki) in &keys {
         let der = hex::decode(spki).unwrap_or_default();
         let _ = writeln!(
@@ -250,7 +255,7 @@ fn dump_text(cache: &str, d: &Dump) -> String {
 }
 
 fn dump_json(d: &Dump) -> serde_json::Value {
-    let (vrps, keys, aspas) = sorted(&d.payload);
+    let Sorted(vrps, keys, aspas) = sorted(&d.payload);
     serde_json::json!({
         "version": d.version,
         "session_id": d.session_id,
