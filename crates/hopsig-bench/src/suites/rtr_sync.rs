@@ -21,11 +21,26 @@ use super::Machine;
 use crate::table::{Column, Table};
 use crate::Error;
 
-/// A P-256 SubjectPublicKeyInfo shared by the generated router keys (the RTR layer
-/// does not verify keys; each key differs by SKI and AS).
-const SPKI: &str = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEjPfbrQ3ZwksT4MsqLuboCHjP6P/PnHsbazrrehYu/fvpsBANk+RXORIbivYrc8FbFoaazg0DSaaTWmOtutmu/Q==";
+/// `n` P-256 router keys: (SKI as 40 hex digits, SubjectPublicKeyInfo in base64). The
+/// SKI is the SHA-1 of the public key's bits (RFC 8209 §3.1.1), which the sources check.
+fn router_keys(n: usize) -> Result<Vec<(String, String)>, Error> {
+    use openssl::ec::{EcGroup, EcKey};
+    use openssl::nid::Nid;
+    let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).map_err(Error::setup)?;
+    (0..n)
+        .map(|_| {
+            let key = EcKey::generate(&group).map_err(Error::setup)?;
+            let der = key.public_key_to_der().map_err(Error::setup)?;
+            // The uncompressed point is the DER's last 65 octets.
+            let point = &der[der.len().saturating_sub(65)..];
+            let ski = openssl::sha::sha1(point);
+            let hex: String = ski.iter().map(|b| format!("{b:02X}")).collect();
+            Ok((hex, openssl::base64::encode_block(&der)))
+        })
+        .collect()
+}
 
-/// Its length in DER.
+/// A P-256 SubjectPublicKeyInfo's length in DER.
 const SPKI_LEN: usize = 91;
 
 /// One client's sync from one cache.
@@ -81,8 +96,8 @@ fn vm_hwm(pid: u32) -> Option<u64> {
 }
 
 /// The table as rpki-client JSON, and its size on the wire at version 2.
-fn table(vrps: usize, keys: usize, aspas: usize, with_aspas: bool) -> (String, u64) {
-    let mut out = String::with_capacity(vrps * 80 + keys * 200 + aspas * 80);
+fn table(vrps: usize, keys: &[(String, String)], aspas: usize, with_aspas: bool) -> (String, u64) {
+    let mut out = String::with_capacity(vrps * 80 + keys.len() * 200 + aspas * 80);
     out.push_str("{\"metadata\":{\"buildtime\":\"2026-01-01T00:00:00Z\"},\"roas\":[");
     let mut wire = 0u64;
     let v6 = vrps / 5;
@@ -112,15 +127,14 @@ fn table(vrps: usize, keys: usize, aspas: usize, with_aspas: bool) -> (String, u
         }
     }
     out.push_str("],\"bgpsec_keys\":[");
-    for i in 0..keys {
+    for (i, (ski, spki)) in keys.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         let _ = write!(
             out,
-            "{{\"asn\":{},\"ski\":\"{:040X}\",\"pubkey\":\"{SPKI}\",\"ta\":\"bench\"}}",
-            65_000 + i,
-            i + 1
+            "{{\"asn\":{},\"ski\":\"{ski}\",\"pubkey\":\"{spki}\",\"ta\":\"bench\"}}",
+            65_000 + i
         );
         wire += (32 + SPKI_LEN) as u64;
     }
@@ -316,10 +330,11 @@ impl RtrSyncBench {
         std::fs::create_dir_all(&dir).map_err(Error::setup)?;
         let mut rows = Vec::new();
         tracing::info!("bench rtr-sync: generating {vrps} VRPs, {keys} router keys, {aspas} ASPAs");
-        let (v1_json, _) = table(vrps, keys, aspas, false);
+        let key_list = router_keys(keys)?;
+        let (v1_json, _) = table(vrps, &key_list, aspas, false);
         let v1_path = dir.join("v1.json");
         std::fs::write(&v1_path, v1_json).map_err(Error::setup)?;
-        let (v2_json, wire) = table(vrps, keys, aspas, true);
+        let (v2_json, wire) = table(vrps, &key_list, aspas, true);
         let v2_path = dir.join("v2.json");
         std::fs::write(&v2_path, v2_json).map_err(Error::setup)?;
         {
