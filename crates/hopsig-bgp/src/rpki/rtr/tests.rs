@@ -604,3 +604,21 @@ async fn a_cache_capped_at_a_version_makes_the_client_downgrade() {
         );
     }
 }
+
+#[test]
+fn a_cache_entry_reads_seconds_and_refuses_unknown_fields() {
+    let c: CacheConfig = serde_json::from_str(
+        r#"{"address": "192.0.2.1", "port": 3323, "preference": 2, "refresh": 30, "expire": 600.5}"#,
+    )
+    .unwrap();
+    assert_eq!(c.preference, 2);
+    assert_eq!(c.refresh, Some(Duration::from_secs(30)));
+    assert_eq!(c.expire, Some(Duration::from_secs_f64(600.5)));
+    assert_eq!((c.retry, c.version), (None, None));
+    assert!(
+        serde_json::from_str::<CacheConfig>(r#"{"address": "a", "port": 1, "refrsh": 3}"#).is_err()
+    );
+    assert!(
+        serde_json::from_str::<CacheConfig>(r#"{"address": "a", "port": 1, "retry": -1}"#).is_err()
+    );
+}
