@@ -19,7 +19,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hopsig_testkit::bgpsrx::{self, RpkirtrSvr, SrxServer};
-use rtr_peer::{dump, free_port, Key, Vrp};
+use rtr_peer::{dump, dump_with, free_port, Key, Vrp};
 
 /// The VRPs both tests serve: IPv4 and IPv6, a 4-octet ASN, maxLength above and at the
 /// prefix length.
@@ -67,10 +67,41 @@ fn hopsig_dumps_rpkirtr_svr() {
     assert_eq!(got.keys, want_keys, "{}", svr.log());
     assert!(got.aspas.is_empty());
 
+    // Version 1: rpkirtr_svr's End of Data is 12 octets (RFC 8210 §5.8: 24); hopsig
+    // names the PDU and answers Corrupt Data (RFC 8210 §12, code 0).
     let (code, err) = dump(svr.addr, Some(1)).expect_err("a 12-octet v1 End of Data");
-    assert_ne!(code, 0);
+    assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("End of Data") || err.contains("Corrupt Data"),
+        err.contains("End of Data") && err.contains("Corrupt Data"),
+        "{err}"
+    );
+    // Version 0: rpkirtr_svr sends the prefixes but no End of Data (and fails on its
+    // side); hopsig gives up after --timeout.
+    let (code, err) =
+        dump_with(svr.addr, Some(0), &["--timeout", "5"]).expect_err("no v0 End of Data");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("End of Data"), "{err}");
+}
+
+/// An ASPA from `rpkirtr_svr` (`addASPA`) has an earlier draft's layout (Flags, zero and
+/// a Provider AS Count after the header), which the current draft-ietf-sidrops-8210bis
+/// layout reads as a withdrawal (Flags in the header's Session field, 0): hopsig refuses
+/// it as a withdrawal in answer to a Reset Query with Withdrawal of Unknown Record (RFC
+/// 8210 §12, code 6) rather than take a wrong customer ASN.
+#[test]
+fn hopsig_refuses_rpkirtr_svr_old_aspa_layout() {
+    let Some(prefix) = bgpsrx::find() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let svr = RpkirtrSvr::start(
+        &prefix,
+        &dir.path().join("svr"),
+        "add 10.5.0.0/20 24 65005\naddASPA 65001 65002 65003\n",
+    )
+    .unwrap();
+    let (code, err) = dump(svr.addr, Some(2)).expect_err("an old-layout ASPA PDU");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("ASPA") && err.contains("Withdrawal of Unknown Record"),
         "{err}"
     );
 }

@@ -82,8 +82,18 @@ pub fn free_port() -> u16 {
 /// Runs `hopsig rtr dump ADDR [--version N] --json`; its JSON, or the exit code and
 /// stderr when it fails.
 pub fn dump(addr: SocketAddr, version: Option<u8>) -> Result<Dumped, (i32, String)> {
+    dump_with(addr, version, &[])
+}
+
+/// [`dump`] with more arguments (e.g. `--timeout S`).
+pub fn dump_with(
+    addr: SocketAddr,
+    version: Option<u8>,
+    more: &[&str],
+) -> Result<Dumped, (i32, String)> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_hopsig"));
-    cmd.args(["rtr", "dump", &addr.to_string(), "--json"]);
+    cmd.args(["rtr", "dump", &addr.to_string(), "--json"])
+        .args(more);
     if let Some(v) = version {
         cmd.args(["--version", &v.to_string()]);
     }
@@ -97,6 +107,16 @@ pub fn dump(addr: SocketAddr, version: Option<u8>) -> Result<Dumped, (i32, Strin
     let v: serde_json::Value = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));
     Ok(parse_dump(&v))
+}
+
+/// A VRP from the dump's `prefix/len-maxlen` (the `rpki` crate's `MaxLenPrefix`; no
+/// `-maxlen` when it equals the length).
+fn vrp(text: &str, asn: u32) -> Vrp {
+    let (prefix, max) = match text.split_once('-') {
+        Some((p, m)) => (p, m.parse().unwrap()),
+        None => (text, text.rsplit('/').next().unwrap().parse().unwrap()),
+    };
+    (prefix.to_string(), max, asn)
 }
 
 /// The fields of `hopsig rtr dump --json` this test reads.
@@ -119,14 +139,14 @@ pub fn parse_dump(v: &serde_json::Value) -> Dumped {
         version: u(v, "version") as u8,
         vrps: list("vrps")
             .iter()
-            .map(|r| (s(r, "prefix"), u(r, "maxLength") as u8, u(r, "asn") as u32))
+            .map(|r| vrp(&s(r, "prefix"), u(r, "asn") as u32))
             .collect(),
         keys: list("router_keys")
             .iter()
             .map(|k| Key {
                 asn: u(k, "asn") as u32,
-                ski: s(k, "ski").to_ascii_lowercase().replace(':', ""),
-                spki: openssl::base64::decode_block(&s(k, "pubkey")).unwrap(),
+                ski: s(k, "ski").to_ascii_lowercase(),
+                spki: hex::decode(s(k, "spki")).unwrap(),
             })
             .collect(),
         aspas: list("aspas")
