@@ -11,6 +11,8 @@
 //! layout of an earlier draft-ietf-sidrops-8210bis revision (Flags, zero and a Provider
 //! AS Count after the header), not the current one.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod rtr_peer;
 
 use std::collections::BTreeSet;

@@ -9,6 +9,8 @@
 //! used because building it takes longer than the project allows `.ci/run` per peer,
 //! while FORT is a Debian package.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod rtr_peer;
 
 use std::net::{SocketAddr, TcpStream};
