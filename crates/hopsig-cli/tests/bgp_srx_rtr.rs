@@ -152,11 +152,15 @@ impl Serve {
     }
 }
 
-/// (b) `srx_server` as a client of `hopsig rtr serve` (rpki-client JSON with `roas` and
-/// `bgpsec_keys`), at versions 1 and 2: its log shows every VRP hopsig served,
-/// announced, and every router key stored in its crypto API under the right ASN, then
-/// End of Data, and no error. (srx_server logs no SKI; the key count per ASN and the
-/// crypto API's acceptance of each SubjectPublicKeyInfo are what it shows.)
+/// (b) `srx_server` as a client of `hopsig rtr serve` (rpki-client JSON with `roas`,
+/// `bgpsec_keys` and `aspas`): its log shows every VRP hopsig served, announced once,
+/// every router key stored in its crypto API under the right ASN, then End of Data, and
+/// no error. (srx_server logs no SKI; the key count per ASN and the crypto API's
+/// acceptance of each SubjectPublicKeyInfo are what it shows.) At version 1 the source
+/// holds an ASPA, which hopsig must not send (ASPA PDUs are version 2,
+/// draft-ietf-sidrops-8210bis §5.12); at version 2 it holds none, because srx_server
+/// 6.3.3 reads ASPA PDUs in an earlier draft's layout and crashes (SIGSEGV) on the
+/// current one.
 #[test]
 fn srx_server_reads_hopsig_rtr_serve() {
     let Some(prefix) = bgpsrx::find() else { return };
@@ -177,18 +181,24 @@ fn srx_server_reads_hopsig_rtr_serve() {
             })
         })
         .collect();
-    let source = dir.path().join("rpki.json");
-    let json = serde_json::json!({
-        "metadata": {"buildtime": "2026-11-26T00:00:00Z"},
-        "roas": roas,
-        "bgpsec_keys": bgpsec_keys,
-    });
-    std::fs::write(&source, json.to_string()).unwrap();
-    let serve = Serve::start(&source);
-
     let mut want_key_asns: Vec<u32> = keys.iter().map(|k| k.asn).collect();
     want_key_asns.sort_unstable();
-    for version in [1u8, 2] {
+    for (version, aspas) in [
+        (
+            1u8,
+            serde_json::json!([{"customer_asid": 65001, "providers": [65002, 65003]}]),
+        ),
+        (2, serde_json::json!([])),
+    ] {
+        let source = dir.path().join(format!("rpki-v{version}.json"));
+        let json = serde_json::json!({
+            "metadata": {"buildtime": "2026-11-26T00:00:00Z"},
+            "roas": roas,
+            "bgpsec_keys": bgpsec_keys,
+            "aspas": aspas,
+        });
+        std::fs::write(&source, json.to_string()).unwrap();
+        let serve = Serve::start(&source);
         let mut srx = SrxServer::start(
             &prefix,
             &dir.path().join(format!("srx-v{version}")),
@@ -209,6 +219,7 @@ fn srx_server_reads_hopsig_rtr_serve() {
         let mut key_asns = got.key_asns.clone();
         key_asns.sort_unstable();
         assert_eq!(key_asns, want_key_asns, "v{version}: {}", srx.log());
+        assert!(got.aspa_customers.is_empty(), "v{version}: {}", srx.log());
         assert!(got.errors.is_empty(), "v{version}: {:?}", got.errors);
     }
 }

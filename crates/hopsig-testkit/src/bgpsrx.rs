@@ -299,6 +299,9 @@ pub struct SrxReceived {
     /// srxcryptoapi` followed by `ski_registerKey asn=N`, rpki_handler.c
     /// `handleRouterKey`; srx_server logs no SKI).
     pub key_asns: Vec<u32>,
+    /// The customer ASN of each ASPA announced (`[ASPA] Ann (...): cs=N, pct=M`,
+    /// rpki_router_client.c).
+    pub aspa_customers: Vec<u32>,
     /// The number of End of Data PDUs it processed (`Received an end of data`).
     pub end_of_data: usize,
     /// Lines at ERROR level and RTR Error Reports it logged.
@@ -413,6 +416,11 @@ fn parse_log(text: &str) -> SrxReceived {
                     r.vrps.push((prefix.to_string(), max, asn));
                 }
             }
+        } else if let Some(rest) = line.split("[ASPA] Ann (").nth(1) {
+            let cs = rest.split("cs=").nth(1).and_then(|v| v.split(',').next());
+            if let Some(Ok(cs)) = cs.map(str::parse) {
+                r.aspa_customers.push(cs);
+            }
         } else if line.contains("RPKI/Router Key Stored in srxcryptoapi") {
             key_stored = true;
         } else if let Some(asn) = line.split("ski_registerKey asn=").nth(1) {
@@ -443,6 +451,7 @@ mod tests {
                    INFO [x] RPKI/Router Key Stored in srxcryptoapi \n\
                    DEBUG [x] ski_registerKey asn=65000\n\
                    DEBUG [x] ski_registerKey asn=65001\n\
+                   DEBUG [x] [ASPA] Ann (valCacheID=0x00000001 sessionID=0x0000): cs=65001, pct=2\n\
                    INFO [x] Received an end of data, process RPKI Queue:\n\
                    ERROR [x] boom\n";
         let r = parse_log(log);
@@ -455,6 +464,7 @@ mod tests {
         );
         // The second ski_registerKey has no "Stored" line before it: not accepted.
         assert_eq!(r.key_asns, vec![65000]);
+        assert_eq!(r.aspa_customers, vec![65001]);
         assert_eq!(r.end_of_data, 1);
         assert_eq!(r.errors, vec!["ERROR [x] boom".to_string()]);
     }
