@@ -5,9 +5,8 @@
 //! empty one (TA certificate, CRL, manifest) in its local repository, and the payload
 //! is the SLURM file's `locallyAddedAssertions`. Under `CI` a missing `fort` fails.
 //!
-//! Routinator (crates.io, `--exceptions` with no TALs) would serve the same; it was not
-//! used because building it takes longer than the project allows `.ci/run` per peer,
-//! while FORT is a Debian package.
+//! FORT was tried first (a Debian package) and runs offline with that trust anchor, so
+//! Routinator (crates.io, `--exceptions` with no TALs) was not tried.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -187,6 +186,11 @@ fn fort_serves_slurm_assertions_to_hopsig() {
         "router keys at version 0: {:?}",
         v0.keys
     );
+
+    // Version 2 only: FORT's Error Report, named.
+    let (code, err) = dump(fort.addr, Some(2)).expect_err("FORT 1.5.4 has no v2");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Unsupported Protocol Version"), "{err}");
 
     // Without --version hopsig asks for 2; FORT 1.5.4 answers Unsupported Protocol
     // Version in a version 0 Error Report (its lowest, where draft-ietf-sidrops-8210bis
