@@ -48,6 +48,49 @@ pub enum KeysJsonError {
     },
 }
 
+/// Which member of a router key entry is at fault ([`checked_entry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyMember {
+    /// The SKI (`ski` in rpki-client's JSON, `SKI` in Routinator's).
+    Ski,
+    /// The key (`pubkey` in rpki-client's JSON, `routerPublicKey` in Routinator's).
+    Key,
+}
+
+/// A router key entry's fault: the member and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryFault {
+    /// The member.
+    pub member: KeyMember,
+    /// What is wrong.
+    pub problem: String,
+}
+
+/// The checks every JSON list of router keys gets (rpki-client's `bgpsec_keys`,
+/// Routinator's `routerKeys`, hopsig's `rpki::source`): `ski` is 40 hexadecimal digits
+/// (either case), `spki` (`None`: it did not decode as the format's base64, whose
+/// member is `key_name`) is a DER SubjectPublicKeyInfo, and its SKI is `ski` (RFC 8209
+/// §3.1.1). Returns the SKI.
+///
+/// # Errors
+/// [`EntryFault`] naming the member.
+pub fn checked_entry(ski: &str, spki: Option<&[u8]>, key_name: &str) -> Result<Ski, EntryFault> {
+    let fault = |member, problem: String| EntryFault { member, problem };
+    let ski: Ski = hex::decode(ski)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| fault(KeyMember::Ski, "not 40 hexadecimal digits".into()))?;
+    let spki = spki.ok_or_else(|| fault(KeyMember::Key, "not base64".into()))?;
+    let computed = ski_of_spki(spki).map_err(|e| fault(KeyMember::Key, e.to_string()))?;
+    if computed != ski {
+        return Err(fault(
+            KeyMember::Ski,
+            format!("is not the SKI of {key_name} (RFC 8209 §3.1.1)"),
+        ));
+    }
+    Ok(ski)
+}
+
 /// The `bgpsec_keys` of an rpki-client JSON document as a validator's lookup: each
 /// entry's `asn` (0 to 2³²−1), `ski` (40 hex digits, either case) and `pubkey` (base64
 /// DER SubjectPublicKeyInfo, whose SKI must be `ski`). An entry whose `expires` (Unix
@@ -79,21 +122,22 @@ pub fn from_rpki_json(text: &[u8], unix: i64) -> Result<LoadReport, KeysJsonErro
             .and_then(serde_json::Value::as_u64)
             .and_then(|a| u32::try_from(a).ok())
             .ok_or_else(|| bad("asn", "not an AS number from 0 to 4294967295"))?;
-        let ski: Ski = e
+        let ski = e
             .get("ski")
             .and_then(serde_json::Value::as_str)
-            .and_then(|s| hex::decode(s).ok())
-            .and_then(|v| v.try_into().ok())
-            .ok_or_else(|| bad("ski", "not 40 hexadecimal digits"))?;
+            .unwrap_or_default();
         let spki = e
             .get("pubkey")
             .and_then(serde_json::Value::as_str)
-            .and_then(|s| openssl::base64::decode_block(s).ok())
-            .ok_or_else(|| bad("pubkey", "not base64"))?;
-        let computed = ski_of_spki(&spki).map_err(|e| bad("pubkey", &e.to_string()))?;
-        if computed != ski {
-            return Err(bad("ski", "is not the SKI of pubkey (RFC 8209 §3.1.1)"));
-        }
+            .and_then(|s| openssl::base64::decode_block(s).ok());
+        let ski = checked_entry(ski, spki.as_deref(), "pubkey").map_err(|f| {
+            let field = match f.member {
+                KeyMember::Ski => "ski",
+                KeyMember::Key => "pubkey",
+            };
+            bad(field, &f.problem)
+        })?;
+        let spki = spki.unwrap_or_default();
         let expires = match e.get("expires") {
             None => None,
             Some(v) => Some(

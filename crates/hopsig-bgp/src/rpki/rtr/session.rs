@@ -161,7 +161,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         match timeout_at(until, self.sock.fill_buf()).await {
             Err(_) => return Ok(false),
             Ok(Err(e)) => return Err(RtrError::Io(e)),
-            Ok(Ok(buf)) if buf.is_empty() => {
+            Ok(Ok([])) => {
                 return Err(RtrError::Closed {
                     waiting_for: "a Serial Notify",
                 })

@@ -95,6 +95,15 @@ fn sample() -> PayloadSet {
 
 /// `hopsig rtr serve`'s server on a free port, fed by the returned sender.
 async fn cache(first: PayloadSet, history: usize) -> (u16, watch::Sender<Arc<PayloadSet>>) {
+    cache_upto(first, history, MAX_VERSION).await
+}
+
+/// As [`cache`], serving versions up to `max_version`.
+async fn cache_upto(
+    first: PayloadSet,
+    history: usize,
+    max_version: u8,
+) -> (u16, watch::Sender<Arc<PayloadSet>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let (tx, rx) = watch::channel(Arc::new(first));
@@ -105,6 +114,7 @@ async fn cache(first: PayloadSet, history: usize) -> (u16, watch::Sender<Arc<Pay
             expire: 7200,
         },
         history,
+        max_version,
     };
     tokio::spawn(serve(listener, rx, config));
     (port, tx)
@@ -561,5 +571,54 @@ async fn a_serial_older_than_the_history_gets_a_cache_reset() {
     assert_eq!(
         u32::from(again.state.serial()),
         u32::from(first.state.serial()) + 3
+    );
+}
+
+#[tokio::test]
+async fn a_cache_capped_at_a_version_makes_the_client_downgrade() {
+    for max in [0, 1] {
+        let (port, _tx) = cache_upto(sample(), 8, max).await;
+        let d = dump(
+            "127.0.0.1",
+            port,
+            None,
+            Limits::default(),
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+        assert_eq!(d.version, max);
+        assert_eq!(d.payload, at_version(&sample(), max));
+        let e = dump(
+            "127.0.0.1",
+            port,
+            Some(2),
+            Limits::default(),
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            matches!(e, RtrError::Report { code: 4, version, .. } if version == max),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_cache_entry_reads_seconds_and_refuses_unknown_fields() {
+    let c: CacheConfig = serde_json::from_str(
+        r#"{"address": "192.0.2.1", "port": 3323, "preference": 2, "refresh": 30, "expire": 600.5}"#,
+    )
+    .unwrap();
+    assert_eq!(c.preference, 2);
+    assert_eq!(c.refresh, Some(Duration::from_secs(30)));
+    assert_eq!(c.expire, Some(Duration::from_secs_f64(600.5)));
+    assert_eq!((c.retry, c.version), (None, None));
+    assert!(
+        serde_json::from_str::<CacheConfig>(r#"{"address": "a", "port": 1, "refrsh": 3}"#).is_err()
+    );
+    assert!(
+        serde_json::from_str::<CacheConfig>(r#"{"address": "a", "port": 1, "retry": -1}"#).is_err()
     );
 }
