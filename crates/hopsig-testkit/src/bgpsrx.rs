@@ -7,7 +7,9 @@
 //! option); the launchers give them free ports and everything connects over loopback.
 //! Each is killed by PID when its handle is dropped, and its folder removed.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
+
+use crate::stayrtr::free_port;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -36,25 +38,13 @@ pub fn find() -> Option<PathBuf> {
         Some(p) if ok(&p) => Some(p),
         other => {
             let shown = other.map_or("(no HOME)".into(), |p| p.display().to_string());
-            #[allow(clippy::panic)]
-            if std::env::var_os("CI").is_some() {
-                panic!(
-                    "CI requires NIST BGP-SRx in {shown} (bin/rpkirtr_svr, bin/srx_server): \
-                     run tools/bgp-srx.sh (.ci/run does)"
-                )
-            }
-            eprintln!(
-                "skipped: NIST BGP-SRx is not built in {shown} (tools/bgp-srx.sh builds it; \
-                 CI runs it)"
-            );
+            crate::missing(&format!(
+                "NIST BGP-SRx in {shown} (bin/rpkirtr_svr, bin/srx_server; tools/bgp-srx.sh \
+                 builds it, .ci/run runs that)"
+            ));
             None
         }
     }
-}
-
-/// A free TCP port on loopback (bound, then released: the peer binds it next).
-fn free_port() -> std::io::Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
 /// Waits (at most `limit`) until `ready` holds, re-reading `log` each time; the error

@@ -3,7 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
-use std::net::{SocketAddr, TcpListener};
+use std::net::SocketAddr;
 use std::process::Command;
 
 use openssl::bn::BigNumContext;
@@ -72,11 +72,7 @@ pub struct Dumped {
 
 /// A free TCP port on loopback (bound, then released for the peer).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    hopsig_testkit::stayrtr::free_port().unwrap()
 }
 
 /// Runs `hopsig rtr dump ADDR [--version N] --json`; its JSON, or the exit code and
