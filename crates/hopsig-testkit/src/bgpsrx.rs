@@ -302,7 +302,7 @@ impl SrxServer {
     /// Starts `PREFIX/bin/srx_server` in the new folder `dir` with its RTR client
     /// pointed at `cache` (RTR version `version`, which it may downgrade), its proxy,
     /// console and gRPC ports free, logging at DEBUG to `dir/srx_server.log`; waits (at
-    /// most 10 s) until it has started its RTR client.
+    /// most 10 s) until its main thread runs (it connects to the cache then).
     ///
     /// # Errors
     /// The folder exists or cannot be made, or the server does not start or stops.
