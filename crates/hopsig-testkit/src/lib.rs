@@ -5,6 +5,8 @@
 //! `.venv-ci` — because it only ever runs in the repository's checkout; shipped crates
 //! may not (docs: STYLE.md 26).
 //!
+//! * [`bgpsrx`]: NIST BGP-SRx's RTR test cache `rpkirtr_svr` and the RTR client of its
+//!   `srx_server` (built by `tools/bgp-srx.sh` outside the checkout).
 //! * [`ndnd`]: a private NDN forwarder (named-data/ndnd) on a Unix socket and a free
 //!   loopback port.
 //! * [`python`]: the interpreter of the interop tests, probed for the modules a test
@@ -19,6 +21,7 @@
 //! tests run them), the CLI's `Scratch` folders and the hostile NDN packets of
 //! `crates/hopsig-ndn/tests/common/hostile.rs` (one user each).
 
+pub mod bgpsrx;
 pub mod ndnd;
 pub mod rtrclient;
 pub mod stayrtr;
