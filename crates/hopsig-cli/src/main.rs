@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
+use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd, rtr};
 use commands::{
     bgpsec, ndn, pla, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify,
 };
@@ -47,6 +47,7 @@ enum Command {
     Speaker(speaker_cmd::Args),
     Ndn(ndn::Args),
     Pla(pla::Args),
+    Rtr(rtr::Args),
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -66,6 +67,7 @@ fn run(command: Command) -> io::Outcome {
         Command::Speaker(args) => speaker_cmd::run(args),
         Command::Ndn(args) => ndn::run(args),
         Command::Pla(args) => pla::run(args),
+        Command::Rtr(args) => rtr::run(args),
     }
 }
 

@@ -38,6 +38,7 @@ pub mod pkg;
 pub mod pla;
 pub mod replay;
 pub mod reproduce;
+pub mod rtr;
 pub mod schemes;
 pub mod sign;
 pub mod speaker;
