@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::packet::Prefix;
+use crate::rpki::aspa::Relation;
+use crate::rpki::rtr::CacheConfig;
+use crate::rpki::Limits;
 
 /// Largest configuration file a caller should read (1 MiB).
 pub const MAX_CONFIG_LEN: u64 = 1 << 20;
@@ -86,6 +89,77 @@ pub struct Neighbor {
     pub bgpsec: bool,
     /// Suites to sign with toward this neighbour [default: every router key].
     pub suites: Option<Vec<String>>,
+    /// The neighbour's role toward this router, for ASPA verification
+    /// (draft-ietf-sidrops-aspa-verification §6): `customer`, `peer`, `provider`,
+    /// `rs` or `rs-client` [default: none, so every route's ASPA verdict is
+    /// Unknown].
+    #[serde(default, deserialize_with = "relation")]
+    pub role: Option<Relation>,
+    /// Routes whose route origin validation is Invalid (RFC 6811 §2) are not used.
+    #[serde(default)]
+    pub reject_rov_invalid: bool,
+    /// Routes whose ASPA verification is Invalid are not used.
+    #[serde(default)]
+    pub reject_aspa_invalid: bool,
+    /// Only BGPsec 'Valid' routes are used: unsigned ones never, pending ones (lazy
+    /// mode) not before their answer.
+    #[serde(default)]
+    pub require_bgpsec_valid: bool,
+}
+
+/// A role name, by [`Relation`]'s `FromStr`, so that a bad one is a TOML error with
+/// its line.
+fn relation<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Relation>, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse::<Relation>().map(Some).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "role '{name}': not one of customer, peer, provider, rs, rs-client"
+        ))
+    })
+}
+
+/// The `[rpki]` table: where validated RPKI payload comes from (docs/spec/rpki.md,
+/// "Speaker").
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rpki {
+    /// Files: rpki-client JSON, Routinator `jsonext`, SLURM, hopsig key folders
+    /// (`rpki::source::load_all` tells them apart).
+    #[serde(default)]
+    pub files: Vec<PathBuf>,
+    /// RPKI caches spoken to over RTR (`[[rpki.cache]]`).
+    #[serde(default)]
+    pub cache: Vec<CacheConfig>,
+    /// Caps per source [default: [`Limits::default`]].
+    #[serde(default)]
+    pub limits: RpkiLimits,
+}
+
+/// `[rpki.limits]`: each cap left out keeps its [`Limits::default`].
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RpkiLimits {
+    /// Route origins per source.
+    pub vrps: Option<usize>,
+    /// Router keys per source.
+    pub router_keys: Option<usize>,
+    /// ASPAs per source.
+    pub aspas: Option<usize>,
+    /// Providers in one ASPA.
+    pub providers_per_aspa: Option<usize>,
+}
+
+impl RpkiLimits {
+    /// The limits, defaults filled in.
+    pub fn limits(&self) -> Limits {
+        let d = Limits::default();
+        Limits {
+            vrps: self.vrps.unwrap_or(d.vrps),
+            router_keys: self.router_keys.unwrap_or(d.router_keys),
+            aspas: self.aspas.unwrap_or(d.aspas),
+            providers_per_aspa: self.providers_per_aspa.unwrap_or(d.providers_per_aspa),
+        }
+    }
 }
 
 fn bgp_port() -> u16 {
@@ -135,8 +209,12 @@ pub struct Config {
     /// Most routes the status file lists per table (counts are always whole).
     #[serde(default = "status_routes")]
     pub status_routes: usize,
-    /// The RPKI router keys: rpki-client JSON or a folder, as `hopsig bgpsec keys`.
+    /// The RPKI router keys: rpki-client JSON or a folder, as `hopsig bgpsec keys`;
+    /// one more file source beside `[rpki] files`.
     pub rpki_keys: Option<PathBuf>,
+    /// RPKI sources: files and caches.
+    #[serde(default)]
+    pub rpki: Rpki,
     /// The router's secret keys, one per suite.
     #[serde(default)]
     pub router_keys: Vec<RouterKeyFile>,
@@ -171,6 +249,14 @@ impl Config {
         for k in &mut config.router_keys {
             rel(&mut k.file);
         }
+        for f in &mut config.rpki.files {
+            rel(f);
+        }
+        for c in &config.rpki.cache {
+            if c.address.is_empty() || c.port == 0 {
+                return invalid("rpki.cache: an address and a port other than 0 are needed");
+            }
+        }
         if let Some(m) = config.originate_mrt.as_mut() {
             rel(&mut m.file);
             if m.limit == Some(0) {
@@ -200,6 +286,15 @@ impl Config {
     /// The first entry that is not `address/length`.
     pub fn originated(&self) -> Result<Vec<Prefix>, String> {
         self.originate.iter().map(|s| parse_prefix(s)).collect()
+    }
+
+    /// Every RPKI file source: `rpki_keys` first, then `[rpki] files`.
+    pub fn rpki_files(&self) -> Vec<PathBuf> {
+        self.rpki_keys
+            .iter()
+            .chain(&self.rpki.files)
+            .cloned()
+            .collect()
     }
 
     /// The next hop of announced routes.
