@@ -9,14 +9,19 @@
 //!   loopback port.
 //! * [`python`]: the interpreter of the interop tests, probed for the modules a test
 //!   needs; a missing one skips the test, and fails it under `CI`.
+//! * [`stayrtr`]: a private StayRTR cache on a free loopback port.
+//! * [`rtrclient`]: RTRlib's rtrclient as an independent RTR client.
+//! * [`missing`]: a test's peer is not there: skip, or fail under `CI`.
 //! * [`root`]: the repository root.
 //!
-//! What stays with one crate's tests: the gobgpd / BIRD / StayRTR peers and their
+//! What stays with one crate's tests: the gobgpd / BIRD peers and their
 //! configuration templates (`crates/hopsig-cli/tests/peers`, `common/`: only the CLI's
 //! tests run them), the CLI's `Scratch` folders and the hostile NDN packets of
 //! `crates/hopsig-ndn/tests/common/hostile.rs` (one user each).
 
 pub mod ndnd;
+pub mod rtrclient;
+pub mod stayrtr;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -59,4 +64,17 @@ pub fn python(modules: &str) -> Option<String> {
             None
         }
     }
+}
+
+/// A test's peer is missing (`what`: which, and how CI gets it): under `CI` the test
+/// fails; otherwise it prints `skipped: …` and the caller returns.
+///
+/// # Panics
+/// Under `CI`.
+pub fn missing(what: &str) {
+    #[allow(clippy::panic)]
+    if std::env::var_os("CI").is_some() {
+        panic!("CI requires {what}")
+    }
+    eprintln!("skipped: {what} is not available");
 }

@@ -68,6 +68,10 @@ enum Command {
         /// Expire Interval sent in End of Data, seconds (600-172800).
         #[arg(long, default_value_t = 7200, value_parser = clap::value_parser!(u32).range(600..=172800))]
         expire: u32,
+        /// The highest version served (0, 1 or 2); routers asking a higher one get
+        /// Unsupported Protocol Version and downgrade (RFC 8210 §7).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+        max_version: u8,
         /// How often to look whether a source changed, seconds.
         #[arg(long, default_value_t = 1.0)]
         poll: f64,
@@ -100,6 +104,7 @@ pub fn run(args: Args) -> Outcome {
             refresh,
             retry,
             expire,
+            max_version,
             poll,
         } => {
             let poll = seconds(poll, "--poll")?;
@@ -109,6 +114,7 @@ pub fn run(args: Args) -> Outcome {
                     retry,
                     expire,
                 },
+                max_version,
                 ..ServeConfig::default()
             };
             runtime()?.block_on(serve(source, listen, config, poll))

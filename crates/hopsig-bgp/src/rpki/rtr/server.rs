@@ -17,8 +17,9 @@ use futures_util::stream::Stream;
 use rpki::rtr::payload::{Aspa, Payload, PayloadRef, RouteOrigin, RouterKey};
 use rpki::rtr::server::{NotifySender, PayloadDiff, PayloadSet as ServerSet, PayloadSource};
 use rpki::rtr::{Action, Serial, Server, State, Timing};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 use crate::rpki::payload::PayloadSet;
 
@@ -29,6 +30,10 @@ pub struct ServeConfig {
     pub timing: Timing,
     /// How many past serials a Serial Query may name before it gets a Cache Reset.
     pub history: usize,
+    /// The highest version served (0–2): a query of a higher version gets Error
+    /// Report 4 (Unsupported Protocol Version) at this version and the connection is
+    /// closed (RFC 8210 §7), so that a router downgrades.
+    pub max_version: u8,
 }
 
 impl Default for ServeConfig {
@@ -36,6 +41,7 @@ impl Default for ServeConfig {
         ServeConfig {
             timing: Timing::default(),
             history: 64,
+            max_version: super::MAX_VERSION,
         }
     }
 }
@@ -263,35 +269,77 @@ impl PayloadSource for Source {
     }
 }
 
-/// Accepted TCP connections as the stream the crate's server takes.
-struct Incoming(TcpListener);
+/// Accepted TCP connections, as the stream the crate's server takes, of routers that
+/// query at a version up to `max_version`.
+struct Incoming(mpsc::UnboundedReceiver<TcpStream>);
 
 impl Stream for Incoming {
     type Item = io::Result<TcpStream>;
 
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        match self.0.poll_accept(cx) {
-            Poll::Ready(Ok((sock, peer))) => {
-                tracing::info!("RTR cache: router {peer} connected");
-                Poll::Ready(Some(Ok(sock)))
-            }
-            // A failed accept (e.g. out of file descriptors) does not end the cache.
-            Poll::Ready(Err(e)) => {
-                tracing::warn!("RTR cache: accept: {e}");
-                cx.waker().wake_by_ref();
-                Poll::Pending
-            }
-            Poll::Pending => Poll::Pending,
-        }
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx).map(|s| s.map(Ok))
     }
 }
 
-/// Serves `sets` as an RTR cache on `listener` until the sender of `sets` is dropped
-/// (then the open sessions keep the last set) or the listener fails. Each new set
+/// Accepts routers; those whose first PDU has a version above `max` get Error Report
+/// 4 at `max` and are closed (RFC 8210 §7), the others go to the server.
+async fn accept(listener: TcpListener, max: u8, to: mpsc::UnboundedSender<TcpStream>) {
+    loop {
+        let (mut sock, peer) = match listener.accept().await {
+            Ok(x) => x,
+            // A failed accept (e.g. out of file descriptors) does not end the cache.
+            Err(e) => {
+                tracing::warn!("RTR cache: accept: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        tracing::info!("RTR cache: router {peer} connected");
+        if max >= super::MAX_VERSION {
+            if to.send(sock).is_err() {
+                return;
+            }
+            continue;
+        }
+        let to = to.clone();
+        tokio::spawn(async move {
+            let mut header = [0u8; 8];
+            let peeked = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+                // Peek until the whole header is there, so that the server reads it.
+                loop {
+                    match sock.peek(&mut header).await {
+                        Ok(8) => return true,
+                        Ok(0) | Err(_) => return false,
+                        Ok(_) => tokio::time::sleep(std::time::Duration::from_millis(5)).await,
+                    }
+                }
+            })
+            .await;
+            if peeked != Ok(true) {
+                return;
+            }
+            if header[0] > max {
+                let text = format!("this cache serves versions 0 to {max}");
+                let report = rpki::rtr::pdu::Error::new(max, 4, header, text);
+                let _ = report.write(&mut sock).await;
+                let _ = sock.flush().await;
+                tracing::info!(
+                    "RTR cache: router {peer} asked version {}: Unsupported Protocol Version",
+                    header[0]
+                );
+                return;
+            }
+            let _ = to.send(sock);
+        });
+    }
+}
+
+/// Serves `sets` as an RTR cache on `listener`; runs until the runtime ends (when the
+/// sender of `sets` is dropped, the routers keep being served the last set). Each new set
 /// gets the next serial and a Serial Notify to every router.
 ///
 /// # Errors
-/// The listener's.
+/// None in practice (the crate's server loop ends only with its listener stream).
 pub async fn serve(
     listener: TcpListener,
     mut sets: watch::Receiver<Arc<PayloadSet>>,
@@ -337,7 +385,13 @@ pub async fn serve(
             sender.notify();
         }
     });
-    Server::new(Incoming(listener), notify, source).run().await
+    let (to, from) = mpsc::unbounded_channel();
+    tokio::spawn(accept(
+        listener,
+        config.max_version.min(super::MAX_VERSION),
+        to,
+    ));
+    Server::new(Incoming(from), notify, source).run().await
 }
 
 #[cfg(test)]

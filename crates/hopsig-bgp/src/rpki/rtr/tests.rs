@@ -95,6 +95,15 @@ fn sample() -> PayloadSet {
 
 /// `hopsig rtr serve`'s server on a free port, fed by the returned sender.
 async fn cache(first: PayloadSet, history: usize) -> (u16, watch::Sender<Arc<PayloadSet>>) {
+    cache_upto(first, history, MAX_VERSION).await
+}
+
+/// As [`cache`], serving versions up to `max_version`.
+async fn cache_upto(
+    first: PayloadSet,
+    history: usize,
+    max_version: u8,
+) -> (u16, watch::Sender<Arc<PayloadSet>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let (tx, rx) = watch::channel(Arc::new(first));
@@ -105,6 +114,7 @@ async fn cache(first: PayloadSet, history: usize) -> (u16, watch::Sender<Arc<Pay
             expire: 7200,
         },
         history,
+        max_version,
     };
     tokio::spawn(serve(listener, rx, config));
     (port, tx)
@@ -562,4 +572,35 @@ async fn a_serial_older_than_the_history_gets_a_cache_reset() {
         u32::from(again.state.serial()),
         u32::from(first.state.serial()) + 3
     );
+}
+
+#[tokio::test]
+async fn a_cache_capped_at_a_version_makes_the_client_downgrade() {
+    for max in [0, 1] {
+        let (port, _tx) = cache_upto(sample(), 8, max).await;
+        let d = dump(
+            "127.0.0.1",
+            port,
+            None,
+            Limits::default(),
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+        assert_eq!(d.version, max);
+        assert_eq!(d.payload, at_version(&sample(), max));
+        let e = dump(
+            "127.0.0.1",
+            port,
+            Some(2),
+            Limits::default(),
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            matches!(e, RtrError::Report { code: 4, version, .. } if version == max),
+            "{e}"
+        );
+    }
 }
