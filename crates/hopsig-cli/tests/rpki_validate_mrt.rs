@@ -45,9 +45,12 @@ fn three_verdicts_per_announcement_and_their_cross_table() {
     assert!(!plain.contains("cross"), "{plain}");
     assert!(plain_json.get("cross").is_none());
 
-    // Every IPv4 prefix covered by a VRP of an AS that originates nothing: Invalid.
+    // Every prefix covered by a VRP of an AS that originates nothing: Invalid.
     let roas = serde_json::json!({
-        "roas": [{"prefix": "0.0.0.0/0", "maxLength": 32, "asn": 64_496, "ta": "test"}],
+        "roas": [
+            {"prefix": "0.0.0.0/0", "maxLength": 32, "asn": 64_496, "ta": "test"},
+            {"prefix": "::/0", "maxLength": 128, "asn": 64_496, "ta": "test"},
+        ],
     });
     let roas = s.write("roas.json", roas.to_string());
     let (said, r) = validate(
@@ -71,7 +74,7 @@ fn three_verdicts_per_announcement_and_their_cross_table() {
             .sum()
     };
     assert_eq!(sum(&|_| true), announcements);
-    // Not one is Valid or NotFound for ROV: an IPv4 trace, all covered.
+    // Not one is Valid or NotFound for ROV: all covered.
     assert_eq!(
         r["rov"]["invalid"].as_u64().unwrap(),
         announcements,

@@ -1911,3 +1911,189 @@ fn bird_as_an_old_neighbour() {
         })
     });
 }
+
+/// Issue 24 §4: a speaker whose router keys come only from a StayRTR cache
+/// (`[[rpki.cache]]`). A signs 10.121.0.0/16 to B (the speaker under test, `mode`),
+/// B forwards it signed to C. Once StayRTR serves A's key, C has the route; A's key
+/// removed from StayRTR's file (StayRTR re-reads it, sends Serial Notify, B asks for
+/// the difference, its view changes, the route is revalidated and found Not Valid),
+/// C loses it — the sessions stay up; the key put back, C has it again.
+fn speaker_follows_stayrtr(mode: &str, net: u8) {
+    let Some(bin) = hopsig_testkit::stayrtr::StayRtr::find(&hopsig_testkit::root()) else {
+        hopsig_testkit::missing("StayRTR (tools/stayrtr; .ci/run builds it into target/stayrtr)");
+        return;
+    };
+    let s = Scratch::new();
+    let suite = "ecdsa-p256-sha256";
+    let (asa, asb, asc) = (65121, 65122, 65123);
+    keys(&s, suite, &[asa, asb, asc], &[asa, asb, asc]);
+    let every: Value =
+        serde_json::from_slice(&std::fs::read(s.path("rpki.json")).unwrap()).unwrap();
+    let served = |with_a: bool| {
+        let keys: Vec<Value> = every["bgpsec_keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|k| with_a || k["asn"] != asa)
+            .map(|k| {
+                let mut k = k.clone();
+                k["ta"] = "lab".into();
+                k
+            })
+            .collect();
+        serde_json::json!({
+            "metadata": {"buildtime": "2026-01-01T00:00:00Z"},
+            "roas": [],
+            "bgpsec_keys": keys,
+        })
+    };
+    let cache_json = s.path("served.json");
+    let write = |doc: Value| {
+        let tmp = s.path("served.json.tmp");
+        std::fs::write(&tmp, doc.to_string()).unwrap();
+        std::fs::rename(&tmp, &cache_json).unwrap();
+    };
+    write(served(true));
+    let cache =
+        hopsig_testkit::stayrtr::StayRtr::start(&bin, &cache_json, 1, &s.path("stayrtr.log"))
+            .unwrap();
+    let addr = |i: u8| format!("127.0.{net}.{i}");
+    let (a_addr, b_addr, c_addr) = (addr(1), addr(2), addr(3));
+    let pb = free_port();
+    // B: keys from the cache only.
+    let b = config(
+        "b",
+        asb,
+        &b_addr,
+        Some(pb),
+        mode,
+        suite,
+        "10.122.0.0/16",
+        &[
+            Nb {
+                address: &a_addr,
+                port: 179,
+                remote_as: asa,
+                passive: true,
+                bgpsec: true,
+            },
+            Nb {
+                address: &c_addr,
+                port: 179,
+                remote_as: asc,
+                passive: true,
+                bgpsec: true,
+            },
+        ],
+    )
+    .replace("rpki_keys = \"rpki.json\"\n", "")
+        + &format!(
+            "[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = {}\npreference = 1\nrefresh = 2\n",
+            cache.port
+        );
+    let _b = start(&s, "b", b);
+    let to_b = || Nb {
+        address: &b_addr,
+        port: pb,
+        remote_as: asb,
+        passive: false,
+        bgpsec: true,
+    };
+    let _a = start(
+        &s,
+        "a",
+        config(
+            "a",
+            asa,
+            &a_addr,
+            None,
+            "strict",
+            suite,
+            "10.121.0.0/16",
+            &[to_b()],
+        ),
+    );
+    let _c = start(
+        &s,
+        "c",
+        config(
+            "c",
+            asc,
+            &c_addr,
+            None,
+            "strict",
+            suite,
+            "10.123.0.0/16",
+            &[to_b()],
+        ),
+    );
+    let at_c = |present: bool| {
+        let s = &s;
+        move || {
+            status(&s, "c").is_some_and(|v| {
+                route(&v, "10.121.0.0/16").is_some_and(|r| {
+                    r["validation"] == "valid (suite 1)" && r["as_path"] == format!("{asb} {asa}")
+                }) == present
+            })
+        }
+    };
+    wait_for(&s, "C holding A's route through B", at_c(true));
+    let sessions_up = |v: &Value| {
+        v["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["state"] == "Established")
+    };
+    let b_status = status(&s, "b").unwrap();
+    assert!(
+        b_status["rpki"]["router_keys"].as_u64().unwrap() >= 3,
+        "{b_status:#}"
+    );
+    write(served(false));
+    wait_for(
+        &s,
+        "C losing A's route when A's key left the cache",
+        at_c(false),
+    );
+    wait_for(&s, "B finding A's route Not Valid", || {
+        route_is(&s, "b", "10.121.0.0/16", |r| {
+            r["validation"]
+                .as_str()
+                .is_some_and(|v| v.starts_with("not valid"))
+                && r["installed"] == false
+        })
+    });
+    write(served(true));
+    wait_for(
+        &s,
+        "C holding A's route again when the key came back",
+        at_c(true),
+    );
+    let b_status = status(&s, "b").unwrap();
+    assert!(sessions_up(&b_status), "{b_status:#}");
+    // No session was reset on the way: none has a last error.
+    assert!(
+        b_status["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["last_error"].is_null()),
+        "{b_status:#}"
+    );
+    assert!(
+        b_status["rpki"]["caches"][0]["state"].is_string(),
+        "{b_status:#}"
+    );
+    drop(cache);
+}
+
+#[test]
+fn a_key_withdrawn_by_stayrtr_withdraws_the_route_lazy() {
+    speaker_follows_stayrtr("lazy", 21);
+}
+
+#[test]
+fn a_key_withdrawn_by_stayrtr_withdraws_the_route_strict() {
+    speaker_follows_stayrtr("strict", 22);
+}
