@@ -2030,7 +2030,7 @@ fn speaker_follows_stayrtr(mode: &str, net: u8) {
     let at_c = |present: bool| {
         let s = &s;
         move || {
-            status(&s, "c").is_some_and(|v| {
+            status(s, "c").is_some_and(|v| {
                 route(&v, "10.121.0.0/16").is_some_and(|r| {
                     r["validation"] == "valid (suite 1)" && r["as_path"] == format!("{asb} {asa}")
                 }) == present

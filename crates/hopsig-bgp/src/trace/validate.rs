@@ -329,7 +329,7 @@ fn validate_batch(
             }
         }
         #[cfg(not(feature = "rpki"))]
-        let () = rpki;
+        let _ = rpki;
         match outcome {
             Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
             Outcome::Valid(hops) => {
