@@ -315,3 +315,81 @@ pub fn parse_prefix(s: &str) -> Result<Prefix, String> {
     }
     Ok(p)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    const BASE: &str =
+        "local_as = 65001\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"s.json\"\n";
+
+    fn parse(extra: &str) -> Result<Config, ConfigError> {
+        Config::from_toml_str(&format!("{BASE}{extra}"), Path::new("/etc/hopsig"))
+    }
+
+    /// Issue 24 §2: `[rpki]` files (relative to the configuration's folder, after
+    /// `rpki_keys`), caches, limits, and a neighbour's role and policy flags.
+    #[test]
+    fn rpki_sources_caches_limits_roles_and_policy() {
+        let c = parse(
+            "rpki_keys = \"keys.json\"\n\
+             [rpki]\nfiles = [\"roas.json\", \"/abs/slurm.json\"]\n\
+             [[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 3323\npreference = 2\nrefresh = 30\n\
+             [rpki.limits]\nvrps = 10\n\
+             [[neighbors]]\naddress = \"192.0.2.2\"\nremote_as = 65002\nrole = \"rs-client\"\n\
+             reject_rov_invalid = true\nrequire_bgpsec_valid = true\n\
+             [[neighbors]]\naddress = \"192.0.2.3\"\nremote_as = 65003\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.rpki_files(),
+            [
+                PathBuf::from("/etc/hopsig/keys.json"),
+                PathBuf::from("/etc/hopsig/roas.json"),
+                PathBuf::from("/abs/slurm.json")
+            ]
+        );
+        assert_eq!(c.rpki.cache[0].port, 3323);
+        assert_eq!(c.rpki.cache[0].preference, 2);
+        assert_eq!(
+            c.rpki.cache[0].refresh,
+            Some(std::time::Duration::from_secs(30))
+        );
+        let limits = c.rpki.limits.limits();
+        assert_eq!(limits.vrps, 10);
+        assert_eq!(limits.router_keys, Limits::default().router_keys);
+        let (n, m) = (&c.neighbors[0], &c.neighbors[1]);
+        assert_eq!(n.role, Some(Relation::RsClient));
+        assert!(n.reject_rov_invalid && n.require_bgpsec_valid && !n.reject_aspa_invalid);
+        // Permissive, no role, by default.
+        assert_eq!(m.role, None);
+        assert!(!m.reject_rov_invalid && !m.reject_aspa_invalid && !m.require_bgpsec_valid);
+    }
+
+    /// A bad role, an unknown key in `[rpki]` or a cache entry, a cache without a
+    /// port: refused, the TOML errors with their line.
+    #[test]
+    fn bad_rpki_entries_are_refused_with_their_line() {
+        let e = parse(
+            "[[neighbors]]\naddress = \"192.0.2.2\"\nremote_as = 65002\nrole = \"sibling\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("role 'sibling'") && e.contains("line 8"), "{e}");
+        let e = parse("[rpki]\nfile = [\"x\"]\n").unwrap_err().to_string();
+        assert!(e.contains("unknown field") && e.contains("line 6"), "{e}");
+        let e = parse("[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 1\nprefer = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field") && e.contains("line 8"), "{e}");
+        let e = parse("[[rpki.cache]]\naddress = \"127.0.0.1\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("port"), "{e}");
+        let e = parse("[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 0\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("rpki.cache"), "{e}");
+    }
+}
