@@ -122,3 +122,61 @@ fn keys_rpki_or_rtr_is_needed_and_a_bad_role_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--role"));
 }
+
+/// `--rtr`: the keys of the signed trace served by StayRTR (with a VRP) give the
+/// BGPsec verdicts `--keys` gives, and the VRP its ROV verdicts; `hopsig replay
+/// --rtr` takes the cache's keys into its table.
+#[test]
+fn validate_mrt_and_replay_take_keys_and_vrps_from_stayrtr() {
+    let Some(bin) = hopsig_testkit::stayrtr::StayRtr::find(&hopsig_testkit::root()) else {
+        hopsig_testkit::missing("StayRTR (tools/stayrtr; .ci/run builds it into target/stayrtr)");
+        return;
+    };
+    let s = Scratch::new();
+    let (mrt, keys) = signed(&s);
+    let (_, plain) = validate(&s, &mrt, &["--keys", &keys], "plain.json");
+    let mut doc = json(&keys);
+    for k in doc["bgpsec_keys"].as_array_mut().unwrap() {
+        k["ta"] = "lab".into();
+    }
+    // Halves of each address space: StayRTR refuses a /0 ("Maxlength wrong").
+    doc["roas"] = serde_json::json!([
+        {"prefix": "0.0.0.0/1", "maxLength": 32, "asn": 64_496, "ta": "lab"},
+        {"prefix": "128.0.0.0/1", "maxLength": 32, "asn": 64_496, "ta": "lab"},
+        {"prefix": "::/1", "maxLength": 128, "asn": 64_496, "ta": "lab"},
+        {"prefix": "8000::/1", "maxLength": 128, "asn": 64_496, "ta": "lab"},
+    ]);
+    doc["metadata"] = serde_json::json!({"buildtime": "2026-01-01T00:00:00Z"});
+    let served = s.write("served.json", doc.to_string());
+    let cache =
+        hopsig_testkit::stayrtr::StayRtr::start(&bin, served.as_ref(), 60, &s.path("stayrtr.log"))
+            .unwrap();
+    let rtr = format!("127.0.0.1:{}", cache.port);
+    let (said, r) = validate(&s, &mrt, &["--rtr", &rtr], "rtr.json");
+    for k in ["updates", "valid", "not_valid", "signatures"] {
+        assert_eq!(r[k], plain[k], "{k}: {said}\n{}", cache.log());
+    }
+    assert_eq!(r["rpki"]["router_keys"], plain["router_keys"]);
+    assert_eq!(r["rpki"]["vrps"], 4, "{said}\n{}", cache.log());
+    let announcements = r["announcements"].as_u64().unwrap();
+    assert_eq!(r["rov"]["invalid"].as_u64().unwrap(), announcements);
+    // The peer role by default: no ASPA, Unknown.
+    assert_eq!(r["aspa_role"], "peer");
+    // replay: the cache's keys join the table; the replay's own still validate.
+    let o = s.ok(&[
+        "replay",
+        &common::mrt("ris-updates.20100722.2015.gz"),
+        "--schemes",
+        "bgpsec-ecdsa",
+        "--limit",
+        "20",
+        "--rtr",
+        &rtr,
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("router keys"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    drop(cache);
+}

@@ -79,7 +79,7 @@ pub fn run(args: Args) -> Outcome {
                 args.role
             ))
         })?;
-        let view = rpki_view(&args)?;
+        let view = rpki_view(args.keys.as_deref(), &args.rpki, &args.rtr, args.at)?;
         (None, Some((view, role)))
     } else {
         let path = args.keys.as_deref().unwrap_or(std::path::Path::new("."));
@@ -208,28 +208,38 @@ fn to_json(
 /// Longest wait for one cache's whole data (`--rtr`).
 const RTR_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The view of `--keys`, `--rpki` (read as of `--at`) and one RTR dump of each
-/// `--rtr` cache, merged as docs/spec/rpki.md, "Merge rules", says.
-fn rpki_view(args: &Args) -> Result<View, Failure> {
+/// The view of `keys` and `rpki` files (read as of `at`, default now) and one RTR
+/// dump of each `rtr` cache (HOST:PORT), merged as docs/spec/rpki.md, "Merge rules",
+/// says (`validate-mrt`, `replay`).
+pub(crate) fn rpki_view(
+    keys: Option<&std::path::Path>,
+    rpki: &[PathBuf],
+    rtr: &[String],
+    at: Option<i64>,
+) -> Result<View, Failure> {
     let limits = Limits::default();
-    let unix = args.at.unwrap_or_else(|| {
+    let unix = at.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
     });
-    let paths: Vec<PathBuf> = args.keys.iter().chain(&args.rpki).cloned().collect();
+    let paths: Vec<PathBuf> = keys
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(rpki.iter().cloned())
+        .collect();
     let files =
         source::load_all(&paths, unix, &limits).map_err(|e| Failure::Input(e.to_string()))?;
     for line in &files.report {
         note(line);
     }
     let mut caches = PayloadSet::new();
-    if !args.rtr.is_empty() {
+    if !rtr.is_empty() {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))?;
-        for cache in &args.rtr {
+        for cache in rtr {
             let (host, port) = cache
                 .rsplit_once(':')
                 .and_then(|(h, p)| {
