@@ -333,14 +333,17 @@ impl Rib {
         }
         if revalidated {
             tracing::info!(
-                "hopsig speaker: {} from {} revalidated after an RPKI change: {} (was {})",
+                "hopsig speaker: {} from {} revalidated after an RPKI change: {} (was {}); ROV {}, ASPA {}",
                 v.prefix,
                 session.address,
                 route.state.name(),
-                was.name()
+                was.name(),
+                route.rov.state,
+                route.aspa.state
             );
         }
         if let Some(why) = why {
+            let (rov, aspa) = (route.rov.state, route.aspa.state);
             let from = session.address.clone();
             let withdrawn_from: Vec<String> = self
                 .sessions
@@ -353,9 +356,11 @@ impl Rib {
                 .map(|s| s.address.clone())
                 .collect();
             tracing::info!(
-                "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]",
+                "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]; ROV {}, ASPA {}",
                 v.prefix,
-                withdrawn_from.join(", ")
+                withdrawn_from.join(", "),
+                rov,
+                aspa
             );
             self.not_valid_total += 1;
             if self.not_valid.len() < NOT_VALID_LOG {
