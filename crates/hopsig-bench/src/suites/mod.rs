@@ -11,6 +11,7 @@ mod koblitz_ecdsa; // table2: 003 Table II
 pub mod ndn; // ndn: 004 Table 3
 mod ndn_signing; // table5: 004 Table 5
 pub mod pla; // pla
+pub mod rpki; // rpki
 mod sequential_aggregates; // table1: BGR Table 1
 pub mod speaker; // speaker
 
@@ -181,6 +182,11 @@ pub static SUITES: &[BenchSuite] = &[
         name: "ndn",
         help: "NDN (004) Table 3: packet sizes; relay RTT and throughput through ndnd when found",
         run: |o| Measured::of(&ndn::NdnBench::measure(o.quick)?, ndn::NdnBench::render),
+    },
+    BenchSuite {
+        name: "rpki",
+        help: "ROV and ASPA verdicts per route on 800 k VRPs and 10 k ASPAs, beside one hash-map probe",
+        run: |o| Measured::of(&rpki::RpkiBench::measure(o.quick)?, rpki::RpkiBench::render),
     },
     BenchSuite {
         name: "pla",

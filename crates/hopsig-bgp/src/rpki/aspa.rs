@@ -23,6 +23,7 @@ use std::str::FromStr;
 
 use rpki::rtr::payload::Aspa;
 
+use super::rov::Fold;
 use crate::packet::iana::AsPathSegmentType;
 use crate::packet::AsPath;
 
@@ -145,10 +146,51 @@ pub enum Authorization {
     NoAttestation,
 }
 
+/// The bounds on the ramp lengths of a COMPRESSED_AS_PATH (§5.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ramps {
+    /// N, the length of the COMPRESSED_AS_PATH.
+    pub n: usize,
+    /// max_up_ramp.
+    pub max_up: usize,
+    /// min_up_ramp.
+    pub min_up: usize,
+    /// max_down_ramp (0 for the upstream procedure).
+    pub max_down: usize,
+    /// min_down_ramp (0 for the upstream procedure).
+    pub min_down: usize,
+}
+
+impl Ramps {
+    /// Steps 4–6 of §5.5 / §5.6: Invalid if max_up_ramp + max_down_ramp < N, else
+    /// Unknown if min_up_ramp + min_down_ramp < N, else Valid.
+    pub fn state(&self) -> AspaState {
+        if self.max_up + self.max_down < self.n {
+            AspaState::Invalid
+        } else if self.min_up + self.min_down < self.n {
+            AspaState::Unknown
+        } else {
+            AspaState::Valid
+        }
+    }
+}
+
+/// Where the procedure stopped before its ramp steps, or the bounds for them.
+enum Halt {
+    /// Step 1.
+    Empty,
+    /// Step 2, with the neighbour's AS.
+    Neighbor(u32),
+    /// Step 3.
+    Set,
+    /// Steps 4–6.
+    Ramps(Ramps),
+}
+
 /// The ASPAs of a view: each customer's Union SPAS, sorted (§5.3).
 #[derive(Debug, Clone, Default)]
 pub struct AspaIndex {
-    by_customer: HashMap<u32, Box<[u32]>>,
+    by_customer: HashMap<u32, Box<[u32]>, Fold>,
 }
 
 impl AspaIndex {
@@ -190,12 +232,15 @@ impl AspaIndex {
         self.by_customer.get(&customer).map(|p| &p[..])
     }
 
-    /// authorized(`customer`, `provider`) (§5.3). AS 0 in a SPAS (an AS0 ASPA) is
-    /// looked up like any AS and so authorizes nothing that can be in a path (§4).
+    /// authorized(`customer`, `provider`) (§5.3). AS 0 in a SPAS "has no influence"
+    /// (§4): an AS0 ASPA is an entry (so its customer's hops are Not Provider+), and AS 0
+    /// is never a Provider+, even in a (malformed, RFC 7607) path that holds it.
     pub fn authorized(&self, customer: u32, provider: u32) -> Authorization {
         match self.by_customer.get(&customer) {
             None => Authorization::NoAttestation,
-            Some(set) if set.binary_search(&provider).is_ok() => Authorization::ProviderPlus,
+            Some(set) if provider != 0 && set.binary_search(&provider).is_ok() => {
+                Authorization::ProviderPlus
+            }
             Some(_) => Authorization::NotProviderPlus,
         }
     }
@@ -210,12 +255,78 @@ impl AspaIndex {
     /// ASPA verification inside one).
     pub fn verify(&self, path: &AsPath, from: Relation, neighbor_as: Option<u32>) -> AspaVerdict {
         let section = if from.downstream() { "§5.6" } else { "§5.5" };
-        let verdict = |state, step: &str, why: String| AspaVerdict {
-            state,
-            reason: format!("{why} ({DRAFT} {section} step {step})"),
+        let mut a = Vec::with_capacity(16);
+        let (state, reason) = match self.run(path, from, neighbor_as, &mut a) {
+            Halt::Empty => (
+                AspaState::Invalid,
+                format!("the AS_PATH is empty ({DRAFT} {section} step 1)"),
+            ),
+            Halt::Neighbor(n) => (
+                AspaState::Invalid,
+                format!(
+                    "the most recently added AS is not the neighbour AS{n} ({DRAFT} {section} \
+                     step 2)"
+                ),
+            ),
+            Halt::Set => (
+                AspaState::Invalid,
+                format!("the AS_PATH has an AS_SET ({DRAFT} {section} step 3)"),
+            ),
+            Halt::Ramps(r) => {
+                let Ramps {
+                    n,
+                    max_up,
+                    min_up,
+                    max_down,
+                    min_down,
+                } = r;
+                match r.state() {
+                    AspaState::Invalid => (
+                        AspaState::Invalid,
+                        format!(
+                            "{}: max_up_ramp {max_up} + max_down_ramp {max_down} < N {n} (§5.4) \
+                             ({DRAFT} {section} step 4)",
+                            self.not_provider_hops(&a, from.downstream())
+                        ),
+                    ),
+                    AspaState::Unknown => (
+                        AspaState::Unknown,
+                        format!(
+                            "a hop has No Attestation: min_up_ramp {min_up} + min_down_ramp \
+                             {min_down} < N {n} (§5.4) ({DRAFT} {section} step 5)"
+                        ),
+                    ),
+                    AspaState::Valid => (
+                        AspaState::Valid,
+                        format!(
+                            "every hop the path needs is Provider+ (N {n}, §5.4) ({DRAFT} \
+                             {section} step 6)"
+                        ),
+                    ),
+                }
+            }
         };
+        AspaVerdict { state, reason }
+    }
+
+    /// The state alone of [`AspaIndex::verify`], without a reason.
+    pub fn state(&self, path: &AsPath, from: Relation, neighbor_as: Option<u32>) -> AspaState {
+        let mut a = Vec::with_capacity(16);
+        match self.run(path, from, neighbor_as, &mut a) {
+            Halt::Empty | Halt::Neighbor(_) | Halt::Set => AspaState::Invalid,
+            Halt::Ramps(r) => r.state(),
+        }
+    }
+
+    /// Steps 1–3, then the bounds for steps 4–6; `a` gets the COMPRESSED_AS_PATH.
+    fn run(
+        &self,
+        path: &AsPath,
+        from: Relation,
+        neighbor_as: Option<u32>,
+        a: &mut Vec<u32>,
+    ) -> Halt {
         // COMPRESSED_AS_PATH in the draft's order: a[0] = AS(1), the origin (§5.2).
-        let mut a: Vec<u32> = Vec::with_capacity(16);
         let mut has_set = false;
         for s in path.segments.iter().rev() {
             match s.kind {
@@ -232,7 +343,7 @@ impl AspaIndex {
         }
         // Step 1.
         if a.is_empty() && !has_set {
-            return verdict(AspaState::Invalid, "1", "the AS_PATH is empty".into());
+            return Halt::Empty;
         }
         // Step 2: a transparent RS does not add its AS, so routes from one are exempt.
         if let (Some(neighbor), true) = (neighbor_as, from != Relation::RouteServer) {
@@ -250,25 +361,27 @@ impl AspaIndex {
                     _ => None,
                 });
             if first != Some(neighbor) {
-                return verdict(
-                    AspaState::Invalid,
-                    "2",
-                    format!("the most recently added AS is not the neighbour AS{neighbor}"),
-                );
+                return Halt::Neighbor(neighbor);
             }
         }
         // Step 3.
         if has_set {
-            return verdict(AspaState::Invalid, "3", "the AS_PATH has an AS_SET".into());
+            return Halt::Set;
         }
+        Halt::Ramps(self.ramps(a, from.downstream()))
+    }
+
+    /// The bounds of §5.4 on the COMPRESSED_AS_PATH `a` (origin first: `a[0]` is
+    /// AS(1)); the down-ramp's only with `down` (the upstream procedure sets them to 0,
+    /// §5.5).
+    pub fn ramps(&self, a: &[u32], down: bool) -> Ramps {
         let n = a.len();
-        // §5.4: the hops AS(i) → AS(i+1) of the up-ramp; a[i - 1] is AS(i).
-        let up = |i: usize| self.authorized(a[i - 1], a[i]);
+        // The up-ramp's hops AS(i) → AS(i+1), i from 1; a[i - 1] is AS(i).
         let mut max_up = n;
         let mut min_up = n;
         for i in 1..n {
-            match up(i) {
-                Authorization::ProviderPlus => continue,
+            match self.authorized(a[i - 1], a[i]) {
+                Authorization::ProviderPlus => {}
                 Authorization::NoAttestation => min_up = min_up.min(i),
                 Authorization::NotProviderPlus => {
                     min_up = min_up.min(i);
@@ -277,13 +390,13 @@ impl AspaIndex {
                 }
             }
         }
-        let (max_down, min_down) = if from.downstream() {
-            // The hops AS(j) → AS(j−1) of the down-ramp, j from N down to 2.
-            let mut max_down = n;
-            let mut min_down = n;
+        let (mut max_down, mut min_down) = (0, 0);
+        if down {
+            // The down-ramp's hops AS(j) → AS(j−1), j from N down to 2.
+            (max_down, min_down) = (n, n);
             for j in (2..=n).rev() {
                 match self.authorized(a[j - 1], a[j - 2]) {
-                    Authorization::ProviderPlus => continue,
+                    Authorization::ProviderPlus => {}
                     Authorization::NoAttestation => min_down = min_down.min(n - j + 1),
                     Authorization::NotProviderPlus => {
                         min_down = min_down.min(n - j + 1);
@@ -292,33 +405,14 @@ impl AspaIndex {
                     }
                 }
             }
-            (max_down, min_down)
-        } else {
-            (0, 0)
-        };
-        if max_up + max_down < n {
-            let hops = self.not_provider_hops(&a, from.downstream());
-            return verdict(
-                AspaState::Invalid,
-                "4",
-                format!("{hops}: max_up_ramp {max_up} + max_down_ramp {max_down} < N {n} (§5.4)"),
-            );
         }
-        if min_up + min_down < n {
-            return verdict(
-                AspaState::Unknown,
-                "5",
-                format!(
-                    "a hop has No Attestation: min_up_ramp {min_up} + min_down_ramp {min_down} \
-                     < N {n} (§5.4)"
-                ),
-            );
+        Ramps {
+            n,
+            max_up,
+            min_up,
+            max_down,
+            min_down,
         }
-        verdict(
-            AspaState::Valid,
-            "6",
-            format!("every hop the path needs is Provider+ (N {n}, §5.4)"),
-        )
     }
 
     /// The "Not Provider+" hops of the compressed path `a` (origin first), as §6.6
@@ -364,6 +458,106 @@ mod tests {
         v.state
     }
 
+    /// The draft's worked examples (§6.1, [aspa-examples]: "ASPA-based AS path
+    /// verification examples", K. Sriram, O. Borchert, M. Matejka, August 2025), as
+    /// engineer refimpl transcribed them into interop/python/test_rpki_reference.py:
+    /// each row's path (neighbour first, letters for ASes, A = 1), its four bounds and
+    /// its outcome.
+    #[test]
+    fn the_drafts_worked_examples() {
+        let asn = |c: char| {
+            if c == '0' {
+                0
+            } else {
+                u32::from(c) - u32::from('A') + 1
+            }
+        };
+        let index = |spas: &[(char, &str)]| {
+            let list: Vec<Aspa> = spas
+                .iter()
+                .map(|(c, p)| {
+                    aspa(
+                        asn(*c),
+                        &p.chars().filter(|c| *c != ' ').map(asn).collect::<Vec<_>>(),
+                    )
+                })
+                .collect();
+            AspaIndex::new(&list)
+        };
+        // Topology page 2: A {C, D}; B {E}; C {F}; D {F, G}; G {AS0}.
+        let page2 = index(&[
+            ('A', "C D"),
+            ('B', "E"),
+            ('C', "F"),
+            ('D', "F G"),
+            ('G', "0"),
+        ]);
+        // Page 9: H, K, P, Q AS0 ASPAs; L {K}; R {Q}; S {R}.
+        let page9 = index(&[
+            ('H', "0"),
+            ('K', "0"),
+            ('L', "K"),
+            ('P', "0"),
+            ('Q', "0"),
+            ('R', "Q"),
+            ('S', "R"),
+        ]);
+        use AspaState::*;
+        // (index, path, relation, N, max_up, max_down, min_up, min_down, outcome);
+        // tables 1 and 3's upstream rows have no down-ramp (0).
+        let up = Relation::Customer;
+        let peer = Relation::Peer;
+        let down = Relation::Provider;
+        let rows: &[(&AspaIndex, &str, Relation, [usize; 5], AspaState)] = &[
+            // Table 1, upstream.
+            (&page2, "F C A", up, [3, 3, 0, 3, 0], Valid),
+            (&page2, "D C A", up, [3, 2, 0, 2, 0], Invalid),
+            (&page2, "D F C A", up, [4, 4, 0, 3, 0], Unknown),
+            (&page2, "D E B", up, [3, 3, 0, 2, 0], Unknown),
+            (&page2, "A D E B", up, [4, 3, 0, 2, 0], Invalid),
+            (&page2, "A D G E B", up, [5, 3, 0, 2, 0], Invalid),
+            (&page2, "A C F", up, [3, 2, 0, 1, 0], Invalid),
+            (&page2, "A C F G", up, [4, 1, 0, 1, 0], Invalid),
+            (&page2, "E B", up, [2, 2, 0, 2, 0], Valid),
+            // Table 2, downstream.
+            (&page2, "E G F C A", down, [5, 4, 2, 3, 1], Unknown),
+            (&page2, "E G D A", down, [4, 3, 2, 3, 1], Valid),
+            (&page2, "E D C A", down, [4, 2, 2, 2, 1], Unknown),
+            (&page2, "E G D C A", down, [5, 2, 2, 2, 1], Invalid),
+            (&page2, "C F D G", down, [4, 1, 4, 1, 2], Unknown),
+            (&page2, "D G E B", down, [4, 3, 2, 2, 2], Valid),
+            (&page2, "C D G E B", down, [5, 3, 1, 2, 1], Invalid),
+            (&page2, "F C A", down, [3, 3, 2, 3, 1], Valid),
+            (&page2, "E A", down, [2, 1, 2, 1, 1], Valid),
+            (&page2, "E C A", down, [3, 2, 2, 2, 1], Valid),
+            // Table 3, Complex relationships (P2C: from a customer; C2P: a provider).
+            (&page9, "J H", up, [2, 1, 0, 1, 0], Invalid),
+            (&page9, "J H", peer, [2, 1, 0, 1, 0], Invalid),
+            (&page9, "K J H", down, [3, 1, 1, 1, 1], Invalid),
+            (&page9, "Q P", peer, [2, 1, 0, 1, 0], Invalid),
+            (&page9, "Q P", down, [2, 1, 1, 1, 1], Valid),
+            (&page9, "R Q P", down, [3, 1, 2, 1, 2], Valid),
+        ];
+        for (index, letters, from, [n, max_up, max_down, min_up, min_down], want) in rows {
+            let wire: Vec<u32> = letters
+                .split(' ')
+                .map(|l| asn(l.chars().next().unwrap()))
+                .collect();
+            let origin_first: Vec<u32> = wire.iter().rev().copied().collect();
+            let got = index.ramps(&origin_first, from.downstream());
+            let bounds = Ramps {
+                n: *n,
+                max_up: *max_up,
+                min_up: *min_up,
+                max_down: *max_down,
+                min_down: *min_down,
+            };
+            assert_eq!(got, bounds, "{letters} from a {from}");
+            let v = index.verify(&AsPath::sequence(wire), *from, None);
+            assert_eq!(v.state, *want, "{letters} from a {from}: {}", v.reason);
+        }
+    }
+
     #[test]
     fn relations_parse_and_print_by_name() {
         for r in Relation::ALL {
@@ -385,6 +579,11 @@ mod tests {
         assert_eq!(index.authorized(1, 5), NotProviderPlus);
         assert_eq!(index.authorized(2, 1), NoAttestation);
         assert_eq!(index.authorized(9, 1), NotProviderPlus, "AS0 ASPA");
+        assert_eq!(
+            index.authorized(9, 0),
+            NotProviderPlus,
+            "AS 0 is no provider (§4)"
+        );
         assert_eq!(index.providers(1), Some(&[2, 3, 4][..]));
         assert_eq!(index.len(), 2);
     }

@@ -354,9 +354,9 @@ impl TryFrom<RawRoa> for Roa {
             .map_err(|e| format!("roas entry: prefix {:?}: {e}", r.prefix))?;
         let prefix = MaxLenPrefix::new(prefix, r.max_length).map_err(|e| {
             format!(
-                "roas entry {}: maxLength {}: {e}",
-                r.prefix,
-                r.max_length.unwrap_or_default()
+                "roas entry: maxLength {} of {}: {e}",
+                r.max_length.unwrap_or_default(),
+                r.prefix
             )
         })?;
         Ok(Roa {
@@ -472,5 +472,302 @@ impl TryFrom<RawAspa> for AspaEntry {
             expires: a.expires,
             named: a.customer.named,
         })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// A real router key of AS 15562 from rpki-client's json(5) example (as in
+    /// `router_key::rpki_json`'s tests).
+    const SKI: &str = "5D4250E2D81D4448D8A29EFCE91D29FF075EC9E2";
+    const PUBKEY: &str = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEgFcjQ/g//LAQerAH2Mpp+GucoDAGBbhIqD33wNPsXxnAGb+mtZ7XQrVO9DQ6UlAShtig5+QfEKpTtFgiqfiAFQ==";
+
+    /// The key in SLURM's (and Routinator's) base64: URL-safe, unpadded.
+    fn url_safe(b64: &str) -> String {
+        b64.replace('+', "-").replace('/', "_").replace('=', "")
+    }
+
+    fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn load_one(text: &str) -> Result<FileSources, SourceError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(&dir, "src.json", text);
+        load_all(&[path], 1_000, &Limits::default())
+    }
+
+    /// The error's text with the temporary path replaced by "FILE".
+    fn error(text: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(&dir, "src.json", text);
+        let e = load_all(std::slice::from_ref(&path), 1_000, &Limits::default()).unwrap_err();
+        e.to_string().replace(&path.display().to_string(), "FILE")
+    }
+
+    #[test]
+    fn rpki_client_json_with_roas_keys_and_aspas() {
+        let text = format!(
+            r#"{{
+  "metadata": {{ "buildtime": "2026-11-26T00:00:00Z" }},
+  "roas": [
+    {{ "asn": 13335, "prefix": "1.0.0.0/24", "maxLength": 24, "ta": "apnic", "expires": 2000 }},
+    {{ "asn": 13335, "prefix": "2606:4700::/32", "maxLength": 48, "ta": "arin", "expires": 2000 }},
+    {{ "asn": 64496, "prefix": "192.0.2.0/24", "maxLength": 24, "ta": "ripe", "expires": 999 }}
+  ],
+  "bgpsec_keys": [
+    {{ "asn": 15562, "ski": "{SKI}", "pubkey": "{PUBKEY}", "ta": "ripe", "expires": 1000 }}
+  ],
+  "aspas": [
+    {{ "customer_asid": 15562, "expires": 2000, "providers": [ 2914, 8283 ] }},
+    {{ "customer_asid": 64496, "expires": 1, "providers": [ 1 ] }}
+  ]
+}}"#
+        );
+        let got = load_one(&text).unwrap();
+        assert_eq!(got.payload.counts(), (2, 1, 1));
+        assert!(got.slurm.is_empty());
+        assert_eq!(got.report.len(), 1);
+        assert!(
+            got.report[0].ends_with(
+                "rpki-client JSON: 2 VRPs, 1 router keys, 1 ASPAs; left out as expired: 1 VRPs, \
+                 0 router keys, 1 ASPAs"
+            ),
+            "{}",
+            got.report[0]
+        );
+        let aspa = got.payload.aspas().next().unwrap();
+        assert_eq!(aspa.customer.into_u32(), 15_562);
+        let providers: Vec<u32> = aspa.providers.iter().map(Asn::into_u32).collect();
+        assert_eq!(providers, [2914, 8283]);
+        let key = got.payload.router_keys().next().unwrap();
+        assert_eq!(key.asn.into_u32(), 15_562);
+        assert_eq!(hex::encode_upper(key.key_identifier.as_slice()), SKI);
+    }
+
+    #[test]
+    fn rpki_client_8_provider_authorizations_unite_both_families() {
+        let text = r#"{ "roas": [],
+          "provider_authorizations": {
+            "ipv4": [ { "customer_asid": 1, "providers": [2, 3], "expires": 5000 } ],
+            "ipv6": [ { "customer_asid": 1, "providers": [4], "expires": 5000 } ] } }"#;
+        let got = load_one(text).unwrap();
+        let aspa = got.payload.aspas().next().unwrap();
+        let providers: Vec<u32> = aspa.providers.iter().map(Asn::into_u32).collect();
+        assert_eq!(providers, [2, 3, 4]);
+    }
+
+    #[test]
+    fn routinator_jsonext_with_router_keys() {
+        let text = format!(
+            r#"{{
+  "metadata": {{ "generated": 1700000000, "generatedTime": "2023-11-14T22:13:20Z" }},
+  "roas": [
+    {{ "asn": "AS196615", "prefix": "93.175.147.0/24", "maxLength": 24, "source": [
+      {{ "type": "roa", "uri": "rsync://x/a.roa", "tal": "ripe", "validity": {{ "notBefore": "2023-01-01T00:00:00Z", "notAfter": "2024-01-01T00:00:00Z" }} }} ] }}
+  ],
+  "routerKeys": [
+    {{ "asn": "AS15562", "SKI": "{}", "routerPublicKey": "{}", "source": [] }}
+  ],
+  "aspas": [
+    {{ "customer": "AS64496", "providers": ["AS64497", "AS64498"], "source": [] }}
+  ]
+}}"#,
+            SKI.to_ascii_lowercase(),
+            url_safe(PUBKEY)
+        );
+        let got = load_one(&text).unwrap();
+        assert_eq!(got.payload.counts(), (1, 1, 1));
+        assert!(got.report[0].contains(": Routinator JSON: 1 VRPs, 1 router keys, 1 ASPAs"));
+        let key = got.payload.router_keys().next().unwrap();
+        assert_eq!(
+            key.key_info.as_slice(),
+            openssl::base64::decode_block(PUBKEY).unwrap()
+        );
+    }
+
+    #[test]
+    fn slurm_files_are_kept_for_the_view_and_their_keys_checked() {
+        let slurm = format!(
+            r#"{{
+  "slurmVersion": 1,
+  "validationOutputFilters": {{
+    "prefixFilters": [ {{ "prefix": "192.0.2.0/24", "comment": "all VRPs in 192.0.2.0/24" }} ],
+    "bgpsecFilters": [ {{ "asn": 64496 }} ]
+  }},
+  "locallyAddedAssertions": {{
+    "prefixAssertions": [ {{ "asn": 64496, "prefix": "198.51.100.0/24", "maxPrefixLength": 24 }} ],
+    "bgpsecAssertions": [ {{ "asn": 15562, "SKI": "{}", "routerPublicKey": "{}" }} ]
+  }}
+}}"#,
+            url_safe(&openssl::base64::encode_block(&hex::decode(SKI).unwrap())),
+            url_safe(PUBKEY)
+        );
+        let got = load_one(&slurm).unwrap();
+        assert!(got.payload.is_empty());
+        assert_eq!(got.slurm.len(), 1);
+        assert!(got.report[0].ends_with(
+            "filters: 1 prefix, 1 BGPsec, 0 ASPA; assertions: 1 prefix, 1 BGPsec, 0 ASPA (RFC 8416)"
+        ));
+        let wrong = slurm.replace(
+            &url_safe(&openssl::base64::encode_block(&hex::decode(SKI).unwrap())),
+            &url_safe(&openssl::base64::encode_block(&[0u8; 20])),
+        );
+        assert_eq!(
+            error(&wrong),
+            "FILE: locallyAddedAssertions.bgpsecAssertions[0].SKI: is not the SKI of \
+             routerPublicKey (RFC 8209 §3.1.1) (RFC 8416 §3.4.2)"
+        );
+        // The rpki crate's own checks, with serde_json's position.
+        let unknown = slurm.replace("\"prefixFilters\"", "\"prefixFilter\"");
+        assert!(
+            error(&unknown).starts_with("FILE:4:18: unknown field `prefixFilter`"),
+            "{}",
+            error(&unknown)
+        );
+    }
+
+    #[test]
+    fn a_key_folder_is_read_with_router_key_from_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let pem = format!("-----BEGIN PUBLIC KEY-----\n{PUBKEY}\n-----END PUBLIC KEY-----\n");
+        write(&dir, "AS15562.pem", &pem);
+        let got = load_all(&[dir.path().to_path_buf()], 0, &Limits::default()).unwrap();
+        assert_eq!(got.payload.counts(), (0, 1, 0));
+        assert!(
+            got.report[0].contains("1 (AS, SKI, key) triples"),
+            "{}",
+            got.report[0]
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_column() {
+        let cases = [
+            ("{ \"roas\": [ }", "FILE:1:13: expected value"),
+            ("", "FILE:1:0: EOF while parsing a value"),
+            (
+                "{ \"metadata\": {} }",
+                "FILE: not an RPKI source: a JSON document with none of \"roas\", \"bgpsec_keys\", \
+                 \"routerKeys\", \"aspas\", \"provider_authorizations\" or \"slurmVersion\"",
+            ),
+            (
+                "{ \"roas\": [\n { \"asn\": 1, \"prefix\": \"10.0.0.1/8\", \"maxLength\": 8 } ] }",
+                "FILE:2:55: roas entry: prefix \"10.0.0.1/8\": non-zero host portion",
+            ),
+            (
+                "{ \"roas\": [\n { \"asn\": 1, \"prefix\": \"10.0.0.0/16\", \"maxLength\": 8 } ] }",
+                "FILE:2:56: roas entry: maxLength 8 of 10.0.0.0/16: max-length smaller than prefix length",
+            ),
+            (
+                "{ \"roas\": [ { \"asn\": \"ASx\", \"prefix\": \"10.0.0.0/8\" } ] }",
+                "FILE:1:26: \"ASx\" is not an AS number (\"AS123\")",
+            ),
+            (
+                "{ \"roas\": [ { \"asn\": 4294967296, \"prefix\": \"10.0.0.0/8\" } ] }",
+                "FILE:1:31: AS4294967296 above 4294967295",
+            ),
+            (
+                "{ \"aspas\": [ { \"customer_asid\": 1, \"providers\": [] } ] }",
+                "FILE:1:54: ASPA entry of AS1: no provider (an ASPA names at least one, \
+                 draft-ietf-sidrops-aspa-profile §3)",
+            ),
+            (
+                "{ \"bgpsec_keys\": [ { \"asn\": 1, \"ski\": \"AB\", \"pubkey\": \"AAAA\" } ] }",
+                "FILE:1:64: router key entry of AS1: ski: not 40 hexadecimal digits",
+            ),
+        ];
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter(|(text, want)| error(text) != *want)
+            .map(|(text, want)| format!("{text}\n  got  {}\n  want {want}", error(text)))
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        let other_ski = format!(
+            "{{ \"bgpsec_keys\": [ {{ \"asn\": 1, \"ski\": \"{}\", \"pubkey\": \"{PUBKEY}\" }} ] }}",
+            "00".repeat(20)
+        );
+        assert!(error(&other_ski)
+            .ends_with("router key entry of AS1: ski: is not the SKI of pubkey (RFC 8209 §3.1.1)"));
+        let missing = load_all(
+            &[PathBuf::from("/nonexistent/rpki.json")],
+            0,
+            &Limits::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(missing.starts_with("/nonexistent/rpki.json: "), "{missing}");
+    }
+
+    #[test]
+    fn a_source_over_the_limits_is_refused_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = write(
+            &dir,
+            "a.json",
+            r#"{ "roas": [ { "asn": 1, "prefix": "10.0.0.0/8", "maxLength": 8 } ] }"#,
+        );
+        let b = write(
+            &dir,
+            "b.json",
+            r#"{ "roas": [ { "asn": 2, "prefix": "10.0.0.0/8", "maxLength": 8 } ] }"#,
+        );
+        let limits = Limits {
+            vrps: 1,
+            ..Limits::default()
+        };
+        assert_eq!(
+            load_all(std::slice::from_ref(&a), 0, &limits)
+                .unwrap()
+                .payload
+                .counts(),
+            (1, 0, 0)
+        );
+        let e = load_all(&[a, b.clone()], 0, &limits).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: more than 1 VRPs (limit; see docs/spec/rpki.md, \"Limits\")",
+                b.display()
+            )
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+        /// Untrusted input never panics: a valid document with bytes overwritten, cut
+        /// short, or random bytes, is read or refused with an error naming the file.
+        #[test]
+        fn damaged_sources_are_refused_without_panic(
+            edits in proptest::collection::vec((0usize..400, proptest::prelude::any::<u8>()), 0..6),
+            cut in 0usize..400,
+            random in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            let doc = format!(
+                r#"{{ "roas": [ {{ "asn": 1, "prefix": "10.0.0.0/8", "maxLength": 24, "expires": 5 }} ],
+                  "bgpsec_keys": [ {{ "asn": 15562, "ski": "{SKI}", "pubkey": "{PUBKEY}" }} ],
+                  "aspas": [ {{ "customer_asid": 1, "providers": [2, 3] }} ],
+                  "routerKeys": [], "slurmVersion": 1 }}"#
+            );
+            let mut bytes = doc.into_bytes();
+            for (at, b) in edits {
+                let n = bytes.len();
+                bytes[at % n] = b;
+            }
+            bytes.truncate(cut.max(1).min(bytes.len()));
+            let dir = tempfile::tempdir().unwrap();
+            for text in [&bytes, &random] {
+                let path = dir.path().join("x.json");
+                std::fs::write(&path, text).unwrap();
+                if let Err(e) = load_all(std::slice::from_ref(&path), 0, &Limits::default()) {
+                    proptest::prop_assert!(e.to_string().starts_with(&path.display().to_string()));
+                }
+            }
+        }
     }
 }

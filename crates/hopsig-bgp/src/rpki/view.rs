@@ -328,3 +328,247 @@ impl Changes {
         self.keys.iter()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::packet::AsPathSegment;
+    use crate::router_key::KeyLookup;
+    use crate::rpki::rov::strategies;
+    use crate::rpki::rov::RovState;
+    use proptest::prelude::*;
+    use rpki::resources::addr::MaxLenPrefix;
+
+    fn vrp(prefix: &str, max_len: u8, asn: u32) -> Payload {
+        let p: rpki::resources::addr::Prefix = prefix.parse().unwrap();
+        Payload::Origin(RouteOrigin::new(
+            MaxLenPrefix::new(p, Some(max_len)).unwrap(),
+            Asn::from_u32(asn),
+        ))
+    }
+
+    fn aspa(customer: u32, providers: &[u32]) -> Payload {
+        Payload::Aspa(Aspa::new(
+            Asn::from_u32(customer),
+            ProviderAsns::try_from_iter(providers.iter().map(|p| Asn::from_u32(*p))).unwrap(),
+        ))
+    }
+
+    fn key(asn: u32, ski: u8, spki: &[u8]) -> Payload {
+        Payload::RouterKey(super::super::payload::RouterKey::new(
+            [ski; 20].into(),
+            Asn::from_u32(asn),
+            RouterKeyInfo::try_from(spki.to_vec()).unwrap(),
+        ))
+    }
+
+    fn set(items: &[Payload]) -> PayloadSet {
+        let mut s = PayloadSet::new();
+        for i in items {
+            s.insert(i.clone(), &Limits::default()).unwrap();
+        }
+        s
+    }
+
+    fn route(prefix: &str) -> Prefix {
+        let (addr, len) = prefix.split_once('/').unwrap();
+        Prefix::new(addr.parse().unwrap(), len.parse().unwrap()).unwrap()
+    }
+
+    use super::super::payload::RouteOrigin;
+
+    #[test]
+    fn a_view_is_shared_between_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<View>();
+        send_sync::<Changes>();
+    }
+
+    #[test]
+    fn the_file_only_view_and_the_empty_view() {
+        let keys: RouterKeys = [RouterKey::new(64_496, [9; 20], b"spki")]
+            .into_iter()
+            .collect();
+        let view = View::from_router_keys(keys);
+        assert_eq!(view.counts(), (0, 1, 0));
+        let k = view.payload().router_keys().next().unwrap();
+        assert_eq!(
+            (k.asn.into_u32(), k.key_info.as_slice()),
+            (64_496, &b"spki"[..])
+        );
+        assert_eq!(router_key(k).ski(), &[9; 20]);
+        assert_eq!(view.router_keys().router_keys(64_496, &[9; 20]).len(), 1);
+        let empty = View::empty();
+        assert!(view.changes(&empty).affects_key(64_496, &[9; 20]));
+        let p = AsPath::sequence(vec![1, 2]);
+        assert_eq!(
+            empty.rov(&route("10.0.0.0/8"), &p).state,
+            RovState::NotFound
+        );
+        assert_eq!(
+            empty.aspa(&p, Relation::Customer).state,
+            crate::rpki::aspa::AspaState::Unknown
+        );
+    }
+
+    #[test]
+    fn files_and_caches_are_united_and_aspas_of_a_customer_merged() {
+        let files = set(&[vrp("10.0.0.0/8", 8, 1), aspa(1, &[2]), key(1, 7, b"k1")]);
+        let rtr = set(&[
+            vrp("10.0.0.0/8", 8, 1),
+            vrp("11.0.0.0/8", 8, 2),
+            aspa(1, &[3]),
+        ]);
+        let view = View::build(&files, &rtr, &[], &Limits::default()).unwrap();
+        assert_eq!(view.counts(), (2, 1, 1));
+        assert_eq!(view.aspas().providers(1), Some(&[2, 3][..]));
+        assert_eq!(view.router_keys().len(), 1);
+        assert_eq!(view.router_keys().router_keys(1, &[7; 20]).len(), 1);
+        let limits = Limits {
+            vrps: 1,
+            ..Limits::default()
+        };
+        let e = View::build(&files, &rtr, &[], &limits).unwrap_err();
+        assert_eq!(e.what, "VRPs");
+    }
+
+    /// RFC 8416 §4: filters drop what the RP's data holds, then assertions are added —
+    /// so an assertion inside a filtered prefix stays, and a filtered customer's ASPA is
+    /// replaced by its assertion.
+    #[test]
+    fn slurm_filters_apply_before_assertions() {
+        let slurm: SlurmFile = r#"{
+          "slurmVersion": 2,
+          "validationOutputFilters": {
+            "prefixFilters": [ { "prefix": "10.0.0.0/8" }, { "asn": 9 } ],
+            "bgpsecFilters": [ { "asn": 1 } ],
+            "aspaFilters": [ { "customerAsn": 1 } ]
+          },
+          "locallyAddedAssertions": {
+            "prefixAssertions": [ { "asn": 5, "prefix": "10.1.0.0/16", "maxPrefixLength": 24 } ],
+            "bgpsecAssertions": [],
+            "aspaAssertions": [ { "customerAsn": 1, "providerAsns": [4] } ]
+          }
+        }"#
+        .parse()
+        .unwrap();
+        let files = set(&[
+            vrp("10.0.0.0/8", 24, 1),
+            vrp("10.2.0.0/16", 16, 2),
+            vrp("12.0.0.0/8", 8, 9),
+            vrp("11.0.0.0/8", 8, 3),
+            aspa(1, &[2, 3]),
+            aspa(2, &[3]),
+            key(1, 1, b"k1"),
+            key(2, 2, b"k2"),
+        ]);
+        let view = View::build(&files, &PayloadSet::new(), &[slurm], &Limits::default()).unwrap();
+        let origin = |p: &str, asn: u32| view.rov_origin(&route(p), Origin::As(asn)).state;
+        assert_eq!(origin("10.1.0.0/16", 1), RovState::Invalid, "filtered");
+        assert_eq!(origin("10.1.0.0/16", 5), RovState::Valid, "asserted after");
+        assert_eq!(origin("10.2.0.0/16", 2), RovState::NotFound, "filtered");
+        assert_eq!(
+            origin("12.0.0.0/8", 9),
+            RovState::NotFound,
+            "filtered by AS"
+        );
+        assert_eq!(origin("11.0.0.0/8", 3), RovState::Valid, "kept");
+        assert_eq!(view.aspas().providers(1), Some(&[4][..]), "replaced");
+        assert_eq!(view.aspas().providers(2), Some(&[3][..]));
+        assert!(view.router_keys().router_keys(1, &[1; 20]).is_empty());
+        assert_eq!(view.router_keys().router_keys(2, &[2; 20]).len(), 1);
+        assert_eq!(view.counts(), (2, 1, 2));
+    }
+
+    #[test]
+    fn changes_name_the_keys_vrps_and_aspas_that_differ() {
+        let a = View::of(set(&[
+            vrp("10.0.0.0/8", 8, 1),
+            aspa(1, &[2]),
+            key(1, 1, b"k1"),
+        ]));
+        let b = View::of(set(&[
+            vrp("10.0.0.0/8", 8, 1),
+            aspa(1, &[3]),
+            key(1, 1, b"k2"),
+        ]));
+        assert!(a.changes(&a).is_empty());
+        let c = a.changes(&b);
+        assert_eq!(c.counts(), (1, 0, 1));
+        assert!(c.affects_key(1, &[1; 20]));
+        assert!(!c.affects_key(1, &[2; 20]));
+        assert!(c.affects_route(&route("192.0.2.0/24"), &AsPath::sequence(vec![5, 1])));
+        assert!(!c.affects_route(&route("10.0.0.0/8"), &AsPath::sequence(vec![5, 6])));
+        let d = View::of(set(&[vrp("10.0.0.0/16", 16, 1)]));
+        let c = a.changes(&d);
+        assert!(c.affects_route(&route("10.0.0.0/24"), &AsPath::sequence(vec![7])));
+        assert!(c.affects_route(&route("10.0.0.0/8"), &AsPath::sequence(vec![7])));
+        assert!(!c.affects_route(&route("11.0.0.0/8"), &AsPath::sequence(vec![7])));
+    }
+
+    /// A path of up to 6 ASes from 1..=6, with prepends and now and then an AS_SET.
+    fn path() -> impl Strategy<Value = AsPath> {
+        (
+            proptest::collection::vec(1u32..=6, 0..6),
+            proptest::option::weighted(0.1, proptest::collection::vec(1u32..=6, 1..3)),
+        )
+            .prop_map(|(asns, set)| {
+                let mut p = AsPath::sequence(asns);
+                if let Some(set) = set {
+                    p.segments.push(AsPathSegment {
+                        kind: AsPathSegmentType::AsSet,
+                        asns: set,
+                    });
+                }
+                p
+            })
+    }
+
+    fn aspa_item() -> impl Strategy<Value = Payload> {
+        (1u32..=6, proptest::collection::vec(0u32..=6, 1..3)).prop_map(|(c, p)| aspa(c, &p))
+    }
+
+    fn payload() -> impl Strategy<Value = Vec<Payload>> {
+        (
+            proptest::collection::vec(strategies::vrp(), 0..30),
+            proptest::collection::vec(aspa_item(), 0..6),
+        )
+            .prop_map(|(v, a)| v.into_iter().map(Payload::Origin).chain(a).collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        /// `changes()` is exact: a route it does not call affected has the same ROV and
+        /// ASPA verdicts (every relation) in both views.
+        #[test]
+        fn a_route_not_affected_keeps_its_verdicts(
+            common in payload(),
+            only_old in payload(),
+            only_new in payload(),
+            routes in proptest::collection::vec((strategies::route(), path()), 1..30),
+        ) {
+            let build = |extra: &[Payload]| {
+                let files = set(&common);
+                let rtr = set(extra);
+                View::build(&files, &rtr, &[], &Limits::default()).unwrap()
+            };
+            let (old, new) = (build(&only_old), build(&only_new));
+            let changes = old.changes(&new);
+            prop_assert_eq!(changes.is_empty(), old.payload() == new.payload());
+            let mut affected = 0;
+            for ((prefix, _), path) in &routes {
+                if changes.affects_route(prefix, path) {
+                    affected += 1;
+                    continue;
+                }
+                prop_assert_eq!(old.rov(prefix, path), new.rov(prefix, path));
+                for r in Relation::ALL {
+                    prop_assert_eq!(old.aspa(path, r), new.aspa(path, r));
+                }
+            }
+            prop_assert!(affected <= routes.len());
+        }
+
+    }
+}
