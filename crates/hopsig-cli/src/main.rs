@@ -17,9 +17,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd, rtr};
+use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
 use commands::{
-    bgpsec, ndn, pla, replay as replay_cmd, schemes, sign, speaker as speaker_cmd, verify,
+    bgpsec, ndn, pla, replay as replay_cmd, rtr, schemes, sign, speaker as speaker_cmd, verify,
 };
 
 #[derive(Parser)]

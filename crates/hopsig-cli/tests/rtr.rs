@@ -26,9 +26,11 @@ const SPKI: [&str; 2] = [
     "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEjPfbrQ3ZwksT4MsqLuboCHjP6P/PnHsbazrrehYu/fvpsBANk+RXORIbivYrc8FbFoaazg0DSaaTWmOtutmu/Q==",
     "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEdGR0J/3ZYnwuHzngOoIXK7Slu2eUjZiL4sGHN8urWdNXy7wom05gIJh6OhLEPom7SzhbOsFfu8g/EbOqnRkV3w==",
 ];
+/// Their SKIs: SHA-1 of the subjectPublicKey bits (RFC 8209 §3.1.1, which
+/// `rpki::source` checks).
 const SKI: [&str; 2] = [
-    "0102030405060708090a0b0c0d0e0f1011121314",
-    "aa02030405060708090a0b0c0d0e0f1011121314",
+    "6964a424833e566db5de55c413d8ac8653b05f98",
+    "3b2e75c0cedc336b782c143b0ffd69513dacdfd6",
 ];
 
 /// An rpki-client JSON document: three ROAs (IPv4 and IPv6), the router keys numbered

@@ -12,6 +12,7 @@ pub mod ndn; // ndn: 004 Table 3
 mod ndn_signing; // table5: 004 Table 5
 pub mod pla; // pla
 pub mod rpki; // rpki
+pub mod rtr_sync; // rtr-sync
 mod sequential_aggregates; // table1: BGR Table 1
 pub mod speaker; // speaker
 
@@ -192,6 +193,16 @@ pub static SUITES: &[BenchSuite] = &[
         name: "pla",
         help: "PLA on IPv6 packets: router checks per second, pipeline scaling, random headers",
         run: |o| Measured::of(&pla::PlaBench::measure(o.quick)?, pla::PlaBench::render),
+    },
+    BenchSuite {
+        name: "rtr-sync",
+        help: "RTR initial sync of 500 k VRPs, 1 k router keys, 10 k ASPAs from StayRTR and hopsig rtr serve: hopsig beside rtrclient, time and peak memory",
+        run: |o| {
+            Measured::of(
+                &rtr_sync::RtrSyncBench::measure(o.quick)?,
+                rtr_sync::RtrSyncBench::render,
+            )
+        },
     },
 ];
 

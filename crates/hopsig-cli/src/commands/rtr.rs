@@ -9,10 +9,11 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use hopsig_bgp::rpki::payload::{Limits, PayloadSet};
-use hopsig_bgp::rpki::rtr::{self, Dump, ServeConfig};
-use rpki::rtr::Timing;
+use hopsig_bgp::rpki::rtr::{self, Dump, ServeConfig, Timing};
+use hopsig_bgp::rpki::source;
+use hopsig_bgp::rpki::view::View;
 
-use crate::io::{self, print_text, say_json, Failure, Outcome};
+use crate::io::{print_text, say_json, Failure, Outcome};
 
 /// Exit codes of `hopsig rtr`, for `--help`.
 const EXIT_CODES: &str = "Exit codes: 0 success; 2 bad usage, an unreadable source, or a \
@@ -44,16 +45,21 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Print only the first two lines (session, timers, time to End of Data;
+        /// counts).
+        #[arg(long, conflicts_with = "json")]
+        summary: bool,
         /// Give up after this many seconds.
         #[arg(long, default_value_t = 30.0)]
         timeout: f64,
     },
-    /// Serve the payload of rpki-client JSON files (roas, bgpsec_keys, aspas) as an RTR
-    /// cache (versions 0-2), re-reading them when they change: each change is a new
-    /// serial, announced to the connected routers with a Serial Notify.
+    /// Serve RPKI files as an RTR cache (versions 0-2): rpki-client JSON (roas,
+    /// bgpsec_keys, aspas), Routinator jsonext (routerKeys), hopsig key folders, SLURM
+    /// (RFC 8416, applied to the others). The sources are re-read when one changes:
+    /// each change is a new serial, announced to the routers with a Serial Notify.
     #[command(after_help = EXIT_CODES)]
     Serve {
-        /// A source file (several may be given).
+        /// A source file or key folder (several may be given).
         #[arg(long, required = true, num_args = 1..)]
         source: Vec<PathBuf>,
         /// Address to listen on, e.g. 127.0.0.1:3323.
@@ -85,6 +91,7 @@ pub fn run(args: Args) -> Outcome {
             cache,
             version,
             json,
+            summary,
             timeout,
         } => {
             let (host, port) = host_port(&cache)?;
@@ -95,7 +102,7 @@ pub fn run(args: Args) -> Outcome {
             if json {
                 say_json(&dump_json(&dump))
             } else {
-                print_text(&dump_text(&cache, &dump))
+                print_text(&dump_text(&cache, &dump, summary))
             }
         }
         Command::Serve {
@@ -168,14 +175,16 @@ fn key_algorithm(spki: &[u8]) -> &'static str {
     }
 }
 
-/// The payload as sorted lines: (VRPs, router keys, ASPAs).
-fn sorted(
-    p: &PayloadSet,
-) -> (
+/// The payload, sorted: VRPs (prefix-maxlen, AS), router keys (AS, SKI hex, SPKI
+/// hex), ASPAs (customer, providers).
+struct Sorted(
     Vec<(String, u32)>,
     Vec<(u32, String, String)>,
     Vec<(u32, Vec<u32>)>,
-) {
+);
+
+/// The payload as sorted lines.
+fn sorted(p: &PayloadSet) -> Sorted {
     let mut vrps: Vec<_> = p
         .origins()
         .map(|o| (o.prefix.to_string(), o.asn.into_u32()))
@@ -202,11 +211,10 @@ fn sorted(
         })
         .collect();
     aspas.sort();
-    (vrps, keys, aspas)
+    Sorted(vrps, keys, aspas)
 }
 
-fn dump_text(cache: &str, d: &Dump) -> String {
-    let (vrps, keys, aspas) = sorted(&d.payload);
+fn dump_text(cache: &str, d: &Dump, summary: bool) -> String {
     let mut out = String::new();
     let timing = match d.timing {
         Some(t) => format!(
@@ -223,13 +231,12 @@ fn dump_text(cache: &str, d: &Dump) -> String {
         d.serial,
         d.elapsed.as_secs_f64()
     );
-    let _ = writeln!(
-        out,
-        "{} VRPs, {} router keys, {} ASPAs",
-        vrps.len(),
-        keys.len(),
-        aspas.len()
-    );
+    let (v, k, a) = d.payload.counts();
+    let _ = writeln!(out, "{v} VRPs, {k} router keys, {a} ASPAs");
+    if summary {
+        return out;
+    }
+    let Sorted(vrps, keys, aspas) = sorted(&d.payload);
     for (asn, ski, spki) in &keys {
         let der = hex::decode(spki).unwrap_or_default();
         let _ = writeln!(
@@ -250,7 +257,7 @@ fn dump_text(cache: &str, d: &Dump) -> String {
 }
 
 fn dump_json(d: &Dump) -> serde_json::Value {
-    let (vrps, keys, aspas) = sorted(&d.payload);
+    let Sorted(vrps, keys, aspas) = sorted(&d.payload);
     serde_json::json!({
         "version": d.version,
         "session_id": d.session_id,
@@ -269,20 +276,21 @@ fn dump_json(d: &Dump) -> serde_json::Value {
     })
 }
 
-/// Largest source file read.
-const MAX_SOURCE_LEN: u64 = 2 << 30;
-
-/// The sources merged; each path's modification time.
+/// The sources merged, SLURM applied (`hopsig_bgp::rpki::source::load_all` and
+/// `View::build`; docs/spec/rpki.md, "Sources" and "Merge rules").
 fn load(paths: &[PathBuf]) -> Result<PayloadSet, Failure> {
-    let mut set = PayloadSet::new();
     let limits = Limits::default();
-    for path in paths {
-        let text = io::read(path, MAX_SOURCE_LEN, "RPKI source")?;
-        let one = sources::rpki_client_json(&text).map_err(|e| io::at(path, e))?;
-        set.extend_from(&one, &limits)
-            .map_err(|e| io::at(path, e))?;
+    let unix = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let files =
+        source::load_all(paths, unix, &limits).map_err(|e| Failure::Input(e.to_string()))?;
+    for line in &files.report {
+        tracing::info!("hopsig rtr serve: {line}");
     }
-    Ok(set)
+    let view = View::build(&files.payload, &PayloadSet::new(), &files.slurm, &limits)
+        .map_err(|e| Failure::Input(format!("the sources together: {e}")))?;
+    Ok(view.payload().clone())
 }
 
 fn mtimes(paths: &[PathBuf]) -> Vec<Option<SystemTime>> {
@@ -327,81 +335,4 @@ async fn serve(
     rtr::serve(listener, rx, config)
         .await
         .map_err(|e| Failure::Input(format!("RTR cache on {listen}: {e}")))
-}
-
-/// rpki-client JSON (until `hopsig_bgp::rpki::source` reads every source kind).
-mod sources {
-    use hopsig_bgp::rpki::payload::{Aspa, Limits, Payload, PayloadSet, RouteOrigin, RouterKey};
-    use rpki::resources::addr::MaxLenPrefix;
-    use rpki::resources::Asn;
-    use rpki::rtr::pdu::{ProviderAsns, RouterKeyInfo};
-    use serde_json::Value;
-
-    fn asn(v: &Value) -> Result<Asn, String> {
-        match v {
-            Value::Number(n) => n
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .map(Asn::from_u32)
-                .ok_or_else(|| format!("bad AS number {n}")),
-            Value::String(s) => s.parse::<Asn>().map_err(|_| format!("bad AS number {s:?}")),
-            _ => Err(format!("bad AS number {v}")),
-        }
-    }
-
-    /// The `roas`, `bgpsec_keys` and `aspas` of an rpki-client JSON document.
-    pub fn rpki_client_json(text: &[u8]) -> Result<PayloadSet, String> {
-        let doc: Value = serde_json::from_slice(text).map_err(|e| e.to_string())?;
-        let limits = Limits::default();
-        let mut set = PayloadSet::new();
-        let empty = Vec::new();
-        let list = |k: &str| doc.get(k).and_then(Value::as_array).unwrap_or(&empty);
-        for (i, r) in list("roas").iter().enumerate() {
-            let at = |e: String| format!("roas[{i}]: {e}");
-            let prefix: rpki::resources::addr::Prefix = r["prefix"]
-                .as_str()
-                .ok_or_else(|| at("no prefix".into()))?
-                .parse()
-                .map_err(|e| at(format!("{e}")))?;
-            let max = r["maxLength"]
-                .as_u64()
-                .and_then(|m| u8::try_from(m).ok())
-                .ok_or_else(|| at("no maxLength".into()))?;
-            let prefix = MaxLenPrefix::new(prefix, Some(max)).map_err(|e| at(format!("{e}")))?;
-            let item = Payload::Origin(RouteOrigin::new(prefix, asn(&r["asn"]).map_err(at)?));
-            set.insert(item, &limits).map_err(|e| at(e.to_string()))?;
-        }
-        for (i, k) in list("bgpsec_keys").iter().enumerate() {
-            let at = |e: String| format!("bgpsec_keys[{i}]: {e}");
-            let ski: [u8; 20] = hex::decode(k["ski"].as_str().unwrap_or_default())
-                .ok()
-                .and_then(|s| s.try_into().ok())
-                .ok_or_else(|| at("ski: not 40 hex digits".into()))?;
-            let spki = rpki::util::base64::Serde
-                .decode(k["pubkey"].as_str().unwrap_or_default())
-                .map_err(|e| at(format!("pubkey: {e}")))?;
-            let info = RouterKeyInfo::try_from(spki).map_err(|e| at(format!("pubkey: {e}")))?;
-            let item = Payload::RouterKey(RouterKey::new(
-                ski.into(),
-                asn(&k["asn"]).map_err(at)?,
-                info,
-            ));
-            set.insert(item, &limits).map_err(|e| at(e.to_string()))?;
-        }
-        for (i, a) in list("aspas").iter().enumerate() {
-            let at = |e: String| format!("aspas[{i}]: {e}");
-            let customer = asn(&a["customer_asid"]).map_err(at)?;
-            let mut providers = Vec::new();
-            for p in a["providers"].as_array().unwrap_or(&empty) {
-                providers.push(asn(p).map_err(at)?);
-            }
-            providers.sort();
-            providers.dedup();
-            let providers = ProviderAsns::try_from_iter(providers)
-                .map_err(|_| at("too many providers".into()))?;
-            set.insert(Payload::Aspa(Aspa::new(customer, providers)), &limits)
-                .map_err(|e| at(e.to_string()))?;
-        }
-        Ok(set)
-    }
 }

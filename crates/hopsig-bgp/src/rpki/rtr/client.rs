@@ -338,7 +338,14 @@ impl Cache {
                     Some(e) if e < refresh_at => e,
                     _ => refresh_at,
                 };
-                match session.wait_notify(until).await {
+                // Cancel-safe: the wait ends when the last receiver of the view goes.
+                let waited = tokio::select! {
+                    r = session.wait_notify(until) => r,
+                    () = self.shared.tx.closed() => return RtrError::Closed {
+                        waiting_for: "a Serial Notify (the view has no receiver left)",
+                    },
+                };
+                match waited {
                     Ok(true) => break,
                     Ok(false) => {
                         self.on(Event::Tick { at: Instant::now() });
@@ -389,6 +396,9 @@ async fn run_cache(shared: Arc<Shared>, index: usize, config: CacheConfig, limit
         };
         cache.on(Event::Connected);
         let error = cache.session(sock, limits).await;
+        if cache.shared.tx.is_closed() {
+            return;
+        }
         tracing::warn!("RTR {name}: {error}");
         if let Some(lower) = error.downgrade_to(cache.version) {
             if cache.negotiated.is_none() {

@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 pub use client::{dump, spawn_caches, Dump};
 pub use error::{error_code_name, RtrError};
+pub use rpki::rtr::Timing;
 pub use server::{serve, ServeConfig};
 
 use super::payload::PayloadSet;

@@ -15,6 +15,7 @@ use std::task::{Context, Poll};
 
 use futures_util::stream::Stream;
 use rpki::rtr::payload::{Aspa, Payload, PayloadRef, RouteOrigin, RouterKey};
+use rpki::rtr::pdu::ProviderAsns;
 use rpki::rtr::server::{NotifySender, PayloadDiff, PayloadSet as ServerSet, PayloadSource};
 use rpki::rtr::{Action, Serial, Server, State, Timing};
 use tokio::io::AsyncWriteExt;
@@ -68,6 +69,23 @@ fn key(p: &Payload) -> Key {
         Payload::Origin(o) => Key::Origin(*o),
         Payload::RouterKey(k) => Key::RouterKey(k.clone()),
         Payload::Aspa(a) => Key::Aspa(a.customer.into_u32()),
+    }
+}
+
+/// `p` as sent: an ASPA's providers in increasing order, each once
+/// (draft-ietf-sidrops-8210bis §5.12), whatever order the set holds them in.
+fn normalized(p: Payload) -> Payload {
+    match p {
+        Payload::Aspa(a) => {
+            let mut asns: Vec<_> = a.providers.iter().collect();
+            asns.sort_unstable();
+            asns.dedup();
+            match ProviderAsns::try_from_iter(asns) {
+                Ok(providers) => Payload::Aspa(Aspa::new(a.customer, providers)),
+                Err(_) => Payload::Aspa(a),
+            }
+        }
+        other => other,
     }
 }
 
@@ -156,7 +174,7 @@ fn squash<'a>(steps: impl Iterator<Item = &'a [Change]>) -> Vec<(Payload, Action
     for c in net.into_values() {
         match (c.old, c.new) {
             (a, b) if a == b => {}
-            (_, Some(new)) => announce.push((new, Action::Announce)),
+            (_, Some(new)) => announce.push((normalized(new), Action::Announce)),
             (Some(old), None) => withdraw.push((old, Action::Withdraw)),
             (None, None) => {}
         }
@@ -234,7 +252,7 @@ impl PayloadSource for Source {
         (
             h.state,
             Full {
-                items: h.current.iter().collect(),
+                items: h.current.iter().map(normalized).collect(),
                 at: 0,
             },
         )
@@ -401,7 +419,6 @@ mod tests {
     use crate::rpki::payload::Limits;
     use rpki::resources::addr::{MaxLenPrefix, Prefix};
     use rpki::resources::Asn;
-    use rpki::rtr::pdu::ProviderAsns;
 
     fn origin(i: u32) -> Payload {
         let prefix = Prefix::new(std::net::Ipv4Addr::from(i << 8).into(), 24).unwrap();

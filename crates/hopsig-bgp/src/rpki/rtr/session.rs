@@ -20,7 +20,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use tokio::time::{timeout, timeout_at, Instant};
 
 use super::error::{pdu_name, RtrError};
-use crate::rpki::payload::{Limits, PayloadSet};
+use crate::rpki::payload::{Limits, Payload, PayloadSet};
 
 /// The longest PDU RFC 8210bis §5 allows a receiver to accept.
 const MAX_PDU: u32 = 65_535;
@@ -161,7 +161,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         match timeout_at(until, self.sock.fill_buf()).await {
             Err(_) => return Ok(false),
             Ok(Err(e)) => return Err(RtrError::Io(e)),
-            Ok(Ok(buf)) if buf.is_empty() => {
+            Ok(Ok([])) => {
                 return Err(RtrError::Closed {
                     waiting_for: "a Serial Notify",
                 })
@@ -265,6 +265,21 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         };
         match action {
             Action::Announce => {
+                if let Payload::Aspa(a) = &item {
+                    // draft-ietf-sidrops-8210bis §5.12: the providers in increasing
+                    // order, each once; else ASPA Provider List Error (9).
+                    let asns: Vec<u32> = a.providers.iter().map(|p| p.into_u32()).collect();
+                    if asns.windows(2).any(|w| w[0] >= w[1]) {
+                        return Err(self
+                            .refuse(
+                                pdu_type(p),
+                                9,
+                                p.as_partial_slice(),
+                                "provider ASes not in increasing order or repeated",
+                            )
+                            .await);
+                    }
+                }
                 if set.contains(&item) {
                     return Err(self
                         .refuse(pdu_type(p), 7, p.as_partial_slice(), "announced twice")

@@ -433,6 +433,15 @@ async fn each_bad_pdu_is_answered_with_its_error_report() {
     // A length the type cannot have: Corrupt Data (0).
     let (e, code) = refused(1, vec![1, 4, 0, 0, 0, 0, 0, 12], Limits::default()).await;
     assert_eq!(code, Some(0), "{e}");
+    // An ASPA whose providers are out of order: ASPA Provider List Error (9).
+    let (e, code) = refused(
+        2,
+        pdu_bytes(2, 1, &aspa(65_001, &[65_003, 65_002])),
+        Limits::default(),
+    )
+    .await;
+    assert_eq!(code, Some(9), "{e}");
+    assert!(e.to_string().contains("ASPA Provider List Error"), "{e}");
     // Over the limits: Internal Error (1), the data refused.
     let limits = Limits {
         vrps: 1,
@@ -603,4 +612,37 @@ async fn a_cache_capped_at_a_version_makes_the_client_downgrade() {
             "{e}"
         );
     }
+}
+
+#[test]
+fn a_cache_entry_reads_seconds_and_refuses_unknown_fields() {
+    let c: CacheConfig = serde_json::from_str(
+        r#"{"address": "192.0.2.1", "port": 3323, "preference": 2, "refresh": 30, "expire": 600.5}"#,
+    )
+    .unwrap();
+    assert_eq!(c.preference, 2);
+    assert_eq!(c.refresh, Some(Duration::from_secs(30)));
+    assert_eq!(c.expire, Some(Duration::from_secs_f64(600.5)));
+    assert_eq!((c.retry, c.version), (None, None));
+    assert!(
+        serde_json::from_str::<CacheConfig>(r#"{"address": "a", "port": 1, "refrsh": 3}"#).is_err()
+    );
+    assert!(
+        serde_json::from_str::<CacheConfig>(r#"{"address": "a", "port": 1, "retry": -1}"#).is_err()
+    );
+}
+
+#[tokio::test]
+async fn the_cache_sends_providers_in_increasing_order_whatever_the_set_holds() {
+    let (port, _tx) = cache(set(&[aspa(65_001, &[65_003, 65_002, 65_003])]), 8).await;
+    let d = dump(
+        "127.0.0.1",
+        port,
+        Some(2),
+        Limits::default(),
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    assert_eq!(d.payload, set(&[aspa(65_001, &[65_002, 65_003])]));
 }
