@@ -2088,6 +2088,12 @@ fn speaker_follows_stayrtr(mode: &str, net: u8) {
         b_status["rpki"]["caches"][0]["state"].is_string(),
         "{b_status:#}"
     );
+    let summary = common::stdout(&s.ok(&["speaker", "status", &s.p("b.toml")]));
+    assert!(
+        summary.contains("RPKI view ")
+            && summary.contains(&format!("cache 127.0.0.1:{} preference 1", cache.port)),
+        "{summary}"
+    );
     drop(cache);
 }
 
