@@ -1917,7 +1917,9 @@ fn bird_as_an_old_neighbour() {
 /// B forwards it signed to C. Once StayRTR serves A's key, C has the route; A's key
 /// removed from StayRTR's file (StayRTR re-reads it, sends Serial Notify, B asks for
 /// the difference, its view changes, the route is revalidated and found Not Valid),
-/// C loses it — the sessions stay up; the key put back, C has it again.
+/// C loses it — the sessions stay up; the key put back, C has it again. Then a ROA of
+/// A's prefix for another AS makes the route ROV Invalid, which B's policy toward A
+/// (`reject_rov_invalid`) rejects: C loses it until the ROA is gone.
 fn speaker_follows_stayrtr(mode: &str, net: u8) {
     let Some(bin) = hopsig_testkit::stayrtr::StayRtr::find(&hopsig_testkit::root()) else {
         hopsig_testkit::missing("StayRTR (tools/stayrtr; .ci/run builds it into target/stayrtr)");
@@ -1929,7 +1931,8 @@ fn speaker_follows_stayrtr(mode: &str, net: u8) {
     keys(&s, suite, &[asa, asb, asc], &[asa, asb, asc]);
     let every: Value =
         serde_json::from_slice(&std::fs::read(s.path("rpki.json")).unwrap()).unwrap();
-    let served = |with_a: bool| {
+    // A's key (or not), and a ROA of A's prefix for another AS (or none).
+    let served_roa = |with_a: bool, foreign_roa: bool| {
         let keys: Vec<Value> = every["bgpsec_keys"]
             .as_array()
             .unwrap()
@@ -1941,12 +1944,18 @@ fn speaker_follows_stayrtr(mode: &str, net: u8) {
                 k
             })
             .collect();
+        let roas = if foreign_roa {
+            serde_json::json!([{"prefix": "10.121.0.0/16", "maxLength": 16, "asn": 64_496, "ta": "lab"}])
+        } else {
+            serde_json::json!([])
+        };
         serde_json::json!({
             "metadata": {"buildtime": "2026-01-01T00:00:00Z"},
-            "roas": [],
+            "roas": roas,
             "bgpsec_keys": keys,
         })
     };
+    let served = |with_a: bool| served_roa(with_a, false);
     let cache_json = s.path("served.json");
     let write = |doc: Value| {
         let tmp = s.path("served.json.tmp");
@@ -1987,10 +1996,15 @@ fn speaker_follows_stayrtr(mode: &str, net: u8) {
         ],
     )
     .replace("rpki_keys = \"rpki.json\"\n", "")
-        + &format!(
-            "[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = {}\npreference = 1\nrefresh = 2\n",
-            cache.port
-        );
+    // B takes no ROV Invalid route from A.
+    .replacen(
+        &format!("remote_as = {asa}\npassive = true\nbgpsec = true\n"),
+        &format!("remote_as = {asa}\npassive = true\nbgpsec = true\nreject_rov_invalid = true\n"),
+        1,
+    ) + &format!(
+        "[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = {}\npreference = 1\nrefresh = 2\n",
+        cache.port
+    );
     let _b = start(&s, "b", b);
     let to_b = || Nb {
         address: &b_addr,
@@ -2073,6 +2087,21 @@ fn speaker_follows_stayrtr(mode: &str, net: u8) {
         "C holding A's route again when the key came back",
         at_c(true),
     );
+    // A ROA of A's prefix for another AS: ROV Invalid, which B's policy toward A
+    // rejects; C loses the route, and has it again when the ROA is gone.
+    write(served_roa(true, true));
+    wait_for(
+        &s,
+        "C losing A's route when it turned ROV Invalid",
+        at_c(false),
+    );
+    wait_for(&s, "B showing A's route ROV Invalid, BGPsec Valid", || {
+        route_is(&s, "b", "10.121.0.0/16", |r| {
+            r["rov"] == "invalid" && r["validation"] == "valid (suite 1)" && r["installed"] == false
+        })
+    });
+    write(served(true));
+    wait_for(&s, "C holding A's route again without the ROA", at_c(true));
     let b_status = status(&s, "b").unwrap();
     assert!(sessions_up(&b_status), "{b_status:#}");
     // No session was reset on the way: none has a last error.
