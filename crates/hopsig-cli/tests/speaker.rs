@@ -2135,3 +2135,49 @@ fn a_key_withdrawn_by_stayrtr_withdraws_the_route_lazy() {
 fn a_key_withdrawn_by_stayrtr_withdraws_the_route_strict() {
     speaker_follows_stayrtr("strict", 22);
 }
+
+/// Issue 24 §2: a bad `role`, an unknown key of a `[[rpki.cache]]`, a missing RPKI
+/// file and an RPKI file with a bad entry each stop the speaker with exit status 2,
+/// naming the file (and the line where TOML or JSON gives one).
+#[test]
+fn bad_rpki_configurations_are_exit_2_naming_the_file() {
+    let s = Scratch::new();
+    let head = "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\n";
+    s.write(
+        "bad-roa.json",
+        "{\"roas\": [\n{\"prefix\": \"10.0.0.0/33\", \"maxLength\": 24, \"asn\": 1}\n]}\n",
+    );
+    let cases = [
+        (
+            "role.toml",
+            format!(
+                "{head}[[neighbors]]\naddress = \"127.0.0.9\"\nremote_as = 2\nrole = \"sibling\"\n"
+            ),
+            vec!["role.toml", "role 'sibling'", "line 8"],
+        ),
+        (
+            "cache.toml",
+            format!("{head}[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 1\nprefer = 1\n"),
+            vec!["cache.toml", "unknown field", "line 8"],
+        ),
+        (
+            "files.toml",
+            format!("{head}[rpki]\nfiles = [\"missing.json\"]\n"),
+            vec!["missing.json"],
+        ),
+        (
+            "roa.toml",
+            format!("{head}[rpki]\nfiles = [\"bad-roa.json\"]\n"),
+            vec!["bad-roa.json:", "10.0.0.0/33"],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        let path = s.write(name, text);
+        let o = s.run(&["speaker", "run", &path]);
+        assert_eq!(common::code(&o), 2, "{name}: {}", common::text(&o));
+        let err = common::stderr(&o);
+        for n in needles {
+            assert!(err.contains(n), "{name}: {n:?} not in {err}");
+        }
+    }
+}
