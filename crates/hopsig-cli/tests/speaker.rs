@@ -1911,3 +1911,273 @@ fn bird_as_an_old_neighbour() {
         })
     });
 }
+
+/// Issue 24 §4: a speaker whose router keys come only from a StayRTR cache
+/// (`[[rpki.cache]]`). A signs 10.121.0.0/16 to B (the speaker under test, `mode`),
+/// B forwards it signed to C. Once StayRTR serves A's key, C has the route; A's key
+/// removed from StayRTR's file (StayRTR re-reads it, sends Serial Notify, B asks for
+/// the difference, its view changes, the route is revalidated and found Not Valid),
+/// C loses it — the sessions stay up; the key put back, C has it again. Then a ROA of
+/// A's prefix for another AS makes the route ROV Invalid, which B's policy toward A
+/// (`reject_rov_invalid`) rejects: C loses it until the ROA is gone.
+fn speaker_follows_stayrtr(mode: &str, net: u8) {
+    let Some(bin) = hopsig_testkit::stayrtr::StayRtr::find(&hopsig_testkit::root()) else {
+        hopsig_testkit::missing("StayRTR (tools/stayrtr; .ci/run builds it into target/stayrtr)");
+        return;
+    };
+    let s = Scratch::new();
+    let suite = "ecdsa-p256-sha256";
+    let (asa, asb, asc) = (65121, 65122, 65123);
+    keys(&s, suite, &[asa, asb, asc], &[asa, asb, asc]);
+    let every: Value =
+        serde_json::from_slice(&std::fs::read(s.path("rpki.json")).unwrap()).unwrap();
+    // A's key (or not), and a ROA of A's prefix for another AS (or none).
+    let served_roa = |with_a: bool, foreign_roa: bool| {
+        let keys: Vec<Value> = every["bgpsec_keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|k| with_a || k["asn"] != asa)
+            .map(|k| {
+                let mut k = k.clone();
+                k["ta"] = "lab".into();
+                k
+            })
+            .collect();
+        let roas = if foreign_roa {
+            serde_json::json!([{"prefix": "10.121.0.0/16", "maxLength": 16, "asn": 64_496, "ta": "lab"}])
+        } else {
+            serde_json::json!([])
+        };
+        serde_json::json!({
+            "metadata": {"buildtime": "2026-01-01T00:00:00Z"},
+            "roas": roas,
+            "bgpsec_keys": keys,
+        })
+    };
+    let served = |with_a: bool| served_roa(with_a, false);
+    let cache_json = s.path("served.json");
+    let write = |doc: Value| {
+        let tmp = s.path("served.json.tmp");
+        std::fs::write(&tmp, doc.to_string()).unwrap();
+        std::fs::rename(&tmp, &cache_json).unwrap();
+    };
+    write(served(true));
+    let cache =
+        hopsig_testkit::stayrtr::StayRtr::start(&bin, &cache_json, 1, &s.path("stayrtr.log"))
+            .unwrap();
+    let addr = |i: u8| format!("127.0.{net}.{i}");
+    let (a_addr, b_addr, c_addr) = (addr(1), addr(2), addr(3));
+    let pb = free_port();
+    // B: keys from the cache only.
+    let b = config(
+        "b",
+        asb,
+        &b_addr,
+        Some(pb),
+        mode,
+        suite,
+        "10.122.0.0/16",
+        &[
+            Nb {
+                address: &a_addr,
+                port: 179,
+                remote_as: asa,
+                passive: true,
+                bgpsec: true,
+            },
+            Nb {
+                address: &c_addr,
+                port: 179,
+                remote_as: asc,
+                passive: true,
+                bgpsec: true,
+            },
+        ],
+    )
+    .replace("rpki_keys = \"rpki.json\"\n", "")
+    // B takes no ROV Invalid route from A.
+    .replacen(
+        &format!("remote_as = {asa}\npassive = true\nbgpsec = true\n"),
+        &format!("remote_as = {asa}\npassive = true\nbgpsec = true\nreject_rov_invalid = true\n"),
+        1,
+    ) + &format!(
+        "[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = {}\npreference = 1\nrefresh = 2\n",
+        cache.port
+    );
+    let _b = start(&s, "b", b);
+    let to_b = || Nb {
+        address: &b_addr,
+        port: pb,
+        remote_as: asb,
+        passive: false,
+        bgpsec: true,
+    };
+    let _a = start(
+        &s,
+        "a",
+        config(
+            "a",
+            asa,
+            &a_addr,
+            None,
+            "strict",
+            suite,
+            "10.121.0.0/16",
+            &[to_b()],
+        ),
+    );
+    let _c = start(
+        &s,
+        "c",
+        config(
+            "c",
+            asc,
+            &c_addr,
+            None,
+            "strict",
+            suite,
+            "10.123.0.0/16",
+            &[to_b()],
+        ),
+    );
+    let at_c = |present: bool| {
+        let s = &s;
+        move || {
+            status(s, "c").is_some_and(|v| {
+                route(&v, "10.121.0.0/16").is_some_and(|r| {
+                    r["validation"] == "valid (suite 1)" && r["as_path"] == format!("{asb} {asa}")
+                }) == present
+            })
+        }
+    };
+    wait_for(&s, "C holding A's route through B", at_c(true));
+    let sessions_up = |v: &Value| {
+        v["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["state"] == "Established")
+    };
+    // In lazy mode C may have the route before B's cache answered (B forwards at
+    // once); B's status file is rewritten every 500 ms at most.
+    wait_for(&s, "B holding the cache's keys", || {
+        status(&s, "b").is_some_and(|v| {
+            v["rpki"]["router_keys"].as_u64() >= Some(3)
+                && route(&v, "10.121.0.0/16").is_some_and(|r| r["validation"] == "valid (suite 1)")
+        })
+    });
+    write(served(false));
+    wait_for(
+        &s,
+        "C losing A's route when A's key left the cache",
+        at_c(false),
+    );
+    wait_for(&s, "B finding A's route Not Valid", || {
+        route_is(&s, "b", "10.121.0.0/16", |r| {
+            r["validation"]
+                .as_str()
+                .is_some_and(|v| v.starts_with("not valid"))
+                && r["installed"] == false
+        })
+    });
+    write(served(true));
+    wait_for(
+        &s,
+        "C holding A's route again when the key came back",
+        at_c(true),
+    );
+    // A ROA of A's prefix for another AS: ROV Invalid, which B's policy toward A
+    // rejects; C loses the route, and has it again when the ROA is gone.
+    write(served_roa(true, true));
+    wait_for(
+        &s,
+        "C losing A's route when it turned ROV Invalid",
+        at_c(false),
+    );
+    wait_for(&s, "B showing A's route ROV Invalid, BGPsec Valid", || {
+        route_is(&s, "b", "10.121.0.0/16", |r| {
+            r["rov"] == "invalid" && r["validation"] == "valid (suite 1)" && r["installed"] == false
+        })
+    });
+    write(served(true));
+    wait_for(&s, "C holding A's route again without the ROA", at_c(true));
+    let b_status = status(&s, "b").unwrap();
+    assert!(sessions_up(&b_status), "{b_status:#}");
+    // No session was reset on the way: none has a last error.
+    assert!(
+        b_status["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["last_error"].is_null()),
+        "{b_status:#}"
+    );
+    assert!(
+        b_status["rpki"]["caches"][0]["state"].is_string(),
+        "{b_status:#}"
+    );
+    let summary = common::stdout(&s.ok(&["speaker", "status", &s.p("b.toml")]));
+    assert!(
+        summary.contains("RPKI view ")
+            && summary.contains(&format!("cache 127.0.0.1:{} preference 1", cache.port)),
+        "{summary}"
+    );
+    drop(cache);
+}
+
+#[test]
+fn a_key_withdrawn_by_stayrtr_withdraws_the_route_lazy() {
+    speaker_follows_stayrtr("lazy", 21);
+}
+
+#[test]
+fn a_key_withdrawn_by_stayrtr_withdraws_the_route_strict() {
+    speaker_follows_stayrtr("strict", 22);
+}
+
+/// Issue 24 §2: a bad `role`, an unknown key of a `[[rpki.cache]]`, a missing RPKI
+/// file and an RPKI file with a bad entry each stop the speaker with exit status 2,
+/// naming the file (and the line where TOML or JSON gives one).
+#[test]
+fn bad_rpki_configurations_are_exit_2_naming_the_file() {
+    let s = Scratch::new();
+    let head = "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\n";
+    s.write(
+        "bad-roa.json",
+        "{\"roas\": [\n{\"prefix\": \"10.0.0.0/33\", \"maxLength\": 24, \"asn\": 1}\n]}\n",
+    );
+    let cases = [
+        (
+            "role.toml",
+            format!(
+                "{head}[[neighbors]]\naddress = \"127.0.0.9\"\nremote_as = 2\nrole = \"sibling\"\n"
+            ),
+            vec!["role.toml", "role 'sibling'", "line 8"],
+        ),
+        (
+            "cache.toml",
+            format!("{head}[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 1\nprefer = 1\n"),
+            vec!["cache.toml", "unknown field", "line 8"],
+        ),
+        (
+            "files.toml",
+            format!("{head}[rpki]\nfiles = [\"missing.json\"]\n"),
+            vec!["missing.json"],
+        ),
+        (
+            "roa.toml",
+            format!("{head}[rpki]\nfiles = [\"bad-roa.json\"]\n"),
+            vec!["bad-roa.json:", "10.0.0.0/33"],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        let path = s.write(name, text);
+        let o = s.run(&["speaker", "run", &path]);
+        assert_eq!(common::code(&o), 2, "{name}: {}", common::text(&o));
+        let err = common::stderr(&o);
+        for n in needles {
+            assert!(err.contains(n), "{name}: {n:?} not in {err}");
+        }
+    }
+}

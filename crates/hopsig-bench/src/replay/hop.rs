@@ -171,6 +171,17 @@ impl Scheme {
     /// # Errors
     /// An unknown name; backend failures.
     pub fn prepare(name: &str) -> Result<Scheme, Error> {
+        Scheme::prepare_with(name, None)
+    }
+
+    /// [`Scheme::prepare`], the validating router's key table of a BGPsec scheme
+    /// also holding `more` (the router keys of an RPKI cache, `hopsig replay --rtr`):
+    /// the generated keys sign the replayed paths, and lookups run in a table of the
+    /// size a deployed router holds.
+    ///
+    /// # Errors
+    /// As [`Scheme::prepare`].
+    pub fn prepare_with(name: &str, more: Option<&RouterKeys>) -> Result<Scheme, Error> {
         let entry = check_scheme(name)?;
         let prepared = match entry.kind {
             Kind::Plain => Prepared::None {
@@ -189,7 +200,10 @@ impl Scheme {
                 let mut ases: Vec<u32> = route(MAX_HOPS)?.hops.iter().map(|h| h.asn).collect();
                 ases.push(LOCAL_AS);
                 ring.generate(&ases, 1).map_err(setup)?;
-                let keys = ring.router_keys();
+                let mut keys = ring.router_keys();
+                for k in more.iter().flat_map(|m| m.iter()) {
+                    keys.insert(k.clone());
+                }
                 let received = (1..=MAX_HOPS)
                     .map(|l| {
                         let r = route(l)?;

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::packet::Prefix;
+use crate::rpki::aspa::Relation;
+use crate::rpki::rtr::CacheConfig;
+use crate::rpki::Limits;
 
 /// Largest configuration file a caller should read (1 MiB).
 pub const MAX_CONFIG_LEN: u64 = 1 << 20;
@@ -86,6 +89,77 @@ pub struct Neighbor {
     pub bgpsec: bool,
     /// Suites to sign with toward this neighbour [default: every router key].
     pub suites: Option<Vec<String>>,
+    /// The neighbour's role toward this router, for ASPA verification
+    /// (draft-ietf-sidrops-aspa-verification §6): `customer`, `peer`, `provider`,
+    /// `rs` or `rs-client` [default: none, so every route's ASPA verdict is
+    /// Unknown].
+    #[serde(default, deserialize_with = "relation")]
+    pub role: Option<Relation>,
+    /// Routes whose route origin validation is Invalid (RFC 6811 §2) are not used.
+    #[serde(default)]
+    pub reject_rov_invalid: bool,
+    /// Routes whose ASPA verification is Invalid are not used.
+    #[serde(default)]
+    pub reject_aspa_invalid: bool,
+    /// Only BGPsec 'Valid' routes are used: unsigned ones never, pending ones (lazy
+    /// mode) not before their answer.
+    #[serde(default)]
+    pub require_bgpsec_valid: bool,
+}
+
+/// A role name, by [`Relation`]'s `FromStr`, so that a bad one is a TOML error with
+/// its line.
+fn relation<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Relation>, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse::<Relation>().map(Some).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "role '{name}': not one of customer, peer, provider, rs, rs-client"
+        ))
+    })
+}
+
+/// The `[rpki]` table: where validated RPKI payload comes from (docs/spec/rpki.md,
+/// "Speaker").
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rpki {
+    /// Files: rpki-client JSON, Routinator `jsonext`, SLURM, hopsig key folders
+    /// (`rpki::source::load_all` tells them apart).
+    #[serde(default)]
+    pub files: Vec<PathBuf>,
+    /// RPKI caches spoken to over RTR (`[[rpki.cache]]`).
+    #[serde(default)]
+    pub cache: Vec<CacheConfig>,
+    /// Caps per source [default: [`Limits::default`]].
+    #[serde(default)]
+    pub limits: RpkiLimits,
+}
+
+/// `[rpki.limits]`: each cap left out keeps its [`Limits::default`].
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RpkiLimits {
+    /// Route origins per source.
+    pub vrps: Option<usize>,
+    /// Router keys per source.
+    pub router_keys: Option<usize>,
+    /// ASPAs per source.
+    pub aspas: Option<usize>,
+    /// Providers in one ASPA.
+    pub providers_per_aspa: Option<usize>,
+}
+
+impl RpkiLimits {
+    /// The limits, defaults filled in.
+    pub fn limits(&self) -> Limits {
+        let d = Limits::default();
+        Limits {
+            vrps: self.vrps.unwrap_or(d.vrps),
+            router_keys: self.router_keys.unwrap_or(d.router_keys),
+            aspas: self.aspas.unwrap_or(d.aspas),
+            providers_per_aspa: self.providers_per_aspa.unwrap_or(d.providers_per_aspa),
+        }
+    }
 }
 
 fn bgp_port() -> u16 {
@@ -135,8 +209,12 @@ pub struct Config {
     /// Most routes the status file lists per table (counts are always whole).
     #[serde(default = "status_routes")]
     pub status_routes: usize,
-    /// The RPKI router keys: rpki-client JSON or a folder, as `hopsig bgpsec keys`.
+    /// The RPKI router keys: rpki-client JSON or a folder, as `hopsig bgpsec keys`;
+    /// one more file source beside `[rpki] files`.
     pub rpki_keys: Option<PathBuf>,
+    /// RPKI sources: files and caches.
+    #[serde(default)]
+    pub rpki: Rpki,
     /// The router's secret keys, one per suite.
     #[serde(default)]
     pub router_keys: Vec<RouterKeyFile>,
@@ -171,6 +249,14 @@ impl Config {
         for k in &mut config.router_keys {
             rel(&mut k.file);
         }
+        for f in &mut config.rpki.files {
+            rel(f);
+        }
+        for c in &config.rpki.cache {
+            if c.address.is_empty() || c.port == 0 {
+                return invalid("rpki.cache: an address and a port other than 0 are needed");
+            }
+        }
         if let Some(m) = config.originate_mrt.as_mut() {
             rel(&mut m.file);
             if m.limit == Some(0) {
@@ -202,6 +288,15 @@ impl Config {
         self.originate.iter().map(|s| parse_prefix(s)).collect()
     }
 
+    /// Every RPKI file source: `rpki_keys` first, then `[rpki] files`.
+    pub fn rpki_files(&self) -> Vec<PathBuf> {
+        self.rpki_keys
+            .iter()
+            .chain(&self.rpki.files)
+            .cloned()
+            .collect()
+    }
+
     /// The next hop of announced routes.
     pub fn next_hop(&self) -> Ipv4Addr {
         self.next_hop.unwrap_or(self.router_id)
@@ -219,4 +314,82 @@ pub fn parse_prefix(s: &str) -> Result<Prefix, String> {
         return Err(bad("address has bits set past the length"));
     }
     Ok(p)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    const BASE: &str =
+        "local_as = 65001\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"s.json\"\n";
+
+    fn parse(extra: &str) -> Result<Config, ConfigError> {
+        Config::from_toml_str(&format!("{BASE}{extra}"), Path::new("/etc/hopsig"))
+    }
+
+    /// Issue 24 §2: `[rpki]` files (relative to the configuration's folder, after
+    /// `rpki_keys`), caches, limits, and a neighbour's role and policy flags.
+    #[test]
+    fn rpki_sources_caches_limits_roles_and_policy() {
+        let c = parse(
+            "rpki_keys = \"keys.json\"\n\
+             [rpki]\nfiles = [\"roas.json\", \"/abs/slurm.json\"]\n\
+             [[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 3323\npreference = 2\nrefresh = 30\n\
+             [rpki.limits]\nvrps = 10\n\
+             [[neighbors]]\naddress = \"192.0.2.2\"\nremote_as = 65002\nrole = \"rs-client\"\n\
+             reject_rov_invalid = true\nrequire_bgpsec_valid = true\n\
+             [[neighbors]]\naddress = \"192.0.2.3\"\nremote_as = 65003\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.rpki_files(),
+            [
+                PathBuf::from("/etc/hopsig/keys.json"),
+                PathBuf::from("/etc/hopsig/roas.json"),
+                PathBuf::from("/abs/slurm.json")
+            ]
+        );
+        assert_eq!(c.rpki.cache[0].port, 3323);
+        assert_eq!(c.rpki.cache[0].preference, 2);
+        assert_eq!(
+            c.rpki.cache[0].refresh,
+            Some(std::time::Duration::from_secs(30))
+        );
+        let limits = c.rpki.limits.limits();
+        assert_eq!(limits.vrps, 10);
+        assert_eq!(limits.router_keys, Limits::default().router_keys);
+        let (n, m) = (&c.neighbors[0], &c.neighbors[1]);
+        assert_eq!(n.role, Some(Relation::RsClient));
+        assert!(n.reject_rov_invalid && n.require_bgpsec_valid && !n.reject_aspa_invalid);
+        // Permissive, no role, by default.
+        assert_eq!(m.role, None);
+        assert!(!m.reject_rov_invalid && !m.reject_aspa_invalid && !m.require_bgpsec_valid);
+    }
+
+    /// A bad role, an unknown key in `[rpki]` or a cache entry, a cache without a
+    /// port: refused, the TOML errors with their line.
+    #[test]
+    fn bad_rpki_entries_are_refused_with_their_line() {
+        let e = parse(
+            "[[neighbors]]\naddress = \"192.0.2.2\"\nremote_as = 65002\nrole = \"sibling\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("role 'sibling'") && e.contains("line 8"), "{e}");
+        let e = parse("[rpki]\nfile = [\"x\"]\n").unwrap_err().to_string();
+        assert!(e.contains("unknown field") && e.contains("line 6"), "{e}");
+        let e = parse("[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 1\nprefer = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field") && e.contains("line 8"), "{e}");
+        let e = parse("[[rpki.cache]]\naddress = \"127.0.0.1\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("port"), "{e}");
+        let e = parse("[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = 0\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("rpki.cache"), "{e}");
+    }
 }

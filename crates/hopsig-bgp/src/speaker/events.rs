@@ -2,9 +2,12 @@
 //! RIB task, which owns every route and sends encoded BGP messages back to the
 //! sessions (the holo-bgp layout: one task per session, the RIB owned by one task).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::packet::{AsWidth, EncodeError, Prefix, Update};
+use crate::rpki::rtr::CacheStatus;
+use crate::rpki::view::View;
 use crate::{SignError, Validation};
 
 use super::outbox::Outbox;
@@ -47,6 +50,26 @@ pub enum Event {
     Validated(Validated),
     /// A sign job finished.
     Signed(Signed),
+    /// The RPKI view changed (a cache's data, its state), or a cache's state did.
+    Rpki(Box<RpkiNews>),
+}
+
+/// What the RPKI task tells the RIB: a new view (if the payload changed) and the
+/// state of each cache, for the status file.
+pub struct RpkiNews {
+    /// The new view, `None` if only the caches' states changed.
+    pub view: Option<Arc<View>>,
+    /// Each configured cache.
+    pub caches: Vec<CacheStatus>,
+}
+
+impl std::fmt::Debug for RpkiNews {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RpkiNews")
+            .field("view", &self.view.is_some())
+            .field("caches", &self.caches.len())
+            .finish()
+    }
 }
 
 /// A validation worker's answer.
@@ -58,6 +81,11 @@ pub struct Validated {
     pub prefix: Prefix,
     /// The route's sequence number: an answer for a route since replaced is dropped.
     pub seq: u64,
+    /// The job's number: an answer of a job since superseded (a revalidation queued
+    /// after a change of the view) is dropped.
+    pub job: u64,
+    /// The generation of the view the job used ([`super::pool::SharedView`]).
+    pub generation: u64,
     /// The verdict (RFC 8205 §5.1), or why there is none: the job failed (it
     /// panicked, a bug in hopsig; the route is treated as 'Not Valid').
     pub result: Result<Validation, String>,

@@ -10,7 +10,11 @@
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
 //!   downgrade (§4.4), and the validation worker pool;
-//! * [`pool`] — the worker threads that validate and sign for the RIB;
+//! * [`pool`] — the worker threads that validate and sign for the RIB, with the
+//!   RPKI view in force;
+//! * the RPKI task — file sources and RTR caches merged into a new
+//!   [`crate::rpki::view::View`] whenever a cache's data changes, sent to the RIB,
+//!   which revalidates what it affects ([`rib::revalidate`]);
 //! * [`outbox`] — each session's output queue, bounded, and its writer task;
 //! * [`events`] — the messages between them; [`metrics`], [`status`] — the
 //!   status file.
@@ -40,14 +44,19 @@ use std::path::PathBuf;
 use hopsig_primitives::input::{read_limited, ReadError};
 use hopsig_primitives::progress::RateLimit;
 use tokio::net::TcpListener;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
-use crate::router_key::{self, LoadError};
+use crate::router_key::LoadError;
+use crate::rpki::rtr::CacheView;
+use crate::rpki::source::{self, FileSources, SourceError};
+use crate::rpki::view::View;
+use crate::rpki::{Limits, TooMuch};
 use crate::suite::{self, UnknownSuite};
-use crate::{RouterKeys, Signer};
+use crate::Signer;
 use config::Config;
-use pool::Pool;
-use rib::{Rib, Session};
+use events::{Event, RpkiNews};
+use pool::{Pool, SharedView};
+use rib::{Policy, Rib, Session};
 
 /// How often the status file is rewritten, at most.
 const STATUS_EVERY: Duration = Duration::from_millis(500);
@@ -79,6 +88,12 @@ pub enum Error {
     /// The RPKI router keys (`rpki_keys`) cannot be loaded.
     #[error(transparent)]
     RouterKeys(#[from] LoadError),
+    /// An RPKI file source (`rpki_keys`, `[rpki] files`) cannot be loaded.
+    #[error(transparent)]
+    RpkiSource(#[from] SourceError),
+    /// The RPKI file sources hold more than `[rpki.limits]` allows.
+    #[error("RPKI files: {0}")]
+    RpkiLimits(#[from] TooMuch),
     /// The prefixes to originate: a bad entry, an MRT file that cannot be used.
     #[error(transparent)]
     Originate(#[from] originate::OriginateError),
@@ -185,14 +200,20 @@ async fn accept(
 /// [`Error`]: a configuration that cannot be used — keys that do not load, an MRT
 /// file to originate from that cannot be read, a listen address that cannot be bound.
 pub fn run(config: Config) -> Result<(), Error> {
-    let keys = match &config.rpki_keys {
-        Some(path) => {
-            let loaded = router_key::load(path, None)?;
-            tracing::info!("{}", loaded.summary(path));
-            loaded.keys
-        }
-        None => RouterKeys::new(),
-    };
+    let limits = config.rpki.limits.limits();
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let files = source::load_all(&config.rpki_files(), unix, &limits)?;
+    for line in &files.report {
+        tracing::info!("{line}");
+    }
+    let view = View::build(
+        &files.payload,
+        &crate::rpki::PayloadSet::new(),
+        &files.slurm,
+        &limits,
+    )?;
     let mut sessions = vec![];
     for n in &config.neighbors {
         sessions.push(Session::new(
@@ -212,7 +233,7 @@ pub fn run(config: Config) -> Result<(), Error> {
         .map_err(Error::Runtime)?;
     runtime.block_on(async move {
         let (events_tx, mut events) = mpsc::unbounded_channel();
-        let pool = Pool::new(threads, Arc::new(keys), events_tx.clone());
+        let pool = Pool::new(threads, SharedView::new(Arc::new(view)), events_tx.clone());
         let mut rib = Rib::new(
             config.local_as,
             config.next_hop(),
@@ -221,6 +242,11 @@ pub fn run(config: Config) -> Result<(), Error> {
             sessions,
             pool,
         );
+        rib.policies = config.neighbors.iter().map(Policy::of).collect();
+        if !config.rpki.cache.is_empty() {
+            let caches = crate::rpki::rtr::spawn_caches(config.rpki.cache.clone(), limits);
+            tokio::spawn(rpki(files, caches, limits, events_tx.clone()));
+        }
         let local = session::Local {
             asn: config.local_as,
             router_id: config.router_id,
@@ -261,6 +287,14 @@ pub fn run(config: Config) -> Result<(), Error> {
                     rib.handle(event);
                     dirty = true;
                 }
+                // A revalidation walk, a chunk at a time between events (the select
+                // picks among ready branches at random, so events are not starved).
+                () = std::future::ready(()), if rib.revalidating() => {
+                    rib.backlog = !events.is_empty();
+                    rib.revalidate_some(rib::revalidate::CHUNK);
+                    dirty = true;
+                    tokio::task::yield_now().await;
+                }
                 _ = tick.tick() => {
                     if dirty && tokio::time::Instant::now() >= next_write {
                         let started = tokio::time::Instant::now();
@@ -275,4 +309,51 @@ pub fn run(config: Config) -> Result<(), Error> {
             }
         }
     })
+}
+
+/// The RPKI task: each time the caches report (`caches`), a new view of the file
+/// sources `files` and the caches' payload (docs/spec/rpki.md, "Merge rules") when
+/// the payload changed, and the caches' states, to the RIB task. Building the view
+/// (half a million VRPs) runs on a blocking thread, not on the runtime's workers.
+async fn rpki(
+    files: FileSources,
+    mut caches: watch::Receiver<Arc<CacheView>>,
+    limits: Limits,
+    rib: mpsc::UnboundedSender<Event>,
+) {
+    let files = Arc::new(files);
+    // The view built at start holds no cache data: the caches' first state, if it
+    // holds none either, needs no new one.
+    let mut built = {
+        let first = caches.borrow();
+        first.payload.is_empty().then_some(first.generation)
+    };
+    loop {
+        let now = Arc::clone(&caches.borrow_and_update());
+        let mut view = None;
+        if built != Some(now.generation) {
+            let (files, data) = (Arc::clone(&files), Arc::clone(&now));
+            let made = tokio::task::spawn_blocking(move || {
+                View::build(&files.payload, &data.payload, &files.slurm, &limits)
+            })
+            .await;
+            match made {
+                Ok(Ok(v)) => {
+                    built = Some(now.generation);
+                    view = Some(Arc::new(v));
+                }
+                Ok(Err(e)) => tracing::warn!(
+                    "hopsig speaker: RPKI view not changed: files and caches together hold {e}"
+                ),
+                Err(e) => tracing::warn!("hopsig speaker: RPKI view not changed: {e}"),
+            }
+        }
+        let news = RpkiNews {
+            view,
+            caches: now.caches.clone(),
+        };
+        if rib.send(Event::Rpki(Box::new(news))).is_err() || caches.changed().await.is_err() {
+            return;
+        }
+    }
 }

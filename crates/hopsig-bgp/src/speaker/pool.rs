@@ -3,16 +3,47 @@
 //! ([`hopsig_primitives::par::Pool`]). Its interface is [`Pool::new`], [`Pool::sign`]
 //! and [`Pool::validate`]; what a job does is the job's own ([`SignJob::run`],
 //! [`ValidateJob::run`]). Answers go back to the RIB task as [`Event`]s.
+//!
+//! Validation uses the RPKI view current when the job runs ([`SharedView`]), not the
+//! one when it was queued, and each answer names that view's generation, so that the
+//! RIB can tell an answer older than the view it must agree with.
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use hopsig_primitives::par::{self, Full, Panicked, Priority};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::events::{AnnounceError, Event, Signed, Validated};
 use super::rib::{SignJob, ValidateJob};
+use crate::rpki::view::View;
 use crate::{RouterKeys, Validator};
+
+/// The current RPKI view and its generation (1 for the first, one more for each
+/// replacement), shared by the RIB task, which replaces it, and the workers, which
+/// read it for each job. A lock held only to clone or swap an `Arc`.
+#[derive(Clone)]
+pub struct SharedView(Arc<RwLock<(u64, Arc<View>)>>);
+
+impl SharedView {
+    /// `view` as generation 1.
+    pub fn new(view: Arc<View>) -> SharedView {
+        SharedView(Arc::new(RwLock::new((1, view))))
+    }
+
+    /// The current view and its generation.
+    pub fn current(&self) -> (u64, Arc<View>) {
+        let held = self.0.read().unwrap_or_else(PoisonError::into_inner);
+        (held.0, Arc::clone(&held.1))
+    }
+
+    /// Replaces the view; the new generation.
+    pub fn replace(&self, view: Arc<View>) -> u64 {
+        let mut held = self.0.write().unwrap_or_else(PoisonError::into_inner);
+        *held = (held.0 + 1, view);
+        held.0
+    }
+}
 
 /// Most jobs a worker takes at once: it sends their answers together, so the RIB
 /// task, woken by the first, finds the others waiting instead of sleeping and being
@@ -33,24 +64,29 @@ enum Job {
 
 /// The worker threads: each takes the next sign jobs ([`Priority::First`]), or if
 /// there are none the next validation jobs — validated with every suite hopsig has
-/// ([`crate::SUITES`]) and the RPKI keys — and reports back. Signing goes first
+/// ([`crate::SUITES`]) and the router keys of the current view — and reports back. Signing goes first
 /// because a forwarded route is what lazy mode is for; a validation waits at most for
 /// the sign jobs queued before it is taken up.
 pub struct Pool {
     workers: par::Pool<Job>,
-    keys: Arc<RouterKeys>,
+    view: SharedView,
     answers: UnboundedSender<Event>,
 }
 
 impl Pool {
     /// Starts `threads` workers answering on `answers`.
-    pub fn new(threads: usize, keys: Arc<RouterKeys>, answers: UnboundedSender<Event>) -> Pool {
-        let (work_keys, complete_answers) = (Arc::clone(&keys), answers.clone());
+    pub fn new(
+        threads: usize,
+        view: impl Into<SharedView>,
+        answers: UnboundedSender<Event>,
+    ) -> Pool {
+        let view = view.into();
+        let (work_view, complete_answers) = (view.clone(), answers.clone());
         let workers = par::Pool::new(
             threads,
             CAPACITY,
             MAX_BATCH,
-            move |job: &Job| answer(job, &work_keys),
+            move |job: &Job| answer(job, &work_view),
             move |job, answered| {
                 let event = answered.unwrap_or_else(|p| failed(job, p));
                 match complete_answers.send(event) {
@@ -61,9 +97,14 @@ impl Pool {
         );
         Pool {
             workers,
-            keys,
+            view,
             answers,
         }
+    }
+
+    /// The view the workers validate with.
+    pub fn view(&self) -> &SharedView {
+        &self.view
     }
 
     /// Queues a sign job: it goes ahead of every validation.
@@ -83,16 +124,27 @@ impl Pool {
         // the RIB's task, rather than lost.
         if let Err(Full(job)) = self.workers.try_submit(priority, job) {
             // The RIB task is gone if this fails: nothing is left to answer.
-            let _ = self.answers.send(answer(&job, &self.keys));
+            let _ = self.answers.send(answer(&job, &self.view));
         }
     }
 }
 
-/// The job's answer.
-fn answer(job: &Job, keys: &RouterKeys) -> Event {
+/// Router keys alone (files only, as before RTR): a view of them, generation 1.
+impl From<Arc<RouterKeys>> for SharedView {
+    fn from(keys: Arc<RouterKeys>) -> SharedView {
+        SharedView::new(Arc::new(View::from_router_keys(Arc::unwrap_or_clone(keys))))
+    }
+}
+
+/// The job's answer; a validation with the view current now.
+fn answer(job: &Job, view: &SharedView) -> Event {
     match job {
         Job::Sign(j) => Event::Signed(j.run()),
-        Job::Validate(j) => Event::Validated(j.run(&Validator::with_suites(crate::SUITES, keys))),
+        Job::Validate(j) => {
+            let (generation, view) = view.current();
+            let validator = Validator::with_suites(crate::SUITES, view.router_keys());
+            Event::Validated(j.run(&validator, generation))
+        }
     }
 }
 
@@ -110,6 +162,8 @@ fn failed(job: Job, p: Panicked) -> Event {
             neighbor: j.neighbor,
             prefix: j.prefix,
             seq: j.seq,
+            job: j.job,
+            generation: 0,
             result: Err(p.0),
         }),
     }

@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 
 use super::rib::{Rib, Source};
 
-/// Format version of the status file.
-pub const VERSION: u32 = 2;
+/// Format version of the status file (3: ROV, ASPA and the RPKI view added).
+pub const VERSION: u32 = 3;
 
 /// `65002 65001 {65003,65004}`: sequences as numbers, sets in braces.
 pub fn as_path_text(p: &AsPath) -> String {
@@ -66,6 +66,11 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
                 "as_path": as_path_text(&r.as_path),
                 "bgpsec": r.bgpsec.is_some(),
                 "validation": r.state.name(),
+                "revalidating": r.revalidating,
+                "rov": r.rov.state.name(),
+                "rov_reason": r.rov.reason,
+                "aspa": r.aspa.state.name(),
+                "aspa_reason": r.aspa.reason,
                 "installed": rib.best(p) == Some(Source::Neighbor(i, r.seq)),
             })
         })
@@ -96,6 +101,22 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
             })
         })
         .collect();
+    let (vrps, router_keys, aspas) = rib.view.payload().counts();
+    let rpki = json!({
+        "generation": rib.generation,
+        "vrps": vrps,
+        "router_keys": router_keys,
+        "aspas": aspas,
+        "caches": rib.caches,
+        "revalidations_pending": rib.walks.len(),
+        "last_revalidation": rib.last_walk.map(|d| json!({
+            "generation": d.generation,
+            "routes": d.routes,
+            "bgpsec_jobs": d.bgpsec_jobs,
+            "verdicts_changed": d.verdicts_changed,
+            "ms": d.took.as_secs_f64() * 1e3,
+        })),
+    });
     json!({
         "version": VERSION,
         "local_as": rib.local_as,
@@ -112,6 +133,7 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
         "signing_queue": rib.signing,
         "not_valid_total": rib.not_valid_total,
         "not_valid": not_valid,
+        "rpki": rpki,
         "metrics": {
             "time_to_forward": rib.time_to_forward.to_json(),
             "time_to_validate": rib.time_to_validate.to_json(),

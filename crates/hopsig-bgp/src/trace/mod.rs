@@ -27,4 +27,6 @@ pub use sign::{
     bgpsec_update, plain_update_message, sign_mrt, signed_path, update_message, SignOptions,
     SignReport,
 };
+#[cfg(feature = "rpki")]
+pub use validate::validate_mrt_rpki;
 pub use validate::{validate_mrt, ValidateReport};

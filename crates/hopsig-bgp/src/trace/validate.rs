@@ -26,6 +26,8 @@ use hopsig_primitives::par::Ordered;
 use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::packet::{AsWidth, Message};
 use crate::router_key::KeyLookup;
+#[cfg(feature = "rpki")]
+use crate::rpki::{aspa::Relation, view::View};
 use crate::suite::{BlockFault, SUITES};
 use crate::validate::{Malformed, NotValid, Peer, Unsigned, Validation, Validator};
 
@@ -55,6 +57,12 @@ pub struct ValidateReport {
     pub skipped: BTreeMap<&'static str, u64>,
     /// The first [`FIRST_FAILURES`] 'Not Valid' UPDATEs, in record order.
     pub first_failures: Vec<Failure>,
+    /// With an RPKI view ([`validate_mrt_rpki`]): each announced prefix counted by
+    /// its three verdicts — BGPsec (`valid`, `not-valid`), route origin validation
+    /// (RFC 6811 §2: `valid`, `invalid`, `not-found`) and ASPA verification
+    /// (`valid`, `invalid`, `unknown`); empty without one.
+    #[cfg(feature = "rpki")]
+    pub cross: BTreeMap<(&'static str, &'static str, &'static str), u64>,
 }
 
 impl ValidateReport {
@@ -73,6 +81,10 @@ impl ValidateReport {
         }
         for (k, v) in other.skipped {
             *self.skipped.entry(k).or_default() += v;
+        }
+        #[cfg(feature = "rpki")]
+        for (k, v) in other.cross {
+            *self.cross.entry(k).or_default() += v;
         }
         self.first_failures.extend(other.first_failures);
         self.first_failures.sort_by_key(|f| f.record);
@@ -180,6 +192,34 @@ pub fn validate_record(record: &[u8], validator: &Validator<'_>) -> Outcome {
 /// Why a run stopped.
 pub type ValidateMrtError = RecordError;
 
+/// The (ROV, ASPA) verdict names of each prefix a BGP4MP record's UPDATE announces,
+/// with the AS path it carries (AS_PATH merged with AS4_PATH, RFC 6793 §4.2.3, or the
+/// BGPsec_PATH's §4.4 equivalent); none for anything else.
+#[cfg(feature = "rpki")]
+fn rpki_verdicts(
+    record: &[u8],
+    view: &View,
+    relation: Relation,
+) -> Vec<(&'static str, &'static str)> {
+    let Ok(mrt) = MrtRecord::read(&mut Reader::new(record)) else {
+        return vec![];
+    };
+    let Ok(Some(m)) = Bgp4mpMessage::decode(&mrt) else {
+        return vec![];
+    };
+    let Ok(Message::Update(u)) = Message::decode(m.message, m.width) else {
+        return vec![];
+    };
+    let path = match u.bgpsec_path() {
+        Some(b) => crate::as_path_equivalent::as_path(b.secure_path()),
+        None => crate::as4::received(&u, m.width).as_path,
+    };
+    let aspa = view.aspa(&path, relation).state.name();
+    u.announced()
+        .map(|p| (view.rov(&p, &path).state.name(), aspa))
+        .collect()
+}
+
 /// Validates every record of the MRT stream `input` (uncompressed: see
 /// [`crate::mrt::decompressed`]) on `threads` threads with the keys of `keys`.
 /// `progress` is called with the number of records validated so far, once per batch.
@@ -193,6 +233,47 @@ pub fn validate_mrt(
     threads: usize,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ValidateReport, ValidateMrtError> {
+    validate(input, keys, None, threads, progress)
+}
+
+/// [`validate_mrt`] with the router keys of an RPKI `view`, and each announced
+/// prefix's route origin validation (RFC 6811) and ASPA verification verdicts
+/// counted with its BGPsec verdict in [`ValidateReport::cross`]. `relation` is the
+/// role taken for the collector's peer (ASPA needs one; a collector is a lateral
+/// peer of its peers).
+///
+/// # Errors
+/// As [`validate_mrt`].
+#[cfg(feature = "rpki")]
+pub fn validate_mrt_rpki(
+    input: impl Read + Send,
+    view: &View,
+    relation: Relation,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ValidateReport, ValidateMrtError> {
+    validate(
+        input,
+        view.router_keys(),
+        Some((view, relation)),
+        threads,
+        progress,
+    )
+}
+
+/// The view and relation of [`validate_mrt_rpki`], or nothing.
+#[cfg(feature = "rpki")]
+type Rpki<'a> = (&'a View, Relation);
+#[cfg(not(feature = "rpki"))]
+type Rpki<'a> = ();
+
+fn validate(
+    input: impl Read + Send,
+    keys: &dyn KeyLookup,
+    rpki: Option<Rpki<'_>>,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ValidateReport, ValidateMrtError> {
     let failed = Mutex::new(None);
     // Framed on the executor's reader thread, up to the first error.
     let records = Records::new(input).map_while(|r| {
@@ -202,7 +283,7 @@ pub fn validate_mrt(
     let mut report = ValidateReport::default();
     let run: Result<(), Infallible> = Ordered::new(threads).batch(BATCH).run(
         (0u64..).zip(records),
-        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys),
+        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys, rpki),
         |done| {
             report.records += done.records;
             report.add(done);
@@ -220,7 +301,11 @@ pub fn validate_mrt(
 }
 
 /// The report of one batch of records, each with its index.
-fn validate_batch(batch: &[(u64, Vec<u8>)], keys: &dyn KeyLookup) -> ValidateReport {
+fn validate_batch(
+    batch: &[(u64, Vec<u8>)],
+    keys: &dyn KeyLookup,
+    rpki: Option<Rpki<'_>>,
+) -> ValidateReport {
     // Every suite hopsig implements, the experimental ones too: sign-mrt signs with
     // any of them (docs/spec/bgpsec-mrt.md).
     let validator = Validator::with_suites(SUITES, keys);
@@ -229,7 +314,23 @@ fn validate_batch(batch: &[(u64, Vec<u8>)], keys: &dyn KeyLookup) -> ValidateRep
         ..ValidateReport::default()
     };
     for (index, record) in batch {
-        match validate_record(record, &validator) {
+        let outcome = validate_record(record, &validator);
+        #[cfg(feature = "rpki")]
+        if let Some((view, relation)) = rpki {
+            let bgpsec = match outcome {
+                Outcome::Skipped(_) => None,
+                Outcome::Valid(_) => Some("valid"),
+                Outcome::NotValid(..) => Some("not-valid"),
+            };
+            if let Some(bgpsec) = bgpsec {
+                for (rov, aspa) in rpki_verdicts(record, view, relation) {
+                    *report.cross.entry((bgpsec, rov, aspa)).or_default() += 1;
+                }
+            }
+        }
+        #[cfg(not(feature = "rpki"))]
+        let _ = rpki;
+        match outcome {
             Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
             Outcome::Valid(hops) => {
                 report.updates += 1;

@@ -53,6 +53,11 @@ pub struct Args {
     /// Overwrite earlier output files.
     #[arg(long)]
     force: bool,
+    /// An RPKI cache whose router keys join the validating router's key table
+    /// (HOST:PORT, one Reset Query; repeatable); the replayed paths are signed with
+    /// generated keys, which stay in the table.
+    #[arg(long, value_name = "HOST:PORT")]
+    rtr: Vec<String>,
 }
 
 /// The replay's schemes ([`hopsig_bench::replay::hop::SCHEMES`]), comma-separated.
@@ -107,13 +112,19 @@ pub fn run(args: Args) -> Outcome {
             ("peer", trace.peer(n)?)
         }
     };
+    let cached = if args.rtr.is_empty() {
+        None
+    } else {
+        let view = crate::commands::bgpsec::validate_mrt::rpki_view(None, &[], &args.rtr, None)?;
+        Some(view.router_keys().clone())
+    };
     let schemes = names
         .iter()
         .map(|n| {
             crate::io::note(format_args!(
                 "{n}: preparing keys and upstream signatures ..."
             ));
-            Scheme::prepare(n)
+            Scheme::prepare_with(n, cached.as_ref())
         })
         .collect::<Result<Vec<_>, _>>()?;
     let options = Options {

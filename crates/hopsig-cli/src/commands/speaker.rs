@@ -89,5 +89,29 @@ fn summary(v: &serde_json::Value) -> Option<Outcome> {
         v["validation_queue"].as_u64()?,
         v["not_valid_total"].as_u64()?
     ));
+    // Status files before version 3 have no RPKI view.
+    if let Some(r) = v.get("rpki") {
+        lines.push(format!(
+            "  RPKI view {}: {} VRPs, {} router keys, {} ASPAs, revalidations pending {}",
+            r["generation"].as_u64()?,
+            r["vrps"].as_u64()?,
+            r["router_keys"].as_u64()?,
+            r["aspas"].as_u64()?,
+            r["revalidations_pending"].as_u64()?
+        ));
+        for c in r["caches"].as_array()? {
+            lines.push(format!(
+                "  cache {}:{} preference {} {}{}",
+                c["address"].as_str()?,
+                c["port"].as_u64()?,
+                c["preference"].as_u64()?,
+                c["state"].as_str()?,
+                c["last_error"]
+                    .as_str()
+                    .map(|e| format!(" ({e})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
     Some(lines.iter().try_for_each(say))
 }

@@ -3,7 +3,9 @@
 //! ([`Validator::screen`], §5.2 without the signatures): an error is
 //! treat-as-withdraw, only unsupported suites make it unsigned. The AS path from an
 //! OLD (2-octet) neighbour is AS_PATH merged with AS4_PATH (RFC 6793 §4.2.3). BGPsec
-//! routes are validated in the worker pool ([`ValidateJob`]).
+//! routes are validated in the worker pool ([`ValidateJob`]). Route origin
+//! validation (RFC 6811) and ASPA verification (draft-ietf-sidrops-aspa-verification)
+//! are cheap and run on the RIB task, with the current RPKI view.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -15,6 +17,9 @@ use crate::as_path_equivalent;
 use crate::packet::{
     AsPath, AsWidth, AttrType, AttributeValue, Origin, PathAttribute, Prefix, Update,
 };
+use crate::rpki::aspa::{AspaState, AspaVerdict, Relation};
+use crate::rpki::rov::RovVerdict;
+use crate::rpki::view::View;
 use crate::speaker::events::Validated;
 use crate::{NotValid, Peer, RouterKeys, Validation, Validator};
 
@@ -67,10 +72,63 @@ pub struct Route {
     /// COMMUNITIES holds NO_EXPORT, NO_ADVERTISE or NO_EXPORT_SUBCONFED: the route is
     /// used but sent to no neighbour, every one being external ([`no_export`]).
     pub no_export: bool,
-    /// Validation state.
+    /// BGPsec validation state.
     pub state: RouteState,
+    /// Route origin validation (RFC 6811) with the current view.
+    pub rov: RovVerdict,
+    /// ASPA verification with the current view and the neighbour's role.
+    pub aspa: AspaVerdict,
+    /// The number of the route's latest validation job (0: none queued); answers of
+    /// other jobs are dropped.
+    pub job: u64,
+    /// The view generation of the latest job's queueing: an answer computed with an
+    /// older view is redone.
+    pub queued_generation: u64,
+    /// The view generation that gave `state` (0 for none: pending or unsigned).
+    pub validated_generation: u64,
+    /// A revalidation is out: `state` is that of an older view until it answers.
+    pub revalidating: bool,
     /// Whether time-to-forward was recorded.
     pub forwarded: bool,
+}
+
+impl Route {
+    /// Whether a change of the router keys for (AS, SKI) pairs that `affected` says
+    /// yes to may change this route's BGPsec verdict: a pair of its Secure_Path and
+    /// Signature_Blocks (RFC 8205 §3), or any pair when the blocks do not line up with
+    /// the Secure_Path.
+    pub fn uses_key(&self, affected: &dyn Fn(u32, &crate::Ski) -> bool) -> bool {
+        let Some(path) = self.bgpsec.as_ref().and_then(|u| u.bgpsec_path()) else {
+            return false;
+        };
+        let hops = path.secure_path();
+        path.signature_blocks().iter().any(|b| {
+            b.segments.len() != hops.len()
+                || b.segments
+                    .iter()
+                    .zip(hops)
+                    .any(|(seg, hop)| affected(hop.asn, &seg.ski))
+        })
+    }
+}
+
+/// The ROV and ASPA verdicts of a route with AS path `as_path` for `p`, from a
+/// neighbour of role `role`, under `view`. Without a role ASPA cannot tell upstream
+/// from downstream (draft-ietf-sidrops-aspa-verification §6): the verdict is Unknown.
+pub fn origin_and_path(
+    view: &View,
+    p: &Prefix,
+    as_path: &AsPath,
+    role: Option<Relation>,
+) -> (RovVerdict, AspaVerdict) {
+    let aspa = match role {
+        Some(r) => view.aspa(as_path, r),
+        None => AspaVerdict {
+            state: AspaState::Unknown,
+            reason: "no role configured for the neighbour, so no ASPA verification (draft-ietf-sidrops-aspa-verification §6 needs it)".into(),
+        },
+    };
+    (view.rov(p, as_path), aspa)
 }
 
 /// Where the installed route of a prefix comes from.
@@ -91,17 +149,22 @@ pub struct ValidateJob {
     pub(crate) prefix: Prefix,
     /// The route's sequence number.
     pub(crate) seq: u64,
+    /// The job's number ([`Route::job`]).
+    pub(crate) job: u64,
     update: Arc<Update<'static>>,
     peer: Peer,
 }
 
 impl ValidateJob {
-    /// Validates the UPDATE (RFC 8205 §5.2) with `validator`.
-    pub(crate) fn run(&self, validator: &Validator<'_>) -> Validated {
+    /// Validates the UPDATE (RFC 8205 §5.2) with `validator`, which holds the keys of
+    /// view `generation`.
+    pub(crate) fn run(&self, validator: &Validator<'_>, generation: u64) -> Validated {
         Validated {
             neighbor: self.neighbor,
             prefix: self.prefix,
             seq: self.seq,
+            job: self.job,
+            generation,
             result: Ok(validator.update(&self.update, &self.peer)),
         }
     }
@@ -116,6 +179,7 @@ impl Rib {
             return;
         };
         session.updates_in += 1;
+        let role = self.policies.get(id).and_then(|p| p.role);
         let (peer_as, width, bgpsec_receive) = session
             .up
             .as_ref()
@@ -172,6 +236,7 @@ impl Rib {
                 continue;
             }
             self.seq += 1;
+            let (rov, aspa) = origin_and_path(&self.view, &p, &as_path, role);
             let route = Route {
                 seq: self.seq,
                 received: at,
@@ -186,6 +251,12 @@ impl Rib {
                 } else {
                     RouteState::Unsigned
                 },
+                rov,
+                aspa,
+                job: if bgpsec { self.seq } else { 0 },
+                queued_generation: self.generation,
+                validated_generation: 0,
+                revalidating: false,
                 forwarded: false,
             };
             if bgpsec {
@@ -193,6 +264,7 @@ impl Rib {
                     neighbor: id,
                     prefix: p,
                     seq: self.seq,
+                    job: self.seq,
                     update: Arc::clone(&update),
                     peer,
                 });
@@ -207,16 +279,44 @@ impl Rib {
         self.pool.validate(jobs);
     }
 
-    /// A validation job's answer: the route's state, and the decision again.
+    /// A validation job's answer: the route's state, and the decision again. An
+    /// answer of a superseded job is dropped; one computed with a view older than the
+    /// job's is redone.
     pub(super) fn validated(&mut self, v: Validated) {
         self.queue = self.queue.saturating_sub(1);
+        let generation = self.generation;
         let Some(session) = self.sessions.get_mut(v.neighbor) else {
             return;
         };
-        let Some(route) = session.adj_in.get_mut(&v.prefix).filter(|r| r.seq == v.seq) else {
+        let Some(route) = session
+            .adj_in
+            .get_mut(&v.prefix)
+            .filter(|r| r.seq == v.seq && r.job == v.job)
+        else {
             return;
         };
-        self.time_to_validate.record(route.received.elapsed());
+        if v.result.is_ok() && v.generation < route.queued_generation {
+            let peer = Peer::external(
+                self.local_as,
+                session
+                    .up
+                    .as_ref()
+                    .map_or(session.remote_as, |u| u.remote_as),
+            );
+            if let Some(job) =
+                revalidation(v.neighbor, v.prefix, route, peer, &mut self.seq, generation)
+            {
+                self.queue += 1;
+                self.pool.validate(vec![job]);
+            }
+            return;
+        }
+        let was = route.state.clone();
+        let revalidated = std::mem::replace(&mut route.revalidating, false);
+        route.validated_generation = v.generation;
+        if !revalidated {
+            self.time_to_validate.record(route.received.elapsed());
+        }
         route.state = match v.result {
             Ok(Validation::Valid { suite, .. }) => RouteState::Valid(suite),
             Ok(Validation::NotValid(why)) => RouteState::NotValid(why),
@@ -227,7 +327,23 @@ impl Rib {
             RouteState::Failed(failure) => Some(format!("validation failed: {failure}")),
             RouteState::Pending | RouteState::Valid(_) | RouteState::Unsigned => None,
         };
+        // A revalidation that finds what the route was: nothing to log or decide.
+        if revalidated && was == route.state {
+            return;
+        }
+        if revalidated {
+            tracing::info!(
+                "hopsig speaker: {} from {} revalidated after an RPKI change: {} (was {}); ROV {}, ASPA {}",
+                v.prefix,
+                session.address,
+                route.state.name(),
+                was.name(),
+                route.rov.state,
+                route.aspa.state
+            );
+        }
         if let Some(why) = why {
+            let (rov, aspa) = (route.rov.state, route.aspa.state);
             let from = session.address.clone();
             let withdrawn_from: Vec<String> = self
                 .sessions
@@ -240,9 +356,11 @@ impl Rib {
                 .map(|s| s.address.clone())
                 .collect();
             tracing::info!(
-                "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]",
+                "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]; ROV {}, ASPA {}",
                 v.prefix,
-                withdrawn_from.join(", ")
+                withdrawn_from.join(", "),
+                rov,
+                aspa
             );
             self.not_valid_total += 1;
             if self.not_valid.len() < NOT_VALID_LOG {
@@ -256,6 +374,32 @@ impl Rib {
         }
         self.decide(v.prefix);
     }
+}
+
+/// A new validation job for `route` (a BGPsec route of session `neighbor`), which
+/// supersedes any job out for it: numbered from `numbers`, queued at view
+/// `generation`. `None` for an unsigned route.
+pub(super) fn revalidation(
+    neighbor: usize,
+    prefix: Prefix,
+    route: &mut Route,
+    peer: Peer,
+    numbers: &mut u64,
+    generation: u64,
+) -> Option<ValidateJob> {
+    let update = Arc::clone(route.bgpsec.as_ref()?);
+    *numbers += 1;
+    route.job = *numbers;
+    route.queued_generation = generation;
+    route.revalidating = route.state != RouteState::Pending;
+    Some(ValidateJob {
+        neighbor,
+        prefix,
+        seq: route.seq,
+        job: route.job,
+        update,
+        peer,
+    })
 }
 
 /// Whether a received UPDATE's routes are BGPsec routes (`Ok(true)`), unsigned ones

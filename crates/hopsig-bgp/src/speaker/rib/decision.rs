@@ -1,14 +1,14 @@
 //! The decision process (RFC 4271 §9.1, reduced): a prefix this router originates
 //! wins; otherwise the eligible route with the shortest AS path, the lower session
 //! number on a tie. Eligible: valid or unsigned, and in lazy mode also pending —
-//! never not valid (the route is kept in Adj-RIB-In to be shown, not used). Each
-//! change goes to every Established session's Adj-RIB-Out ([`super::adj_out`]).
+//! never not valid (the route is kept in Adj-RIB-In to be shown, not used) — and
+//! what the neighbour's policy ([`super::policy`]) lets through. Each change goes to
+//! every Established session's Adj-RIB-Out ([`super::adj_out`]).
 
-use super::adj_in::{Route, RouteState, Source};
+use super::adj_in::Source;
 use super::adj_out::{Advert, SignJob};
 use super::Rib;
 use crate::packet::{AsPath, AsPathSegmentType, Prefix};
-use crate::speaker::config::Mode;
 
 /// Path length for the decision: an AS_SET counts 1 (RFC 4271 §9.1.2.2 a).
 fn path_length(path: &AsPath) -> usize {
@@ -28,14 +28,6 @@ pub(super) fn contains(path: &AsPath, asn: u32) -> bool {
 }
 
 impl Rib {
-    fn eligible(&self, r: &Route) -> bool {
-        match r.state {
-            RouteState::Valid(_) | RouteState::Unsigned => true,
-            RouteState::Pending => self.mode == Mode::Lazy,
-            RouteState::NotValid(_) | RouteState::Failed(_) => false,
-        }
-    }
-
     /// The installed route of `p` (Loc-RIB).
     pub fn best(&self, p: &Prefix) -> Option<Source> {
         if self.local.contains(p) {
@@ -45,7 +37,10 @@ impl Rib {
             .iter()
             .enumerate()
             .filter_map(|(i, s)| {
-                let r = s.adj_in.get(p).filter(|r| self.eligible(r))?;
+                let r = s
+                    .adj_in
+                    .get(p)
+                    .filter(|r| self.policy(i).eligible(self.mode, r))?;
                 Some((path_length(&r.as_path), i, r.seq))
             })
             .min()

@@ -8,13 +8,19 @@
 //! * validation and, under a backlog, signing run in the worker pool
 //!   ([`super::pool`]); in lazy mode a route is forwarded before it is validated,
 //!   and a Not Valid answer withdraws it from every session it went to and logs why
-//!   (issue 13 §2, BGR §1).
+//!   (issue 13 §2, BGR §1);
+//! * [`policy`] — each neighbour's role and policy on the BGPsec, ROV and ASPA
+//!   verdicts;
+//! * [`revalidate`] — a new RPKI view: the routes it affects get new verdicts, in
+//!   chunks so that sessions are never stalled (issue 24 §2).
 
 pub mod adj_in;
 pub mod adj_out;
 pub mod decision;
+pub mod policy;
+pub mod revalidate;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
 
@@ -23,10 +29,14 @@ use super::events::{Event, State, Up};
 use super::metrics::Histogram;
 use super::pool::Pool;
 use crate::packet::Prefix;
+use crate::rpki::rtr::CacheStatus;
+use crate::rpki::view::View;
 use crate::Signer;
 
 pub use adj_in::{Route, RouteState, Source, ValidateJob};
 pub use adj_out::{prepend, Advert, Announce, SignJob};
+pub use policy::Policy;
+pub use revalidate::Walk;
 
 /// A session as the RIB sees it.
 pub struct Session {
@@ -120,6 +130,20 @@ pub struct Rib {
     pub not_valid: Vec<NotValidEntry>,
     /// Counts every route ever found Not Valid.
     pub not_valid_total: u64,
+    /// Each session's role and policy, by session number (a session without one
+    /// has [`Policy::default`]: no role, permissive).
+    pub policies: Vec<Policy>,
+    /// The RPKI view in force: ROV and ASPA verdicts come from it, validation jobs
+    /// queued from now on use it (or a newer one).
+    pub view: Arc<View>,
+    /// Its generation ([`super::pool::SharedView`]).
+    pub generation: u64,
+    /// The RPKI caches' states, as the RPKI task last reported them.
+    pub caches: Vec<CacheStatus>,
+    /// Revalidations under way, oldest first: one per view change.
+    pub walks: VecDeque<Walk>,
+    /// What the last finished revalidation did, for the status file.
+    pub last_walk: Option<revalidate::Done>,
     pool: Pool,
     seq: u64,
     sign_jobs: u64,
@@ -135,6 +159,7 @@ impl Rib {
         sessions: Vec<Session>,
         pool: Pool,
     ) -> Rib {
+        let (generation, view) = pool.view().current();
         Rib {
             local_as,
             next_hop,
@@ -148,6 +173,12 @@ impl Rib {
             time_to_validate: Histogram::default(),
             not_valid: vec![],
             not_valid_total: 0,
+            policies: vec![],
+            view,
+            generation,
+            caches: vec![],
+            walks: VecDeque::new(),
+            last_walk: None,
             pool,
             seq: 0,
             sign_jobs: 0,
@@ -201,12 +232,23 @@ impl Rib {
             }
             Event::Validated(v) => self.validated(v),
             Event::Signed(s) => self.signed(s),
+            Event::Rpki(news) => {
+                self.caches = news.caches;
+                if let Some(view) = news.view {
+                    self.set_view(view);
+                }
+            }
         }
     }
 
-    /// Whether jobs are still out with the pool.
+    /// Session `i`'s policy.
+    pub fn policy(&self, i: usize) -> Policy {
+        self.policies.get(i).copied().unwrap_or_default()
+    }
+
+    /// Whether jobs are still out with the pool, or a revalidation is under way.
     pub fn busy(&self) -> bool {
-        self.queue > 0 || self.signing > 0
+        self.queue > 0 || self.signing > 0 || !self.walks.is_empty()
     }
 
     fn known_prefixes(&self) -> BTreeSet<Prefix> {
@@ -617,6 +659,445 @@ mod tests {
                 2,
                 backlog,
             );
+        }
+    }
+
+    // ---- Issue 24 §2–§3: RPKI view changes, ROV, ASPA and policy ----
+
+    use crate::rpki::aspa::Relation;
+    use crate::rpki::payload::{Aspa as PayloadAspa, Payload, RouteOrigin};
+    use crate::rpki::view::View;
+    use crate::rpki::{Limits, PayloadSet};
+    use crate::{Validation, Validator};
+
+    /// An AS that holds nothing: a VRP or provider of it makes ROV or ASPA Invalid.
+    const OTHER_AS: u32 = 64_999;
+
+    /// What a test view publishes.
+    #[derive(Debug, Clone)]
+    struct ViewSpec {
+        /// Router keys published: the origin's, the rogue's (as the origin's AS), the
+        /// peer's.
+        origin_key: bool,
+        rogue_key: bool,
+        peer_key: bool,
+        /// Per prefix 0..6: no VRP, a VRP of the origin AS, a VRP of another AS.
+        vrps: Vec<Option<bool>>,
+        /// An ASPA of the origin AS: the peer as provider, or another AS.
+        aspa: Option<bool>,
+    }
+
+    fn view_spec() -> impl Strategy<Value = ViewSpec> {
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            proptest::collection::vec(proptest::option::of(any::<bool>()), 6),
+            proptest::option::of(any::<bool>()),
+        )
+            .prop_map(|(origin_key, rogue_key, peer_key, vrps, aspa)| ViewSpec {
+                origin_key,
+                rogue_key,
+                peer_key,
+                vrps,
+                aspa,
+            })
+    }
+
+    fn router_key(asn: u32, k: &SigningKey) -> Payload {
+        Payload::RouterKey(crate::rpki::payload::RouterKey::new(
+            (*k.ski()).into(),
+            ::rpki::resources::Asn::from_u32(asn),
+            k.spki().to_vec().try_into().unwrap(),
+        ))
+    }
+
+    fn vrp(i: u8, asn: u32) -> Payload {
+        let prefix = ::rpki::resources::addr::Prefix::new(
+            std::net::IpAddr::V4(Ipv4Addr::new(10, 0, i, 0)),
+            24,
+        )
+        .unwrap();
+        Payload::Origin(RouteOrigin::new(
+            ::rpki::resources::addr::MaxLenPrefix::new(prefix, Some(24)).unwrap(),
+            ::rpki::resources::Asn::from_u32(asn),
+        ))
+    }
+
+    fn aspa(customer: u32, provider: u32) -> Payload {
+        let providers =
+            ::rpki::rtr::pdu::ProviderAsns::try_from_iter([::rpki::resources::Asn::from_u32(
+                provider,
+            )])
+            .unwrap();
+        Payload::Aspa(PayloadAspa::new(
+            ::rpki::resources::Asn::from_u32(customer),
+            providers,
+        ))
+    }
+
+    /// The view `spec` describes; the local AS's key is always published.
+    fn view(keys: &Keys, spec: &ViewSpec) -> Arc<View> {
+        let limits = Limits::default();
+        let mut set = PayloadSet::new();
+        let mut add = |item| set.insert(item, &limits).unwrap();
+        add(router_key(LOCAL, &keys.local));
+        if spec.origin_key {
+            add(router_key(ORIGIN_AS, &keys.origin));
+        }
+        if spec.rogue_key {
+            add(router_key(ORIGIN_AS, &keys.rogue));
+        }
+        if spec.peer_key {
+            add(router_key(PEER_AS, &keys.peer));
+        }
+        for (i, v) in spec.vrps.iter().enumerate() {
+            if let Some(own) = v {
+                add(vrp(i as u8, if *own { ORIGIN_AS } else { OTHER_AS }));
+            }
+        }
+        if let Some(own) = spec.aspa {
+            add(aspa(ORIGIN_AS, if own { PEER_AS } else { OTHER_AS }));
+        }
+        Arc::new(View::build(&set, &PayloadSet::new(), &[], &limits).unwrap())
+    }
+
+    /// One step of the property test.
+    #[derive(Debug, Clone)]
+    enum Op {
+        /// Neighbour 0 announces prefix i (BGPsec of this kind, or unsigned).
+        Announce(u8, Option<Kind>),
+        /// Neighbour 0 withdraws prefix i.
+        Withdraw(u8),
+        /// A new RPKI view.
+        View(ViewSpec),
+        /// The RIB handles up to n waiting events (answers), no more.
+        Events(usize),
+        /// The RIB walks up to n routes of its revalidations.
+        Walk(usize),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            3 => (0u8..6, proptest::option::of(kind())).prop_map(|(i, k)| Op::Announce(i, k)),
+            1 => (0u8..6).prop_map(Op::Withdraw),
+            3 => view_spec().prop_map(Op::View),
+            2 => (0usize..8).prop_map(Op::Events),
+            2 => (1usize..4).prop_map(Op::Walk),
+        ]
+    }
+
+    /// An unsigned UPDATE of neighbour 0 (AS65001) for `p`, originated by AS65000.
+    fn unsigned(p: Prefix) -> Update<'static> {
+        let attributes = [
+            AttributeValue::Origin(Origin::Igp),
+            AttributeValue::AsPath(AsPath::sequence(vec![PEER_AS, ORIGIN_AS])),
+            AttributeValue::NextHop(Ipv4Addr::new(192, 0, 2, 9)),
+        ]
+        .into_iter()
+        .map(|a| PathAttribute::new(a, AsWidth::Four).unwrap())
+        .collect();
+        Update {
+            attributes,
+            nlri: vec![p],
+            ..Update::default()
+        }
+    }
+
+    /// Handles every event until no job is out and no walk is left.
+    fn drain(rib: &mut Rib, events: &mut tokio::sync::mpsc::UnboundedReceiver<Event>) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while rib.busy() {
+            assert!(Instant::now() < deadline, "queues did not drain");
+            if rib.revalidating() {
+                rib.revalidate_some(3);
+            }
+            match events.try_recv() {
+                Ok(e) => rib.handle(e),
+                Err(_) if rib.revalidating() => {}
+                Err(_) => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+    }
+
+    /// Issue 24 §2's property: with updates, RPKI view changes, validation answers
+    /// and revalidation walks interleaved at random, once the queues drain no route's
+    /// BGPsec, ROV or ASPA verdict differs from one computed afresh with the view in
+    /// force, and each neighbour's Adj-RIB-Out — and what its wire carries — is
+    /// exactly the routes its policy lets through.
+    fn run_views(ops: &[Op], mode: Mode, threads: usize, policy: Policy, first: &ViewSpec) {
+        let keys = keys();
+        let (events_tx, mut events) = unbounded_channel();
+        let pool = Pool::new(
+            threads,
+            super::super::pool::SharedView::new(view(&keys, first)),
+            events_tx,
+        );
+        let (s0, _rx0) = session("source", PEER_AS, true, &keys);
+        let (s1, mut rx1) = session("bgpsec", 65_010, true, &keys);
+        let (s2, mut rx2) = session("plain", 65_020, false, &keys);
+        let mut rib = Rib::new(
+            LOCAL,
+            Ipv4Addr::new(192, 0, 2, 100),
+            mode,
+            BTreeSet::new(),
+            vec![s0, s1, s2],
+            pool,
+        );
+        rib.policies = vec![policy, Policy::default(), Policy::default()];
+        let mut current = first.clone();
+        for op in ops {
+            match op {
+                Op::Announce(i, k) => {
+                    let u = match k {
+                        Some(k) => update(&keys, prefix(*i), *k),
+                        None => unsigned(prefix(*i)),
+                    };
+                    rib.handle(Event::Update(0, Box::new(u), Instant::now()));
+                }
+                Op::Withdraw(i) => rib.handle(Event::Update(
+                    0,
+                    Box::new(withdrawal(prefix(*i))),
+                    Instant::now(),
+                )),
+                Op::View(spec) => {
+                    current = spec.clone();
+                    rib.set_view(view(&keys, spec));
+                }
+                Op::Events(n) => {
+                    for _ in 0..*n {
+                        match events.try_recv() {
+                            Ok(e) => rib.handle(e),
+                            Err(_) => break,
+                        }
+                    }
+                }
+                Op::Walk(n) => rib.revalidate_some(*n),
+            }
+        }
+        drain(&mut rib, &mut events);
+        let now = view(&keys, &current);
+        let validator = Validator::with_suites(crate::SUITES, now.router_keys());
+        let peer = crate::Peer::external(LOCAL, PEER_AS);
+        let mut eligible = BTreeSet::new();
+        for (p, r) in &rib.sessions[0].adj_in {
+            let expected = match &r.bgpsec {
+                None => RouteState::Unsigned,
+                Some(u) => match validator.update(u, &peer) {
+                    Validation::Valid { suite, .. } => RouteState::Valid(suite),
+                    Validation::NotValid(why) => RouteState::NotValid(why),
+                },
+            };
+            assert_eq!(r.state, expected, "{p}: BGPsec");
+            assert!(!r.revalidating, "{p} still revalidating");
+            assert_eq!(r.rov.state, now.rov(p, &r.as_path).state, "{p}: ROV");
+            let role = policy.role.unwrap_or(Relation::Customer);
+            if policy.role.is_some() {
+                assert_eq!(r.aspa.state, now.aspa(&r.as_path, role).state, "{p}: ASPA");
+            }
+            if policy.eligible(mode, r) {
+                eligible.insert(*p);
+            }
+        }
+        for (name, m, rx) in [("bgpsec", 1, &mut rx1), ("plain", 2, &mut rx2)] {
+            let out: BTreeSet<Prefix> = rib.sessions[m].adj_out.keys().copied().collect();
+            assert_eq!(out, eligible, "Adj-RIB-Out of {name}");
+            let (wire, _) = on_the_wire(rx);
+            assert_eq!(wire, eligible, "on the wire to {name}");
+        }
+    }
+
+    fn policy() -> impl Strategy<Value = Policy> {
+        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
+            |(role, rov, aspa, bgpsec)| Policy {
+                role: role.then_some(Relation::Customer),
+                reject_rov_invalid: rov,
+                reject_aspa_invalid: aspa,
+                require_bgpsec_valid: bgpsec,
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn no_route_disagrees_with_the_view_after_the_queues_drain(
+            ops in proptest::collection::vec(op(), 1..40),
+            first in view_spec(),
+            lazy in any::<bool>(),
+            threads in 1usize..4,
+            policy in policy(),
+        ) {
+            let mode = if lazy { Mode::Lazy } else { Mode::Strict };
+            run_views(&ops, mode, threads, policy, &first);
+        }
+    }
+
+    /// A view spec publishing every key and no VRP or ASPA.
+    fn all_keys() -> ViewSpec {
+        ViewSpec {
+            origin_key: true,
+            rogue_key: false,
+            peer_key: true,
+            vrps: vec![None; 6],
+            aspa: None,
+        }
+    }
+
+    /// Each view change alone, in both modes: a key withdrawn withdraws the route from
+    /// both neighbours, put back re-announces it; VRPs and ASPAs under the reject flags
+    /// likewise (the checks are `run_views`').
+    #[test]
+    fn each_view_change_alone_in_both_modes() {
+        let strict = Policy {
+            role: Some(Relation::Customer),
+            reject_rov_invalid: true,
+            reject_aspa_invalid: true,
+            require_bgpsec_valid: false,
+        };
+        let no_origin_key = ViewSpec {
+            origin_key: false,
+            ..all_keys()
+        };
+        let rov_invalid = ViewSpec {
+            vrps: vec![Some(false); 6],
+            ..all_keys()
+        };
+        let aspa_invalid = ViewSpec {
+            aspa: Some(false),
+            ..all_keys()
+        };
+        for mode in [Mode::Lazy, Mode::Strict] {
+            for change in [&no_origin_key, &rov_invalid, &aspa_invalid] {
+                let ops = [
+                    Op::Announce(0, Some(Kind::Valid)),
+                    Op::Announce(1, None),
+                    Op::Events(100),
+                    Op::View(change.clone()),
+                    Op::Walk(100),
+                ];
+                run_views(&ops, mode, 2, strict, &all_keys());
+                let back = [
+                    Op::Announce(0, Some(Kind::Valid)),
+                    Op::Announce(1, None),
+                    Op::View(all_keys()),
+                ];
+                run_views(&back, mode, 2, strict, change);
+            }
+        }
+    }
+
+    /// The RIB of `policy` toward neighbour 0, with `spec`'s view, after neighbour 0
+    /// announced prefix 0 BGPsec-signed and prefix 1 unsigned and the queues drained:
+    /// the prefixes in the Adj-RIB-Out of neighbour 1.
+    fn installed(mode: Mode, policy: Policy, spec: &ViewSpec) -> BTreeSet<u8> {
+        let keys = keys();
+        let (events_tx, mut events) = unbounded_channel();
+        let pool = Pool::new(
+            1,
+            super::super::pool::SharedView::new(view(&keys, spec)),
+            events_tx,
+        );
+        let (s0, _rx0) = session("source", PEER_AS, true, &keys);
+        let (s1, _rx1) = session("bgpsec", 65_010, true, &keys);
+        let mut rib = Rib::new(
+            LOCAL,
+            Ipv4Addr::new(192, 0, 2, 100),
+            mode,
+            BTreeSet::new(),
+            vec![s0, s1],
+            pool,
+        );
+        rib.policies = vec![policy];
+        let signed = update(&keys, prefix(0), Kind::Valid);
+        rib.handle(Event::Update(0, Box::new(signed), Instant::now()));
+        rib.handle(Event::Update(
+            0,
+            Box::new(unsigned(prefix(1))),
+            Instant::now(),
+        ));
+        drain(&mut rib, &mut events);
+        (0..2)
+            .filter(|i| rib.sessions[1].adj_out.contains_key(&prefix(*i)))
+            .collect()
+    }
+
+    #[test]
+    fn permissive_by_default() {
+        let every_verdict_bad = ViewSpec {
+            vrps: vec![Some(false); 6],
+            aspa: Some(false),
+            ..all_keys()
+        };
+        let default = Policy {
+            role: Some(Relation::Customer),
+            ..Policy::default()
+        };
+        for mode in [Mode::Lazy, Mode::Strict] {
+            assert_eq!(installed(mode, default, &every_verdict_bad), [0, 1].into());
+        }
+    }
+
+    #[test]
+    fn reject_rov_invalid_leaves_out_rov_invalid_routes_only() {
+        let policy = Policy {
+            reject_rov_invalid: true,
+            ..Policy::default()
+        };
+        let mut spec = all_keys();
+        spec.vrps[0] = Some(false);
+        spec.vrps[1] = Some(true);
+        assert_eq!(installed(Mode::Lazy, policy, &spec), [1].into());
+        spec.vrps[0] = Some(true);
+        spec.vrps[1] = Some(false);
+        assert_eq!(installed(Mode::Strict, policy, &spec), [0].into());
+        // NotFound is not Invalid.
+        spec.vrps = vec![None; 6];
+        assert_eq!(installed(Mode::Lazy, policy, &spec), [0, 1].into());
+    }
+
+    #[test]
+    fn reject_aspa_invalid_leaves_out_aspa_invalid_routes_only() {
+        let policy = Policy {
+            role: Some(Relation::Customer),
+            reject_aspa_invalid: true,
+            ..Policy::default()
+        };
+        let spec = ViewSpec {
+            aspa: Some(false),
+            ..all_keys()
+        };
+        assert_eq!(installed(Mode::Lazy, policy, &spec), BTreeSet::new());
+        let spec = ViewSpec {
+            aspa: Some(true),
+            ..all_keys()
+        };
+        assert_eq!(installed(Mode::Strict, policy, &spec), [0, 1].into());
+        // Without a role the verdict is Unknown: nothing is rejected.
+        let no_role = Policy {
+            role: None,
+            ..policy
+        };
+        let spec = ViewSpec {
+            aspa: Some(false),
+            ..all_keys()
+        };
+        assert_eq!(installed(Mode::Lazy, no_role, &spec), [0, 1].into());
+    }
+
+    #[test]
+    fn require_bgpsec_valid_takes_valid_routes_only() {
+        let policy = Policy {
+            require_bgpsec_valid: true,
+            ..Policy::default()
+        };
+        for mode in [Mode::Lazy, Mode::Strict] {
+            assert_eq!(installed(mode, policy, &all_keys()), [0].into());
+            let no_keys = ViewSpec {
+                origin_key: false,
+                ..all_keys()
+            };
+            assert_eq!(installed(mode, policy, &no_keys), BTreeSet::new());
         }
     }
 }

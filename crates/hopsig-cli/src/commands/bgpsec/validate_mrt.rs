@@ -1,10 +1,16 @@
 //! `hopsig bgpsec validate-mrt FILE --keys JSON`: every UPDATE of an MRT file
-//! validated (RFC 8205 §5.2) on every core (`hopsig_bgp::trace::validate`).
+//! validated (RFC 8205 §5.2) on every core (`hopsig_bgp::trace::validate`); with
+//! `--rpki` files or `--rtr` caches also route origin validation and ASPA
+//! verification per announcement (docs/spec/rpki.md, "Speaker").
 
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::time::Duration;
 
-use hopsig_bgp::trace::{validate_mrt, ValidateReport};
+use hopsig_bgp::rpki::aspa::Relation;
+use hopsig_bgp::rpki::view::View;
+use hopsig_bgp::rpki::{source, Limits, PayloadSet};
+use hopsig_bgp::trace::{validate_mrt, validate_mrt_rpki, ValidateReport};
 
 use super::{open_mrt, rate, threads};
 use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
@@ -25,8 +31,21 @@ pub struct Args {
     file: PathBuf,
     /// The router keys: rpki-client's JSON (`bgpsec_keys`: asn, ski, pubkey), or a
     /// folder of router certificates and AS<N>.pem public keys.
-    #[arg(long, value_name = "JSON|DIR")]
-    keys: PathBuf,
+    #[arg(long, value_name = "JSON|DIR", required_unless_present_any = ["rpki", "rtr"])]
+    keys: Option<PathBuf>,
+    /// RPKI files beside --keys: rpki-client JSON (roas, bgpsec_keys, aspas),
+    /// Routinator jsonext, SLURM, key folders; repeatable. Adds the ROV and ASPA
+    /// verdicts.
+    #[arg(long, value_name = "FILE")]
+    rpki: Vec<PathBuf>,
+    /// An RPKI cache to take VRPs, router keys and ASPAs from over RTR (one Reset
+    /// Query); repeatable, merged with the files. Adds the ROV and ASPA verdicts.
+    #[arg(long, value_name = "HOST:PORT")]
+    rtr: Vec<String>,
+    /// The role of the collector's peers for ASPA verification: customer, peer,
+    /// provider, rs, rs-client.
+    #[arg(long, default_value = "peer")]
+    role: String,
     /// Use the keys valid at this time, in Unix seconds [default: now].
     #[arg(long, value_name = "UNIX")]
     at: Option<i64>,
@@ -44,22 +63,54 @@ pub struct Args {
 /// Validates, prints the summary, and fails with exit status 1 if any UPDATE is not
 /// valid.
 pub fn run(args: Args) -> Outcome {
-    let mut files = outputs(args.force, [args.file.as_path(), args.keys.as_path()]);
+    let inputs: Vec<&std::path::Path> = std::iter::once(args.file.as_path())
+        .chain(args.keys.as_deref())
+        .chain(args.rpki.iter().map(PathBuf::as_path))
+        .collect();
+    let mut files = outputs(args.force, inputs);
     if let Some(path) = &args.json {
         files.check(path)?;
     }
-    let loaded = super::keys::load(&args.keys, args.at)?;
-    note(super::keys::summary(&args.keys, &loaded));
-    let keys = loaded.keys;
+    let rpki_mode = !args.rpki.is_empty() || !args.rtr.is_empty();
+    let (keys, view) = if rpki_mode {
+        let role: Relation = args.role.parse().map_err(|_| {
+            Failure::Input(format!(
+                "--role takes customer, peer, provider, rs or rs-client, not '{}'",
+                args.role
+            ))
+        })?;
+        let view = rpki_view(args.keys.as_deref(), &args.rpki, &args.rtr, args.at)?;
+        (None, Some((view, role)))
+    } else {
+        let path = args.keys.as_deref().unwrap_or(std::path::Path::new("."));
+        let loaded = super::keys::load(path, args.at)?;
+        note(super::keys::summary(path, &loaded));
+        (Some(loaded.keys), None)
+    };
     let input = open_mrt(&args.file)?;
     let threads = threads(args.threads);
     let mut progress = input.progress("validate-mrt");
-    let report = validate_mrt(input.reader, &keys, threads, &mut |done| {
+    let mut tick = |done| {
         if done > 0 {
             progress.tick(|| format!("{done} records validated"));
         }
-    })
+    };
+    let report = match (&keys, &view) {
+        (_, Some((view, role))) => validate_mrt_rpki(input.reader, view, *role, threads, &mut tick),
+        (Some(keys), None) => validate_mrt(input.reader, keys, threads, &mut tick),
+        (None, None) => validate_mrt(
+            input.reader,
+            &hopsig_bgp::RouterKeys::new(),
+            threads,
+            &mut tick,
+        ),
+    }
     .map_err(|e| at(&args.file, e))?;
+    let keys = match (&keys, &view) {
+        (Some(k), _) => k.len(),
+        (None, Some((v, _))) => v.router_keys().len(),
+        (None, None) => 0,
+    };
     let seconds = progress.seconds();
     if report.updates == 0 {
         return Err(at(
@@ -70,9 +121,15 @@ pub fn run(args: Args) -> Outcome {
             ),
         ));
     }
-    summary(&args, &report, keys.len(), threads, seconds)?;
+    summary(&args, &report, keys, threads, seconds)?;
+    if view.is_some() {
+        cross_summary(&report)?;
+    }
     if let Some(path) = &args.json {
-        let json = to_json(&args, &report, keys.len(), threads, seconds);
+        let mut json = to_json(&args, &report, keys, threads, seconds);
+        if let Some((view, role)) = &view {
+            add_cross(&mut json, &report, view, *role);
+        }
         let bytes =
             serde_json::to_vec_pretty(&json).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
         files.add(path, &bytes, Secrecy::Public)?;
@@ -129,7 +186,7 @@ fn to_json(
 ) -> serde_json::Value {
     serde_json::json!({
         "file": args.file.display().to_string(),
-        "keys": args.keys.display().to_string(),
+        "keys": args.keys.as_ref().map(|k| k.display().to_string()),
         "router_keys": keys,
         "threads": threads,
         "seconds": seconds,
@@ -146,4 +203,126 @@ fn to_json(
             "record": f.record, "reason": f.reason, "detail": f.detail,
         })).collect::<Vec<_>>(),
     })
+}
+
+/// Longest wait for one cache's whole data (`--rtr`).
+const RTR_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The view of `keys` and `rpki` files (read as of `at`, default now) and one RTR
+/// dump of each `rtr` cache (HOST:PORT), merged as docs/spec/rpki.md, "Merge rules",
+/// says (`validate-mrt`, `replay`).
+pub(crate) fn rpki_view(
+    keys: Option<&std::path::Path>,
+    rpki: &[PathBuf],
+    rtr: &[String],
+    at: Option<i64>,
+) -> Result<View, Failure> {
+    let limits = Limits::default();
+    let unix = at.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    });
+    let paths: Vec<PathBuf> = keys
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(rpki.iter().cloned())
+        .collect();
+    let files =
+        source::load_all(&paths, unix, &limits).map_err(|e| Failure::Input(e.to_string()))?;
+    for line in &files.report {
+        note(line);
+    }
+    let mut caches = PayloadSet::new();
+    if !rtr.is_empty() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))?;
+        for cache in rtr {
+            let (host, port) = cache
+                .rsplit_once(':')
+                .and_then(|(h, p)| {
+                    Some((
+                        h.trim_start_matches('[').trim_end_matches(']'),
+                        p.parse::<u16>().ok()?,
+                    ))
+                })
+                .ok_or_else(|| Failure::Input(format!("--rtr takes HOST:PORT, not '{cache}'")))?;
+            let dump = runtime
+                .block_on(hopsig_bgp::rpki::rtr::dump(
+                    host,
+                    port,
+                    None,
+                    limits,
+                    RTR_TIMEOUT,
+                ))
+                .map_err(|e| Failure::Input(format!("--rtr {cache}: {e}")))?;
+            let (vrps, keys, aspas) = dump.payload.counts();
+            note(format_args!(
+                "rtr: {cache}: version {}, session {}, serial {}: {vrps} VRPs, {keys} router keys, {aspas} ASPAs",
+                dump.version, dump.session_id, dump.serial
+            ));
+            caches
+                .extend_from(&dump.payload, &limits)
+                .map_err(|e| Failure::Input(format!("--rtr: {e}")))?;
+        }
+    }
+    let view = View::build(&files.payload, &caches, &files.slurm, &limits)
+        .map_err(|e| Failure::Input(format!("RPKI data: {e}")))?;
+    let (vrps, keys, aspas) = view.payload().counts();
+    note(format_args!(
+        "rpki: {vrps} VRPs, {keys} router keys, {aspas} ASPAs after merging"
+    ));
+    Ok(view)
+}
+
+/// The announcements' ROV and ASPA verdict counts and the BGPsec × ROV × ASPA cross
+/// table, after the BGPsec lines.
+fn cross_summary(r: &ValidateReport) -> Outcome {
+    let total: u64 = r.cross.values().sum();
+    let by = |pick: fn(&(&'static str, &'static str, &'static str)) -> &'static str| {
+        let mut m = std::collections::BTreeMap::<&str, u64>::new();
+        for (k, n) in &r.cross {
+            *m.entry(pick(k)).or_default() += n;
+        }
+        m.iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    say(format_args!("announcements: {total} (prefixes announced)"))?;
+    say(format_args!("rov: {}", by(|k| k.1)))?;
+    say(format_args!("aspa: {}", by(|k| k.2)))?;
+    say("cross (bgpsec, rov, aspa): count")?;
+    for ((b, o, a), n) in &r.cross {
+        say(format_args!("  {b}, {o}, {a}: {n}"))?;
+    }
+    Ok(())
+}
+
+/// The cross table and the view's counts added to the JSON summary.
+fn add_cross(json: &mut serde_json::Value, r: &ValidateReport, view: &View, role: Relation) {
+    let mut rov = serde_json::Map::new();
+    let mut aspa = serde_json::Map::new();
+    for ((_, o, a), n) in &r.cross {
+        let add = |m: &mut serde_json::Map<String, serde_json::Value>, k: &str| {
+            let v = m.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0) + n;
+            m.insert(k.to_string(), v.into());
+        };
+        add(&mut rov, o);
+        add(&mut aspa, a);
+    }
+    let (vrps, keys, aspas) = view.payload().counts();
+    json["announcements"] = r.cross.values().sum::<u64>().into();
+    json["rov"] = rov.into();
+    json["aspa"] = aspa.into();
+    json["aspa_role"] = role.to_string().into();
+    json["cross"] = r
+        .cross
+        .iter()
+        .map(|((b, o, a), n)| serde_json::json!({"bgpsec": b, "rov": o, "aspa": a, "count": n}))
+        .collect::<Vec<_>>()
+        .into();
+    json["rpki"] = serde_json::json!({"vrps": vrps, "router_keys": keys, "aspas": aspas});
 }
