@@ -930,8 +930,12 @@ mod tests {
             ecdsa.lazy.forward_s.mean <= ecdsa.strict.forward_s.mean,
             "{ecdsa:?}"
         );
-        // Verifying ~L ECDSA signatures costs more than signing one.
-        assert!(ecdsa.validate_us.mean > ecdsa.sign_us.mean, "{ecdsa:?}");
+        // Verifying ~L ECDSA signatures costs more than signing one. Medians: one
+        // sign preempted for milliseconds on a loaded machine moves the mean past it.
+        assert!(
+            ecdsa.validate_us.median > ecdsa.sign_us.median,
+            "{ecdsa:?}"
+        );
     }
 
     /// Spinning threads, four per logical CPU, until dropped: the measuring thread
