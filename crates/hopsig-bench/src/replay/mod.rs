@@ -932,10 +932,7 @@ mod tests {
         );
         // Verifying ~L ECDSA signatures costs more than signing one. Medians: one
         // sign preempted for milliseconds on a loaded machine moves the mean past it.
-        assert!(
-            ecdsa.validate_us.median > ecdsa.sign_us.median,
-            "{ecdsa:?}"
-        );
+        assert!(ecdsa.validate_us.median > ecdsa.sign_us.median, "{ecdsa:?}");
     }
 
     /// Spinning threads, four per logical CPU, until dropped: the measuring thread
