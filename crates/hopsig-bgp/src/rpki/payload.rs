@@ -52,11 +52,11 @@ pub struct TooMuch {
 /// A set of validated RPKI payload: route origins and router keys as sets, ASPAs as a
 /// map from customer AS to its provider set (an ASPA PDU for a customer replaces the
 /// previous one; draft-ietf-sidrops-8210bis §5.12). Route origins are held packed,
-/// a set per address family (10 and 22 bytes each; see `payload/packed.rs`).
+/// a set per address family (10 and 22 bytes each, in shards; see `payload/packed.rs`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PayloadSet {
-    origins_v4: HashSet<packed::V4>,
-    origins_v6: HashSet<packed::V6>,
+    origins_v4: packed::OriginSet<4>,
+    origins_v6: packed::OriginSet<16>,
     router_keys: HashSet<RouterKey>,
     aspas: BTreeMap<u32, Aspa>,
 }

@@ -4,10 +4,15 @@
 //! doubled. An IPv4 origin packs into 10 bytes and an IPv6 one into 22, both of
 //! alignment 1, in a set per family (docs/spec/rpki.md, "Limits": memory).
 //!
+//! Each family's set is split in [`SHARDS`] hash sets by address, so that growing
+//! one doubles a sixteenth of the table at a time: a single set's doubling held the
+//! old table and the new one together, half as much again as the set.
+//!
 //! Equality and hashing are `RouteOrigin`'s: the prefix, the *resolved* max length
 //! (the prefix length where none is given, RFC 6811 §2) and the AS. Whether a max
 //! length was given is kept as well, so that an origin comes back as it went in.
 
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
@@ -89,6 +94,62 @@ impl<const N: usize> Packed<N> {
             MaxLenPrefix::new(prefix, max_len).ok()?,
             Asn::from_u32(u32::from_be_bytes(self.asn)),
         ))
+    }
+}
+
+/// The number of hash sets a family's origins are split into.
+const SHARDS: usize = 16;
+
+/// A set of packed route origins of one family, in [`SHARDS`] hash sets chosen by
+/// address. The choice needs no secret: each shard is a `HashSet` with its own random
+/// keys, and addresses that all fall in one shard only make it one set again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct OriginSet<const N: usize> {
+    /// Boxed: 16 `HashSet`s inline would make a `PayloadSet` over a kilobyte to move.
+    shards: Box<[HashSet<Packed<N>>; SHARDS]>,
+    len: usize,
+}
+
+impl<const N: usize> OriginSet<N> {
+    /// The shard of `o`: its address's bytes mixed (equal origins have equal
+    /// addresses, so they meet in the same shard).
+    fn shard(o: &Packed<N>) -> usize {
+        let mut h = 0u64;
+        for b in o.addr {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+        (h >> 60) as usize % SHARDS
+    }
+
+    /// Whether `o` is there.
+    pub fn contains(&self, o: &Packed<N>) -> bool {
+        self.shards[Self::shard(o)].contains(o)
+    }
+
+    /// Adds `o`; whether it was new (an equal origin already there is kept).
+    pub fn insert(&mut self, o: Packed<N>) -> bool {
+        let i = Self::shard(&o);
+        let new = self.shards[i].insert(o);
+        self.len += usize::from(new);
+        new
+    }
+
+    /// Removes `o`; whether it was there.
+    pub fn remove(&mut self, o: &Packed<N>) -> bool {
+        let i = Self::shard(o);
+        let was = self.shards[i].remove(o);
+        self.len -= usize::from(was);
+        was
+    }
+
+    /// The number of origins.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Every origin, shard by shard.
+    pub fn iter(&self) -> impl Iterator<Item = &Packed<N>> {
+        self.shards.iter().flatten()
     }
 }
 
@@ -196,6 +257,30 @@ mod tests {
         // Each keeps whether it gave a max length.
         assert_eq!(a.unpack().unwrap().prefix.max_len(), None);
         assert_eq!(b.unpack().unwrap().prefix.max_len(), Some(8));
+    }
+
+    #[test]
+    fn a_table_spreads_over_the_shards_and_its_count_follows() {
+        let mut set = OriginSet::<4>::default();
+        for i in 0..10_000u128 {
+            let Origin::V4(k) = Origin::pack(&origin(true, (11 << 120) + (i << 104), 24, None, 1))
+            else {
+                panic!("IPv4 origin packed as IPv6");
+            };
+            assert!(set.insert(k));
+            assert!(!set.insert(k));
+        }
+        assert_eq!(set.len(), 10_000);
+        assert_eq!(set.iter().count(), 10_000);
+        // Each shard holds its share give or take a half (a 16th is 625).
+        for shard in set.shards.iter() {
+            assert!((312..=938).contains(&shard.len()), "{}", shard.len());
+        }
+        let first = *set.iter().next().unwrap();
+        assert!(set.remove(&first));
+        assert!(!set.remove(&first));
+        assert!(!set.contains(&first));
+        assert_eq!(set.len(), 9_999);
     }
 
     proptest! {
