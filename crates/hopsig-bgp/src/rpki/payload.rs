@@ -3,7 +3,11 @@
 //! file lists them, with caps so that a broken or hostile source cannot take the
 //! router's memory (docs/spec/rpki.md, "Limits").
 
+mod packed;
+
 use std::collections::{BTreeMap, HashSet};
+
+use packed::Origin;
 
 pub use rpki::rtr::payload::{Aspa, Payload, RouteOrigin, RouterKey};
 
@@ -47,10 +51,12 @@ pub struct TooMuch {
 
 /// A set of validated RPKI payload: route origins and router keys as sets, ASPAs as a
 /// map from customer AS to its provider set (an ASPA PDU for a customer replaces the
-/// previous one; draft-ietf-sidrops-8210bis §5.12).
+/// previous one; draft-ietf-sidrops-8210bis §5.12). Route origins are held packed,
+/// a set per address family (10 and 22 bytes each, in shards; see `payload/packed.rs`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PayloadSet {
-    origins: HashSet<RouteOrigin>,
+    origins_v4: packed::OriginSet<4>,
+    origins_v6: packed::OriginSet<16>,
     router_keys: HashSet<RouterKey>,
     aspas: BTreeMap<u32, Aspa>,
 }
@@ -69,13 +75,17 @@ impl PayloadSet {
     pub fn insert(&mut self, item: Payload, limits: &Limits) -> Result<(), TooMuch> {
         match item {
             Payload::Origin(o) => {
-                if !self.origins.contains(&o) && self.origins.len() >= limits.vrps {
+                let o = Origin::pack(&o);
+                if !self.contains_origin(&o) && self.origin_count() >= limits.vrps {
                     return Err(TooMuch {
                         what: "VRPs",
                         limit: limits.vrps,
                     });
                 }
-                self.origins.insert(o);
+                match o {
+                    Origin::V4(k) => self.origins_v4.insert(k),
+                    Origin::V6(k) => self.origins_v6.insert(k),
+                };
             }
             Payload::RouterKey(k) => {
                 if !self.router_keys.contains(&k) && self.router_keys.len() >= limits.router_keys {
@@ -115,7 +125,10 @@ impl PayloadSet {
     /// its customer AS, whatever its providers.
     pub fn remove(&mut self, item: &Payload) -> bool {
         match item {
-            Payload::Origin(o) => self.origins.remove(o),
+            Payload::Origin(o) => match Origin::pack(o) {
+                Origin::V4(k) => self.origins_v4.remove(&k),
+                Origin::V6(k) => self.origins_v6.remove(&k),
+            },
             Payload::RouterKey(k) => self.router_keys.remove(k),
             Payload::Aspa(a) => self.aspas.remove(&a.customer.into_u32()).is_some(),
         }
@@ -125,7 +138,7 @@ impl PayloadSet {
     /// providers).
     pub fn contains(&self, item: &Payload) -> bool {
         match item {
-            Payload::Origin(o) => self.origins.contains(o),
+            Payload::Origin(o) => self.contains_origin(&Origin::pack(o)),
             Payload::RouterKey(k) => self.router_keys.contains(k),
             Payload::Aspa(a) => self.aspas.get(&a.customer.into_u32()) == Some(a),
         }
@@ -142,9 +155,25 @@ impl PayloadSet {
         Ok(())
     }
 
-    /// The route origins.
-    pub fn origins(&self) -> impl Iterator<Item = &RouteOrigin> {
-        self.origins.iter()
+    /// Whether the packed origin `o` is in the set.
+    fn contains_origin(&self, o: &Origin) -> bool {
+        match o {
+            Origin::V4(k) => self.origins_v4.contains(k),
+            Origin::V6(k) => self.origins_v6.contains(k),
+        }
+    }
+
+    /// The number of route origins.
+    fn origin_count(&self) -> usize {
+        self.origins_v4.len() + self.origins_v6.len()
+    }
+
+    /// The route origins (IPv4, then IPv6), unpacked: by value.
+    pub fn origins(&self) -> impl Iterator<Item = RouteOrigin> + '_ {
+        // `unpack` gives `Some` for every packed origin (see `payload/packed.rs`).
+        let v4 = self.origins_v4.iter().filter_map(packed::V4::unpack);
+        let v6 = self.origins_v6.iter().filter_map(packed::V6::unpack);
+        v4.chain(v6)
     }
 
     /// The router keys.
@@ -159,16 +188,19 @@ impl PayloadSet {
 
     /// Every item, origins first, then router keys, then ASPAs.
     pub fn iter(&self) -> impl Iterator<Item = Payload> + '_ {
-        self.origins
-            .iter()
-            .map(|o| Payload::Origin(*o))
+        self.origins()
+            .map(Payload::Origin)
             .chain(self.router_keys.iter().cloned().map(Payload::RouterKey))
             .chain(self.aspas.values().cloned().map(Payload::Aspa))
     }
 
     /// (VRPs, router keys, ASPAs).
     pub fn counts(&self) -> (usize, usize, usize) {
-        (self.origins.len(), self.router_keys.len(), self.aspas.len())
+        (
+            self.origin_count(),
+            self.router_keys.len(),
+            self.aspas.len(),
+        )
     }
 
     /// Whether the set holds nothing.
@@ -229,5 +261,34 @@ mod tests {
         assert!(!set.contains(&aspa(65_001, &[65_002])));
         set.insert(aspa(65_001, &[]), &limits).unwrap();
         assert!(set.is_empty());
+    }
+
+    #[test]
+    fn origins_of_both_families_come_back_as_they_went_in() {
+        let limits = Limits {
+            vrps: 3,
+            ..Limits::default()
+        };
+        let v6 = Prefix::new("2001:db8::".parse::<std::net::IpAddr>().unwrap(), 32).unwrap();
+        let v6 = RouteOrigin::new(MaxLenPrefix::new(v6, Some(48)).unwrap(), Asn::from_u32(0));
+        let v4 = Prefix::new(std::net::Ipv4Addr::new(10, 0, 0, 0).into(), 8).unwrap();
+        let no_max = RouteOrigin::new(MaxLenPrefix::new(v4, None).unwrap(), Asn::from_u32(1));
+        let max_8 = RouteOrigin::new(MaxLenPrefix::new(v4, Some(8)).unwrap(), Asn::from_u32(1));
+        let mut set = PayloadSet::new();
+        for o in [v6, no_max, max_8] {
+            set.insert(Payload::Origin(o), &limits).unwrap();
+        }
+        // No max length is the prefix length (RFC 6811 §2): one VRP, kept as it came.
+        assert_eq!(set.counts(), (2, 0, 0));
+        assert!(set.contains(&Payload::Origin(max_8)));
+        let mut back: Vec<_> = set.origins().map(|o| (o, o.prefix.max_len())).collect();
+        back.sort();
+        assert_eq!(back, vec![(no_max, None), (v6, Some(48))]);
+        // The limit counts both families together.
+        set.insert(origin(1), &limits).unwrap();
+        assert_eq!(set.insert(origin(2), &limits).unwrap_err().what, "VRPs");
+        assert!(set.remove(&Payload::Origin(max_8)));
+        assert!(set.remove(&Payload::Origin(v6)));
+        assert_eq!(set.counts(), (1, 0, 0));
     }
 }

@@ -248,9 +248,15 @@ pub struct VrpIndex {
 impl VrpIndex {
     /// An index of `vrps` (duplicates counted once).
     pub fn new<'a>(vrps: impl IntoIterator<Item = &'a RouteOrigin>) -> VrpIndex {
+        VrpIndex::from_origins(vrps.into_iter().copied())
+    }
+
+    /// An index of `vrps` given by value, as `PayloadSet::origins` gives them
+    /// (duplicates counted once).
+    pub fn from_origins(vrps: impl IntoIterator<Item = RouteOrigin>) -> VrpIndex {
         let mut index = VrpIndex::default();
         for vrp in vrps {
-            index.insert(vrp);
+            index.insert(&vrp);
         }
         index
     }

@@ -183,7 +183,7 @@ impl View {
     /// The view of `payload` as it is.
     pub fn of(payload: PayloadSet) -> View {
         let keys = payload.router_keys().map(router_key).collect();
-        let rov = VrpIndex::new(payload.origins());
+        let rov = VrpIndex::from_origins(payload.origins());
         let aspa = AspaIndex::new(payload.aspas());
         View {
             payload,
@@ -256,12 +256,12 @@ impl View {
             .collect();
         let vrps = old
             .origins()
-            .filter(|o| !new.contains(&Payload::Origin(**o)))
+            .filter(|o| !new.contains(&Payload::Origin(*o)))
             .chain(
                 new.origins()
-                    .filter(|o| !old.contains(&Payload::Origin(**o))),
+                    .filter(|o| !old.contains(&Payload::Origin(*o))),
             );
-        let vrps = VrpIndex::new(vrps);
+        let vrps = VrpIndex::from_origins(vrps);
         let by_customer = |s: &PayloadSet| -> HashMap<u32, Aspa> {
             s.aspas()
                 .map(|a| (a.customer.into_u32(), a.clone()))

@@ -94,19 +94,19 @@ fn changes(old: &PayloadSet, new: &PayloadSet) -> Vec<Change> {
     let mut out = Vec::new();
     for o in new
         .origins()
-        .filter(|o| !old.contains(&Payload::Origin(**o)))
+        .filter(|o| !old.contains(&Payload::Origin(*o)))
     {
         out.push(Change {
             old: None,
-            new: Some(Payload::Origin(*o)),
+            new: Some(Payload::Origin(o)),
         });
     }
     for o in old
         .origins()
-        .filter(|o| !new.contains(&Payload::Origin(**o)))
+        .filter(|o| !new.contains(&Payload::Origin(*o)))
     {
         out.push(Change {
-            old: Some(Payload::Origin(*o)),
+            old: Some(Payload::Origin(o)),
             new: None,
         });
     }
