@@ -9,7 +9,7 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,7 @@ use hopsig_bgp::rpki::payload::Limits;
 use hopsig_bgp::rpki::rtr::{spawn_caches, CacheConfig, CacheView};
 use hopsig_testkit::rtrclient::RtrClient;
 use hopsig_testkit::stayrtr::{free_port, StayRtr};
+use hopsig_testkit::KillOnDrop;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
@@ -166,20 +167,7 @@ async fn until(
     what: &str,
     ok: impl Fn(&CacheView) -> bool,
 ) -> Arc<CacheView> {
-    let r = tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            let v = rx.borrow_and_update().clone();
-            if ok(&v) {
-                return v;
-            }
-            rx.changed().await.unwrap();
-        }
-    })
-    .await;
-    match r {
-        Ok(v) => v,
-        Err(_) => panic!("no view where {what}: last {:?}", rx.borrow().caches),
-    }
+    hopsig_testkit::watch::until(rx, Duration::from_secs(30), what, |v| ok(v)).await
 }
 
 fn view_keys(v: &CacheView) -> BTreeSet<(u32, String)> {
@@ -254,15 +242,8 @@ fn a_key_removed_at_stayrtr_leaves_the_cache_view_and_comes_back() {
 
 /// `hopsig rtr serve`, killed when dropped.
 struct Serve {
-    child: Child,
+    child: KillOnDrop,
     port: u16,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn serve(s: &Scratch, json: &str, extra: &[&str]) -> Serve {
@@ -295,7 +276,10 @@ fn serve_at(s: &Scratch, json: &str, port: u16, extra: &[&str]) -> Serve {
         assert!(Instant::now() < deadline, "hopsig rtr serve did not listen");
         std::thread::sleep(Duration::from_millis(50));
     }
-    Serve { child, port }
+    Serve {
+        child: KillOnDrop(child),
+        port,
+    }
 }
 
 /// What rtrclient prints for `doc`, at `version`.
@@ -375,8 +359,7 @@ fn hopsig_client_and_serve_at_v2_aspas_serials_session_change_and_expire() {
         // Cache Reset, its Reset Query the data again.
         // (Session IDs are the start time's low 16 bits: start the new one a second
         // later.)
-        let _ = cache.child.kill();
-        let _ = cache.child.wait();
+        cache.child.stop();
         tokio::time::sleep(Duration::from_millis(1100)).await;
         cache = serve_at(&s, &json, port, &[]);
         let v = until(&mut rx, "a new session", |v| {
@@ -385,8 +368,7 @@ fn hopsig_client_and_serve_at_v2_aspas_serials_session_change_and_expire() {
         .await;
         assert_eq!(v.payload.counts(), (3, 2, 2));
         // The cache is gone for good: the data expires (override: 3 s).
-        let _ = cache.child.kill();
-        let _ = cache.child.wait();
+        cache.child.stop();
         let v = until(&mut rx, "expired", |v| v.caches[0].state == "expired").await;
         assert!(v.payload.is_empty());
         assert!(v.caches[0].last_error.is_some());

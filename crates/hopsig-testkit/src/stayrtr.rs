@@ -5,22 +5,18 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
+
+use crate::KillOnDrop;
 use std::time::{Duration, Instant};
 
 /// A running StayRTR.
 pub struct StayRtr {
-    child: Child,
+    /// Held only to kill the process when this is dropped.
+    _child: KillOnDrop,
     log: PathBuf,
     /// Its RTR port on 127.0.0.1.
     pub port: u16,
-}
-
-impl Drop for StayRtr {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A free loopback port (bound and released; the peer binds it next).
@@ -66,7 +62,7 @@ impl StayRtr {
             .stderr(out)
             .spawn()?;
         let s = StayRtr {
-            child,
+            _child: KillOnDrop(child),
             log: log.to_path_buf(),
             port,
         };

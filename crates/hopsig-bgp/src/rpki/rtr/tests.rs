@@ -120,41 +120,32 @@ async fn cache_upto(
     (port, tx)
 }
 
+/// A dump from the cache on `port` of this host, default limits, 10 s at most.
+async fn local_dump(port: u16, version: Option<u8>) -> Result<Dump, RtrError> {
+    dump(
+        "127.0.0.1",
+        port,
+        version,
+        Limits::default(),
+        Duration::from_secs(10),
+    )
+    .await
+}
+
 /// Waits (at most 20 s) until the view satisfies `ok`.
 async fn until(
     rx: &mut watch::Receiver<Arc<CacheView>>,
     what: &str,
     ok: impl Fn(&CacheView) -> bool,
 ) -> Arc<CacheView> {
-    let r = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let v = rx.borrow_and_update().clone();
-            if ok(&v) {
-                return v;
-            }
-            rx.changed().await.unwrap();
-        }
-    })
-    .await;
-    match r {
-        Ok(v) => v,
-        Err(_) => panic!("no view where {what}: last {:?}", rx.borrow().caches),
-    }
+    hopsig_testkit::watch::until(rx, Duration::from_secs(20), what, |v| ok(v)).await
 }
 
 #[tokio::test]
 async fn dump_gets_what_serve_serves_at_each_version() {
     let (port, _tx) = cache(sample(), 8).await;
     for version in [Some(0), Some(1), Some(2), None] {
-        let d = dump(
-            "127.0.0.1",
-            port,
-            version,
-            Limits::default(),
-            Duration::from_secs(10),
-        )
-        .await
-        .unwrap();
+        let d = local_dump(port, version).await.unwrap();
         let v = version.unwrap_or(2);
         assert_eq!(d.version, v);
         assert_eq!(d.payload, at_version(&sample(), v), "version {v}");
@@ -329,26 +320,10 @@ async fn unsupported_protocol_version_downgrades_unless_the_version_is_fixed() {
         _ => None,
     })
     .await;
-    let d = dump(
-        "127.0.0.1",
-        port,
-        None,
-        Limits::default(),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
+    let d = local_dump(port, None).await.unwrap();
     assert_eq!(d.version, 1);
     assert_eq!(d.payload, set(&[origin(1), key(65_001, 1)]));
-    let e = dump(
-        "127.0.0.1",
-        port,
-        Some(2),
-        Limits::default(),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap_err();
+    let e = local_dump(port, Some(2)).await.unwrap_err();
     assert!(
         matches!(
             e,
@@ -587,26 +562,10 @@ async fn a_serial_older_than_the_history_gets_a_cache_reset() {
 async fn a_cache_capped_at_a_version_makes_the_client_downgrade() {
     for max in [0, 1] {
         let (port, _tx) = cache_upto(sample(), 8, max).await;
-        let d = dump(
-            "127.0.0.1",
-            port,
-            None,
-            Limits::default(),
-            Duration::from_secs(10),
-        )
-        .await
-        .unwrap();
+        let d = local_dump(port, None).await.unwrap();
         assert_eq!(d.version, max);
         assert_eq!(d.payload, at_version(&sample(), max));
-        let e = dump(
-            "127.0.0.1",
-            port,
-            Some(2),
-            Limits::default(),
-            Duration::from_secs(10),
-        )
-        .await
-        .unwrap_err();
+        let e = local_dump(port, Some(2)).await.unwrap_err();
         assert!(
             matches!(e, RtrError::Report { code: 4, version, .. } if version == max),
             "{e}"
@@ -635,14 +594,6 @@ fn a_cache_entry_reads_seconds_and_refuses_unknown_fields() {
 #[tokio::test]
 async fn the_cache_sends_providers_in_increasing_order_whatever_the_set_holds() {
     let (port, _tx) = cache(set(&[aspa(65_001, &[65_003, 65_002, 65_003])]), 8).await;
-    let d = dump(
-        "127.0.0.1",
-        port,
-        Some(2),
-        Limits::default(),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
+    let d = local_dump(port, Some(2)).await.unwrap();
     assert_eq!(d.payload, set(&[aspa(65_001, &[65_002, 65_003])]));
 }
