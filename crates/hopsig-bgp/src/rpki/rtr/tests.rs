@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use hopsig_testkit::watch::until;
 use proptest::prelude::*;
 use rpki::resources::addr::{MaxLenPrefix, Prefix};
 use rpki::resources::Asn;
@@ -132,14 +133,8 @@ async fn local_dump(port: u16, version: Option<u8>) -> Result<Dump, RtrError> {
     .await
 }
 
-/// Waits (at most 20 s) until the view satisfies `ok`.
-async fn until(
-    rx: &mut watch::Receiver<Arc<CacheView>>,
-    what: &str,
-    ok: impl Fn(&CacheView) -> bool,
-) -> Arc<CacheView> {
-    hopsig_testkit::watch::until(rx, Duration::from_secs(20), what, |v| ok(v)).await
-}
+/// How long a test waits for the view it expects.
+const WAIT: Duration = Duration::from_secs(20);
 
 #[tokio::test]
 async fn dump_gets_what_serve_serves_at_each_version() {
@@ -157,7 +152,7 @@ async fn dump_gets_what_serve_serves_at_each_version() {
 async fn the_view_follows_serial_notify_keys_withdrawn_and_back() {
     let (port, tx) = cache(sample(), 8).await;
     let mut rx = spawn_caches(vec![CacheConfig::new("127.0.0.1", port)], Limits::default());
-    let v = until(&mut rx, "all data", |v| v.payload == sample()).await;
+    let v = until(&mut rx, WAIT, "all data", |v| v.payload == sample()).await;
     let serial = v.caches[0].serial.unwrap();
     assert_eq!(v.caches[0].state, "current");
     assert_eq!(v.caches[0].version, Some(2));
@@ -167,10 +162,10 @@ async fn the_view_follows_serial_notify_keys_withdrawn_and_back() {
     less.remove(&key(65_002, 2));
     less.remove(&aspa(65_001, &[]));
     tx.send_replace(Arc::new(less.clone()));
-    let v = until(&mut rx, "key withdrawn", |v| v.payload == less).await;
+    let v = until(&mut rx, WAIT, "key withdrawn", |v| v.payload == less).await;
     assert_eq!(v.caches[0].serial, Some(serial.wrapping_add(1)));
     tx.send_replace(Arc::new(sample()));
-    let v = until(&mut rx, "key back", |v| v.payload == sample()).await;
+    let v = until(&mut rx, WAIT, "key back", |v| v.payload == sample()).await;
     assert_eq!(v.caches[0].serial, Some(serial.wrapping_add(2)));
 }
 
@@ -259,7 +254,7 @@ async fn a_cache_reset_is_followed_by_a_reset_query_on_the_same_connection() {
     let mut config = CacheConfig::new("127.0.0.1", port);
     config.version = Some(1);
     let mut rx = spawn_caches(vec![config], Limits::default());
-    until(&mut rx, "data", |v| {
+    until(&mut rx, WAIT, "data", |v| {
         v.payload == set(&[origin(1), origin(2)])
     })
     .await;
@@ -291,12 +286,12 @@ async fn expire_drops_the_data_of_a_cache_gone_and_the_next_group_takes_over() {
     let mut second = CacheConfig::new("127.0.0.1", backup);
     second.preference = 2;
     let mut rx = spawn_caches(vec![first, second], Limits::default());
-    let v = until(&mut rx, "the preferred cache in use", |v| {
+    let v = until(&mut rx, WAIT, "the preferred cache in use", |v| {
         v.payload == set(&[origin(1)]) && v.caches[1].state == "current"
     })
     .await;
     assert!(v.caches[0].in_use && !v.caches[1].in_use);
-    let v = until(&mut rx, "the backup in use", |v| {
+    let v = until(&mut rx, WAIT, "the backup in use", |v| {
         v.payload == set(&[origin(9)])
     })
     .await;
