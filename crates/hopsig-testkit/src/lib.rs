@@ -33,7 +33,7 @@ pub mod watch;
 
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 
 /// The repository root (this crate sits in `crates/hopsig-testkit`).
 pub fn root() -> PathBuf {
@@ -73,6 +73,25 @@ pub fn python(modules: &str) -> Option<String> {
             None
         }
     }
+}
+
+/// A peer's binary: `$env`, else `built` (where .ci/run builds it), else `name` on
+/// PATH — the first that starts when run with `probe` (its exit status aside: the
+/// probe only asks whether it runs); `None` if none does.
+pub fn find_binary(env: &str, built: PathBuf, name: &str, probe: &str) -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os(env).map(PathBuf::from),
+        Some(built),
+        Some(PathBuf::from(name)),
+    ];
+    candidates.into_iter().flatten().find(|c| {
+        Command::new(c)
+            .arg(probe)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    })
 }
 
 /// A test's peer is missing (`what`: which, and how CI gets it): under `CI` the test

@@ -5,7 +5,7 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use crate::KillOnDrop;
 use std::time::{Duration, Instant};
@@ -28,19 +28,12 @@ impl StayRtr {
     /// The binary: `$HOPSIG_STAYRTR`, else `target/stayrtr/stayrtr` under `repo`
     /// (where .ci/run builds it), else `stayrtr` on PATH; `None` if none runs.
     pub fn find(repo: &Path) -> Option<PathBuf> {
-        let candidates = [
-            std::env::var_os("HOPSIG_STAYRTR").map(PathBuf::from),
-            Some(repo.join("target/stayrtr/stayrtr")),
-            Some(PathBuf::from("stayrtr")),
-        ];
-        candidates.into_iter().flatten().find(|c| {
-            Command::new(c)
-                .arg("-version")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok()
-        })
+        crate::find_binary(
+            "HOPSIG_STAYRTR",
+            repo.join("target/stayrtr/stayrtr"),
+            "stayrtr",
+            "-version",
+        )
     }
 
     /// Starts `bin` serving `json` (re-read every `refresh` seconds), its log in
