@@ -29,17 +29,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use hopsig_bench::suites::speaker::established;
 use hopsig_bgp::packet::{AsWidth, Message, Update};
 use hopsig_bgp::rpki::aspa::Relation;
 use hopsig_bgp::rpki::view::View;
 use hopsig_bgp::rpki::{Limits, PayloadSet};
 use hopsig_bgp::speaker::config::Mode;
-use hopsig_bgp::speaker::events::{Event, State, Up};
-use hopsig_bgp::speaker::outbox;
+use hopsig_bgp::speaker::events::Event;
 use hopsig_bgp::speaker::pool::{Pool, SharedView};
 use hopsig_bgp::speaker::rib::adj_in::origin_and_path;
 use hopsig_bgp::speaker::rib::revalidate::CHUNK;
-use hopsig_bgp::speaker::rib::{Policy, Rib, RouteState, Session};
+use hopsig_bgp::speaker::rib::{Policy, Rib, RouteState};
 use hopsig_bgp::suite::{AlgorithmSuite, ECDSA_P256_SHA256};
 use hopsig_bgp::trace::{signed_path, update_message, Entries, Entry, Keyring, Route};
 use hopsig_bgp::Signer;
@@ -212,26 +212,9 @@ fn main() {
     let sessions = [peer_as, DOWN_AS]
         .into_iter()
         .map(|asn| {
-            let (tx, link) = outbox::channel(usize::MAX);
+            let (session, link) = established(asn, true, Arc::clone(&signer));
             links.push(link);
-            Session {
-                address: format!("AS{asn}"),
-                remote_as: asn,
-                state: State::Established,
-                up: Some(Up {
-                    remote_as: asn,
-                    width: AsWidth::Four,
-                    bgpsec_send: true,
-                    bgpsec_receive: true,
-                    tx,
-                }),
-                signer: Arc::clone(&signer),
-                adj_in: Default::default(),
-                adj_out: Default::default(),
-                updates_in: 0,
-                updates_out: 0,
-                last_error: None,
-            }
+            session
         })
         .collect();
     let mut rib = Rib::new(

@@ -20,49 +20,29 @@ use hopsig_bgp::rpki::aspa::Relation;
 use hopsig_bgp::rpki::payload::{Aspa, Payload, RouteOrigin};
 use hopsig_bgp::rpki::view::View;
 use hopsig_bgp::rpki::{Limits, PayloadSet};
+use hopsig_testkit::rng::SplitMix64;
 use hopsig_testkit::{python, root};
 use rpki::resources::addr::MaxLenPrefix;
 use rpki::resources::Asn;
 use rpki::rtr::pdu::ProviderAsns;
 use serde_json::{json, Value};
 
-/// splitmix64: reproducible cases without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
-
 /// A prefix in 10.0.0.0/14 or 2001:db8::/38 and around, so that VRPs cover routes often.
-fn prefix(rng: &mut Rng) -> (IpAddr, u8) {
+fn prefix(rng: &mut SplitMix64) -> (IpAddr, u8) {
     if rng.chance(70) {
         let len = 6 + rng.below(27) as u8;
-        let a = 0x0a00_0000u32 | (rng.next() as u32 & 0x0003_ff00);
+        let a = 0x0a00_0000u32 | (rng.next_u64() as u32 & 0x0003_ff00);
         let a = a & (u32::MAX << (32 - u32::from(len)));
         (IpAddr::V4(Ipv4Addr::from(a)), len)
     } else {
         let len = 24 + rng.below(41) as u8;
-        let a = (0x2001_0db8u128 << 96) | (u128::from(rng.next() as u32 & 0x3ff) << 70);
+        let a = (0x2001_0db8u128 << 96) | (u128::from(rng.next_u64() as u32 & 0x3ff) << 70);
         let a = a & (u128::MAX << (128 - u32::from(len)));
         (IpAddr::V6(Ipv6Addr::from(a)), len)
     }
 }
 
-fn asn(rng: &mut Rng) -> u32 {
+fn asn(rng: &mut SplitMix64) -> u32 {
     // AS 0 now and then (an AS 0 VRP; AS 0 as a provider is an AS0 ASPA), a 4-octet AS.
     match rng.below(20) {
         0 => 0,
@@ -78,7 +58,7 @@ struct Batch {
     routes: Vec<(Prefix, AsPath, Relation)>,
 }
 
-fn batch(rng: &mut Rng, routes: usize) -> Batch {
+fn batch(rng: &mut SplitMix64, routes: usize) -> Batch {
     let limits = Limits::default();
     let mut vrps_json = Vec::new();
     let mut files = PayloadSet::new();
@@ -205,7 +185,7 @@ fn rov_and_aspa_verdicts_equal_the_python_reference() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let mut rng = Rng(0x6811_0028);
+    let mut rng = SplitMix64::new(0x6811_0028);
     let (mut cases, mut mismatches) = (0usize, Vec::new());
     let mut seen = std::collections::HashSet::new();
     for b in 0..6 {

@@ -17,10 +17,11 @@ mod rtr_peer;
 
 use std::collections::BTreeSet;
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hopsig_testkit::bgpsrx::{self, RpkirtrSvr, SrxServer};
+use hopsig_testkit::KillOnDrop;
 use rtr_peer::{dump, dump_with, free_port, Key, Vrp};
 
 /// The VRPs both tests serve: IPv4 and IPv6, a 4-octet ASN, maxLength above and at the
@@ -110,15 +111,8 @@ fn hopsig_refuses_rpkirtr_svr_old_aspa_layout() {
 
 /// `hopsig rtr serve`, killed by PID when dropped.
 struct Serve {
-    child: Child,
+    child: KillOnDrop,
     addr: SocketAddr,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Serve {
@@ -136,7 +130,10 @@ impl Serve {
             .stderr(Stdio::inherit())
             .spawn()
             .unwrap();
-        let mut serve = Serve { child, addr };
+        let mut serve = Serve {
+            child: KillOnDrop(child),
+            addr,
+        };
         let deadline = Instant::now() + Duration::from_secs(10);
         while TcpStream::connect(addr).is_err() {
             if let Some(status) = serve.child.try_wait().unwrap() {

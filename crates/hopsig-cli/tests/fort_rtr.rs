@@ -14,23 +14,17 @@ mod rtr_peer;
 
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use hopsig_testkit::KillOnDrop;
 use rtr_peer::{dump, free_port, Key};
 
 /// A running FORT, killed by PID when dropped.
 struct Fort {
-    child: Child,
+    child: KillOnDrop,
     addr: SocketAddr,
     log: PathBuf,
-}
-
-impl Drop for Fort {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// The `fort` binary (`$HOPSIG_FORT`, else `fort` on PATH); `None` (the test skips)
@@ -97,7 +91,7 @@ impl Fort {
             .spawn()
             .unwrap();
         let mut fort = Fort {
-            child,
+            child: KillOnDrop(child),
             addr: SocketAddr::from(([127, 0, 0, 1], port)),
             log,
         };

@@ -9,8 +9,7 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::process::{Child, Stdio};
-use std::sync::Arc;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::{code, text, Scratch};
@@ -18,8 +17,9 @@ use hopsig_bgp::rpki::payload::Limits;
 use hopsig_bgp::rpki::rtr::{spawn_caches, CacheConfig, CacheView};
 use hopsig_testkit::rtrclient::RtrClient;
 use hopsig_testkit::stayrtr::{free_port, StayRtr};
+use hopsig_testkit::watch::until;
+use hopsig_testkit::KillOnDrop;
 use serde_json::{json, Value};
-use tokio::sync::watch;
 
 /// Two P-256 SubjectPublicKeyInfos (base64 DER).
 const SPKI: [&str; 2] = [
@@ -160,27 +160,8 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-/// Waits (at most 30 s) until the view satisfies `ok`.
-async fn until(
-    rx: &mut watch::Receiver<Arc<CacheView>>,
-    what: &str,
-    ok: impl Fn(&CacheView) -> bool,
-) -> Arc<CacheView> {
-    let r = tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            let v = rx.borrow_and_update().clone();
-            if ok(&v) {
-                return v;
-            }
-            rx.changed().await.unwrap();
-        }
-    })
-    .await;
-    match r {
-        Ok(v) => v,
-        Err(_) => panic!("no view where {what}: last {:?}", rx.borrow().caches),
-    }
-}
+/// How long a test waits for the view it expects.
+const WAIT: Duration = Duration::from_secs(30);
 
 fn view_keys(v: &CacheView) -> BTreeSet<(u32, String)> {
     v.payload
@@ -234,35 +215,34 @@ fn a_key_removed_at_stayrtr_leaves_the_cache_view_and_comes_back() {
         let mut config = CacheConfig::new("127.0.0.1", cache.port);
         config.version = Some(1);
         let mut rx = spawn_caches(vec![config], Limits::default());
-        let v = until(&mut rx, "both keys", |v| view_keys(v) == keys_of(&both)).await;
+        let v = until(&mut rx, WAIT, "both keys", |v| {
+            view_keys(v) == keys_of(&both)
+        })
+        .await;
         assert_eq!(v.payload.counts(), (3, 2, 0));
         let serial = v.caches[0].serial.unwrap();
         // StayRTR re-reads the file (-refresh 1), sends a Serial Notify; the Serial
         // Query gets the withdrawal.
         let one = rpki_json(&[0], false);
         replace(&json, &one);
-        let v = until(&mut rx, "key 2 withdrawn", |v| {
+        let v = until(&mut rx, WAIT, "key 2 withdrawn", |v| {
             view_keys(v) == keys_of(&one)
         })
         .await;
         assert_ne!(v.caches[0].serial, Some(serial), "{}", cache.log());
         assert_eq!(v.payload.counts(), (3, 1, 0));
         replace(&json, &both);
-        until(&mut rx, "key 2 back", |v| view_keys(v) == keys_of(&both)).await;
+        until(&mut rx, WAIT, "key 2 back", |v| {
+            view_keys(v) == keys_of(&both)
+        })
+        .await;
     });
 }
 
 /// `hopsig rtr serve`, killed when dropped.
 struct Serve {
-    child: Child,
+    child: KillOnDrop,
     port: u16,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn serve(s: &Scratch, json: &str, extra: &[&str]) -> Serve {
@@ -295,7 +275,10 @@ fn serve_at(s: &Scratch, json: &str, port: u16, extra: &[&str]) -> Serve {
         assert!(Instant::now() < deadline, "hopsig rtr serve did not listen");
         std::thread::sleep(Duration::from_millis(50));
     }
-    Serve { child, port }
+    Serve {
+        child: KillOnDrop(child),
+        port,
+    }
 }
 
 /// What rtrclient prints for `doc`, at `version`.
@@ -357,14 +340,17 @@ fn hopsig_client_and_serve_at_v2_aspas_serials_session_change_and_expire() {
         config.expire = Some(Duration::from_secs(3));
         config.retry = Some(Duration::from_secs(1));
         let mut rx = spawn_caches(vec![config], Limits::default());
-        let v = until(&mut rx, "everything", |v| v.payload.counts() == (3, 2, 2)).await;
+        let v = until(&mut rx, WAIT, "everything", |v| {
+            v.payload.counts() == (3, 2, 2)
+        })
+        .await;
         assert_eq!(v.caches[0].version, Some(2));
         let (session, serial) = (v.caches[0].session_id, v.caches[0].serial.unwrap());
         // An ASPA changed: the next serial.
         let mut changed = doc.clone();
         changed["aspas"][1]["providers"] = json!([65001, 65005]);
         replace(&json, &changed);
-        let v = until(&mut rx, "the ASPA changed", |v| {
+        let v = until(&mut rx, WAIT, "the ASPA changed", |v| {
             v.payload
                 .aspas()
                 .any(|a| a.customer.into_u32() == 65004 && a.providers.iter().count() == 2)
@@ -375,19 +361,17 @@ fn hopsig_client_and_serve_at_v2_aspas_serials_session_change_and_expire() {
         // Cache Reset, its Reset Query the data again.
         // (Session IDs are the start time's low 16 bits: start the new one a second
         // later.)
-        let _ = cache.child.kill();
-        let _ = cache.child.wait();
+        cache.child.stop();
         tokio::time::sleep(Duration::from_millis(1100)).await;
         cache = serve_at(&s, &json, port, &[]);
-        let v = until(&mut rx, "a new session", |v| {
+        let v = until(&mut rx, WAIT, "a new session", |v| {
             v.caches[0].state == "current" && v.caches[0].session_id != session
         })
         .await;
         assert_eq!(v.payload.counts(), (3, 2, 2));
         // The cache is gone for good: the data expires (override: 3 s).
-        let _ = cache.child.kill();
-        let _ = cache.child.wait();
-        let v = until(&mut rx, "expired", |v| v.caches[0].state == "expired").await;
+        cache.child.stop();
+        let v = until(&mut rx, WAIT, "expired", |v| v.caches[0].state == "expired").await;
         assert!(v.payload.is_empty());
         assert!(v.caches[0].last_error.is_some());
     });

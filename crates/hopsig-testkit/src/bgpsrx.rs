@@ -204,17 +204,20 @@ pub fn router_cert(dir: &Path, asn: u32) -> std::io::Result<(String, Vec<u8>)> {
     // "hash" method is RFC 5280 §4.2.1.2 (1), which RFC 8209 §3.1.1 requires), then the
     // real one with it as the subject CN, where rpkirtr_svr reads it.
     let probe = dir.join(format!("{asn}.probe.pem"));
-    openssl(&[
-        "req".as_ref(),
-        "-new".as_ref(),
-        "-x509".as_ref(),
-        "-key".as_ref(),
-        key.as_os_str(),
-        "-subj".as_ref(),
-        "/CN=probe".as_ref(),
-        "-out".as_ref(),
-        probe.as_os_str(),
-    ])?;
+    // A self-signed certificate of `key` for subject `subj`; `rest` says where to.
+    let self_signed = |subj: &str, rest: &[&std::ffi::OsStr]| {
+        let head: [&std::ffi::OsStr; 7] = [
+            "req".as_ref(),
+            "-new".as_ref(),
+            "-x509".as_ref(),
+            "-key".as_ref(),
+            key.as_os_str(),
+            "-subj".as_ref(),
+            subj.as_ref(),
+        ];
+        openssl(&[&head[..], rest].concat())
+    };
+    self_signed("/CN=probe", &["-out".as_ref(), probe.as_os_str()])?;
     let ext = openssl(&[
         "x509".as_ref(),
         "-in".as_ref(),
@@ -232,23 +235,19 @@ pub fn router_cert(dir: &Path, asn: u32) -> std::io::Result<(String, Vec<u8>)> {
         .collect::<String>()
         .to_ascii_uppercase();
     let subj = format!("/CN={ski}");
-    openssl(&[
-        "req".as_ref(),
-        "-new".as_ref(),
-        "-x509".as_ref(),
-        "-key".as_ref(),
-        key.as_os_str(),
-        "-subj".as_ref(),
-        subj.as_ref(),
-        "-set_serial".as_ref(),
-        "20140220001".as_ref(),
-        "-days".as_ref(),
-        "3650".as_ref(),
-        "-outform".as_ref(),
-        "DER".as_ref(),
-        "-out".as_ref(),
-        cert.as_os_str(),
-    ])?;
+    self_signed(
+        &subj,
+        &[
+            "-set_serial".as_ref(),
+            "20140220001".as_ref(),
+            "-days".as_ref(),
+            "3650".as_ref(),
+            "-outform".as_ref(),
+            "DER".as_ref(),
+            "-out".as_ref(),
+            cert.as_os_str(),
+        ],
+    )?;
     let der = std::fs::read(&cert)?;
     if ski.len() != 40
         || der.get(130..170) != Some(ski.as_bytes())

@@ -13,6 +13,9 @@
 //!   needs; a missing one skips the test, and fails it under `CI`.
 //! * [`stayrtr`]: a private StayRTR cache on a free loopback port.
 //! * [`rtrclient`]: RTRlib's rtrclient as an independent RTR client.
+//! * [`rng`]: splitmix64, the reproducible generator of generated cases and bench data.
+//! * [`watch`]: waiting, bounded, for a `tokio` watch channel to carry a wanted value.
+//! * [`KillOnDrop`]: a peer's process, killed by PID and reaped when dropped.
 //! * [`missing`]: a test's peer is not there: skip, or fail under `CI`.
 //! * [`root`]: the repository root.
 //!
@@ -23,11 +26,14 @@
 
 pub mod bgpsrx;
 pub mod ndnd;
+pub mod rng;
 pub mod rtrclient;
 pub mod stayrtr;
+pub mod watch;
 
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
 /// The repository root (this crate sits in `crates/hopsig-testkit`).
 pub fn root() -> PathBuf {
@@ -69,6 +75,25 @@ pub fn python(modules: &str) -> Option<String> {
     }
 }
 
+/// A peer's binary: `$env`, else `built` (where .ci/run builds it), else `name` on
+/// PATH — the first that starts when run with `probe` (its exit status aside: the
+/// probe only asks whether it runs); `None` if none does.
+pub fn find_binary(env: &str, built: PathBuf, name: &str, probe: &str) -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os(env).map(PathBuf::from),
+        Some(built),
+        Some(PathBuf::from(name)),
+    ];
+    candidates.into_iter().flatten().find(|c| {
+        Command::new(c)
+            .arg(probe)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    })
+}
+
 /// A test's peer is missing (`what`: which, and how CI gets it): under `CI` the test
 /// fails; otherwise it prints `skipped: …` and the caller returns.
 ///
@@ -80,4 +105,37 @@ pub fn missing(what: &str) {
         panic!("CI requires {what}")
     }
     eprintln!("skipped: {what} is not available");
+}
+
+/// A test's peer process, killed (by PID) and reaped when dropped, so that a failing
+/// test leaves no peer behind; otherwise it is the [`Child`] it derefs to.
+#[derive(Debug)]
+pub struct KillOnDrop(pub Child);
+
+impl KillOnDrop {
+    /// Kills the process now and reaps it (errors ignored: it may have exited).
+    pub fn stop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Deref for KillOnDrop {
+    type Target = Child;
+
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl DerefMut for KillOnDrop {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
 }

@@ -6,7 +6,7 @@
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 /// The forwarder configuration (`tools/ndnd/fw.yml.template`, read from the checkout:
@@ -36,19 +36,12 @@ impl Ndnd {
     /// The ndnd binary: `$HOPSIG_NDND`, else `target/ndnd/ndnd` under `repo` (where
     /// .ci/run builds it), else `ndnd` on PATH; `None` if none runs.
     pub fn find(repo: &Path) -> Option<PathBuf> {
-        let candidates = [
-            std::env::var_os("HOPSIG_NDND").map(PathBuf::from),
-            Some(repo.join("target/ndnd/ndnd")),
-            Some(PathBuf::from("ndnd")),
-        ];
-        candidates.into_iter().flatten().find(|c| {
-            Command::new(c)
-                .arg("--help")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok()
-        })
+        crate::find_binary(
+            "HOPSIG_NDND",
+            repo.join("target/ndnd/ndnd"),
+            "ndnd",
+            "--help",
+        )
     }
 
     /// Starts `bin` with its socket, configuration and log (`ndnd.log`) in the new

@@ -5,21 +5,17 @@
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
+
+use crate::KillOnDrop;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A running rtrclient.
 pub struct RtrClient {
-    child: Child,
+    /// Held only to kill the process when this is dropped.
+    _child: KillOnDrop,
     out: Arc<Mutex<String>>,
-}
-
-impl Drop for RtrClient {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// What rtrclient printed, as sets: VRPs `(prefix, length, max length, AS)` and
@@ -76,7 +72,10 @@ impl RtrClient {
                 }
             });
         }
-        Ok(RtrClient { child, out })
+        Ok(RtrClient {
+            _child: KillOnDrop(child),
+            out,
+        })
     }
 
     /// What it printed so far, parsed.

@@ -5,22 +5,18 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+
+use crate::KillOnDrop;
 use std::time::{Duration, Instant};
 
 /// A running StayRTR.
 pub struct StayRtr {
-    child: Child,
+    /// Held only to kill the process when this is dropped.
+    _child: KillOnDrop,
     log: PathBuf,
     /// Its RTR port on 127.0.0.1.
     pub port: u16,
-}
-
-impl Drop for StayRtr {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A free loopback port (bound and released; the peer binds it next).
@@ -32,19 +28,12 @@ impl StayRtr {
     /// The binary: `$HOPSIG_STAYRTR`, else `target/stayrtr/stayrtr` under `repo`
     /// (where .ci/run builds it), else `stayrtr` on PATH; `None` if none runs.
     pub fn find(repo: &Path) -> Option<PathBuf> {
-        let candidates = [
-            std::env::var_os("HOPSIG_STAYRTR").map(PathBuf::from),
-            Some(repo.join("target/stayrtr/stayrtr")),
-            Some(PathBuf::from("stayrtr")),
-        ];
-        candidates.into_iter().flatten().find(|c| {
-            Command::new(c)
-                .arg("-version")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok()
-        })
+        crate::find_binary(
+            "HOPSIG_STAYRTR",
+            repo.join("target/stayrtr/stayrtr"),
+            "stayrtr",
+            "-version",
+        )
     }
 
     /// Starts `bin` serving `json` (re-read every `refresh` seconds), its log in
@@ -66,7 +55,7 @@ impl StayRtr {
             .stderr(out)
             .spawn()?;
         let s = StayRtr {
-            child,
+            _child: KillOnDrop(child),
             log: log.to_path_buf(),
             port,
         };

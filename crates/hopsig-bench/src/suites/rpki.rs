@@ -28,6 +28,7 @@ use hopsig_bgp::rpki::payload::{Aspa, Payload, RouteOrigin};
 use hopsig_bgp::rpki::rov::route_origin;
 use hopsig_bgp::rpki::view::View;
 use hopsig_bgp::rpki::{Limits, PayloadSet};
+use hopsig_testkit::rng::SplitMix64;
 
 use super::Machine;
 use crate::table::{Column, Table};
@@ -80,23 +81,6 @@ pub struct RpkiBench {
     pub rows: Vec<Row>,
 }
 
-/// splitmix64, so that every run measures the same data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn fail(e: impl std::fmt::Display) -> Error {
     Error::failed("bench rpki", e)
 }
@@ -116,7 +100,7 @@ pub enum Mix {
 }
 
 /// Draws from `(weight in 1/1000, lowest length, highest length)` rows.
-fn weighted(rng: &mut Rng, rows: &[(u64, u8, u8)]) -> u8 {
+fn weighted(rng: &mut SplitMix64, rows: &[(u64, u8, u8)]) -> u8 {
     let mut pick = rng.below(1000);
     for &(w, lo, hi) in rows {
         if pick < w {
@@ -128,7 +112,7 @@ fn weighted(rng: &mut Rng, rows: &[(u64, u8, u8)]) -> u8 {
 }
 
 /// A random VRP prefix: (address, length, maxLength).
-fn vrp_prefix(rng: &mut Rng, mix: Mix) -> (IpAddr, u8, u8) {
+fn vrp_prefix(rng: &mut SplitMix64, mix: Mix) -> (IpAddr, u8, u8) {
     let v4 = rng.below(100) < 85;
     let len = match (mix, v4) {
         (Mix::Uniform, true) => 8 + rng.below(17) as u8,
@@ -160,11 +144,11 @@ fn vrp_prefix(rng: &mut Rng, mix: Mix) -> (IpAddr, u8, u8) {
         rng.below(9) as u8
     };
     if v4 {
-        let a = (rng.next() as u32) & (u32::MAX << (32 - u32::from(len)));
+        let a = (rng.next_u64() as u32) & (u32::MAX << (32 - u32::from(len)));
         (IpAddr::V4(Ipv4Addr::from(a)), len, (len + extra).min(32))
     } else {
-        let a = ((0x2000u128 | u128::from(rng.next() as u16 & 0x1fff)) << 112)
-            | (u128::from(rng.next()) << 48);
+        let a = ((0x2000u128 | u128::from(rng.next_u64() as u16 & 0x1fff)) << 112)
+            | (u128::from(rng.next_u64()) << 48);
         let a = a & (u128::MAX << (128 - u32::from(len)));
         (IpAddr::V6(Ipv6Addr::from(a)), len, (len + extra).min(128))
     }
@@ -187,7 +171,7 @@ struct Setup {
 }
 
 fn setup(mix: Mix, vrps: usize, aspas: usize, routes: usize) -> Result<Setup, Error> {
-    let mut rng = Rng(0x0006_8110_0028);
+    let mut rng = SplitMix64::new(0x0006_8110_0028);
     let limits = Limits::default();
     let mut set = PayloadSet::new();
     let mut prefixes = Vec::with_capacity(vrps);

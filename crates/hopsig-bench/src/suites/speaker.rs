@@ -36,6 +36,33 @@ use hopsig_bgp::speaker::outbox::{self, Link};
 use hopsig_bgp::speaker::pool::Pool;
 use hopsig_bgp::speaker::rib::{Rib, Session};
 
+/// An Established session with `asn` (4-octet AS numbers, BGPsec both ways when
+/// `bgpsec`), as the RIB gets it from a session task, and the receiving end of its
+/// unbounded outbox: nothing reads it, so what the RIB sends stays and the benchmarks
+/// measure the RIB alone.
+pub fn established(asn: u32, bgpsec: bool, signer: Arc<Signer<'static>>) -> (Session, Link) {
+    let (tx, link) = outbox::channel(usize::MAX);
+    let session = Session {
+        address: format!("AS{asn}"),
+        remote_as: asn,
+        state: State::Established,
+        up: Some(Up {
+            remote_as: asn,
+            width: AsWidth::Four,
+            bgpsec_send: bgpsec,
+            bgpsec_receive: bgpsec,
+            tx,
+        }),
+        signer,
+        adj_in: Default::default(),
+        adj_out: Default::default(),
+        updates_in: 0,
+        updates_out: 0,
+        last_error: None,
+    };
+    (session, link)
+}
+
 /// Hops per path.
 const HOPS: usize = 5;
 /// The speaker's AS; the paths' ASes are 65001.. from the origin.
@@ -166,26 +193,9 @@ fn harness(ring: &Keyring, mode: Mode, threads: usize, down: bool) -> Result<Har
     for &(asn, bgpsec) in peers {
         // Unbounded, never written: what was sent stays, as the benchmark measures
         // the RIB alone.
-        let (tx, link) = outbox::channel(usize::MAX);
+        let (session, link) = established(asn, bgpsec, Arc::new(local_signer(ring)?));
         links.push(link);
-        sessions.push(Session {
-            address: format!("AS{asn}"),
-            remote_as: asn,
-            state: State::Established,
-            up: Some(Up {
-                remote_as: asn,
-                width: AsWidth::Four,
-                bgpsec_send: bgpsec,
-                bgpsec_receive: bgpsec,
-                tx,
-            }),
-            signer: Arc::new(local_signer(ring)?),
-            adj_in: Default::default(),
-            adj_out: Default::default(),
-            updates_in: 0,
-            updates_out: 0,
-            last_error: None,
-        });
+        sessions.push(session);
     }
     let rib = Rib::new(
         LOCAL_AS,

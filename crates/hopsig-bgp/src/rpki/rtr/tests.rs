@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use hopsig_testkit::watch::until;
 use proptest::prelude::*;
 use rpki::resources::addr::{MaxLenPrefix, Prefix};
 use rpki::resources::Asn;
@@ -120,41 +121,26 @@ async fn cache_upto(
     (port, tx)
 }
 
-/// Waits (at most 20 s) until the view satisfies `ok`.
-async fn until(
-    rx: &mut watch::Receiver<Arc<CacheView>>,
-    what: &str,
-    ok: impl Fn(&CacheView) -> bool,
-) -> Arc<CacheView> {
-    let r = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let v = rx.borrow_and_update().clone();
-            if ok(&v) {
-                return v;
-            }
-            rx.changed().await.unwrap();
-        }
-    })
-    .await;
-    match r {
-        Ok(v) => v,
-        Err(_) => panic!("no view where {what}: last {:?}", rx.borrow().caches),
-    }
+/// A dump from the cache on `port` of this host, default limits, 10 s at most.
+async fn local_dump(port: u16, version: Option<u8>) -> Result<Dump, RtrError> {
+    dump(
+        "127.0.0.1",
+        port,
+        version,
+        Limits::default(),
+        Duration::from_secs(10),
+    )
+    .await
 }
+
+/// How long a test waits for the view it expects.
+const WAIT: Duration = Duration::from_secs(20);
 
 #[tokio::test]
 async fn dump_gets_what_serve_serves_at_each_version() {
     let (port, _tx) = cache(sample(), 8).await;
     for version in [Some(0), Some(1), Some(2), None] {
-        let d = dump(
-            "127.0.0.1",
-            port,
-            version,
-            Limits::default(),
-            Duration::from_secs(10),
-        )
-        .await
-        .unwrap();
+        let d = local_dump(port, version).await.unwrap();
         let v = version.unwrap_or(2);
         assert_eq!(d.version, v);
         assert_eq!(d.payload, at_version(&sample(), v), "version {v}");
@@ -166,7 +152,7 @@ async fn dump_gets_what_serve_serves_at_each_version() {
 async fn the_view_follows_serial_notify_keys_withdrawn_and_back() {
     let (port, tx) = cache(sample(), 8).await;
     let mut rx = spawn_caches(vec![CacheConfig::new("127.0.0.1", port)], Limits::default());
-    let v = until(&mut rx, "all data", |v| v.payload == sample()).await;
+    let v = until(&mut rx, WAIT, "all data", |v| v.payload == sample()).await;
     let serial = v.caches[0].serial.unwrap();
     assert_eq!(v.caches[0].state, "current");
     assert_eq!(v.caches[0].version, Some(2));
@@ -176,10 +162,10 @@ async fn the_view_follows_serial_notify_keys_withdrawn_and_back() {
     less.remove(&key(65_002, 2));
     less.remove(&aspa(65_001, &[]));
     tx.send_replace(Arc::new(less.clone()));
-    let v = until(&mut rx, "key withdrawn", |v| v.payload == less).await;
+    let v = until(&mut rx, WAIT, "key withdrawn", |v| v.payload == less).await;
     assert_eq!(v.caches[0].serial, Some(serial.wrapping_add(1)));
     tx.send_replace(Arc::new(sample()));
-    let v = until(&mut rx, "key back", |v| v.payload == sample()).await;
+    let v = until(&mut rx, WAIT, "key back", |v| v.payload == sample()).await;
     assert_eq!(v.caches[0].serial, Some(serial.wrapping_add(2)));
 }
 
@@ -268,7 +254,7 @@ async fn a_cache_reset_is_followed_by_a_reset_query_on_the_same_connection() {
     let mut config = CacheConfig::new("127.0.0.1", port);
     config.version = Some(1);
     let mut rx = spawn_caches(vec![config], Limits::default());
-    until(&mut rx, "data", |v| {
+    until(&mut rx, WAIT, "data", |v| {
         v.payload == set(&[origin(1), origin(2)])
     })
     .await;
@@ -300,12 +286,12 @@ async fn expire_drops_the_data_of_a_cache_gone_and_the_next_group_takes_over() {
     let mut second = CacheConfig::new("127.0.0.1", backup);
     second.preference = 2;
     let mut rx = spawn_caches(vec![first, second], Limits::default());
-    let v = until(&mut rx, "the preferred cache in use", |v| {
+    let v = until(&mut rx, WAIT, "the preferred cache in use", |v| {
         v.payload == set(&[origin(1)]) && v.caches[1].state == "current"
     })
     .await;
     assert!(v.caches[0].in_use && !v.caches[1].in_use);
-    let v = until(&mut rx, "the backup in use", |v| {
+    let v = until(&mut rx, WAIT, "the backup in use", |v| {
         v.payload == set(&[origin(9)])
     })
     .await;
@@ -329,26 +315,10 @@ async fn unsupported_protocol_version_downgrades_unless_the_version_is_fixed() {
         _ => None,
     })
     .await;
-    let d = dump(
-        "127.0.0.1",
-        port,
-        None,
-        Limits::default(),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
+    let d = local_dump(port, None).await.unwrap();
     assert_eq!(d.version, 1);
     assert_eq!(d.payload, set(&[origin(1), key(65_001, 1)]));
-    let e = dump(
-        "127.0.0.1",
-        port,
-        Some(2),
-        Limits::default(),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap_err();
+    let e = local_dump(port, Some(2)).await.unwrap_err();
     assert!(
         matches!(
             e,
@@ -587,26 +557,10 @@ async fn a_serial_older_than_the_history_gets_a_cache_reset() {
 async fn a_cache_capped_at_a_version_makes_the_client_downgrade() {
     for max in [0, 1] {
         let (port, _tx) = cache_upto(sample(), 8, max).await;
-        let d = dump(
-            "127.0.0.1",
-            port,
-            None,
-            Limits::default(),
-            Duration::from_secs(10),
-        )
-        .await
-        .unwrap();
+        let d = local_dump(port, None).await.unwrap();
         assert_eq!(d.version, max);
         assert_eq!(d.payload, at_version(&sample(), max));
-        let e = dump(
-            "127.0.0.1",
-            port,
-            Some(2),
-            Limits::default(),
-            Duration::from_secs(10),
-        )
-        .await
-        .unwrap_err();
+        let e = local_dump(port, Some(2)).await.unwrap_err();
         assert!(
             matches!(e, RtrError::Report { code: 4, version, .. } if version == max),
             "{e}"
@@ -635,14 +589,6 @@ fn a_cache_entry_reads_seconds_and_refuses_unknown_fields() {
 #[tokio::test]
 async fn the_cache_sends_providers_in_increasing_order_whatever_the_set_holds() {
     let (port, _tx) = cache(set(&[aspa(65_001, &[65_003, 65_002, 65_003])]), 8).await;
-    let d = dump(
-        "127.0.0.1",
-        port,
-        Some(2),
-        Limits::default(),
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
+    let d = local_dump(port, Some(2)).await.unwrap();
     assert_eq!(d.payload, set(&[aspa(65_001, &[65_002, 65_003])]));
 }

@@ -288,6 +288,8 @@ impl Rib {
         let Some(session) = self.sessions.get_mut(v.neighbor) else {
             return;
         };
+        // Before `route` borrows the session.
+        let peer = session.peer(self.local_as);
         let Some(route) = session
             .adj_in
             .get_mut(&v.prefix)
@@ -296,13 +298,6 @@ impl Rib {
             return;
         };
         if v.result.is_ok() && v.generation < route.queued_generation {
-            let peer = Peer::external(
-                self.local_as,
-                session
-                    .up
-                    .as_ref()
-                    .map_or(session.remote_as, |u| u.remote_as),
-            );
             if let Some(job) =
                 revalidation(v.neighbor, v.prefix, route, peer, &mut self.seq, generation)
             {

@@ -84,6 +84,14 @@ impl Session {
             last_error: None,
         }
     }
+
+    /// The neighbour as a BGPsec path verifier sees it from AS `local_as` (RFC 8205
+    /// §5.2): an external peer of the AS it opened with while Established, else of
+    /// the configured one.
+    pub fn peer(&self, local_as: u32) -> crate::Peer {
+        let remote_as = self.up.as_ref().map_or(self.remote_as, |u| u.remote_as);
+        crate::Peer::external(local_as, remote_as)
+    }
 }
 
 /// A route withdrawn because it was found Not Valid (lazy mode), for the status file.

@@ -30,7 +30,6 @@ use super::adj_in::{origin_and_path, revalidation};
 use super::Rib;
 use crate::packet::Prefix;
 use crate::rpki::view::{Changes, View};
-use crate::Peer;
 
 /// Routes one call of [`Rib::revalidate_some`] looks at, at most. A route takes well
 /// under a microsecond to look at and its ROV and ASPA verdicts about a microsecond,
@@ -115,13 +114,7 @@ impl Rib {
                 break;
             };
             let policy = self.policies.get(i).copied().unwrap_or_default();
-            let peer = Peer::external(
-                self.local_as,
-                session
-                    .up
-                    .as_ref()
-                    .map_or(session.remote_as, |u| u.remote_as),
-            );
+            let peer = session.peer(self.local_as);
             let range = match after {
                 None => session.adj_in.range_mut(..),
                 Some(p) => session
