@@ -209,15 +209,17 @@ impl PayloadSet {
     }
 }
 
+/// Payload items for this crate's tests (payload, view, the RTR cache and client).
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
+#[allow(clippy::unwrap_used)]
+pub(crate) mod testing {
     use super::*;
     use rpki::resources::addr::{MaxLenPrefix, Prefix};
     use rpki::resources::Asn;
     use rpki::rtr::pdu::ProviderAsns;
 
-    fn origin(i: u32) -> Payload {
+    /// The VRP (0.i.0/24 for i < 2^24, maxLength 24, AS 64500).
+    pub(crate) fn origin(i: u32) -> Payload {
         let prefix = Prefix::new(std::net::Ipv4Addr::from(i << 8).into(), 24).unwrap();
         Payload::Origin(RouteOrigin::new(
             MaxLenPrefix::new(prefix, Some(24)).unwrap(),
@@ -225,11 +227,30 @@ mod tests {
         ))
     }
 
-    fn aspa(customer: u32, providers: &[u32]) -> Payload {
+    /// The ASPA of `customer` with `providers` (in any order).
+    pub(crate) fn aspa(customer: u32, providers: &[u32]) -> Payload {
         let providers =
             ProviderAsns::try_from_iter(providers.iter().map(|p| Asn::from_u32(*p))).unwrap();
         Payload::Aspa(Aspa::new(Asn::from_u32(customer), providers))
     }
+
+    /// A set of `items` under the default limits.
+    pub(crate) fn set(items: &[Payload]) -> PayloadSet {
+        let mut s = PayloadSet::new();
+        for i in items {
+            s.insert(i.clone(), &Limits::default()).unwrap();
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::testing::{aspa, origin};
+    use super::*;
+    use rpki::resources::addr::{MaxLenPrefix, Prefix};
+    use rpki::resources::Asn;
 
     #[test]
     fn a_source_over_its_limit_is_refused_and_the_set_kept() {

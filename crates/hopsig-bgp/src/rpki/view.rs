@@ -335,6 +335,7 @@ mod tests {
     use super::*;
     use crate::packet::AsPathSegment;
     use crate::router_key::KeyLookup;
+    use crate::rpki::payload::testing::{aspa, set};
     use crate::rpki::rov::strategies;
     use crate::rpki::rov::RovState;
     use proptest::prelude::*;
@@ -348,27 +349,12 @@ mod tests {
         ))
     }
 
-    fn aspa(customer: u32, providers: &[u32]) -> Payload {
-        Payload::Aspa(Aspa::new(
-            Asn::from_u32(customer),
-            ProviderAsns::try_from_iter(providers.iter().map(|p| Asn::from_u32(*p))).unwrap(),
-        ))
-    }
-
     fn key(asn: u32, ski: u8, spki: &[u8]) -> Payload {
         Payload::RouterKey(super::super::payload::RouterKey::new(
             [ski; 20].into(),
             Asn::from_u32(asn),
             RouterKeyInfo::try_from(spki.to_vec()).unwrap(),
         ))
-    }
-
-    fn set(items: &[Payload]) -> PayloadSet {
-        let mut s = PayloadSet::new();
-        for i in items {
-            s.insert(i.clone(), &Limits::default()).unwrap();
-        }
-        s
     }
 
     fn route(prefix: &str) -> Prefix {

@@ -416,31 +416,8 @@ pub async fn serve(
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::rpki::payload::testing::{aspa, origin, set};
     use crate::rpki::payload::Limits;
-    use rpki::resources::addr::{MaxLenPrefix, Prefix};
-    use rpki::resources::Asn;
-
-    fn origin(i: u32) -> Payload {
-        let prefix = Prefix::new(std::net::Ipv4Addr::from(i << 8).into(), 24).unwrap();
-        Payload::Origin(RouteOrigin::new(
-            MaxLenPrefix::new(prefix, Some(24)).unwrap(),
-            Asn::from_u32(64_500),
-        ))
-    }
-
-    fn aspa(customer: u32, providers: &[u32]) -> Payload {
-        let providers =
-            ProviderAsns::try_from_iter(providers.iter().map(|p| Asn::from_u32(*p))).unwrap();
-        Payload::Aspa(Aspa::new(Asn::from_u32(customer), providers))
-    }
-
-    fn set(items: &[Payload]) -> PayloadSet {
-        let mut s = PayloadSet::new();
-        for i in items {
-            s.insert(i.clone(), &Limits::default()).unwrap();
-        }
-        s
-    }
 
     /// Applies a diff as a router would, refusing what RFC 8210 §12 refuses.
     fn apply(base: &PayloadSet, diff: &[(Payload, Action)]) -> PayloadSet {

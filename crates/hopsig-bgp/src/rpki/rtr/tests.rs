@@ -12,8 +12,8 @@ use hopsig_testkit::watch::until;
 use proptest::prelude::*;
 use rpki::resources::addr::{MaxLenPrefix, Prefix};
 use rpki::resources::Asn;
-use rpki::rtr::payload::{Aspa, Payload, RouteOrigin, RouterKey};
-use rpki::rtr::pdu::{self, ProviderAsns, RouterKeyInfo};
+use rpki::rtr::payload::{Payload, RouteOrigin, RouterKey};
+use rpki::rtr::pdu::{self, RouterKeyInfo};
 use rpki::rtr::{State, Timing};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -21,6 +21,7 @@ use tokio::sync::watch;
 
 use super::session::Session;
 use super::*;
+use crate::rpki::payload::testing::{aspa, set};
 use crate::rpki::payload::{Limits, PayloadSet};
 
 /// A P-256 SubjectPublicKeyInfo (any valid one: the RTR layer does not verify keys).
@@ -50,20 +51,6 @@ fn key(asn: u32, ski: u8) -> Payload {
         Asn::from_u32(asn),
         RouterKeyInfo::try_from(spki).unwrap(),
     ))
-}
-
-fn aspa(customer: u32, providers: &[u32]) -> Payload {
-    let providers =
-        ProviderAsns::try_from_iter(providers.iter().map(|p| Asn::from_u32(*p))).unwrap();
-    Payload::Aspa(Aspa::new(Asn::from_u32(customer), providers))
-}
-
-fn set(items: &[Payload]) -> PayloadSet {
-    let mut s = PayloadSet::new();
-    for i in items {
-        s.insert(i.clone(), &Limits::default()).unwrap();
-    }
-    s
 }
 
 /// Only the items a router sees at `version` (RFC 8210 §5.10: keys from 1;
