@@ -25,6 +25,14 @@ pub use certificate::{CertificateError, RouterCertificate};
 pub use folder::{from_dir, FolderError, LoadReport};
 pub use rpki_json::{from_rpki_json, to_rpki_json, KeysJsonError};
 
+/// Now, in Unix seconds: the time router certificates and RPKI entries are checked
+/// against (their validity, `expires`) when the caller gives none.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
 /// Largest rpki-client JSON file read: 256 MiB (its whole output is under 100).
 pub const MAX_KEYS_JSON: u64 = 256 << 20;
 
@@ -54,11 +62,7 @@ pub enum LoadError {
 /// # Errors
 /// [`LoadError`] naming the file.
 pub fn load(path: &std::path::Path, unix: Option<i64>) -> Result<LoadReport, LoadError> {
-    let unix = unix.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-    });
+    let unix = unix.unwrap_or_else(unix_now);
     if path.is_dir() {
         return Ok(from_dir(path, unix)?);
     }

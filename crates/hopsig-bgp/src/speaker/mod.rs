@@ -201,10 +201,7 @@ async fn accept(
 /// file to originate from that cannot be read, a listen address that cannot be bound.
 pub fn run(config: Config) -> Result<(), Error> {
     let limits = config.rpki.limits.limits();
-    let unix = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let files = source::load_all(&config.rpki_files(), unix, &limits)?;
+    let files = source::load_all(&config.rpki_files(), crate::router_key::unix_now(), &limits)?;
     for line in &files.report {
         tracing::info!("{line}");
     }

@@ -94,7 +94,7 @@ pub fn run(args: Args) -> Outcome {
             summary,
             timeout,
         } => {
-            let (host, port) = host_port(&cache)?;
+            let (host, port) = host_port(&cache).map_err(Failure::Input)?;
             let timeout = seconds(timeout, "--timeout")?;
             let dump = runtime()?
                 .block_on(rtr::dump(&host, port, version, Limits::default(), timeout))
@@ -140,7 +140,8 @@ fn seconds(s: f64, flag: &str) -> Result<Duration, Failure> {
     }
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+/// A runtime for the RTR client and cache (`validate-mrt --rtr` uses it too).
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -148,9 +149,9 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
         .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))
 }
 
-/// HOST:PORT or [IPv6]:PORT.
-fn host_port(s: &str) -> Result<(String, u16), Failure> {
-    let bad = || Failure::Input(format!("{s}: expected HOST:PORT or [IPv6]:PORT"));
+/// HOST:PORT or [IPv6]:PORT (`rtr dump`, `validate-mrt --rtr`, `replay --rtr`).
+pub(crate) fn host_port(s: &str) -> Result<(String, u16), String> {
+    let bad = || format!("{s}: expected HOST:PORT or [IPv6]:PORT");
     let (host, port) = s.rsplit_once(':').ok_or_else(bad)?;
     let host = host
         .strip_prefix('[')
@@ -280,11 +281,8 @@ fn dump_json(d: &Dump) -> serde_json::Value {
 /// `View::build`; docs/spec/rpki.md, "Sources" and "Merge rules").
 fn load(paths: &[PathBuf]) -> Result<PayloadSet, Failure> {
     let limits = Limits::default();
-    let unix = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    let files =
-        source::load_all(paths, unix, &limits).map_err(|e| Failure::Input(e.to_string()))?;
+    let files = source::load_all(paths, hopsig_bgp::router_key::unix_now(), &limits)
+        .map_err(|e| Failure::Input(e.to_string()))?;
     for line in &files.report {
         tracing::info!("hopsig rtr serve: {line}");
     }

@@ -218,11 +218,7 @@ pub(crate) fn rpki_view(
     at: Option<i64>,
 ) -> Result<View, Failure> {
     let limits = Limits::default();
-    let unix = at.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-    });
+    let unix = at.unwrap_or_else(hopsig_bgp::router_key::unix_now);
     let paths: Vec<PathBuf> = keys
         .map(PathBuf::from)
         .into_iter()
@@ -235,23 +231,13 @@ pub(crate) fn rpki_view(
     }
     let mut caches = PayloadSet::new();
     if !rtr.is_empty() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| Failure::Input(format!("cannot start the runtime: {e}")))?;
+        let runtime = crate::commands::rtr::runtime()?;
         for cache in rtr {
-            let (host, port) = cache
-                .rsplit_once(':')
-                .and_then(|(h, p)| {
-                    Some((
-                        h.trim_start_matches('[').trim_end_matches(']'),
-                        p.parse::<u16>().ok()?,
-                    ))
-                })
-                .ok_or_else(|| Failure::Input(format!("--rtr takes HOST:PORT, not '{cache}'")))?;
+            let (host, port) = crate::commands::rtr::host_port(cache)
+                .map_err(|e| Failure::Input(format!("--rtr: {e}")))?;
             let dump = runtime
                 .block_on(hopsig_bgp::rpki::rtr::dump(
-                    host,
+                    &host,
                     port,
                     None,
                     limits,
