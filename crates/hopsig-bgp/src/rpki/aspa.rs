@@ -460,7 +460,7 @@ mod tests {
 
     /// The draft's worked examples (§6.1, [aspa-examples]: "ASPA-based AS path
     /// verification examples", K. Sriram, O. Borchert, M. Matejka, August 2025), as
-    /// engineer refimpl transcribed them into interop/python/test_rpki_reference.py:
+    /// transcribed for the independent reference into interop/python/test_rpki_reference.py:
     /// each row's path (neighbour first, letters for ASes, A = 1), its four bounds and
     /// its outcome.
     #[test]

@@ -128,6 +128,32 @@ pub fn rtr_router_key(k: &RouterKey) -> Option<super::payload::RouterKey> {
     ))
 }
 
+/// The merged payload (docs/spec/rpki.md, "Merge rules"): `files` ∪ `rtr`, then every
+/// SLURM filter of `slurm` drops what it matches, then every SLURM assertion is added
+/// (RFC 8416 §4). What a cache serves (`hopsig rtr serve`); [`View::build`] indexes it.
+///
+/// # Errors
+/// [`TooMuch`] when the merged set goes over `limits`.
+pub fn merge(
+    files: &PayloadSet,
+    rtr: &PayloadSet,
+    slurm: &[SlurmFile],
+    limits: &Limits,
+) -> Result<PayloadSet, TooMuch> {
+    let mut merge = Merge::new(limits);
+    for item in files.iter().chain(rtr.iter()) {
+        if !slurm.iter().any(|s| slurm_drops(s, &item)) {
+            merge.add(item)?;
+        }
+    }
+    for s in slurm {
+        for item in s.assertions.iter_payload() {
+            merge.add(item)?;
+        }
+    }
+    merge.finish()
+}
+
 impl View {
     /// A view with nothing: every route NotFound and Unknown, no router key.
     pub fn empty() -> View {
@@ -154,9 +180,7 @@ impl View {
         }
     }
 
-    /// The merged view (docs/spec/rpki.md, "Merge rules"): `files` ∪ `rtr`, then every
-    /// SLURM filter of `slurm` drops what it matches, then every SLURM assertion is
-    /// added (RFC 8416 §4). Router keys are parsed once here.
+    /// The merged view ([`merge`]), its router keys parsed once here.
     ///
     /// # Errors
     /// [`TooMuch`] when the merged set goes over `limits`.
@@ -166,18 +190,7 @@ impl View {
         slurm: &[SlurmFile],
         limits: &Limits,
     ) -> Result<View, TooMuch> {
-        let mut merge = Merge::new(limits);
-        for item in files.iter().chain(rtr.iter()) {
-            if !slurm.iter().any(|s| slurm_drops(s, &item)) {
-                merge.add(item)?;
-            }
-        }
-        for s in slurm {
-            for item in s.assertions.iter_payload() {
-                merge.add(item)?;
-            }
-        }
-        Ok(View::of(merge.finish()?))
+        Ok(View::of(merge(files, rtr, slurm, limits)?))
     }
 
     /// The view of `payload` as it is.

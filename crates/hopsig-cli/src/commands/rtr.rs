@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 use hopsig_bgp::rpki::payload::{Limits, PayloadSet};
 use hopsig_bgp::rpki::rtr::{self, Dump, ServeConfig, Timing};
 use hopsig_bgp::rpki::source;
-use hopsig_bgp::rpki::view::View;
+use hopsig_bgp::rpki::view;
 
 use crate::io::{print_text, say_json, Failure, Outcome};
 
@@ -278,7 +278,7 @@ fn dump_json(d: &Dump) -> serde_json::Value {
 }
 
 /// The sources merged, SLURM applied (`hopsig_bgp::rpki::source::load_all` and
-/// `View::build`; docs/spec/rpki.md, "Sources" and "Merge rules").
+/// `view::merge`; docs/spec/rpki.md, "Sources" and "Merge rules").
 fn load(paths: &[PathBuf]) -> Result<PayloadSet, Failure> {
     let limits = Limits::default();
     let files = source::load_all(paths, hopsig_bgp::router_key::unix_now(), &limits)
@@ -286,9 +286,8 @@ fn load(paths: &[PathBuf]) -> Result<PayloadSet, Failure> {
     for line in &files.report {
         tracing::info!("hopsig rtr serve: {line}");
     }
-    let view = View::build(&files.payload, &PayloadSet::new(), &files.slurm, &limits)
-        .map_err(|e| Failure::Input(format!("the sources together: {e}")))?;
-    Ok(view.payload().clone())
+    view::merge(&files.payload, &PayloadSet::new(), &files.slurm, &limits)
+        .map_err(|e| Failure::Input(format!("the sources together: {e}")))
 }
 
 fn mtimes(paths: &[PathBuf]) -> Vec<Option<SystemTime>> {
