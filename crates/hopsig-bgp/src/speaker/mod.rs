@@ -323,12 +323,12 @@ async fn rpki(
     // holds none either, needs no new one.
     let mut built = {
         let first = caches.borrow();
-        first.payload.is_empty().then_some(first.generation)
+        first.payload.is_empty().then_some(first.payload_generation)
     };
     loop {
         let now = Arc::clone(&caches.borrow_and_update());
         let mut view = None;
-        if built != Some(now.generation) {
+        if built != Some(now.payload_generation) {
             let (files, data) = (Arc::clone(&files), Arc::clone(&now));
             let made = tokio::task::spawn_blocking(move || {
                 View::build(&files.payload, &data.payload, &files.slurm, &limits)
@@ -336,7 +336,7 @@ async fn rpki(
             .await;
             match made {
                 Ok(Ok(v)) => {
-                    built = Some(now.generation);
+                    built = Some(now.payload_generation);
                     view = Some(Arc::new(v));
                 }
                 Ok(Err(e)) => tracing::warn!(

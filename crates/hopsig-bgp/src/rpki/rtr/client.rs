@@ -114,10 +114,20 @@ struct Slot {
     data: Arc<PayloadSet>,
 }
 
+/// The slots and what was last published from them.
+struct Published {
+    slots: Vec<Slot>,
+    generation: u64,
+    payload_generation: u64,
+    /// The data of the caches whose union is the published payload: while the same
+    /// caches hold the same data (the same `Arc`s), the payload has not changed.
+    sources: Vec<Arc<PayloadSet>>,
+}
+
 /// What the cache tasks share.
 struct Shared {
     tx: watch::Sender<Arc<CacheView>>,
-    slots: Mutex<(Vec<Slot>, u64)>,
+    slots: Mutex<Published>,
     limits: Limits,
 }
 
@@ -128,7 +138,12 @@ impl Shared {
         let Ok(mut guard) = self.slots.lock() else {
             return;
         };
-        let (slots, generation) = &mut *guard;
+        let Published {
+            slots,
+            generation,
+            payload_generation,
+            sources,
+        } = &mut *guard;
         if let Some(slot) = slots.get_mut(i) {
             slot.status = status;
             slot.data = data;
@@ -163,11 +178,22 @@ impl Shared {
                 ..s.status.clone()
             })
             .collect();
+        let now: Vec<Arc<PayloadSet>> = chosen.iter().map(|&j| slots[j].data.clone()).collect();
+        if now.len() != sources.len()
+            || now
+                .iter()
+                .zip(sources.iter())
+                .any(|(a, b)| !Arc::ptr_eq(a, b))
+        {
+            *payload_generation += 1;
+            *sources = now;
+        }
         *generation += 1;
         let view = CacheView {
             payload,
             caches,
             generation: *generation,
+            payload_generation: *payload_generation,
         };
         self.tx.send_replace(Arc::new(view));
     }
@@ -184,19 +210,22 @@ pub fn spawn_caches(configs: Vec<CacheConfig>, limits: Limits) -> watch::Receive
         payload: PayloadSet::new(),
         caches: statuses.clone(),
         generation: 0,
+        payload_generation: 0,
     }));
     let shared = Arc::new(Shared {
         tx,
-        slots: Mutex::new((
-            statuses
+        slots: Mutex::new(Published {
+            slots: statuses
                 .into_iter()
                 .map(|status| Slot {
                     status,
                     data: Arc::new(PayloadSet::new()),
                 })
                 .collect(),
-            0,
-        )),
+            generation: 0,
+            payload_generation: 0,
+            sources: Vec::new(),
+        }),
         limits,
     });
     for (i, config) in configs.into_iter().enumerate() {
@@ -318,7 +347,11 @@ impl Cache {
             self.negotiated = Some(session.version());
             self.version = session.version();
             self.state = Some(synced.state);
-            self.data = Arc::new(synced.payload);
+            if synced.changed {
+                // Unchanged data keeps its Arc, so the published payload keeps its
+                // generation and watchers do not rebuild from it.
+                self.data = Arc::new(synced.payload);
+            }
             let (v, k, a) = self.data.counts();
             tracing::info!(
                 "RTR {}:{}: serial {} ({}): {v} VRPs, {k} router keys, {a} ASPAs",
@@ -418,5 +451,59 @@ async fn run_cache(shared: Arc<Shared>, index: usize, config: CacheConfig, limit
         cache.on(Event::Failed {
             error: error.to_string(),
         });
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::rpki::payload::testing::{origin, set};
+
+    /// The speaker rebuilds its view when `payload_generation` moves: a state change
+    /// with the same data (a reconnect, an error, a Serial Query answered with no
+    /// change) must not move it; new data must.
+    #[test]
+    fn the_payload_generation_moves_with_the_data_not_with_a_state() {
+        let status = initial_status(&CacheConfig::new("127.0.0.1", 3323));
+        let (tx, rx) = watch::channel(Arc::new(CacheView::default()));
+        let shared = Shared {
+            tx,
+            slots: Mutex::new(Published {
+                slots: vec![Slot {
+                    status: status.clone(),
+                    data: Arc::new(PayloadSet::new()),
+                }],
+                generation: 0,
+                payload_generation: 0,
+                sources: Vec::new(),
+            }),
+            limits: Limits::default(),
+        };
+        let current = CacheStatus {
+            state: "current".into(),
+            in_use: true,
+            ..status
+        };
+        let data = Arc::new(set(&[origin(1)]));
+        shared.publish(0, current.clone(), data.clone());
+        let first = rx.borrow().clone();
+        assert_eq!(first.payload_generation, 1);
+        assert_eq!(first.payload, set(&[origin(1)]));
+
+        let reconnecting = CacheStatus {
+            state: "connecting".into(),
+            ..current.clone()
+        };
+        shared.publish(0, reconnecting, data);
+        let second = rx.borrow().clone();
+        assert!(second.generation > first.generation);
+        assert_eq!(second.payload_generation, 1);
+        assert_eq!(second.payload, first.payload);
+
+        shared.publish(0, current, Arc::new(set(&[origin(2)])));
+        let third = rx.borrow().clone();
+        assert_eq!(third.payload_generation, 2);
+        assert_eq!(third.payload, set(&[origin(2)]));
     }
 }

@@ -117,6 +117,10 @@ pub struct CacheView {
     pub caches: Vec<CacheStatus>,
     /// Increments with every published view (a watcher can tell two apart).
     pub generation: u64,
+    /// Increments when `payload` changes, not when only a cache's state does (a
+    /// reconnect, an error, a Serial Query answered with no change): what a watcher
+    /// that rebuilds from the payload compares.
+    pub payload_generation: u64,
 }
 
 /// How one cache stands.

@@ -36,6 +36,9 @@ pub(crate) struct Synced {
     pub timing: Option<Timing>,
     /// Whether it replaced everything (a Reset Query's answer).
     pub reset: bool,
+    /// Whether the data may differ from before: a Reset Query's answer, or a Serial
+    /// Query's with at least one payload PDU.
+    pub changed: bool,
 }
 
 /// The answer to a Serial Query.
@@ -206,10 +209,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         reset: bool,
         session: u16,
     ) -> Result<Synced, RtrError> {
+        let mut changed = reset;
         loop {
             let (header, pdu) = self.read_pdu("payload or End of Data").await?;
             match pdu {
-                Pdu::Payload(p) => self.apply(&mut set, &p, reset).await?,
+                Pdu::Payload(p) => {
+                    self.apply(&mut set, &p, reset).await?;
+                    changed = true;
+                }
                 Pdu::End(end) => {
                     if end.session() != session {
                         let detail = format!(
@@ -223,6 +230,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                         state: end.state(),
                         timing: end.timing(),
                         reset,
+                        changed,
                     });
                 }
                 Pdu::Notify => continue,
