@@ -2,6 +2,8 @@
 //! IBAS state folder, runs of the binary, and their exit code and output.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod speaker;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
