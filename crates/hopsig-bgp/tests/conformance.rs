@@ -59,6 +59,7 @@ fn config(dir: &Path) -> fsm::Config {
         remote_as: 65_001,
         passive: false,
         bgpsec: false,
+        families: Default::default(),
     };
     let Ok(text) = std::fs::read_to_string(dir.join("config.json")) else {
         return c;
@@ -251,6 +252,8 @@ impl RibSide {
                         bgpsec_send: n.bgpsec_send,
                         bgpsec_receive: n.bgpsec_receive,
                         tx,
+                        afis: n.afis,
+                        next_hop6: None,
                     },
                 )
             }

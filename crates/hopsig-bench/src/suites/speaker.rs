@@ -52,6 +52,8 @@ pub fn established(asn: u32, bgpsec: bool, signer: Arc<Signer<'static>>) -> (Ses
             bgpsec_send: bgpsec,
             bgpsec_receive: bgpsec,
             tx,
+            afis: Default::default(),
+            next_hop6: None,
         }),
         signer,
         adj_in: Default::default(),

@@ -105,6 +105,13 @@ pub struct Neighbor {
     /// mode) not before their answer.
     #[serde(default)]
     pub require_bgpsec_valid: bool,
+    /// Unicast families exchanged, `["ipv4", "ipv6"]` (RFC 4760) [default: the
+    /// family of `address`; see [`super::family`]].
+    #[serde(default, deserialize_with = "super::family::deserialize_families")]
+    pub families: Option<super::family::Families>,
+    /// The IPv6 next hop of routes sent to this neighbour (RFC 2545 §3) [default:
+    /// the configuration's `next_hop6`, else the session's local IPv6 address].
+    pub next_hop6: Option<super::family::NextHop6>,
 }
 
 /// A role name, by [`Relation`]'s `FromStr`, so that a bad one is a TOML error with
@@ -226,6 +233,9 @@ pub struct Config {
     /// The neighbours.
     #[serde(default)]
     pub neighbors: Vec<Neighbor>,
+    /// The IPv6 next hop of routes sent (RFC 2545 §3: global, or `[global,
+    /// link-local]`) [default: each session's local IPv6 address].
+    pub next_hop6: Option<super::family::NextHop6>,
 }
 
 impl Config {
@@ -277,6 +287,7 @@ impl Config {
             return invalid("local_as 0 is reserved (RFC 7607)");
         }
         config.originated().map_err(ConfigError::Invalid)?;
+        config.check_families().map_err(ConfigError::Invalid)?;
         Ok(config)
     }
 

@@ -5,11 +5,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::packet::{AsWidth, EncodeError, Prefix, Update};
+use crate::packet::{AsWidth, EncodeError, NextHop, Prefix, Update};
 use crate::rpki::rtr::CacheStatus;
 use crate::rpki::view::View;
 use crate::{SignError, Validation};
 
+use super::family::Afis;
 use super::outbox::Outbox;
 
 pub use super::fsm::State;
@@ -29,6 +30,11 @@ pub struct Up {
     pub bgpsec_receive: bool,
     /// Where the RIB task sends the session's outgoing UPDATEs, encoded.
     pub tx: Outbox,
+    /// The families exchanged and BGPsec for IPv6 (RFC 4760 §8, RFC 8205 §2.2).
+    pub afis: Afis,
+    /// The next hop of IPv6 routes sent (RFC 2545 §3): configured, or the session's
+    /// local IPv6 address; `None`: IPv6 routes cannot be sent.
+    pub next_hop6: Option<NextHop>,
 }
 
 /// A session task's news for the RIB task.
@@ -126,10 +132,10 @@ pub enum AnnounceError {
     /// The route left Adj-RIB-In meanwhile.
     #[error("route gone")]
     RouteGone,
-    /// An IPv6 route toward a neighbour without BGPsec: the unsigned sessions carry
-    /// IPv4 unicast only.
-    #[error("IPv6 is sent to BGPsec neighbours only")]
-    Ipv6Unsigned,
+    /// An IPv6 route toward a session with no IPv6 next hop (none configured, and
+    /// its transport is not IPv6; RFC 2545 §3).
+    #[error("no IPv6 next hop for this session (configure next_hop6, RFC 2545 §3)")]
+    NoIpv6NextHop,
     /// A path attribute does not encode.
     #[error("{0}")]
     Attribute(EncodeError),

@@ -54,11 +54,11 @@
 use std::net::Ipv4Addr;
 use std::time::Duration;
 
-use crate::packet::{Action as Rfc7606, Afi};
+use super::family::{Afis, Families};
+use crate::packet::Action as Rfc7606;
 use crate::packet::{
-    AsWidth, BgpsecCapability, Capability, Direction, ErrorCode, FsmSubcode, Message, MessageError,
-    MessageType, MultiprotocolCapability, Notification, Open, OpenSubcode, Prefix, Update,
-    UpdateError,
+    AsWidth, Capability, Direction, ErrorCode, FsmSubcode, Message, MessageError, MessageType,
+    Notification, Open, OpenSubcode, Prefix, Update, UpdateError,
 };
 
 /// Hold Timer in OpenSent (RFC 4271 §8.2.2: "suggested value … is 4 minutes").
@@ -153,6 +153,9 @@ pub struct Config {
     pub passive: bool,
     /// Announce the BGPsec capability (send and receive, IPv4; RFC 8205 §2).
     pub bgpsec: bool,
+    /// The unicast families announced (RFC 4760 §8), BGPsec for each with `bgpsec`
+    /// (RFC 8205 §2.1).
+    pub families: Families,
 }
 
 /// What the session negotiated: set by the neighbour's OPEN (OpenConfirm and
@@ -173,6 +176,8 @@ pub struct Negotiated {
     /// The neighbour may send BGPsec UPDATEs (it announced Send, this speaker
     /// Receive, for IPv4, both the 4-octet AS capability; RFC 8205 §2.2).
     pub bgpsec_receive: bool,
+    /// The families exchanged and BGPsec for IPv6 ([`Afis::negotiate`]).
+    pub afis: Afis,
 }
 
 /// A session's state: the RFC state and what was negotiated.
@@ -282,20 +287,11 @@ pub fn send_hold_time(configured: Option<u32>, hold: Duration) -> Option<Duratio
     (!d.is_zero() && !hold.is_zero()).then_some(d)
 }
 
-/// The capabilities this speaker announces: 4-octet AS (in [`Open::new`]), IPv4
-/// unicast, and for a BGPsec neighbour BGPsec send and receive for IPv4.
+/// The capabilities this speaker announces to an IPv4-only neighbour: 4-octet AS
+/// (in [`Open::new`]), IPv4 unicast, and for a BGPsec neighbour BGPsec send and
+/// receive for IPv4 ([`super::family::capabilities`] for other families).
 pub fn capabilities(bgpsec: bool) -> Vec<Capability<'static>> {
-    let mut caps = vec![Capability::Multiprotocol(MultiprotocolCapability {
-        afi: AFI_IPV4,
-        reserved: 0,
-        safi: 1,
-    })];
-    if bgpsec {
-        for d in [Direction::Send, Direction::Receive] {
-            caps.push(Capability::Bgpsec(BgpsecCapability::new(d, Afi::Ipv4)));
-        }
-    }
-    caps
+    super::family::capabilities(Families::IPV4, bgpsec)
 }
 
 /// Whether `open` announces the BGPsec capability `direction` for IPv4, version 0.
@@ -390,7 +386,7 @@ fn connected(config: &Config) -> (Fsm, Vec<Action>) {
         config.local_as,
         config.hold_time,
         config.router_id,
-        capabilities(config.bgpsec),
+        super::family::capabilities(config.families, config.bgpsec),
     );
     (
         Fsm {
@@ -424,14 +420,16 @@ fn open_received(config: &Config, o: &Open<'_>) -> (Fsm, Vec<Action>) {
     let four = o
         .capabilities()
         .any(|c| matches!(c, Capability::FourOctetAs(_)));
+    let afis = Afis::negotiate(config.families, config.bgpsec, four, o);
     // RFC 8205 §2.2: BGPsec needs 4-octet AS numbers on both sides.
     let negotiated = Negotiated {
         remote_as: o.asn(),
         width: if four { AsWidth::Four } else { AsWidth::Two },
         hold: Duration::from_secs(u64::from(hold)),
         keepalive: Duration::from_secs(u64::from(hold / 3).max(1)),
-        bgpsec_send: config.bgpsec && four && announces(o, Direction::Receive),
-        bgpsec_receive: config.bgpsec && four && announces(o, Direction::Send),
+        bgpsec_send: config.bgpsec && four && afis.ipv4 && announces(o, Direction::Receive),
+        bgpsec_receive: config.bgpsec && four && afis.ipv4 && announces(o, Direction::Send),
+        afis,
     };
     let mut actions = vec![Action::Send(Message::Keepalive)];
     if !negotiated.hold.is_zero() {

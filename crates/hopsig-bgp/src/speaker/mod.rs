@@ -25,6 +25,7 @@
 
 pub mod config;
 pub mod events;
+pub mod family;
 pub mod fsm;
 pub mod metrics;
 pub mod originate;
@@ -174,7 +175,8 @@ async fn accept(
             tracing::info!("hopsig speaker: accept on {addr} works again after {failed} failures");
             (failed, pause) = (0, first_pause);
         }
-        match passive.get(&from.ip()) {
+        // A dual-stack listener ([::]) sees IPv4 neighbours as IPv4-mapped addresses.
+        match passive.get(&from.ip().to_canonical()) {
             // A neighbour with a session under way gets no second one.
             Some(tx) => {
                 let _ = tx.try_send(stream);
@@ -250,6 +252,7 @@ pub fn run(config: Config) -> Result<(), Error> {
             hold_time: config.hold_time,
             connect_retry: Duration::from_secs(config.connect_retry.max(1)),
             send_hold_time: config.send_hold_time,
+            next_hop6: None,
         };
         let mut passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>> = HashMap::new();
         for (id, n) in config.neighbors.iter().enumerate() {
@@ -257,10 +260,15 @@ pub fn run(config: Config) -> Result<(), Error> {
             if n.passive {
                 passive.insert(n.address, tx);
             }
+            // Checked by `Config::from_toml_str`.
+            let next_hop6 = config.next_hop6_for(n).ok().flatten();
             tokio::spawn(session::run(
                 id,
                 n.clone(),
-                local.clone(),
+                session::Local {
+                    next_hop6,
+                    ..local.clone()
+                },
                 rx,
                 events_tx.clone(),
             ));

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use crate::packet::{AsWidth, Header, Message, Notification, HEADER_LEN};
+use crate::packet::{AsWidth, Header, Message, NextHop, Notification, HEADER_LEN};
 use hopsig_primitives::codec::Reader;
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpSocket, TcpStream};
@@ -22,6 +22,7 @@ use tokio::time::{sleep_until, timeout};
 
 use super::config::Neighbor;
 use super::events::{Event, Up};
+use super::family;
 use super::fsm::{self, Action, Fsm, State, Timer};
 use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
 
@@ -42,6 +43,9 @@ pub struct Local {
     /// Send Hold Time configured, seconds, 0 for none [default: twice the negotiated
     /// Hold Time].
     pub send_hold_time: Option<u32>,
+    /// The next hop of IPv6 routes configured for this neighbour (RFC 2545 §3);
+    /// `None`: the connection's local address if it is IPv6.
+    pub next_hop6: Option<NextHop>,
 }
 
 /// Runs the session with neighbour number `id` for ever: connects (or takes the
@@ -63,6 +67,7 @@ pub async fn run(
         remote_as: n.remote_as,
         passive: n.passive,
         bgpsec: n.bgpsec,
+        families: n.families(),
     };
     let mut shell = Shell {
         id,
@@ -73,6 +78,7 @@ pub async fn run(
         connecting: None,
         accepting: false,
         conn: None,
+        next_hop6: local.next_hop6,
     };
     let mut pending = VecDeque::from([fsm::Event::ManualStart]);
     loop {
@@ -100,6 +106,8 @@ struct Conn {
     writer: JoinHandle<Result<(), String>>,
     reader: JoinHandle<()>,
     frames: Receiver<Frame>,
+    /// The connection's local address (the default IPv6 next hop, RFC 2545 §3).
+    local: Option<SocketAddr>,
 }
 
 /// The shell's state around the FSM.
@@ -115,6 +123,8 @@ struct Shell<'a> {
     /// Waiting for the listener's next connection (Active).
     accepting: bool,
     conn: Option<Conn>,
+    /// The IPv6 next hop configured ([`Local::next_hop6`]).
+    next_hop6: Option<NextHop>,
 }
 
 impl Shell<'_> {
@@ -157,13 +167,19 @@ impl Shell<'_> {
                 }
             }
             Action::Established(negotiated) => {
-                let tx = self.conn.as_mut()?.outbox.take()?;
+                let conn = self.conn.as_mut()?;
+                let tx = conn.outbox.take()?;
+                let next_hop6 = self
+                    .next_hop6
+                    .or_else(|| family::transport_next_hop(conn.local));
                 let up = Up {
                     remote_as: negotiated.remote_as,
                     width: negotiated.width,
                     bgpsec_send: negotiated.bgpsec_send,
                     bgpsec_receive: negotiated.bgpsec_receive,
                     tx,
+                    afis: negotiated.afis,
+                    next_hop6,
                 };
                 let _ = self.rib.send(Event::Up(self.id, up));
             }
@@ -295,6 +311,7 @@ impl Conn {
     /// Starts the reader and writer tasks of `stream`.
     fn open(stream: TcpStream, id: usize, rib: &UnboundedSender<Event>) -> Conn {
         let _ = stream.set_nodelay(true);
+        let local = stream.local_addr().ok();
         let (rd, wr) = stream.into_split();
         let (frames_tx, frames) = mpsc::channel(64);
         let reader = tokio::spawn(reader(rd, frames_tx));
@@ -306,6 +323,7 @@ impl Conn {
             writer,
             reader,
             frames,
+            local,
         }
     }
 

@@ -14,6 +14,7 @@ use super::decision::contains;
 use super::{NotValidEntry, Rib, NOT_VALID_LOG};
 use crate::as4::{self, Aggregator};
 use crate::as_path_equivalent;
+use crate::packet::Afi;
 use crate::packet::{
     AsPath, AsWidth, AttrType, AttributeValue, Origin, PathAttribute, Prefix, Update,
 };
@@ -180,12 +181,15 @@ impl Rib {
         };
         session.updates_in += 1;
         let role = self.policies.get(id).and_then(|p| p.role);
-        let (peer_as, width, bgpsec_receive) = session
-            .up
-            .as_ref()
-            .map_or((session.remote_as, AsWidth::Four, false), |u| {
-                (u.remote_as, u.width, u.bgpsec_receive)
-            });
+        let (peer_as, width, bgpsec_receive) =
+            session
+                .up
+                .as_ref()
+                .map_or((session.remote_as, AsWidth::Four, false), |u| {
+                    // RFC 8205 §2.2: per AFI, that of the BGPsec UPDATE's MP_REACH_NLRI.
+                    let afi = update.mp_reach().map_or(Afi::Ipv4, |m| m.afi());
+                    (u.remote_as, u.width, u.bgpsec_receive_for(afi))
+                });
         let mut touched: Vec<Prefix> = update.withdrawn_all().collect();
         for p in &touched {
             session.adj_in.remove(p);

@@ -15,8 +15,8 @@ use super::adj_in::Source;
 use super::Rib;
 use crate::as4::{self, Aggregator};
 use crate::packet::{
-    Afi, AsPath, AsPathSegmentType, AsWidth, AttributeValue, Message, MpUnreachNlri, NextHop,
-    Origin, PathAttribute, Prefix, Safi, Update,
+    Afi, AsPath, AsPathSegmentType, AsWidth, AttributeValue, Message, MpReachNlri, MpUnreachNlri,
+    NextHop, Origin, PathAttribute, Prefix, Safi, Update,
 };
 use crate::speaker::events::{AnnounceError, Announcement, Built, Signed};
 use crate::{Hop, SignError, SignedNlri, Signer};
@@ -58,13 +58,15 @@ pub struct Announce {
     /// The received attributes passed on in an unsigned UPDATE.
     attributes: Arc<[PathAttribute<'static>]>,
     next_hop: Ipv4Addr,
+    /// The session's IPv6 next hop (RFC 2545 §3), for an IPv6 prefix.
+    next_hop6: Option<NextHop>,
 }
 
 impl Announce {
     /// Signs (RFC 8205 §4.2, or as origin for an own prefix) or downgrades, and
     /// encodes. With no key of a suite the path has, the route goes unsigned.
     pub(super) fn build(&self) -> Built {
-        let next_hop = NextHop::V4(self.next_hop);
+        let next_hop = self.next_hop_of_family()?;
         let hop = Hop::to(self.remote_as);
         let encode = |m: Message<'_>| m.encoding(self.width).map_err(AnnounceError::Encode);
         let signed = match (self.sign, &self.received) {
@@ -264,8 +266,9 @@ impl Rib {
             signer: Arc::clone(&session.signer),
             remote_as: up.remote_as,
             width: up.width,
-            // RFC 8205 §4.1: a route received without BGPsec_PATH is never signed.
-            sign: up.bgpsec_send && (src == Source::Local || received.is_some()),
+            // RFC 8205 §4.1: a route received without BGPsec_PATH is never signed;
+            // §2.2: BGPsec per AFI.
+            sign: up.bgpsec_send_for(p.afi()) && (src == Source::Local || received.is_some()),
             prefix: p,
             received,
             out_path: prepend(&as_path, self.local_as),
@@ -273,22 +276,27 @@ impl Rib {
             aggregator,
             attributes,
             next_hop: self.next_hop,
+            next_hop6: up.next_hop6,
         })
     }
 }
 
-/// An unsigned IPv4 UPDATE: ORIGIN, AS_PATH (with AS4_PATH toward an OLD neighbour),
-/// NEXT_HOP, AGGREGATOR (AS4_AGGREGATOR) and the attributes passed on, in ascending
-/// type code (RFC 4271 §5), the prefix in NLRI.
+/// An unsigned UPDATE: ORIGIN, AS_PATH (with AS4_PATH toward an OLD neighbour),
+/// AGGREGATOR (AS4_AGGREGATOR) and the attributes passed on, in ascending type code
+/// (RFC 4271 §5); an IPv4 prefix with NEXT_HOP in the NLRI field, an IPv6 one in
+/// MP_REACH_NLRI with the session's IPv6 next hop (RFC 4760 §3, RFC 2545 §3) — the
+/// AS_PATH downgrade of RFC 8205 §4.4 for plain IPv6 neighbours.
 fn plain(a: &Announce) -> Result<Update<'static>, AnnounceError> {
-    if a.prefix.afi() != Afi::Ipv4 {
-        return Err(AnnounceError::Ipv6Unsigned);
-    }
+    let ipv4 = a.prefix.afi() == Afi::Ipv4;
+    let reach = match a.next_hop_of_family()? {
+        NextHop::V4(nh) => AttributeValue::NextHop(nh),
+        nh => AttributeValue::MpReachNlri(
+            MpReachNlri::new(Safi::Unicast, nh, vec![a.prefix])
+                .map_err(|e| AnnounceError::Attribute(e.into()))?,
+        ),
+    };
     let mut attributes = vec![];
-    for v in [
-        AttributeValue::Origin(a.origin),
-        AttributeValue::NextHop(a.next_hop),
-    ] {
+    for v in [AttributeValue::Origin(a.origin), reach] {
         attributes.push(PathAttribute::new(v, a.width).map_err(AnnounceError::Attribute)?);
     }
     attributes.extend(
@@ -299,9 +307,20 @@ fn plain(a: &Announce) -> Result<Update<'static>, AnnounceError> {
     attributes.sort_by_key(PathAttribute::type_code);
     Ok(Update {
         attributes,
-        nlri: vec![a.prefix],
+        nlri: if ipv4 { vec![a.prefix] } else { vec![] },
         ..Update::default()
     })
+}
+
+impl Announce {
+    /// The next hop for the prefix's family: NEXT_HOP's IPv4 address, or the
+    /// session's IPv6 next hop (RFC 2545 §3).
+    fn next_hop_of_family(&self) -> Result<NextHop, AnnounceError> {
+        match self.prefix.afi() {
+            Afi::Ipv4 => Ok(NextHop::V4(self.next_hop)),
+            Afi::Ipv6 => self.next_hop6.ok_or(AnnounceError::NoIpv6NextHop),
+        }
+    }
 }
 
 /// The UPDATE withdrawing `p`: Withdrawn Routes for IPv4, MP_UNREACH_NLRI for IPv6.

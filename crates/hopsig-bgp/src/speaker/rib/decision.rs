@@ -54,6 +54,10 @@ impl Rib {
             let Some(up) = self.sessions[m].up.as_ref() else {
                 continue;
             };
+            // RFC 4760 §8: only the families the session negotiated.
+            if !up.afis.carries(p.afi()) {
+                continue;
+            }
             let remote_as = up.remote_as;
             let desired = best.filter(|src| match *src {
                 Source::Local => true,

@@ -409,6 +409,8 @@ mod tests {
                 bgpsec_send: bgpsec,
                 bgpsec_receive: bgpsec,
                 tx,
+                afis: Default::default(),
+                next_hop6: None,
             }),
             signer: Arc::new(signer(LOCAL, &keys.local)),
             adj_in: BTreeMap::new(),
