@@ -44,14 +44,16 @@ pub struct MrtOrigins {
     pub prefixes: Vec<Prefix>,
     /// Announcements read (of the chosen peer).
     pub announcements: u64,
-    /// Distinct IPv6 prefixes left out: the speaker's sessions carry IPv4 unicast.
-    pub ipv6: u64,
+    /// Distinct IPv6 prefixes, in the order first announced (sent to the sessions
+    /// that negotiated IPv6 unicast).
+    pub prefixes6: Vec<Prefix>,
     /// Records bgpkit-parser could not decode, skipped.
     pub unreadable: u64,
 }
 
-/// The distinct IPv4 prefixes announced in `m.file` (by `m.peer_as` only, if set), at
-/// most `m.limit` of them.
+/// The distinct IPv4 and IPv6 prefixes announced in `m.file` (by `m.peer_as` only, if
+/// set), at most `m.limit` of each family: the file is read until both have as many
+/// or it ends.
 ///
 /// # Errors
 /// The file unreadable or its framing broken, or no prefix taken; each names the file.
@@ -67,30 +69,30 @@ pub fn from_mrt(m: &OriginateMrt) -> Result<MrtOrigins, OriginateError> {
     let mut out = MrtOrigins::default();
     let (mut seen, mut seen6) = (BTreeSet::new(), BTreeSet::new());
     let limit = m.limit.unwrap_or(usize::MAX);
-    while out.prefixes.len() < limit {
+    while out.prefixes.len() < limit || out.prefixes6.len() < limit {
         let Some(entry) = entries.next() else { break };
         match entry.map_err(|e| at(e.to_string()))? {
             Entry::Announcement(a) if m.peer_as.is_none_or(|asn| asn == a.peer_as) => {
                 out.announcements += 1;
-                if a.prefix.afi() == Afi::Ipv6 {
-                    if seen6.insert(a.prefix) {
-                        out.ipv6 += 1;
-                    }
-                } else if seen.insert(a.prefix) {
-                    out.prefixes.push(a.prefix);
+                let (set, taken) = match a.prefix.afi() {
+                    Afi::Ipv4 => (&mut seen, &mut out.prefixes),
+                    Afi::Ipv6 => (&mut seen6, &mut out.prefixes6),
+                };
+                if taken.len() < limit && set.insert(a.prefix) {
+                    taken.push(a.prefix);
                 }
             }
             Entry::Unreadable => out.unreadable += 1,
             _ => {}
         }
-        progress.tick(|| format!("{} prefixes", out.prefixes.len()));
+        progress.tick(|| format!("{} prefixes", out.prefixes.len() + out.prefixes6.len()));
     }
-    if out.prefixes.is_empty() {
+    if out.prefixes.is_empty() && out.prefixes6.is_empty() {
         let whose = m
             .peer_as
             .map_or(String::new(), |asn| format!(" by peer AS{asn}"));
         return Err(at(format!(
-            "originate_mrt: no IPv4 prefix announced{whose} in this file"
+            "originate_mrt: no IPv4 prefix announced{whose} in this file, nor an IPv6 one"
         )));
     }
     Ok(out)
@@ -110,14 +112,15 @@ pub fn prefixes(config: &Config) -> Result<BTreeSet<Prefix>, OriginateError> {
     if let Some(m) = &config.originate_mrt {
         let got = from_mrt(m)?;
         tracing::info!(
-            "hopsig speaker: originating {} IPv4 prefixes of {} ({} announcements read; {} IPv6 prefixes and {} unreadable records left out)",
+            "hopsig speaker: originating {} IPv4 prefixes of {} and {} IPv6 prefixes ({} announcements read; {} unreadable records left out)",
             got.prefixes.len(),
             m.file.display(),
+            got.prefixes6.len(),
             got.announcements,
-            got.ipv6,
             got.unreadable
         );
         all.extend(got.prefixes);
+        all.extend(got.prefixes6);
     }
     Ok(all)
 }
@@ -158,6 +161,31 @@ mod tests {
         });
         assert!(message(one_peer.unwrap_err())
             .contains("no IPv4 prefix announced by peer AS4294967295"));
+    }
+
+    /// An update file with both families: at most `limit` distinct prefixes of each,
+    /// each list of its own family.
+    #[test]
+    fn ipv6_prefixes_are_taken_too_up_to_the_limit_of_each_family() {
+        let got = from_mrt(&OriginateMrt {
+            file: rib_dump().with_file_name("ris-updates.20100722.2015.gz"),
+            peer_as: None,
+            limit: Some(5),
+        })
+        .unwrap();
+        assert_eq!((got.prefixes.len(), got.prefixes6.len()), (5, 5));
+        assert!(got.prefixes.iter().all(|p| p.afi() == Afi::Ipv4));
+        assert!(got.prefixes6.iter().all(|p| p.afi() == Afi::Ipv6));
+        // Without a limit, every distinct one of the file (it has a few IPv6 ones).
+        let all = from_mrt(&OriginateMrt {
+            file: rib_dump().with_file_name("ris-updates.20100722.2015.gz"),
+            peer_as: None,
+            limit: None,
+        })
+        .unwrap();
+        let distinct: BTreeSet<_> = all.prefixes6.iter().collect();
+        assert!(distinct.len() > 5 && distinct.len() == all.prefixes6.len());
+        assert_eq!(all.prefixes6[..5], got.prefixes6[..]);
     }
 
     #[test]

@@ -33,6 +33,13 @@ pub fn as_path_text(p: &AsPath) -> String {
         .join(" ")
 }
 
+/// How many of `prefixes` are IPv6 ones.
+fn ipv6_count<'a>(prefixes: impl Iterator<Item = &'a crate::packet::Prefix>) -> usize {
+    prefixes
+        .filter(|p| p.afi() == crate::packet::Afi::Ipv6)
+        .count()
+}
+
 /// The status of `rib` as JSON, each route list cut at `max_routes` entries (the
 /// counts beside them are whole).
 pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
@@ -50,6 +57,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
                 "last_error": s.last_error,
                 "out_queue_bytes": s.up.as_ref().map(|u| u.tx.queued_bytes()),
                 "out_held_back": s.up.as_ref().map(|u| u.tx.held_back()),
+                "families": s.up.as_ref().map(|u| u.afis.names()),
+                "bgpsec_ipv6": s.up.as_ref().map(|u| u.afis.bgpsec_send6),
             })
         })
         .collect();
@@ -129,6 +138,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
         "adj_rib_in_count": rib.sessions.iter().map(|s| s.adj_in.len()).sum::<usize>(),
         "adj_rib_out": adj_out,
         "adj_rib_out_count": rib.sessions.iter().map(|s| s.adj_out.len()).sum::<usize>(),
+        "adj_rib_in_ipv6_count": ipv6_count(rib.sessions.iter().flat_map(|s| s.adj_in.keys())),
+        "adj_rib_out_ipv6_count": ipv6_count(rib.sessions.iter().flat_map(|s| s.adj_out.keys())),
         "validation_queue": rib.queue,
         "signing_queue": rib.signing,
         "not_valid_total": rib.not_valid_total,

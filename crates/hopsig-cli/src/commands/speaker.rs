@@ -89,6 +89,15 @@ fn summary(v: &serde_json::Value) -> Option<Outcome> {
         v["validation_queue"].as_u64()?,
         v["not_valid_total"].as_u64()?
     ));
+    // IPv6 unicast (issue 25 §4): status files before it have no such counts.
+    if let (Some(i), Some(o)) = (
+        v["adj_rib_in_ipv6_count"].as_u64(),
+        v["adj_rib_out_ipv6_count"].as_u64(),
+    ) {
+        lines.push(format!(
+            "  of which IPv6: Adj-RIB-In {i} routes, Adj-RIB-Out {o} routes"
+        ));
+    }
     // Status files before version 3 have no RPKI view.
     if let Some(r) = v.get("rpki") {
         lines.push(format!(

@@ -20,6 +20,9 @@ pub mod decision;
 pub mod policy;
 pub mod revalidate;
 
+#[cfg(test)]
+mod family_tests;
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
