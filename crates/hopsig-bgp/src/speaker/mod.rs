@@ -4,6 +4,8 @@
 //!
 //! * [`config`] — the TOML configuration; [`originate`] — the prefixes it
 //!   originates, listed or from an MRT file;
+//! * [`family`] — the address families of each session (IPv4 and IPv6 unicast,
+//!   RFC 4760), BGPsec per AFI (RFC 8205 §2), the IPv6 next hop (RFC 2545 §3);
 //! * [`fsm`] — the RFC 4271 §8 state machine, a pure function (events in, actions
 //!   out); `session` — one task per session: the I/O shell that drives it over tokio
 //!   TCP;

@@ -315,3 +315,12 @@ pub fn session_of<'a>(v: &'a Value, address: &str) -> &'a Value {
         .find(|s| s["address"] == address)
         .unwrap()
 }
+
+/// A TCP port free on the IPv6 loopback (::1) now.
+pub fn free_port6() -> u16 {
+    TcpListener::bind("[::1]:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
