@@ -15,12 +15,15 @@
 //!   `TcpConnectionConfirmed`); `{"event": "TcpConnectionFails", "reason": …}`;
 //! * `{"timer": NAME}` — a timer expired (`ConnectRetry`, `Hold`, `Keepalive`,
 //!   `IdleHold`);
-//! * `{"open": {"as", "hold", "four_octet", "bgpsec"}}`, `{"keepalive": {}}`,
+//! * `{"open": {"as", "hold", "four_octet", "bgpsec", "families"}}` (`families`:
+//!   `["ipv4", "ipv6"]`, the Multiprotocol and BGPsec capabilities per family), `{"keepalive": {}}`,
 //!   `{"notification": [code, subcode]}`, `{"update": {"announce", "withdraw",
-//!   "as_path"}}`, `{"hex": …}` — a message received.
+//!   "as_path"}}` (IPv6 prefixes in MP_REACH_NLRI / MP_UNREACH_NLRI), `{"hex": …}` —
+//!   a message received.
 //!
 //! A case folder may hold `config.json` with fields of [`fsm::Config`] that differ
-//! from the default (`remote_as`, `hold_time`, `passive`, `bgpsec`, `send_hold_time`).
+//! from the default (`remote_as`, `hold_time`, `passive`, `bgpsec`, `send_hold_time`,
+//! `families`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -31,11 +34,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hopsig_bgp::packet::{
-    AsPath, AsWidth, AttributeValue, Capability, ErrorCode, Message, MultiprotocolCapability,
-    Notification, Open, Origin, PathAttribute, Prefix, Update,
+    Afi, AsPath, AsWidth, AttributeValue, Capability, ErrorCode, Message, MpReachNlri,
+    MpUnreachNlri, MultiprotocolCapability, NextHop, Notification, Open, Origin, PathAttribute,
+    Prefix, Safi, Update,
 };
 use hopsig_bgp::speaker::config::Mode;
 use hopsig_bgp::speaker::events::{Event as RibEvent, Up};
+use hopsig_bgp::speaker::family::{self, Afis, Families};
 use hopsig_bgp::speaker::fsm::{self, Action, Event, Fsm, Timer};
 use hopsig_bgp::speaker::outbox::{self, Link};
 use hopsig_bgp::speaker::pool::Pool;
@@ -72,10 +77,20 @@ fn config(dir: &Path) -> fsm::Config {
             "passive" => c.passive = v.as_bool().unwrap(),
             "bgpsec" => c.bgpsec = v.as_bool().unwrap(),
             "send_hold_time" => c.send_hold_time = v.as_u64().map(|s| s as u32),
+            "families" => c.families = families(v.as_array().unwrap()),
             other => panic!("{}: unknown config field {other}", dir.display()),
         }
     }
     c
+}
+
+/// `["ipv4", "ipv6"]` as [`Families`].
+fn families(names: &[Value]) -> Families {
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    Families::from_names(&names).unwrap()
 }
 
 fn prefix(s: &str) -> Prefix {
@@ -93,7 +108,13 @@ fn message(line: &Value, width: AsWidth) -> Option<Vec<u8>> {
         let hold = o["hold"].as_u64().unwrap() as u16;
         let id = Ipv4Addr::new(192, 0, 2, 2);
         let bgpsec = o.get("bgpsec").and_then(Value::as_bool).unwrap_or(false);
-        let mut open = Open::new(asn, hold, id, fsm::capabilities(bgpsec));
+        let caps = match o.get("families").and_then(Value::as_array) {
+            // Multiprotocol and BGPsec capabilities for these families (RFC 4760 §8,
+            // RFC 8205 §2.1).
+            Some(names) => family::capabilities(families(names), bgpsec),
+            None => fsm::capabilities(bgpsec),
+        };
+        let mut open = Open::new(asn, hold, id, caps);
         if o.get("four_octet").and_then(Value::as_bool) == Some(false) {
             // An OLD speaker: no 4-octet AS capability (RFC 6793).
             open.parameters = vec![vec![Capability::Multiprotocol(MultiprotocolCapability {
@@ -119,9 +140,13 @@ fn message(line: &Value, width: AsWidth) -> Option<Vec<u8>> {
                 .map(|a| a.iter().map(|p| prefix(p.as_str().unwrap())).collect())
                 .unwrap_or_default()
         };
-        let nlri = list("announce");
+        // IPv6 prefixes go in MP_REACH_NLRI / MP_UNREACH_NLRI (RFC 4760 §3–§4).
+        let v4 = |p: &Prefix| p.afi() == Afi::Ipv4;
+        let (nlri, nlri6): (Vec<Prefix>, Vec<Prefix>) = list("announce").into_iter().partition(v4);
+        let (withdrawn, withdrawn6): (Vec<Prefix>, Vec<Prefix>) =
+            list("withdraw").into_iter().partition(v4);
         let mut attributes = vec![];
-        if !nlri.is_empty() {
+        if !nlri.is_empty() || !nlri6.is_empty() {
             let path: Vec<u32> = u["as_path"]
                 .as_array()
                 .unwrap()
@@ -133,11 +158,23 @@ fn message(line: &Value, width: AsWidth) -> Option<Vec<u8>> {
                 AttributeValue::AsPath(AsPath::sequence(path)),
                 AttributeValue::NextHop(Ipv4Addr::new(192, 0, 2, 9)),
             ] {
+                if nlri.is_empty() && matches!(a, AttributeValue::NextHop(_)) {
+                    continue;
+                }
                 attributes.push(PathAttribute::new(a, width).unwrap());
             }
         }
+        if !nlri6.is_empty() {
+            let next_hop = NextHop::V6("2001:db8::9".parse().unwrap());
+            let mp = MpReachNlri::new(Safi::Unicast, next_hop, nlri6).unwrap();
+            attributes.push(PathAttribute::new(AttributeValue::MpReachNlri(mp), width).unwrap());
+        }
+        if !withdrawn6.is_empty() {
+            let mp = MpUnreachNlri::new(Afi::Ipv6, Safi::Unicast, withdrawn6).unwrap();
+            attributes.push(PathAttribute::new(AttributeValue::MpUnreachNlri(mp), width).unwrap());
+        }
         Message::Update(Update {
-            withdrawn: list("withdraw"),
+            withdrawn,
             attributes,
             nlri,
         })
@@ -196,7 +233,22 @@ fn action(a: &Action) -> Value {
             "keepalive": n.keepalive.as_secs(),
             "bgpsec_send": n.bgpsec_send,
             "bgpsec_receive": n.bgpsec_receive,
-        }}),
+        }})
+        .as_object()
+        .cloned()
+        .map(|mut o| {
+            // What was negotiated per family, where it is not IPv4 alone (RFC 4760 §8).
+            if n.afis != Afis::default() {
+                o["established"]["afis"] = json!({
+                    "ipv4": n.afis.ipv4,
+                    "ipv6": n.afis.ipv6,
+                    "bgpsec_send6": n.afis.bgpsec_send6,
+                    "bgpsec_receive6": n.afis.bgpsec_receive6,
+                });
+            }
+            Value::Object(o)
+        })
+        .unwrap(),
         Action::Update(u) => json!({"update": {
             "announced": prefixes(u.announced()),
             "withdrawn": prefixes(u.withdrawn_all()),
