@@ -559,3 +559,35 @@ fn ipv6_routes_over_an_ipv4_session() {
     let c = status(&s, "c").unwrap();
     assert_eq!(c["adj_rib_in_ipv6_count"], 0, "{c:#}");
 }
+
+/// A listener on `[::]` (dual stack) sees an IPv4 neighbour's connection from an
+/// IPv4-mapped address (::ffff:127.0.25.12); the speaker matches it to the configured
+/// IPv4 neighbour and the session comes up. Skipped where the system makes IPv6
+/// sockets IPv6-only (net.ipv6.bindv6only = 1).
+#[test]
+fn a_dual_stack_listener_takes_an_ipv4_neighbour() {
+    if std::fs::read_to_string("/proc/sys/net/ipv6/bindv6only").is_ok_and(|v| v.trim() == "1") {
+        eprintln!("a_dual_stack_listener_takes_an_ipv4_neighbour: skipped, bindv6only is 1");
+        return;
+    }
+    let s = Scratch::new();
+    let port = free_port();
+    let config = plain_config(
+        65501,
+        "[::]",
+        port,
+        &s.p("a.json"),
+        &["10.51.0.0/16".into()],
+        &[("127.0.25.12", 65502)],
+    );
+    let _a = start(&s, "a", config);
+    let to = format!("127.0.0.1:{port}");
+    wait_for(&s, "the listener", || {
+        std::net::TcpStream::connect(&to).is_ok() && status(&s, "a").is_some()
+    });
+    let mut c = raw_client("127.0.25.12", &to);
+    establish(&mut c, 65502, 9);
+    wait_for(&s, "the session Established", || {
+        status(&s, "a").is_some_and(|v| session_of(&v, "127.0.25.12")["state"] == "Established")
+    });
+}
