@@ -113,7 +113,11 @@ fn plan(n: usize, prefix: impl Fn(usize) -> String) -> Vec<Route> {
             let path = (0..i % 6)
                 .map(|j| {
                     let asn = POOL[(i / 6 + j * step) % POOL.len()];
-                    let pcount = if (i + j) % 4 == 0 { 2 + (i % 3) as u8 } else { 1 };
+                    let pcount = if (i + j) % 4 == 0 {
+                        2 + (i % 3) as u8
+                    } else {
+                        1
+                    };
                     (asn, pcount)
                 })
                 .collect();
@@ -170,15 +174,17 @@ fn vault_entries(prefix: &Path, withhold: &[u32]) -> Vec<Value> {
 /// Adds the vault's keys but `withhold`'s to the `rpki.json` that
 /// [`keys`] wrote.
 fn add_vault_keys(s: &Scratch, prefix: &Path, withhold: &[u32]) {
-    let mut rpki: Value = serde_json::from_slice(&std::fs::read(s.path("rpki.json")).unwrap()).unwrap();
+    let mut rpki: Value =
+        serde_json::from_slice(&std::fs::read(s.path("rpki.json")).unwrap()).unwrap();
     let list = rpki["bgpsec_keys"].as_array_mut().unwrap();
     list.extend(vault_entries(prefix, withhold));
     s.write("rpki.json", rpki.to_string());
 }
 
 /// A passive BGPsec speaker of AS [`HOPSIG_AS`] on 127.0.0.1:`port` in `mode`, with
-/// passive BGPsec neighbours `(address, AS)` and every route listed in its status.
-fn receiver(s: &Scratch, mode: &str, port: u16, neighbours: &[(&str, u32)]) -> Running {
+/// passive BGPsec neighbours `(address, AS)` and every route listed in its status;
+/// with `ipv6`, the neighbours exchange IPv6 unicast too (`families`, i25/ipv6).
+fn receiver(s: &Scratch, mode: &str, port: u16, neighbours: &[(&str, u32)], ipv6: bool) -> Running {
     let nbs: Vec<Nb<'_>> = neighbours
         .iter()
         .map(|&(address, remote_as)| Nb {
@@ -201,46 +207,56 @@ fn receiver(s: &Scratch, mode: &str, port: u16, neighbours: &[(&str, u32)]) -> R
             "192.0.2.0/24",
             &nbs,
         );
+    let text = if ipv6 {
+        text.replace(
+            "bgpsec = true\n",
+            "bgpsec = true\nfamilies = [\"ipv4\", \"ipv6\"]\n",
+        )
+    } else {
+        text
+    };
     start(s, "hopsig", text)
 }
 
-/// `(valid, not valid, pending or other)` of the routes from `neighbour` in a status.
-fn verdicts(status: &Value, neighbour: &str) -> (usize, usize, usize) {
-    let mut n = (0, 0, 0);
+/// `[valid, not valid, pending, other]` counts of the routes from `neighbour` in a
+/// status (other: `unsigned`, or valid with another suite).
+fn verdicts(status: &Value, neighbour: &str) -> [usize; 4] {
+    let mut n = [0; 4];
     for r in status["adj_rib_in"].as_array().into_iter().flatten() {
         if r["neighbor"] != neighbour {
             continue;
         }
         match r["validation"].as_str().unwrap_or_default() {
-            "valid (suite 1)" => n.0 += 1,
-            v if v.starts_with("not valid") => n.1 += 1,
-            _ => n.2 += 1,
+            "valid (suite 1)" => n[0] += 1,
+            v if v.starts_with("not valid") => n[1] += 1,
+            "pending" => n[2] += 1,
+            _ => n[3] += 1,
         }
     }
     n
 }
 
-/// Waits until the speaker holds `want` = (valid, not valid) routes from `neighbour`
-/// with none pending, at most 45 s; returns the status then.
+/// Waits until the speaker has `want.0 + want.1` routes from `neighbour`, none
+/// pending, at most 45 s; then they must be `want` = (valid, not valid) and no other.
+/// Returns the status then.
 fn wait_verdicts(s: &Scratch, neighbour: &str, want: (usize, usize)) -> Value {
     let deadline = Instant::now() + Duration::from_secs(45);
-    let mut last = (0, 0, 0);
+    let mut last = [0; 4];
     loop {
         if let Some(v) = status(s, "hopsig") {
             last = verdicts(&v, neighbour);
-            if (last.0 + last.1 >= want.0 + want.1 && last.2 == 0) || Instant::now() > deadline
-            {
+            if last[0] + last[1] + last[3] >= want.0 + want.1 && last[2] == 0 {
                 assert_eq!(
-                    (last.0, last.1, last.2),
-                    (want.0, want.1, 0),
-                    "(valid, not valid, pending) from {neighbour}"
+                    last,
+                    [want.0, want.1, 0, 0],
+                    "[valid, not valid, pending, other] from {neighbour}"
                 );
                 return v;
             }
         }
         assert!(
             Instant::now() < deadline,
-            "{neighbour}: {last:?} of {want:?} after 45 s\n{}",
+            "{neighbour}: [valid, not valid, pending, other] {last:?}, want {want:?}, after 45 s\n{}",
             std::fs::read_to_string(s.path("hopsig.log")).unwrap_or_default()
         );
         std::thread::sleep(Duration::from_millis(250));
@@ -258,7 +274,10 @@ fn attributes(update: &[u8]) -> Vec<(u8, usize, std::ops::Range<usize>)> {
     while i < end {
         let (flags, kind) = (update[i], update[i + 1]);
         let (len, head) = if flags & 0x10 != 0 {
-            (usize::from(u16::from_be_bytes([update[i + 2], update[i + 3]])), 4)
+            (
+                usize::from(u16::from_be_bytes([update[i + 2], update[i + 3]])),
+                4,
+            )
         } else {
             (usize::from(update[i + 2]), 3)
         };
@@ -275,7 +294,11 @@ fn flip_signature(value: &mut [u8], newest: bool) {
     let secure_path = usize::from(u16::from_be_bytes([value[0], value[1]]));
     // Signature_Block: length (2), suite (1), then segments: SKI (20), length (2), sig.
     let first_sig = secure_path + 3 + 20 + 2;
-    let i = if newest { first_sig + 5 } else { value.len() - 1 };
+    let i = if newest {
+        first_sig + 5
+    } else {
+        value.len() - 1
+    };
     value[i] ^= 0x5a;
 }
 
@@ -295,23 +318,47 @@ fn tamper_update(update: &mut [u8], newest: bool) {
 /// the key of AS 65030. Expected: Not Valid exactly the routes through AS 65030 and
 /// the tampered ones; Valid all others.
 fn bgpsecio_to_speaker(mode: &str) {
-    let Some(prefix) = bgpsrx::find_bgpsec() else { return };
+    let Some(prefix) = bgpsrx::find_bgpsec() else {
+        return;
+    };
     let started = Instant::now();
     let s = Scratch::new();
     keys(&s, "1", &[HOPSIG_AS], &[HOPSIG_AS]);
     add_vault_keys(&s, &prefix, &[WITHHELD]);
     let port = free_port();
-    let _hopsig = receiver(&s, mode, port, &[("127.0.0.1", BIO_AS), ("127.0.0.2", 65005)]);
+    let _hopsig = receiver(
+        &s,
+        mode,
+        port,
+        &[("127.0.0.1", BIO_AS), ("127.0.0.2", 65005)],
+        false,
+    );
     let speaker = SocketAddr::from(([127, 0, 0, 1], port));
 
     // Live: 2,400 routes.
     let live = plan(2400, |i| format!("10.{}.{}.0/24", i / 256, i % 256));
-    let cfg = bio_config(&prefix, "BGP", BIO_AS, "127.0.0.1", HOPSIG_AS, speaker, &live);
+    let cfg = bio_config(
+        &prefix,
+        "BGP",
+        BIO_AS,
+        "127.0.0.1",
+        HOPSIG_AS,
+        speaker,
+        &live,
+    );
     let _live = BgpsecIo::start(&prefix, s.dir.path(), "bio-live", &cfg, &[]).unwrap();
 
     // Recorded, tampered, replayed: 600 routes.
     let recorded = plan(600, |i| format!("172.16.{}.{}/30", i / 64, (i % 64) * 4));
-    let gen = bio_config(&prefix, "GEN-B", 65005, "127.0.0.2", HOPSIG_AS, speaker, &recorded);
+    let gen = bio_config(
+        &prefix,
+        "GEN-B",
+        65005,
+        "127.0.0.2",
+        HOPSIG_AS,
+        speaker,
+        &recorded,
+    );
     let bin = s.path("recorded.bin");
     bgpsecio::run(
         &prefix,
@@ -323,7 +370,11 @@ fn bgpsecio_to_speaker(mode: &str) {
     )
     .unwrap();
     let mut records = Record::decode_all(&std::fs::read(&bin).unwrap()).unwrap();
-    assert_eq!(records.len(), recorded.len(), "one record per scripted UPDATE");
+    assert_eq!(
+        records.len(),
+        recorded.len(),
+        "one record per scripted UPDATE"
+    );
     let mut tampered = 0;
     let mut want_replay = (0, 0);
     for (i, (record, route)) in records.iter_mut().zip(&recorded).enumerate() {
@@ -367,8 +418,7 @@ fn bgpsecio_to_speaker(mode: &str) {
             .unwrap()
             .iter()
             .filter(|r| {
-                r["neighbor"] == neighbour
-                    && r["validation"].as_str().unwrap().contains(needle)
+                r["neighbor"] == neighbour && r["validation"].as_str().unwrap().contains(needle)
             })
             .count()
     };
@@ -402,15 +452,25 @@ fn bgpsecio_to_speaker_lazy() {
 #[test]
 #[ignore = "needs BGPsec for AFI 2 (i25/ipv6)"]
 fn bgpsecio_to_speaker_ipv6() {
-    let Some(prefix) = bgpsrx::find_bgpsec() else { return };
+    let Some(prefix) = bgpsrx::find_bgpsec() else {
+        return;
+    };
     let s = Scratch::new();
     keys(&s, "1", &[HOPSIG_AS], &[HOPSIG_AS]);
     add_vault_keys(&s, &prefix, &[WITHHELD]);
     let port = free_port();
-    let _hopsig = receiver(&s, "strict", port, &[("127.0.0.1", BIO_AS)]);
+    let _hopsig = receiver(&s, "strict", port, &[("127.0.0.1", BIO_AS)], true);
     let speaker = SocketAddr::from(([127, 0, 0, 1], port));
     let routes = plan(1200, |i| format!("2001:db8:{i:x}::/48"));
-    let cfg = bio_config(&prefix, "BGP", BIO_AS, "127.0.0.1", HOPSIG_AS, speaker, &routes);
+    let cfg = bio_config(
+        &prefix,
+        "BGP",
+        BIO_AS,
+        "127.0.0.1",
+        HOPSIG_AS,
+        speaker,
+        &routes,
+    );
     let _bio = BgpsecIo::start(&prefix, s.dir.path(), "bio-v6", &cfg, &[]).unwrap();
     let want = (
         routes.iter().filter(|r| !r.through(WITHHELD)).count(),
@@ -424,16 +484,26 @@ fn rtr_serve(s: &Scratch, source: &str) -> (KillOnDrop, SocketAddr) {
     let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
     let log = std::fs::File::create(s.path("serve.log")).unwrap();
     let mut child = KillOnDrop(
-        s.cmd(&["rtr", "serve", "--source", source, "--listen", &addr.to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap(),
+        s.cmd(&[
+            "rtr",
+            "serve",
+            "--source",
+            source,
+            "--listen",
+            &addr.to_string(),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap(),
     );
     let deadline = Instant::now() + Duration::from_secs(10);
     while TcpStream::connect(addr).is_err() {
-        assert!(child.try_wait().unwrap().is_none(), "hopsig rtr serve exited");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "hopsig rtr serve exited"
+        );
         assert!(Instant::now() < deadline, "hopsig rtr serve not listening");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -449,13 +519,16 @@ fn rtr_serve(s: &Scratch, source: &str) -> (KillOnDrop, SocketAddr) {
 /// own signed route is `valid (suite 1)`.
 #[test]
 fn speaker_to_quagga_srx() {
-    let Some(prefix) = bgpsrx::find_bgpsec() else { return };
+    let Some(prefix) = bgpsrx::find_bgpsec() else {
+        return;
+    };
     let started = Instant::now();
     let s = Scratch::new();
     let (a, b) = (HOPSIG_AS, 65200);
     keys(&s, "1", &[a, b], &[a, b]);
     // What srx_server gets over RTR: A's and B's keys and the vault's but AS 65030's.
-    let mut served: Value = serde_json::from_slice(&std::fs::read(s.path("rpki.json")).unwrap()).unwrap();
+    let mut served: Value =
+        serde_json::from_slice(&std::fs::read(s.path("rpki.json")).unwrap()).unwrap();
     served["bgpsec_keys"]
         .as_array_mut()
         .unwrap()
@@ -697,16 +770,28 @@ fn capi_records(mrt: &[u8], keys: &Value) -> BTreeMap<(u32, u32), Vec<(Record, u
             keys,
             data: attr,
         };
-        out.entry((peer_as, local_as)).or_default().push((record, afi));
+        out.entry((peer_as, local_as))
+            .or_default()
+            .push((record, afi));
     }
     assert!(rest.is_empty(), "MRT framing");
     out
 }
 
 /// bgpsecio CAPI mode's (valid, invalid) for the records of one (sender, validator).
-fn capi_validate(prefix: &Path, s: &Scratch, name: &str, asns: (u32, u32), records: &[Record]) -> (u64, u64) {
+fn capi_validate(
+    prefix: &Path,
+    s: &Scratch,
+    name: &str,
+    asns: (u32, u32),
+    records: &[Record],
+) -> (u64, u64) {
     let file = s.path(&format!("{name}.bin"));
-    std::fs::write(&file, records.iter().flat_map(Record::encode).collect::<Vec<u8>>()).unwrap();
+    std::fs::write(
+        &file,
+        records.iter().flat_map(Record::encode).collect::<Vec<u8>>(),
+    )
+    .unwrap();
     let cfg = bio_config(
         prefix,
         "CAPI",
@@ -734,7 +819,9 @@ fn capi_validate(prefix: &Path, s: &Scratch, name: &str, asns: (u32, u32), recor
 /// every seventh attribute's signature octet flipped, exactly those invalid.
 #[test]
 fn srx_crypto_api_validates_sign_mrt() {
-    let Some(prefix) = bgpsrx::find_bgpsec() else { return };
+    let Some(prefix) = bgpsrx::find_bgpsec() else {
+        return;
+    };
     let started = Instant::now();
     let s = Scratch::new();
     s.ok(&[
@@ -776,7 +863,11 @@ fn srx_crypto_api_validates_sign_mrt() {
             let (t_valid, t_invalid) =
                 capi_validate(&prefix, &s, &format!("capi-{n}-{family}-t"), *asns, &clean);
             let e = per_family.entry(family).or_default();
-            assert_eq!((valid, invalid), (clean.len() as u64, 0), "{asns:?} AFI {family}");
+            assert_eq!(
+                (valid, invalid),
+                (clean.len() as u64, 0),
+                "{asns:?} AFI {family}"
+            );
             assert_eq!(
                 (t_valid, t_invalid),
                 (clean.len() as u64 - flipped, flipped),
@@ -791,8 +882,14 @@ fn srx_crypto_api_validates_sign_mrt() {
     let total: u64 = per_family.values().map(|c| c[0]).sum();
     let records: usize = groups.values().map(Vec::len).sum();
     assert_eq!(total, records as u64);
-    assert!(per_family.get(&1).is_some_and(|c| c[0] > 0), "IPv4 announcements");
-    assert!(per_family.get(&2).is_some_and(|c| c[0] > 0), "IPv6 announcements");
+    assert!(
+        per_family.get(&1).is_some_and(|c| c[0] > 0),
+        "IPv4 announcements"
+    );
+    assert!(
+        per_family.get(&2).is_some_and(|c| c[0] > 0),
+        "IPv6 announcements"
+    );
     eprintln!(
         "CAPI: per AFI [valid, invalid, tampered valid, tampered invalid] {per_family:?} in {} groups, {:.1} s",
         groups.len(),

@@ -125,10 +125,7 @@ pub fn capi_counts(output: &str) -> Option<(u64, u64)> {
         let line = rest.lines().find(|l| l.contains(" updates ("))?;
         line.split_whitespace().next()?.parse().ok()
     };
-    Some((
-        after("Statistics Valid:")?,
-        after("Statistics Invalid:")?,
-    ))
+    Some((after("Statistics Valid:")?, after("Statistics Invalid:")?))
 }
 
 /// A record of bgpsecio's binary file (bgpsec-io/player/player.h, `BGPSEC_IO_Record`,
