@@ -218,6 +218,20 @@ fn receiver(s: &Scratch, mode: &str, port: u16, neighbours: &[(&str, u32)], ipv6
     start(s, "hopsig", text)
 }
 
+/// Waits (at most 20 s) until speaker NAME logs that it listens: bgpsecio retries a
+/// refused connection only after 30 s.
+fn wait_listening(s: &Scratch, name: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let log = std::fs::read_to_string(s.path(&format!("{name}.log"))).unwrap_or_default();
+        if log.contains(" listening on ") {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{name} not listening: {log}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// `[valid, not valid, pending, other]` counts of the routes from `neighbour` in a
 /// status (other: `unsigned`, or valid with another suite).
 fn verdicts(status: &Value, neighbour: &str) -> [usize; 4] {
@@ -334,6 +348,7 @@ fn bgpsecio_to_speaker(mode: &str) {
         false,
     );
     let speaker = SocketAddr::from(([127, 0, 0, 1], port));
+    wait_listening(&s, "hopsig");
 
     // Live: 2,400 routes.
     let live = plan(2400, |i| format!("10.{}.{}.0/24", i / 256, i % 256));
@@ -426,6 +441,32 @@ fn bgpsecio_to_speaker(mode: &str) {
         reasons(&format!("no router key for AS {WITHHELD}"), "127.0.0.1"),
         want_live.1
     );
+    // Every route's AS path is bgpsecio's, prepends expanded from pCount.
+    let paths: BTreeMap<&str, &str> = v["adj_rib_in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["neighbor"] == "127.0.0.1")
+        .map(|r| {
+            (
+                r["prefix"].as_str().unwrap(),
+                r["as_path"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    for r in &live {
+        let mut want = BIO_AS.to_string();
+        for &(asn, pcount) in &r.path {
+            for _ in 0..pcount {
+                want += &format!(" {asn}");
+            }
+        }
+        assert_eq!(paths.get(r.prefix.as_str()), Some(&want.as_str()));
+    }
+    assert!(live
+        .iter()
+        .any(|r| r.path.len() == 5 && r.path.iter().any(|p| p.1 == 4)));
+    assert!(live.iter().any(|r| r.through(4_200_000_000)));
     let v = wait_verdicts(&s, "127.0.0.2", want_replay);
     drop(v);
     assert_eq!(tampered, 120);
@@ -461,6 +502,7 @@ fn bgpsecio_to_speaker_ipv6() {
     let port = free_port();
     let _hopsig = receiver(&s, "strict", port, &[("127.0.0.1", BIO_AS)], true);
     let speaker = SocketAddr::from(([127, 0, 0, 1], port));
+    wait_listening(&s, "hopsig");
     let routes = plan(1200, |i| format!("2001:db8:{i:x}::/48"));
     let cfg = bio_config(
         &prefix,
@@ -611,6 +653,7 @@ fn speaker_to_quagga_srx() {
         ],
     );
     let _a = start(&s, "hopsig", text);
+    wait_listening(&s, "hopsig");
     let text = config(
         "hopsig-b",
         b,
@@ -695,11 +738,15 @@ fn speaker_to_quagga_srx() {
     );
 }
 
+/// A public key in a bgpsecio record: suite, AS, SKI, DER SubjectPublicKeyInfo.
+type CapiKey = (u8, u32, [u8; 20], Vec<u8>);
+
 /// The announcements of `hopsig bgpsec sign-mrt` output as bgpsecio `CAPI` records
 /// (type 2: the BGPsec_PATH attribute, the prefix, the path's public keys), grouped by
 /// (sender, validating AS) = (the record's Peer AS, Local AS), and the family of each.
 fn capi_records(mrt: &[u8], keys: &Value) -> BTreeMap<(u32, u32), Vec<(Record, u16)>> {
-    let mut by_as: BTreeMap<u32, Vec<(u32, [u8; 20], Vec<u8>)>> = BTreeMap::new();
+    // (suite, AS, SKI, SubjectPublicKeyInfo) per AS, as bgpsecio records carry them.
+    let mut by_as: BTreeMap<u32, Vec<CapiKey>> = BTreeMap::new();
     for k in keys["bgpsec_keys"].as_array().unwrap() {
         let ski_hex = k["ski"].as_str().unwrap();
         let mut ski = [0u8; 20];
@@ -708,7 +755,7 @@ fn capi_records(mrt: &[u8], keys: &Value) -> BTreeMap<(u32, u32), Vec<(Record, u
         }
         let spki = openssl::base64::decode_block(k["pubkey"].as_str().unwrap()).unwrap();
         let asn = k["asn"].as_u64().unwrap() as u32;
-        by_as.entry(asn).or_default().push((asn, ski, spki));
+        by_as.entry(asn).or_default().push((1, asn, ski, spki));
     }
     let mut out: BTreeMap<(u32, u32), Vec<(Record, u16)>> = BTreeMap::new();
     let mut rest = mrt;
@@ -753,9 +800,7 @@ fn capi_records(mrt: &[u8], keys: &Value) -> BTreeMap<(u32, u32), Vec<(Record, u
             .collect();
         let mut keys = vec![];
         for asn in &segments {
-            for (a, ski, spki) in by_as.get(asn).into_iter().flatten() {
-                keys.push((1, *a, *ski, spki.clone()));
-            }
+            keys.extend(by_as.get(asn).into_iter().flatten().cloned());
         }
         let record = Record {
             kind: 2,
