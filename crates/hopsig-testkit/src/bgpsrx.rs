@@ -6,6 +6,15 @@
 //! Both programs bind their listening ports on every address (BGP-SRx has no bind
 //! option); the launchers give them free ports and everything connects over loopback.
 //! Each is killed by PID when its handle is dropped, and its folder removed.
+//!
+//! BGP-SRx as a BGPsec peer (crates/hopsig-cli/tests/bgp_srx_bgpsec.rs): [`bgpsecio`]
+//! (its traffic generator and binary UPDATE files), [`bgpd`] (quagga-srx), [`vault`]
+//! (its demo key vault) and [`SrxServer::start_validating`] (srx_server validating
+//! BGPsec for bgpd with the router keys of its RTR cache only).
+
+pub mod bgpd;
+pub mod bgpsecio;
+pub mod vault;
 
 use std::net::{SocketAddr, TcpStream};
 
@@ -41,6 +50,32 @@ pub fn find() -> Option<PathBuf> {
             crate::missing(&format!(
                 "NIST BGP-SRx in {shown} (bin/rpkirtr_svr, bin/srx_server; tools/bgp-srx.sh \
                  builds it, .ci/run runs that)"
+            ));
+            None
+        }
+    }
+}
+
+/// The install prefix as [`find`] gives it, if it also holds what the BGPsec tests run:
+/// `bin/bgpsecio`, `sbin/bgpd` and the demo key vault (`tools/bgp-srx.sh` installs it
+/// into `opt/bgp-srx-examples/bgpsec-keys`). Otherwise the test says it skips and gets
+/// `None`, except under `CI`, where it fails.
+///
+/// # Panics
+/// Under `CI` when a binary or the vault is missing.
+pub fn find_bgpsec() -> Option<PathBuf> {
+    let prefix = find()?;
+    let want = [
+        prefix.join("bin/bgpsecio"),
+        prefix.join("sbin/bgpd"),
+        vault::dir(&prefix).join("ski-list.txt"),
+    ];
+    match want.iter().find(|p| !p.is_file()) {
+        None => Some(prefix),
+        Some(gone) => {
+            crate::missing(&format!(
+                "{} (tools/bgp-srx.sh builds BGP-SRx and installs its demo key vault; .ci/run runs it)",
+                gone.display()
             ));
             None
         }
@@ -267,6 +302,8 @@ pub struct SrxServer {
     child: Child,
     dir: PathBuf,
     log: PathBuf,
+    /// The port of its proxy interface, where routers (quagga-srx's bgpd) connect.
+    pub port: u16,
 }
 
 impl Drop for SrxServer {
@@ -311,10 +348,56 @@ impl SrxServer {
         cache: SocketAddr,
         version: u8,
     ) -> std::io::Result<SrxServer> {
+        // The crypto API configuration is the installed one (the bgpsec_openssl module;
+        // its demo key vault is not needed to register public keys from the cache).
+        Self::launch(prefix, dir, cache, version, None)
+    }
+
+    /// Starts `srx_server` as [`SrxServer::start`] does, to validate BGPsec for
+    /// routers with the router keys its cache sends and no other: its crypto API
+    /// configuration (`dir/srxcryptoapi.conf`) loads no public key of the demo vault
+    /// (the installed one preloads all of them, which would hide a key withheld from
+    /// the cache).
+    ///
+    /// # Errors
+    /// As [`SrxServer::start`].
+    pub fn start_validating(
+        prefix: &Path,
+        dir: &Path,
+        cache: SocketAddr,
+        version: u8,
+    ) -> std::io::Result<SrxServer> {
+        // srx-crypto-api/srxcryptoapi.conf's format: the module, the vault of secret
+        // keys (srx_server signs nothing) and no `PUB:` list in its init value.
+        let sca = format!(
+            "library_conf = \"bgpsec_openssl\";\nkey_vault = \"{}/\";\n\
+             key_ext_private = \"der\";\nkey_ext_public = \"cert\";\n\
+             bgpsec_openssl: {{\n  library_name = \"libSRxBGPSecOpenSSL.so\";\n  init_value = \"\";\n}};\n",
+            vault::dir(prefix).display()
+        );
+        Self::launch(prefix, dir, cache, version, Some(sca))
+    }
+
+    /// The launcher of both: `sca`, when given, is the crypto API configuration to
+    /// write and use instead of the installed one.
+    fn launch(
+        prefix: &Path,
+        dir: &Path,
+        cache: SocketAddr,
+        version: u8,
+        sca: Option<String>,
+    ) -> std::io::Result<SrxServer> {
         std::fs::create_dir(dir)?;
-        // The format of srx-server/src/server/srx_server.conf (libconfig); the crypto API
-        // configuration is the installed one (the bgpsec_openssl module; its demo key
-        // vault is not needed to register public keys from the cache).
+        let sca_path = match sca {
+            Some(text) => {
+                let path = dir.join("srxcryptoapi.conf");
+                std::fs::write(&path, text)?;
+                path
+            }
+            None => prefix.join("etc/srxcryptoapi.conf"),
+        };
+        let port = free_port()?;
+        // The format of srx-server/src/server/srx_server.conf (libconfig).
         let conf = format!(
             "verbose = true;\nloglevel = 7;\nsync = true;\nport = {};\n\
              console: {{ port = {}; password = \"x\"; }};\n\
@@ -322,11 +405,11 @@ impl SrxServer {
              bgpsec: {{ srxcryptoapi_cfg = \"{}\"; sync_logging = true; }};\n\
              mode: {{ no-sendqueue = true; no-receivequeue = false; }};\n\
              grpc: {{ port = {}; }};\n",
-            free_port()?,
+            port,
             free_port()?,
             cache.ip(),
             cache.port(),
-            prefix.join("etc/srxcryptoapi.conf").display(),
+            sca_path.display(),
             free_port()?,
         );
         let conf_path = dir.join("srx_server.conf");
@@ -356,6 +439,7 @@ impl SrxServer {
             child,
             dir: dir.to_path_buf(),
             log,
+            port,
         })
     }
 

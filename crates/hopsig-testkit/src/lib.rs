@@ -6,7 +6,8 @@
 //! may not (docs: STYLE.md 26).
 //!
 //! * [`bgpsrx`]: NIST BGP-SRx's RTR test cache `rpkirtr_svr` and the RTR client of its
-//!   `srx_server` (built by `tools/bgp-srx.sh` outside the checkout).
+//!   `srx_server` (built by `tools/bgp-srx.sh` outside the checkout); as BGPsec peers,
+//!   its traffic generator `bgpsecio`, quagga-srx's `bgpd` and its demo key vault.
 //! * [`ndnd`]: a private NDN forwarder (named-data/ndnd) on a Unix socket and a free
 //!   loopback port.
 //! * [`python`]: the interpreter of the interop tests, probed for the modules a test
