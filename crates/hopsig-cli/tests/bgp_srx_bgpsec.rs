@@ -523,7 +523,6 @@ fn bgpsecio_to_speaker_lazy() {
 /// Test 1 with IPv6 prefixes (MP_REACH_NLRI AFI 2, BGPsec capability for AFI 2, RFC
 /// 8205 §2.1): 1,200 routes, those through the withheld key Not Valid.
 #[test]
-#[ignore = "needs BGPsec for AFI 2 (i25/ipv6)"]
 fn bgpsecio_to_speaker_ipv6() {
     let Some(prefix) = bgpsrx::find_bgpsec() else {
         return;
