@@ -59,6 +59,7 @@ fn config(dir: &Path) -> fsm::Config {
         remote_as: 65_001,
         passive: false,
         bgpsec: false,
+        options: Default::default(),
     };
     let Ok(text) = std::fs::read_to_string(dir.join("config.json")) else {
         return c;
@@ -202,6 +203,7 @@ fn action(a: &Action) -> Value {
             "attributes": u.attributes.iter().map(|a| a.value().type_code()).collect::<Vec<_>>(),
         }}),
         Action::TreatAsWithdraw(ps) => json!({"treat_as_withdraw": prefixes(ps.iter().copied())}),
+        Action::RouteRefresh(rr) => json!({"route_refresh": format!("{:?}", rr.subtype)}),
         Action::Close {
             notification,
             reason,
@@ -251,6 +253,7 @@ impl RibSide {
                         bgpsec_send: n.bgpsec_send,
                         bgpsec_receive: n.bgpsec_receive,
                         tx,
+                        features: Default::default(),
                     },
                 )
             }

@@ -52,6 +52,7 @@ pub fn established(asn: u32, bgpsec: bool, signer: Arc<Signer<'static>>) -> (Ses
             bgpsec_send: bgpsec,
             bgpsec_receive: bgpsec,
             tx,
+            features: Default::default(),
         }),
         signer,
         adj_in: Default::default(),
