@@ -15,6 +15,12 @@
 //! discard keep the session, a session reset closes it with the codec's
 //! NOTIFICATION.
 //!
+//! Beyond RFC 4271 the OPEN carries the session capabilities of [`Options`] (RFC
+//! 8654 extended messages, RFC 2918 / 7313 route refresh, RFC 4724 graceful restart
+//! as a helper); what both sides announced is in [`Negotiated`]. The shell decodes
+//! with the negotiated limits ([`received_on`]); a ROUTE-REFRESH in Established
+//! restarts the Hold Timer and goes to the RIB ([`Action::RouteRefresh`]).
+//!
 //! What hopsig deliberately does not implement, and does instead:
 //!
 //! * **Optional session attributes** (§8.1.1: AllowAutomaticStart/Stop,

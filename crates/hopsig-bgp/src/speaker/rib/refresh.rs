@@ -436,6 +436,9 @@ mod tests {
         let (mut rib, links) = rib();
         let (p1, p2) = (prefix(9, 1), prefix(9, 2));
         restarting(&mut rib, &links, p1, p2);
+        // A connection attempt failing before Established leaves them.
+        rib.handle(Event::Down(0, "read: connection reset".into()));
+        assert_eq!(rib.sessions[0].adj_in.len(), 2);
         rib.expire_stale(Instant::now() + Duration::from_secs(29));
         assert_eq!(rib.sessions[0].adj_in.len(), 2, "within the Restart Time");
         rib.expire_stale(Instant::now() + Duration::from_secs(31));

@@ -4,6 +4,7 @@
 //!   (and this speaker announced it, `graceful_restart` configured), its IPv4 routes
 //!   stay in Adj-RIB-In, installed and advertised, marked stale, for its Restart
 //!   Time; other families' routes go at once.
+//! * Connection attempts that fail meanwhile (before Established) leave them.
 //! * When the session is Established again without the capability, the stale routes
 //!   go at once (§4.2); with it, each UPDATE of a stale prefix replaces (or
 //!   withdraws) it and the neighbour's IPv4 End-of-RIB — an UPDATE with no withdrawn
@@ -34,9 +35,16 @@ impl Rib {
     /// gracefully, its IPv4 routes stay, stale, for its Restart Time, and true;
     /// else false (the routes go as for any session end).
     pub(super) fn graceful_down(&mut self, id: usize, why: &str) -> bool {
+        let restarting = self.stale.get(id).is_some_and(|s| s.restarting);
         let Some(session) = self.sessions.get_mut(id) else {
             return false;
         };
+        // A connection attempt that failed before Established while the neighbour
+        // restarts: its stale routes wait on (the Restart Time bounds them).
+        if restarting && session.up.is_none() {
+            session.last_error = Some(why.to_string());
+            return true;
+        }
         let Some(restart) = session
             .up
             .as_ref()
@@ -139,15 +147,16 @@ impl Rib {
     /// Deletes the stale routes whose time is up at `now`: a neighbour not back within
     /// its Restart Time, or back without an End-of-RIB within [`STALE_PATH_TIME`].
     pub fn expire_stale(&mut self, now: Instant) {
-        for id in 0..self.stale.len() {
-            if self.stale[id].until.is_some_and(|t| t <= now) {
-                self.stale[id].restarting = false;
-                let purged = self.purge_stale(id, None);
-                tracing::info!(
-                    "hopsig speaker: {}: restart timer expired, {purged} stale routes deleted (RFC 4724 §4.2)",
-                    self.sessions[id].address
-                );
-            }
+        let due: Vec<usize> = (0..self.stale.len())
+            .filter(|&id| self.stale[id].until.is_some_and(|t| t <= now))
+            .collect();
+        for id in due {
+            self.stale[id].restarting = false;
+            let purged = self.purge_stale(id, None);
+            tracing::info!(
+                "hopsig speaker: {}: restart timer expired, {purged} stale routes deleted (RFC 4724 §4.2)",
+                self.sessions[id].address
+            );
         }
     }
 }
