@@ -65,6 +65,7 @@ fn config(dir: &Path) -> fsm::Config {
         passive: false,
         bgpsec: false,
         families: Default::default(),
+        options: Default::default(),
     };
     let Ok(text) = std::fs::read_to_string(dir.join("config.json")) else {
         return c;
@@ -255,6 +256,7 @@ fn action(a: &Action) -> Value {
             "attributes": u.attributes.iter().map(|a| a.value().type_code()).collect::<Vec<_>>(),
         }}),
         Action::TreatAsWithdraw(ps) => json!({"treat_as_withdraw": prefixes(ps.iter().copied())}),
+        Action::RouteRefresh(rr) => json!({"route_refresh": format!("{:?}", rr.subtype)}),
         Action::Close {
             notification,
             reason,
@@ -306,6 +308,7 @@ impl RibSide {
                         tx,
                         afis: n.afis,
                         next_hop6: None,
+                        features: Default::default(),
                     },
                 )
             }

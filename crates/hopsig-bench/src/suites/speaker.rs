@@ -54,6 +54,7 @@ pub fn established(asn: u32, bgpsec: bool, signer: Arc<Signer<'static>>) -> (Ses
             tx,
             afis: Default::default(),
             next_hop6: None,
+            features: Default::default(),
         }),
         signer,
         adj_in: Default::default(),

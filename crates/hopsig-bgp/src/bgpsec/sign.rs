@@ -158,8 +158,26 @@ impl<'s> Signer<'s> {
         &self,
         nlri: SignedNlri,
         next_hop: NextHop,
+        attributes: Vec<PathAttribute<'a>>,
+        hop: &Hop,
+    ) -> Result<Update<'a>, SignError> {
+        self.originate_max(nlri, next_hop, attributes, hop, MAX_MESSAGE_LEN)
+    }
+
+    /// [`Signer::originate`] toward a peer whose messages may be `max` octets long:
+    /// BGP's 4096, or 65,535 where both sides announced the Extended Message
+    /// capability (RFC 8654 §4; RFC 8205 §4.1: "MUST conform to BGP's maximum
+    /// message size").
+    ///
+    /// # Errors
+    /// As [`Signer::originate`], [`SignError::TooLarge`] over `max`.
+    pub fn originate_max<'a>(
+        &self,
+        nlri: SignedNlri,
+        next_hop: NextHop,
         mut attributes: Vec<PathAttribute<'a>>,
         hop: &Hop,
+        max: usize,
     ) -> Result<Update<'a>, SignError> {
         const BUILT: [AttrType; 4] = [
             AttrType::AsPath,
@@ -185,10 +203,13 @@ impl<'s> Signer<'s> {
             AsWidth::Four,
         )?);
         attributes.sort_by_key(PathAttribute::type_code);
-        checked_size(Update {
-            attributes,
-            ..Update::default()
-        })
+        checked_size(
+            Update {
+                attributes,
+                ..Update::default()
+            },
+            max,
+        )
     }
 
     /// The UPDATE this router sends to `hop.target_as` for the route of the BGPsec
@@ -210,7 +231,10 @@ impl<'s> Signer<'s> {
         next_hop: Option<NextHop>,
         hop: &Hop,
     ) -> Result<Update<'a>, SignError> {
-        checked_size(self.forward_unchecked(received, next_hop, hop)?)
+        checked_size(
+            self.forward_unchecked(received, next_hop, hop)?,
+            MAX_MESSAGE_LEN,
+        )
     }
 
     /// [`Signer::forward`]'s UPDATE as the BGP message sent (RFC 4271 §4.1 header
@@ -225,8 +249,23 @@ impl<'s> Signer<'s> {
         next_hop: Option<NextHop>,
         hop: &Hop,
     ) -> Result<Vec<u8>, SignError> {
+        self.forward_message_max(received, next_hop, hop, MAX_MESSAGE_LEN)
+    }
+
+    /// [`Signer::forward_message`] toward a peer whose messages may be `max` octets
+    /// long (65,535 with the Extended Message capability, RFC 8654 §4).
+    ///
+    /// # Errors
+    /// As [`Signer::forward_message`], [`SignError::TooLarge`] over `max`.
+    pub fn forward_message_max(
+        &self,
+        received: &Update<'_>,
+        next_hop: Option<NextHop>,
+        hop: &Hop,
+        max: usize,
+    ) -> Result<Vec<u8>, SignError> {
         let update = self.forward_unchecked(received, next_hop, hop)?;
-        match Message::Update(update).encoding(AsWidth::Four) {
+        match Message::Update(update).encoding_max(AsWidth::Four, max) {
             // The message encoder refuses a length its header cannot carry.
             Err(EncodeError::Field(codec::EncodeError::OutOfRange {
                 field: "message length",
@@ -276,13 +315,13 @@ impl<'s> Signer<'s> {
     }
 }
 
-/// `update` if its message fits BGP's maximum message size (RFC 8205 §4.1: "All BGPsec
-/// UPDATE messages MUST conform to BGP's maximum message size").
-fn checked_size(update: Update<'_>) -> Result<Update<'_>, SignError> {
+/// `update` if its message fits BGP's maximum message size, `max` (RFC 8205 §4.1: "All
+/// BGPsec UPDATE messages MUST conform to BGP's maximum message size").
+fn checked_size(update: Update<'_>, max: usize) -> Result<Update<'_>, SignError> {
     let mut w = Writer::new();
     update.encode(&mut w, AsWidth::Four)?;
     let length = HEADER_LEN + w.len();
-    if length > MAX_MESSAGE_LEN {
+    if length > max {
         return Err(SignError::TooLarge(length));
     }
     Ok(update)
@@ -499,8 +538,9 @@ pub enum SignError {
     /// An attribute or the UPDATE does not encode.
     #[error("{0}")]
     Encode(#[from] EncodeError),
-    /// The UPDATE would exceed BGP's 4096-octet maximum (RFC 8205 §4.1, RFC 4271 §4.1).
-    #[error("the UPDATE would be {0} octets, over BGP's maximum of 4096")]
+    /// The UPDATE would exceed BGP's maximum message size: 4096 octets (RFC 8205 §4.1,
+    /// RFC 4271 §4.1), or 65,535 toward a peer with extended messages (RFC 8654 §4).
+    #[error("the UPDATE would be {0} octets, over BGP's maximum message size (4096, or 65,535 with extended messages)")]
     TooLarge(usize),
     /// The signature scheme or its backend failed.
     #[error("{0}")]

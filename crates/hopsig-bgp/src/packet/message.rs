@@ -7,7 +7,7 @@ use hopsig_primitives::codec::{self, Reader, Writer};
 
 use super::attribute::AsWidth;
 use super::error::{EncodeError, HeaderError, MessageError};
-use super::header::{Header, HEADER_LEN};
+use super::header::{Header, HEADER_LEN, MAX_MESSAGE_LEN};
 use super::iana::MessageType;
 use super::notification::Notification;
 use super::open::Open;
@@ -46,8 +46,22 @@ impl<'a> Message<'a> {
     /// [`MessageError::notification`] say what to do. `bytes` shorter or longer than
     /// the header's Length is [`HeaderError::Framing`].
     pub fn decode(bytes: &'a [u8], width: AsWidth) -> Result<Message<'a>, MessageError> {
+        Message::decode_max(bytes, width, MAX_MESSAGE_LEN)
+    }
+
+    /// [`Message::decode`] on a session whose messages may be `max` octets long
+    /// ([`Header::read_max`]: up to 65,535 once the Extended Message capability was
+    /// negotiated, RFC 8654 §4).
+    ///
+    /// # Errors
+    /// As [`Message::decode`].
+    pub fn decode_max(
+        bytes: &'a [u8],
+        width: AsWidth,
+        max: usize,
+    ) -> Result<Message<'a>, MessageError> {
         let mut r = Reader::new(bytes);
-        let header = Header::read(&mut r).map_err(MessageError::Header)?;
+        let header = Header::read_max(&mut r, max).map_err(MessageError::Header)?;
         let body = r
             .take(header.length() - HEADER_LEN, "message body")
             .map_err(|e| MessageError::Header(HeaderError::Framing(e)))?;
@@ -70,6 +84,21 @@ impl<'a> Message<'a> {
     /// # Errors
     /// As the body's encoder, and a message over 4096 octets (RFC 4271 §4.1).
     pub fn encode(&self, w: &mut Writer, width: AsWidth) -> Result<(), EncodeError> {
+        self.encode_max(w, width, MAX_MESSAGE_LEN)
+    }
+
+    /// [`Message::encode`] toward a session whose messages may be `max` octets long
+    /// (65,535 once both sides announced the Extended Message capability, RFC 8654
+    /// §4; OPEN and KEEPALIVE stay within 4096).
+    ///
+    /// # Errors
+    /// As [`Message::encode`], with `max` for 4096.
+    pub fn encode_max(
+        &self,
+        w: &mut Writer,
+        width: AsWidth,
+        max: usize,
+    ) -> Result<(), EncodeError> {
         let mut body = Writer::new();
         match self {
             Message::Open(o) => o.encode(&mut body)?,
@@ -79,12 +108,12 @@ impl<'a> Message<'a> {
         }
         let body = body.into_bytes();
         let length = HEADER_LEN + body.len();
-        let header = Header::new(length, self.message_type()).map_err(|_| {
+        let header = Header::new_max(length, self.message_type(), max).map_err(|_| {
             codec::EncodeError::OutOfRange {
                 field: "message length",
                 actual: length as u64,
                 min: HEADER_LEN as u64,
-                max: super::header::MAX_MESSAGE_LEN as u64,
+                max: max as u64,
             }
         })?;
         header.encode(w);
@@ -97,8 +126,16 @@ impl<'a> Message<'a> {
     /// # Errors
     /// As [`Message::encode`].
     pub fn encoding(&self, width: AsWidth) -> Result<Vec<u8>, EncodeError> {
+        self.encoding_max(width, MAX_MESSAGE_LEN)
+    }
+
+    /// [`Message::encode_max`]'s byte string.
+    ///
+    /// # Errors
+    /// As [`Message::encode_max`].
+    pub fn encoding_max(&self, width: AsWidth, max: usize) -> Result<Vec<u8>, EncodeError> {
         let mut w = Writer::new();
-        self.encode(&mut w, width)?;
+        self.encode_max(&mut w, width, max)?;
         Ok(w.into_bytes())
     }
 
@@ -175,6 +212,19 @@ mod tests {
                 .collect(),
             ..Update::default()
         };
-        assert!(Message::Update(big).encoding(AsWidth::Four).is_err());
+        assert!(Message::Update(big.clone())
+            .encoding(AsWidth::Four)
+            .is_err());
+        // RFC 8654 §4: with the Extended Message capability it encodes and decodes.
+        let max = super::super::header::MAX_EXTENDED_MESSAGE_LEN;
+        let bytes = Message::Update(big)
+            .encoding_max(AsWidth::Four, max)
+            .unwrap();
+        assert!(bytes.len() > 4096, "{}", bytes.len());
+        assert!(Message::decode_max(&bytes, AsWidth::Four, max).is_ok());
+        // Received on a session without it: Bad Message Length (§4).
+        let e = Message::decode(&bytes, AsWidth::Four).unwrap_err();
+        let n = e.notification().unwrap();
+        assert_eq!((n.code, n.subcode), (1, 2));
     }
 }

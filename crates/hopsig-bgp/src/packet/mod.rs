@@ -13,6 +13,7 @@
 //! | UPDATE | 4271 §4.3, 7606, 8205 §4.1 / §5.2 | `update.rs` |
 //! | NOTIFICATION | 4271 §4.5 | `notification.rs` |
 //! | whole message, KEEPALIVE | 4271 §4, §4.4 | `message.rs` |
+//! | ROUTE-REFRESH, session capabilities (route refresh, extended messages, graceful restart) | 2918, 7313, 8654, 4724 | `route_refresh.rs` |
 //! | prefix (NLRI) | 4271 §4.3, 4760 §5 | `prefix.rs` |
 //! | attribute header, kept attributes | 4271 §4.3 | `attribute/mod.rs` |
 //! | ORIGIN | 4271 §5.1.1 | `attribute/origin.rs` |
@@ -44,6 +45,7 @@ mod message;
 mod notification;
 mod open;
 mod prefix;
+pub mod route_refresh;
 mod update;
 
 pub use attribute::bgpsec::{
@@ -58,7 +60,7 @@ pub use error::{
     Action, AttributeError, AttributeFault, BgpsecNlriFault, BgpsecPathError, EncodeError,
     HeaderError, MessageError, OpenError, UpdateError, UpdateErrorKind,
 };
-pub use header::{Header, HEADER_LEN, MAX_MESSAGE_LEN};
+pub use header::{Header, HEADER_LEN, MAX_EXTENDED_MESSAGE_LEN, MAX_MESSAGE_LEN};
 pub use iana::{
     Afi, AlgorithmSuite, AsPathSegmentType, AttrType, CapabilityCode, ErrorCode, FsmSubcode,
     MessageType, OpenSubcode, Origin, Safi, SuiteIdKind,

@@ -112,6 +112,26 @@ pub struct Neighbor {
     /// The IPv6 next hop of routes sent to this neighbour (RFC 2545 §3) [default:
     /// the configuration's `next_hop6`, else the session's local IPv6 address].
     pub next_hop6: Option<super::family::NextHop6>,
+    /// Announce the Extended Message capability (RFC 8654): messages up to 65,535
+    /// octets with a neighbour that announces it too [default true].
+    #[serde(default = "yes")]
+    pub extended_messages: bool,
+    /// Announce Route Refresh (RFC 2918) [default true].
+    #[serde(default = "yes")]
+    pub route_refresh: bool,
+    /// Announce Enhanced Route Refresh (RFC 7313) [default true; only with
+    /// `route_refresh`].
+    #[serde(default = "yes")]
+    pub enhanced_route_refresh: bool,
+    /// Graceful Restart helper (RFC 4724): announce the capability with this Restart
+    /// Time, seconds (at most 4095), and keep a restarting neighbour's routes
+    /// [default: not announced].
+    pub graceful_restart: Option<u16>,
+}
+
+/// `true`, for serde defaults.
+fn yes() -> bool {
+    true
 }
 
 /// A role name, by [`Relation`]'s `FromStr`, so that a bad one is a TOML error with
@@ -285,6 +305,15 @@ impl Config {
         }
         if config.local_as == 0 {
             return invalid("local_as 0 is reserved (RFC 7607)");
+        }
+        if config
+            .neighbors
+            .iter()
+            .any(|n| n.graceful_restart.is_some_and(|t| t > 0x0fff))
+        {
+            return invalid(
+                "graceful_restart: the Restart Time has 12 bits, at most 4095 (RFC 4724 §3)",
+            );
         }
         config.originated().map_err(ConfigError::Invalid)?;
         config.check_families().map_err(ConfigError::Invalid)?;

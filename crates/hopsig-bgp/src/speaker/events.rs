@@ -35,6 +35,52 @@ pub struct Up {
     /// The next hop of IPv6 routes sent (RFC 2545 §3): configured, or the session's
     /// local IPv6 address; `None`: IPv6 routes cannot be sent.
     pub next_hop6: Option<NextHop>,
+    /// What else the session negotiated (RFC 8654, RFC 2918, RFC 7313, RFC 4724).
+    pub features: Features,
+}
+
+/// What a session negotiated beyond RFC 4271 and BGPsec, as the RIB uses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Features {
+    /// The longest message to send: 4096, or 65,535 when both sides announced the
+    /// Extended Message capability (RFC 8654 §4). Signed UPDATEs longer than this
+    /// are not sent (RFC 8205 §4.1, RFC 4271 §9.2).
+    pub max_message_len: usize,
+    /// Both sides announced Route Refresh (RFC 2918).
+    pub route_refresh: bool,
+    /// Both sides announced Enhanced Route Refresh (RFC 7313).
+    pub enhanced_route_refresh: bool,
+    /// The neighbour's Restart Time when it announced Graceful Restart for IPv4
+    /// unicast and this speaker helps (RFC 4724 §4.2).
+    pub graceful_restart: Option<std::time::Duration>,
+    /// Both sides announced Graceful Restart: End-of-RIB after the initial table
+    /// (RFC 4724 §2).
+    pub end_of_rib: bool,
+}
+
+impl Default for Features {
+    /// A bare RFC 4271 session: 4096 octets, no refresh, no graceful restart.
+    fn default() -> Features {
+        Features {
+            max_message_len: crate::packet::MAX_MESSAGE_LEN,
+            route_refresh: false,
+            enhanced_route_refresh: false,
+            graceful_restart: None,
+            end_of_rib: false,
+        }
+    }
+}
+
+impl From<&super::fsm::Negotiated> for Features {
+    fn from(n: &super::fsm::Negotiated) -> Features {
+        Features {
+            max_message_len: n.max_message_len(),
+            route_refresh: n.route_refresh,
+            enhanced_route_refresh: n.enhanced_route_refresh,
+            graceful_restart: n.graceful_restart,
+            end_of_rib: n.end_of_rib,
+        }
+    }
 }
 
 /// A session task's news for the RIB task.
@@ -58,6 +104,8 @@ pub enum Event {
     Signed(Signed),
     /// The RPKI view changed (a cache's data, its state), or a cache's state did.
     Rpki(Box<RpkiNews>),
+    /// A ROUTE-REFRESH from the neighbour (RFC 2918 §4, RFC 7313 §4).
+    RouteRefresh(usize, crate::packet::route_refresh::RouteRefresh),
 }
 
 /// What the RPKI task tells the RIB: a new view (if the payload changed) and the

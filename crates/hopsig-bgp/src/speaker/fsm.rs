@@ -15,6 +15,12 @@
 //! discard keep the session, a session reset closes it with the codec's
 //! NOTIFICATION.
 //!
+//! Beyond RFC 4271 the OPEN carries the session capabilities of [`Options`] (RFC
+//! 8654 extended messages, RFC 2918 / 7313 route refresh, RFC 4724 graceful restart
+//! as a helper); what both sides announced is in [`Negotiated`]. The shell decodes
+//! with the negotiated limits ([`received_on`]); a ROUTE-REFRESH in Established
+//! restarts the Hold Timer and goes to the RIB ([`Action::RouteRefresh`]).
+//!
 //! What hopsig deliberately does not implement, and does instead:
 //!
 //! * **Optional session attributes** (§8.1.1: AllowAutomaticStart/Stop,
@@ -55,11 +61,17 @@ use std::net::Ipv4Addr;
 use std::time::Duration;
 
 use super::family::{Afis, Families};
+use crate::packet::route_refresh::{
+    announced, empty_capability, GracefulRestart, RouteRefresh, Subtype,
+    ENHANCED_ROUTE_REFRESH_CAPABILITY, EXTENDED_MESSAGE_CAPABILITY, GRACEFUL_RESTART_CAPABILITY,
+    ROUTE_REFRESH_CAPABILITY, ROUTE_REFRESH_TYPE,
+};
 use crate::packet::Action as Rfc7606;
 use crate::packet::{
     AsWidth, Capability, Direction, ErrorCode, FsmSubcode, Message, MessageError, MessageType,
     Notification, Open, OpenSubcode, Prefix, Update, UpdateError,
 };
+use crate::packet::{HEADER_LEN, MAX_EXTENDED_MESSAGE_LEN, MAX_MESSAGE_LEN};
 
 /// Hold Timer in OpenSent (RFC 4271 §8.2.2: "suggested value … is 4 minutes").
 pub const OPEN_HOLD: Duration = Duration::from_secs(240);
@@ -156,6 +168,26 @@ pub struct Config {
     /// The unicast families announced (RFC 4760 §8), BGPsec for each with `bgpsec`
     /// (RFC 8205 §2.1).
     pub families: Families,
+    /// The session capabilities beyond RFC 4271 to announce.
+    pub options: Options,
+}
+
+/// The session capabilities this speaker announces beyond RFC 4271, 4-octet AS,
+/// multiprotocol and BGPsec: none by default (the bare RFC 4271 session the
+/// conformance cases replay); the speaker's configuration turns them on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Extended Message (RFC 8654 §3, code 6): messages up to 65,535 octets once
+    /// the neighbour announces it too.
+    pub extended_messages: bool,
+    /// Route Refresh (RFC 2918 §2, code 2).
+    pub route_refresh: bool,
+    /// Enhanced Route Refresh (RFC 7313 §3.1, code 70): BoRR and EoRR around a
+    /// re-advertisement.
+    pub enhanced_route_refresh: bool,
+    /// Graceful Restart (RFC 4724 §3, code 64) as a helper: the Restart Time to
+    /// announce, seconds; `None`: not announced.
+    pub graceful_restart: Option<u16>,
 }
 
 /// What the session negotiated: set by the neighbour's OPEN (OpenConfirm and
@@ -178,6 +210,33 @@ pub struct Negotiated {
     pub bgpsec_receive: bool,
     /// The families exchanged and BGPsec for IPv6 ([`Afis::negotiate`]).
     pub afis: Afis,
+    /// Both sides announced the Extended Message capability: messages (but OPEN and
+    /// KEEPALIVE) up to 65,535 octets both ways (RFC 8654 §4).
+    pub extended_messages: bool,
+    /// Both sides announced Route Refresh (RFC 2918 §4: a ROUTE-REFRESH may be sent
+    /// only to a neighbour that announced it).
+    pub route_refresh: bool,
+    /// Both sides announced Enhanced Route Refresh (RFC 7313 §4: BoRR and EoRR
+    /// around each re-advertisement).
+    pub enhanced_route_refresh: bool,
+    /// The neighbour's Restart Time, when it announced Graceful Restart with IPv4
+    /// unicast among the families whose routes a helper keeps (RFC 4724 §4.2) and
+    /// this speaker announced the capability (it is a helper only then).
+    pub graceful_restart: Option<Duration>,
+    /// Both sides announced Graceful Restart: End-of-RIB markers are sent after the
+    /// initial table (RFC 4724 §2, §4.1).
+    pub end_of_rib: bool,
+}
+
+impl Negotiated {
+    /// The longest message either side may send (RFC 8654 §4).
+    pub fn max_message_len(&self) -> usize {
+        if self.extended_messages {
+            MAX_EXTENDED_MESSAGE_LEN
+        } else {
+            MAX_MESSAGE_LEN
+        }
+    }
 }
 
 /// A session's state: the RFC state and what was negotiated.
@@ -236,6 +295,9 @@ pub enum Event {
     UpdateMsg(Box<Update<'static>>),
     /// Event 28: UpdateMsgErr — a malformed UPDATE with RFC 7606's verdict.
     UpdateMsgErr(Box<UpdateError>),
+    /// A ROUTE-REFRESH message (RFC 2918 §3, RFC 7313 §3.2) on a session that
+    /// negotiated Route Refresh (RFC 4271 numbers no event for it).
+    RouteRefreshMsg(RouteRefresh),
 }
 
 /// What the shell does for the FSM, in order.
@@ -271,6 +333,9 @@ pub enum Action {
         /// Why, as logged and shown in the status file.
         reason: String,
     },
+    /// Hand a ROUTE-REFRESH to the RIB: a request to re-advertise the Adj-RIB-Out,
+    /// or the neighbour's BoRR / EoRR around its own (RFC 2918 §4, RFC 7313 §4).
+    RouteRefresh(RouteRefresh),
 }
 
 /// The Send Hold Time of a session whose negotiated Hold Time is `hold`, with
@@ -294,6 +359,63 @@ pub fn capabilities(bgpsec: bool) -> Vec<Capability<'static>> {
     super::family::capabilities(Families::IPV4, bgpsec)
 }
 
+/// The capabilities of `families` ([`super::family::capabilities`]) and those of `options` (RFC 8654 §3, RFC 2918 §2, RFC 7313 §3.1,
+/// RFC 4724 §3: a helper announces its Restart Time, Restart State 0 and no address
+/// family, as a speaker that preserves no forwarding state does).
+pub fn capabilities_with(
+    families: Families,
+    bgpsec: bool,
+    options: &Options,
+) -> Vec<Capability<'static>> {
+    let mut caps = super::family::capabilities(families, bgpsec);
+    for (on, code) in [
+        (options.route_refresh, ROUTE_REFRESH_CAPABILITY),
+        (
+            options.enhanced_route_refresh,
+            ENHANCED_ROUTE_REFRESH_CAPABILITY,
+        ),
+        (options.extended_messages, EXTENDED_MESSAGE_CAPABILITY),
+    ] {
+        if on {
+            caps.push(empty_capability(code));
+        }
+    }
+    if let Some(restart_time) = options.graceful_restart {
+        caps.push(
+            GracefulRestart {
+                restart_state: false,
+                restart_time,
+                families: vec![],
+            }
+            .capability(),
+        );
+    }
+    caps
+}
+
+/// The event of a whole received message `bytes` on a session in state `fsm`: as
+/// [`received`], with the longest message and the message types what was
+/// negotiated allows (RFC 8654 §4; ROUTE-REFRESH only where Route Refresh was
+/// negotiated, RFC 2918 §4 — elsewhere type 5 is a Bad Message Type, RFC 4271
+/// §6.1).
+pub fn received_on(bytes: &[u8], fsm: &Fsm) -> Event {
+    let Some(n) = fsm.negotiated else {
+        return received(bytes, fsm.width());
+    };
+    if n.route_refresh && bytes.get(18) == Some(&ROUTE_REFRESH_TYPE) {
+        let framed = bytes.len() >= HEADER_LEN && bytes[..16].iter().all(|&b| b == 0xff);
+        return match (framed, RouteRefresh::decode(bytes)) {
+            (true, Ok(rr)) => Event::RouteRefreshMsg(rr),
+            (true, Err(note)) => Event::BgpHeaderErr(
+                Some(note),
+                "received: ROUTE-REFRESH of a length other than 23 (RFC 7313 §5)".into(),
+            ),
+            (false, _) => received(bytes, n.width),
+        };
+    }
+    received_max(bytes, n.width, n.max_message_len())
+}
+
 /// Whether `open` announces the BGPsec capability `direction` for IPv4, version 0.
 fn announces(open: &Open<'_>, direction: Direction) -> bool {
     open.capabilities().any(|c| {
@@ -305,7 +427,12 @@ fn announces(open: &Open<'_>, direction: Direction) -> bool {
 /// The event of a whole received message `bytes` (header included), decoded with
 /// `width` ([`Fsm::width`]): the shell's half of "the FSM never parses bytes".
 pub fn received(bytes: &[u8], width: AsWidth) -> Event {
-    match Message::decode(bytes, width) {
+    received_max(bytes, width, MAX_MESSAGE_LEN)
+}
+
+/// [`received`] with messages up to `max` octets.
+fn received_max(bytes: &[u8], width: AsWidth, max: usize) -> Event {
+    match Message::decode_max(bytes, width, max) {
         Ok(Message::Open(o)) => Event::BgpOpen(Box::new(o.into_owned())),
         Ok(Message::Update(u)) => Event::UpdateMsg(Box::new(u.into_owned())),
         Ok(Message::Notification(n)) => Event::NotifMsg(n.into_owned()),
@@ -386,7 +513,7 @@ fn connected(config: &Config) -> (Fsm, Vec<Action>) {
         config.local_as,
         config.hold_time,
         config.router_id,
-        super::family::capabilities(config.families, config.bgpsec),
+        capabilities_with(config.families, config.bgpsec, &config.options),
     );
     (
         Fsm {
@@ -430,6 +557,26 @@ fn open_received(config: &Config, o: &Open<'_>) -> (Fsm, Vec<Action>) {
         bgpsec_send: config.bgpsec && four && afis.ipv4 && announces(o, Direction::Receive),
         bgpsec_receive: config.bgpsec && four && afis.ipv4 && announces(o, Direction::Send),
         afis,
+        extended_messages: config.options.extended_messages
+            && announced(o.capabilities(), EXTENDED_MESSAGE_CAPABILITY),
+        route_refresh: config.options.route_refresh
+            && announced(o.capabilities(), ROUTE_REFRESH_CAPABILITY),
+        enhanced_route_refresh: config.options.route_refresh
+            && config.options.enhanced_route_refresh
+            && announced(o.capabilities(), ROUTE_REFRESH_CAPABILITY)
+            && announced(o.capabilities(), ENHANCED_ROUTE_REFRESH_CAPABILITY),
+        graceful_restart: config
+            .options
+            .graceful_restart
+            .and(GracefulRestart::find(o.capabilities()))
+            .filter(|gr| {
+                gr.families
+                    .iter()
+                    .any(|&(afi, safi, _)| (afi, safi) == (AFI_IPV4, 1))
+            })
+            .map(|gr| Duration::from_secs(u64::from(gr.restart_time))),
+        end_of_rib: config.options.graceful_restart.is_some()
+            && announced(o.capabilities(), GRACEFUL_RESTART_CAPABILITY),
     };
     let mut actions = vec![Action::Send(Message::Keepalive)];
     if !negotiated.hold.is_zero() {
@@ -554,6 +701,19 @@ pub fn step(config: &Config, fsm: Fsm, event: Event) -> (Fsm, Vec<Action>) {
             actions.push(Action::Update(u));
             stay(actions)
         }
+        // RFC 2918 §4 / RFC 7313 §4: for the RIB (a request, or the neighbour's
+        // BoRR / EoRR); an unknown subtype is ignored (RFC 7313 §5).
+        (State::Established, Some(n), E::RouteRefreshMsg(rr)) if n.route_refresh => {
+            let mut actions: Vec<Action> = restart_hold(&n).into_iter().collect();
+            if let Subtype::Other(v) = rr.subtype {
+                actions.push(Action::Log(format!(
+                    "ROUTE-REFRESH of unknown subtype {v} ignored (RFC 7313 §5)"
+                )));
+            } else {
+                actions.push(Action::RouteRefresh(rr));
+            }
+            stay(actions)
+        }
         // RFC 7606 in Established: the codec's verdict.
         (State::Established, Some(n), E::UpdateMsgErr(e)) => {
             let text = MessageError::Update((*e).clone()).to_string();
@@ -604,8 +764,208 @@ pub fn step(config: &Config, fsm: Fsm, event: Event) -> (Fsm, Vec<Action>) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    fn config(options: Options) -> Config {
+        Config {
+            local_as: 65_000,
+            router_id: Ipv4Addr::new(192, 0, 2, 1),
+            hold_time: 90,
+            connect_retry: Duration::from_secs(5),
+            send_hold_time: None,
+            remote_as: 65_001,
+            passive: false,
+            bgpsec: false,
+            families: Default::default(),
+            options,
+        }
+    }
+
+    const ALL: Options = Options {
+        extended_messages: true,
+        route_refresh: true,
+        enhanced_route_refresh: true,
+        graceful_restart: Some(120),
+    };
+
+    /// The session of `config` taken to Established with a neighbour whose OPEN
+    /// carries `caps`; the OPEN this speaker sent.
+    fn established(config: &Config, caps: Vec<Capability<'static>>) -> (Fsm, Open<'static>) {
+        let (fsm, _) = step(config, Fsm::default(), Event::ManualStart);
+        let (fsm, actions) = step(config, fsm, Event::TcpCrAcked);
+        let sent = actions
+            .iter()
+            .find_map(|a| match a {
+                Action::Send(Message::Open(o)) => Some(o.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let theirs = Open::new(65_001, 90, Ipv4Addr::new(192, 0, 2, 2), caps);
+        let (fsm, _) = step(config, fsm, Event::BgpOpen(Box::new(theirs)));
+        let (fsm, _) = step(config, fsm, Event::KeepAliveMsg);
+        assert_eq!(fsm.state, State::Established);
+        (fsm, sent)
+    }
+
+    fn framed(t: u8, body: &[u8]) -> Vec<u8> {
+        let mut v = vec![0xff; 16];
+        v.extend_from_slice(&((body.len() + HEADER_LEN) as u16).to_be_bytes());
+        v.push(t);
+        v.extend_from_slice(body);
+        v
+    }
+
+    /// An UPDATE of `len` octets: one unknown optional transitive attribute.
+    fn long_update(len: usize) -> Vec<u8> {
+        let value = len - HEADER_LEN - 2 - 2 - 4;
+        let mut body = vec![0, 0];
+        body.extend_from_slice(&((value + 4) as u16).to_be_bytes());
+        body.extend_from_slice(&[0xd0, 99]);
+        body.extend_from_slice(&(value as u16).to_be_bytes());
+        body.extend(std::iter::repeat_n(0u8, value));
+        let m = framed(2, &body);
+        assert_eq!(m.len(), len);
+        m
+    }
+
+    #[test]
+    fn rfc_8654_extended_messages_both_ways_only_when_both_announce() {
+        let ext = || vec![empty_capability(EXTENDED_MESSAGE_CAPABILITY)];
+        let (fsm, sent) = established(&config(ALL), ext());
+        // §3: capability code 6, length 0, in the OPEN.
+        assert!(announced(sent.capabilities(), EXTENDED_MESSAGE_CAPABILITY));
+        let n = fsm.negotiated.unwrap();
+        assert!(n.extended_messages);
+        assert_eq!(n.max_message_len(), 65_535);
+        // §4: an UPDATE over 4096 is taken on such a session …
+        let big = long_update(10_000);
+        assert!(matches!(received_on(&big, &fsm), Event::UpdateMsg(_)));
+        assert!(matches!(
+            received_on(&long_update(65_535), &fsm),
+            Event::UpdateMsg(_)
+        ));
+        // … and is Bad Message Length where the neighbour did not announce it …
+        let (plain, _) = established(&config(ALL), vec![]);
+        assert!(!plain.negotiated.unwrap().extended_messages);
+        assert_eq!(plain.negotiated.unwrap().max_message_len(), 4096);
+        let Event::BgpHeaderErr(Some(note), _) = received_on(&big, &plain) else {
+            panic!("not a header error")
+        };
+        assert_eq!(
+            (note.code, note.subcode, &note.data[..]),
+            (1, 2, &[0x27, 0x10][..])
+        );
+        // … or where this speaker did not (the bare RFC 4271 session).
+        let (bare, sent) = established(&config(Options::default()), ext());
+        assert!(!announced(sent.capabilities(), EXTENDED_MESSAGE_CAPABILITY));
+        assert!(!bare.negotiated.unwrap().extended_messages);
+        assert!(matches!(received_on(&big, &bare), Event::BgpHeaderErr(..)));
+        assert!(matches!(
+            received_on(&long_update(4096), &bare),
+            Event::UpdateMsg(_)
+        ));
+    }
+
+    #[test]
+    fn rfc_2918_and_7313_route_refresh_reaches_the_rib() {
+        let caps = || {
+            vec![
+                empty_capability(ROUTE_REFRESH_CAPABILITY),
+                empty_capability(ENHANCED_ROUTE_REFRESH_CAPABILITY),
+            ]
+        };
+        let c = config(ALL);
+        let (fsm, sent) = established(&c, caps());
+        for code in [ROUTE_REFRESH_CAPABILITY, ENHANCED_ROUTE_REFRESH_CAPABILITY] {
+            assert!(announced(sent.capabilities(), code), "{code}");
+        }
+        let n = fsm.negotiated.unwrap();
+        assert!(n.route_refresh && n.enhanced_route_refresh);
+        // RFC 2918 §3: AFI 1, Reserved 0, SAFI 1.
+        let request = framed(5, &[0, 1, 0, 1]);
+        let event = received_on(&request, &fsm);
+        let rr = RouteRefresh::new(1, 1, Subtype::Request);
+        assert_eq!(event, Event::RouteRefreshMsg(rr));
+        let (after, actions) = step(&c, fsm, event);
+        assert_eq!(after, fsm);
+        assert_eq!(
+            actions,
+            vec![
+                Action::StartTimer(Timer::Hold, Duration::from_secs(90)),
+                Action::RouteRefresh(rr)
+            ]
+        );
+        // RFC 7313 §5: an unknown subtype is ignored; a length other than 23 is
+        // ROUTE-REFRESH Message Error / Invalid Message Length.
+        let (_, actions) = step(&c, fsm, received_on(&framed(5, &[0, 1, 9, 1]), &fsm));
+        assert!(!actions.iter().any(|a| matches!(a, Action::RouteRefresh(_))));
+        assert!(actions
+            .iter()
+            .any(|a| matches!(a, Action::Log(l) if l.contains("subtype 9"))));
+        let (idle, actions) = step(&c, fsm, received_on(&framed(5, &[0, 1, 1, 1, 0]), &fsm));
+        assert_eq!(idle.state, State::Idle);
+        assert!(actions.iter().any(|a| matches!(a,
+            Action::Close { notification: Some(n), .. } if (n.code, n.subcode) == (7, 1))));
+        // Route Refresh only (no enhanced): negotiated without BoRR/EoRR.
+        let (rr_only, _) = established(&c, vec![empty_capability(ROUTE_REFRESH_CAPABILITY)]);
+        let n = rr_only.negotiated.unwrap();
+        assert!(n.route_refresh && !n.enhanced_route_refresh);
+        // Not negotiated: type 5 is an unknown message type (RFC 4271 §6.1, Bad
+        // Message Type, the type as data).
+        let (none, _) = established(&c, vec![]);
+        let Event::BgpHeaderErr(Some(note), _) = received_on(&request, &none) else {
+            panic!("not a header error")
+        };
+        assert_eq!((note.code, note.subcode, &note.data[..]), (1, 3, &[5][..]));
+        // And never before Established: an FSM error.
+        let (open_sent, _) = step(&c, Fsm::default(), Event::ManualStart);
+        let (open_sent, _) = step(&c, open_sent, Event::TcpCrAcked);
+        let (idle, _) = step(&c, open_sent, Event::RouteRefreshMsg(rr));
+        assert_eq!(idle.state, State::Idle);
+    }
+
+    #[test]
+    fn rfc_4724_helper_capability_and_the_neighbours_restart_time() {
+        let c = config(ALL);
+        let theirs = GracefulRestart {
+            restart_state: false,
+            restart_time: 30,
+            families: vec![(1, 1, true)],
+        };
+        let (fsm, sent) = established(&c, vec![theirs.capability()]);
+        // §3: a helper announces Restart State 0, its Restart Time and no family.
+        assert_eq!(
+            GracefulRestart::find(sent.capabilities()),
+            Some(GracefulRestart {
+                restart_state: false,
+                restart_time: 120,
+                families: vec![]
+            })
+        );
+        assert_eq!(
+            fsm.negotiated.unwrap().graceful_restart,
+            Some(Duration::from_secs(30))
+        );
+        assert!(fsm.negotiated.unwrap().end_of_rib);
+        // Without IPv4 unicast among the neighbour's families nothing is kept
+        // (§4.2), nor when this speaker does not announce the capability.
+        let v6 = GracefulRestart {
+            families: vec![(2, 1, true)],
+            ..theirs.clone()
+        };
+        let (fsm, _) = established(&c, vec![v6.capability()]);
+        assert_eq!(fsm.negotiated.unwrap().graceful_restart, None);
+        assert!(
+            fsm.negotiated.unwrap().end_of_rib,
+            "§4.1: End-of-RIB all the same"
+        );
+        let (fsm, sent) = established(&config(Options::default()), vec![theirs.capability()]);
+        assert_eq!(fsm.negotiated.unwrap().graceful_restart, None);
+        assert!(!fsm.negotiated.unwrap().end_of_rib);
+        assert!(!announced(sent.capabilities(), GRACEFUL_RESTART_CAPABILITY));
+    }
 
     #[test]
     fn send_hold_time_follows_rfc_9687() {

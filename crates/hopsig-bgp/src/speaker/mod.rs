@@ -26,6 +26,7 @@
 //! returns a typed [`Error`].
 
 pub mod config;
+pub mod control;
 pub mod events;
 pub mod family;
 pub mod fsm;
@@ -303,6 +304,14 @@ pub fn run(config: Config) -> Result<(), Error> {
                     tokio::task::yield_now().await;
                 }
                 _ = tick.tick() => {
+                    rib.expire_stale(std::time::Instant::now());
+                    for address in control::take_requests(&config.state_file) {
+                        if rib.request_refresh(&address) {
+                            tracing::info!("hopsig speaker: ROUTE-REFRESH sent to {address} (RFC 2918)");
+                        } else {
+                            tracing::warn!("hopsig speaker: no ROUTE-REFRESH to {address}: not an Established neighbour that announced Route Refresh (RFC 2918 §4)");
+                        }
+                    }
                     if dirty && tokio::time::Instant::now() >= next_write {
                         let started = tokio::time::Instant::now();
                         let value = status::to_json(&rib, &router_id, config.status_routes);

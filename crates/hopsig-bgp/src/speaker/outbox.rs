@@ -95,6 +95,9 @@ pub struct Outbox {
     shared: Arc<Shared>,
     /// UPDATEs held back while the queue was full, the latest per prefix.
     owed: BTreeMap<Prefix, Owed>,
+    /// Markers that must follow every UPDATE held back now ([`Outbox::after`]):
+    /// queued once `owed` is empty.
+    after_owed: Vec<Vec<u8>>,
 }
 
 /// A held-back UPDATE.
@@ -155,6 +158,28 @@ impl Outbox {
                 return;
             }
         }
+        for m in std::mem::take(&mut self.after_owed) {
+            let _ = self.shared.push(m, false);
+        }
+    }
+
+    /// Queues the message `bytes` — a marker such as an End-of-RIB (RFC 4724 §2) or
+    /// EoRR (RFC 7313 §4) — after every UPDATE queued or held back so far: at once
+    /// if none is held back, else once they all went into the queue. The neighbour
+    /// reads it after what it closes.
+    pub fn after(&mut self, bytes: Vec<u8>) {
+        if self.owed.is_empty() {
+            let _ = self.shared.push(bytes, false);
+        } else {
+            self.after_owed.push(bytes);
+        }
+    }
+
+    /// Queues the message `bytes` at once, ahead of the UPDATEs held back: a BoRR
+    /// (RFC 7313 §4), which must precede every UPDATE of the re-advertisement, or a
+    /// ROUTE-REFRESH request (RFC 2918 §3).
+    pub fn now(&mut self, bytes: Vec<u8>) {
+        let _ = self.shared.push(bytes, false);
     }
 
     /// Bytes queued (and being written).
@@ -191,6 +216,7 @@ pub fn channel(limit: usize) -> (Outbox, Link) {
     let outbox = Outbox {
         shared: Arc::clone(&shared),
         owed: BTreeMap::new(),
+        after_owed: vec![],
     };
     (outbox, Link { shared })
 }

@@ -10,9 +10,14 @@
 
 use std::collections::VecDeque;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::packet::{AsWidth, Header, Message, NextHop, Notification, HEADER_LEN};
+use crate::packet::route_refresh::ROUTE_REFRESH_TYPE;
+use crate::packet::{
+    AsWidth, Header, HeaderError, Message, NextHop, Notification, HEADER_LEN, MAX_MESSAGE_LEN,
+};
 use hopsig_primitives::codec::Reader;
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpSocket, TcpStream};
@@ -21,7 +26,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{sleep_until, timeout};
 
 use super::config::Neighbor;
-use super::events::{Event, Up};
+use super::events::{Event, Features, Up};
 use super::family;
 use super::fsm::{self, Action, Fsm, State, Timer};
 use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
@@ -68,6 +73,12 @@ pub async fn run(
         passive: n.passive,
         bgpsec: n.bgpsec,
         families: n.families(),
+        options: fsm::Options {
+            extended_messages: n.extended_messages,
+            route_refresh: n.route_refresh,
+            enhanced_route_refresh: n.enhanced_route_refresh,
+            graceful_restart: n.graceful_restart,
+        },
     };
     let mut shell = Shell {
         id,
@@ -87,6 +98,11 @@ pub async fn run(
             if next.state != shell.fsm.state || next.state == State::Connect {
                 let _ = rib.send(Event::State(id, next.state));
             }
+            // Before the KEEPALIVE that lets the neighbour send UPDATEs goes out, the
+            // reader takes what was negotiated (RFC 8654 §4, RFC 2918 §4).
+            if let (Some(n), Some(conn)) = (next.negotiated, shell.conn.as_ref()) {
+                conn.limits.set(&n);
+            }
             shell.fsm = next;
             for action in actions {
                 if let Some(e) = shell.perform(action, &mut incoming).await {
@@ -101,6 +117,8 @@ pub async fn run(
 /// A connection from OpenSent on: its reader and writer tasks and output queue.
 struct Conn {
     link: Link,
+    /// What the reader accepts, as negotiated.
+    limits: Arc<Limits>,
     /// The RIB's end of the output queue, until Established hands it over.
     outbox: Option<Outbox>,
     writer: JoinHandle<Result<(), String>>,
@@ -180,6 +198,7 @@ impl Shell<'_> {
                     tx,
                     afis: negotiated.afis,
                     next_hop6,
+                    features: Features::from(&negotiated),
                 };
                 let _ = self.rib.send(Event::Up(self.id, up));
             }
@@ -188,6 +207,9 @@ impl Shell<'_> {
             }
             Action::TreatAsWithdraw(prefixes) => {
                 let _ = self.rib.send(Event::TreatAsWithdraw(self.id, prefixes));
+            }
+            Action::RouteRefresh(rr) => {
+                let _ = self.rib.send(Event::RouteRefresh(self.id, rr));
             }
             Action::Close {
                 notification,
@@ -228,7 +250,7 @@ impl Shell<'_> {
                 self.conn = Some(Conn::open(stream, self.id, self.rib));
                 fsm::Event::TcpConnectionConfirmed
             }
-            Happened::Frame(Some(Ok(bytes))) => fsm::received(&bytes, self.fsm.width()),
+            Happened::Frame(Some(Ok(bytes))) => fsm::received_on(&bytes, &self.fsm),
             Happened::Frame(Some(Err(event))) => event,
             Happened::Frame(None) => fsm::Event::TcpConnectionFails("connection closed".into()),
             Happened::WriterEnded(ended) => fsm::Event::TcpConnectionFails(match ended {
@@ -314,11 +336,13 @@ impl Conn {
         let local = stream.local_addr().ok();
         let (rd, wr) = stream.into_split();
         let (frames_tx, frames) = mpsc::channel(64);
-        let reader = tokio::spawn(reader(rd, frames_tx));
+        let limits = Arc::new(Limits::default());
+        let reader = tokio::spawn(reader(rd, frames_tx, Arc::clone(&limits)));
         let (outbox, link) = outbox::channel(QUEUE_BYTES);
         let writer = tokio::spawn(link.clone().writer(wr, id, rib.clone()));
         Conn {
             link,
+            limits,
             outbox: Some(outbox),
             writer,
             reader,
@@ -368,7 +392,11 @@ type Frame = Result<Vec<u8>, fsm::Event>;
 
 /// Reads whole messages (header, then Length − 19 octets) and passes them on; a
 /// separate task so that the FSM's select loop never cancels a read half-way.
-async fn reader(mut rd: tokio::net::tcp::OwnedReadHalf, tx: mpsc::Sender<Frame>) {
+async fn reader(
+    mut rd: tokio::net::tcp::OwnedReadHalf,
+    tx: mpsc::Sender<Frame>,
+    limits: Arc<Limits>,
+) {
     let failed = |e: std::io::Error| Err(fsm::Event::TcpConnectionFails(format!("read: {e}")));
     loop {
         let mut header = [0u8; HEADER_LEN];
@@ -376,15 +404,20 @@ async fn reader(mut rd: tokio::net::tcp::OwnedReadHalf, tx: mpsc::Sender<Frame>)
             let _ = tx.send(failed(e)).await;
             return;
         }
-        let h = match Header::read(&mut Reader::new(&header)) {
-            Ok(h) => h,
+        let length = match Header::read_max(&mut Reader::new(&header), limits.max()) {
+            Ok(h) => h.length(),
+            // A ROUTE-REFRESH where Route Refresh was negotiated: framed here,
+            // checked by [`fsm::received_on`].
+            Err(HeaderError::BadType(ROUTE_REFRESH_TYPE)) if limits.route_refresh() => {
+                usize::from(u16::from_be_bytes([header[16], header[17]])).max(HEADER_LEN)
+            }
             Err(e) => {
                 let event = fsm::Event::BgpHeaderErr(e.notification(), e.to_string());
                 let _ = tx.send(Err(event)).await;
                 return;
             }
         };
-        let mut message = vec![0u8; h.length()];
+        let mut message = vec![0u8; length];
         message[..HEADER_LEN].copy_from_slice(&header);
         if let Err(e) = rd.read_exact(&mut message[HEADER_LEN..]).await {
             let _ = tx.send(failed(e)).await;
@@ -393,5 +426,39 @@ async fn reader(mut rd: tokio::net::tcp::OwnedReadHalf, tx: mpsc::Sender<Frame>)
         if tx.send(Ok(message)).await.is_err() {
             return;
         }
+    }
+}
+
+/// What the reader task accepts: the longest message and whether ROUTE-REFRESH is
+/// a message type; set by the session when the neighbour's OPEN is taken, before
+/// the KEEPALIVE after which the neighbour may send either (RFC 8654 §4, RFC 2918
+/// §4). Before, RFC 4271's 4096 octets and four message types.
+#[derive(Debug)]
+struct Limits {
+    max: AtomicUsize,
+    route_refresh: AtomicBool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max: AtomicUsize::new(MAX_MESSAGE_LEN),
+            route_refresh: AtomicBool::new(false),
+        }
+    }
+}
+
+impl Limits {
+    fn set(&self, n: &fsm::Negotiated) {
+        self.max.store(n.max_message_len(), Ordering::Release);
+        self.route_refresh.store(n.route_refresh, Ordering::Release);
+    }
+
+    fn max(&self) -> usize {
+        self.max.load(Ordering::Acquire)
+    }
+
+    fn route_refresh(&self) -> bool {
+        self.route_refresh.load(Ordering::Acquire)
     }
 }

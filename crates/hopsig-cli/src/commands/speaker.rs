@@ -33,6 +33,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Ask the running speaker of CONFIG to request a route refresh (RFC 2918) from
+    /// NEIGHBOR: it sends a ROUTE-REFRESH within half a second.
+    Refresh {
+        /// The configuration file.
+        config: PathBuf,
+        /// The neighbour's address, as configured.
+        neighbor: std::net::IpAddr,
+    },
 }
 
 /// Runs the subcommand.
@@ -51,6 +59,17 @@ pub fn run(args: Args) -> Outcome {
                 return say_json(&value);
             }
             summary(&value).ok_or_else(|| io::at(path, "not a speaker state file"))?
+        }
+        Command::Refresh { config, neighbor } => {
+            let config = load(&config)?;
+            if !config.neighbors.iter().any(|n| n.address == neighbor) {
+                return Err(Failure::Input(format!(
+                    "{neighbor} is not a neighbour in the configuration"
+                )));
+            }
+            hopsig_bgp::speaker::control::request_refresh(&config.state_file, neighbor)
+                .map_err(|e| io::at(&config.state_file, e))?;
+            say(format!("route refresh of {neighbor} requested"))
         }
     }
 }

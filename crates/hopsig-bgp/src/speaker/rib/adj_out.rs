@@ -60,6 +60,10 @@ pub struct Announce {
     next_hop: Ipv4Addr,
     /// The session's IPv6 next hop (RFC 2545 §3), for an IPv6 prefix.
     next_hop6: Option<NextHop>,
+    /// The longest message the session takes: 4096, or 65,535 with extended
+    /// messages (RFC 8654 §4). A longer signed UPDATE is not sent (RFC 8205 §4.1,
+    /// RFC 4271 §9.2).
+    max_len: usize,
 }
 
 impl Announce {
@@ -68,7 +72,10 @@ impl Announce {
     pub(super) fn build(&self) -> Built {
         let next_hop = self.next_hop_of_family()?;
         let hop = Hop::to(self.remote_as);
-        let encode = |m: Message<'_>| m.encoding(self.width).map_err(AnnounceError::Encode);
+        let encode = |m: Message<'_>| {
+            m.encoding_max(self.width, self.max_len)
+                .map_err(AnnounceError::Encode)
+        };
         let signed = match (self.sign, &self.received) {
             (false, _) => None,
             (true, None) => {
@@ -77,17 +84,25 @@ impl Announce {
                         .map_err(AnnounceError::Attribute)?;
                 Some(
                     self.signer
-                        .originate(
+                        .originate_max(
                             SignedNlri::unicast(self.prefix),
                             next_hop,
                             vec![origin_attr],
                             &hop,
+                            self.max_len,
                         )
-                        .and_then(|u| Ok(Message::Update(u).encoding(AsWidth::Four)?)),
+                        .and_then(|u| {
+                            Ok(Message::Update(u).encoding_max(AsWidth::Four, self.max_len)?)
+                        }),
                 )
             }
             // Encoded once as it is signed (the time-to-forward path of lazy mode).
-            (true, Some(u)) => Some(self.signer.forward_message(u, Some(next_hop), &hop)),
+            (true, Some(u)) => {
+                Some(
+                    self.signer
+                        .forward_message_max(u, Some(next_hop), &hop, self.max_len),
+                )
+            }
         };
         let bytes = match signed {
             Some(Ok(bytes)) => {
@@ -277,6 +292,7 @@ impl Rib {
             attributes,
             next_hop: self.next_hop,
             next_hop6: up.next_hop6,
+            max_len: up.features.max_message_len,
         })
     }
 }

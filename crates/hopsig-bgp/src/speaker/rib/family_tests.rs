@@ -63,6 +63,7 @@ fn session(
         bgpsec_send: bgpsec4,
         bgpsec_receive: bgpsec4,
         tx,
+        features: Default::default(),
         afis,
         next_hop6,
     });

@@ -18,6 +18,8 @@ pub mod adj_in;
 pub mod adj_out;
 pub mod decision;
 pub mod policy;
+pub mod refresh;
+pub mod restart;
 pub mod revalidate;
 
 #[cfg(test)]
@@ -158,6 +160,9 @@ pub struct Rib {
     pool: Pool,
     seq: u64,
     sign_jobs: u64,
+    /// Each session's stale routes (route refresh, graceful restart), by session
+    /// number ([`refresh::Stale`]).
+    pub stale: Vec<refresh::Stale>,
 }
 
 impl Rib {
@@ -193,6 +198,7 @@ impl Rib {
             pool,
             seq: 0,
             sign_jobs: 0,
+            stale: vec![],
         }
     }
 
@@ -214,8 +220,12 @@ impl Rib {
                 for p in all {
                     self.decide(p);
                 }
+                self.restarted(id);
             }
             Event::Down(id, why) => {
+                if self.graceful_down(id, &why) {
+                    return;
+                }
                 let Some(session) = self.sessions.get_mut(id) else {
                     return;
                 };
@@ -227,7 +237,11 @@ impl Rib {
                     self.decide(p);
                 }
             }
-            Event::Update(id, update, at) => self.update(id, *update, at),
+            Event::Update(id, update, at) => {
+                self.refreshed(id, &update);
+                self.update(id, *update, at)
+            }
+            Event::RouteRefresh(id, rr) => self.route_refresh(id, rr),
             Event::TreatAsWithdraw(id, prefixes) => {
                 for p in prefixes {
                     if let Some(s) = self.sessions.get_mut(id) {
@@ -242,7 +256,11 @@ impl Rib {
                 }
             }
             Event::Validated(v) => self.validated(v),
-            Event::Signed(s) => self.signed(s),
+            Event::Signed(s) => {
+                let id = s.session;
+                self.signed(s);
+                self.end_of_rib_if_sent(id);
+            }
             Event::Rpki(news) => {
                 self.caches = news.caches;
                 if let Some(view) = news.view {
@@ -414,6 +432,7 @@ mod tests {
                 tx,
                 afis: Default::default(),
                 next_hop6: None,
+                features: Default::default(),
             }),
             signer: Arc::new(signer(LOCAL, &keys.local)),
             adj_in: BTreeMap::new(),
