@@ -39,7 +39,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
     let sessions: Vec<Value> = rib
         .sessions
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             json!({
                 "address": s.address,
                 "remote_as": s.remote_as,
@@ -50,6 +51,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
                 "last_error": s.last_error,
                 "out_queue_bytes": s.up.as_ref().map(|u| u.tx.queued_bytes()),
                 "out_held_back": s.up.as_ref().map(|u| u.tx.held_back()),
+                "accepted_prefixes": rib.accepted(i),
+                "max_prefixes": rib.rules(i).max_prefixes.map(|m| m.limit),
             })
         })
         .collect();
@@ -72,6 +75,9 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
                 "aspa": r.aspa.state.name(),
                 "aspa_reason": r.aspa.reason,
                 "installed": rib.best(p) == Some(Source::Neighbor(i, r.seq)),
+                "local_pref": r.local_pref,
+                "med": r.med,
+                "filtered": r.filtered,
             })
         })
         .collect();
