@@ -3,6 +3,8 @@
 //! verification (draft-ietf-sidrops-aspa-verification §6). Permissive by default:
 //! only a BGPsec 'Not Valid' route is not used, as before; the flags make Invalid
 //! ROV or ASPA verdicts, or anything but BGPsec 'Valid', ineligible too.
+//! [`Rules`] is the rest of a neighbour's policy (issue 25 §4): prefix filters,
+//! LOCAL_PREF, MED, communities, the prefix limit.
 
 use std::time::Duration;
 
