@@ -479,3 +479,45 @@ fn communities_travel_from_gobgpd_through_hopsig_to_bird() {
         "{last}"
     );
 }
+
+/// Bad policy values stop `hopsig speaker run` with exit status 2, naming the file
+/// and what is wrong.
+#[test]
+fn bad_policy_configurations_are_exit_2_naming_the_file() {
+    let s = Scratch::new();
+    let base = "local_as = 1\nrouter_id = \"192.0.2.1\"\nmode = \"lazy\"\nstate_file = \"x\"\n\
+                [[neighbors]]\naddress = \"127.0.0.9\"\nremote_as = 2\n";
+    for (name, extra, needle) in [
+        (
+            "import.toml",
+            "import = [\"permit 10.0.0.0/8 le 40\"]",
+            "prefix rule",
+        ),
+        (
+            "export.toml",
+            "export = [\"allow 10.0.0.0/8\"]",
+            "permit or deny",
+        ),
+        (
+            "community.toml",
+            "add_communities = [\"1:2:3\"]",
+            "community '1:2:3'",
+        ),
+        (
+            "max.toml",
+            "max_prefixes = 0",
+            "max_prefixes must be at least 1",
+        ),
+        (
+            "warning.toml",
+            "max_prefixes = 9\nmax_prefixes_warning = 0",
+            "1 to 100",
+        ),
+    ] {
+        let path = s.write(name, format!("{base}{extra}\n"));
+        let o = s.run(&["speaker", "run", &path]);
+        assert_eq!(common::code(&o), 2, "{name}: {}", common::text(&o));
+        let err = common::stderr(&o);
+        assert!(err.contains(needle) && err.contains(name), "{name}: {err}");
+    }
+}
