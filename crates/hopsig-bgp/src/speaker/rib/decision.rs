@@ -36,21 +36,20 @@ impl Rib {
         if self.local.contains(p) {
             return Some(Source::Local);
         }
-        let routes: Vec<(usize, &super::Route)> = self
-            .sessions
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| {
-                let r = s
-                    .adj_in
-                    .get(p)
-                    .filter(|r| !r.filtered && self.policy(i).eligible(self.mode, r))?;
-                Some((i, r))
-            })
-            .collect();
-        if let [(i, r)] = routes[..] {
-            return Some(Source::Neighbor(i, r.seq));
-        }
+        let mut eligible = self.sessions.iter().enumerate().filter_map(|(i, s)| {
+            let r = s
+                .adj_in
+                .get(p)
+                .filter(|r| !r.filtered && self.policy(i).eligible(self.mode, r))?;
+            Some((i, r))
+        });
+        // One route (the common case) needs no comparison and no allocation.
+        let first = eligible.next()?;
+        let Some(second) = eligible.next() else {
+            return Some(Source::Neighbor(first.0, first.1.seq));
+        };
+        let routes: Vec<(usize, &super::Route)> =
+            [first, second].into_iter().chain(eligible).collect();
         let candidates: Vec<Candidate> = routes.iter().map(|&(i, r)| Candidate::of(i, r)).collect();
         preferred(&candidates).map(|c| Source::Neighbor(routes[c].0, routes[c].1.seq))
     }
