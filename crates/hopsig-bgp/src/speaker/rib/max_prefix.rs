@@ -102,15 +102,20 @@ impl Rib {
         let Some(max) = self.rules(id).max_prefixes else {
             return;
         };
-        let address = self.sessions.get(id).map(|s| s.address.clone());
-        let address = address.unwrap_or_default();
+        let address = |rib: &Rib| {
+            rib.sessions
+                .get(id)
+                .map_or("", |s| s.address.as_str())
+                .to_string()
+        };
         let c = *self.count_mut(id);
         if let Some(pct) = max.warning {
             let threshold = (u64::from(max.limit) * u64::from(pct)).div_ceil(100);
             let over = c.accepted as u64 >= threshold;
             if over && !c.warned {
                 tracing::warn!(
-                    "hopsig speaker: neighbor {address}: {} prefixes accepted, {pct}% of max_prefixes {}",
+                    "hopsig speaker: neighbor {}: {} prefixes accepted, {pct}% of max_prefixes {}",
+                    address(self),
                     c.accepted,
                     max.limit
                 );
@@ -128,8 +133,7 @@ impl Rib {
             "Maximum Number of Prefixes Reached (RFC 4486): {} accepted, max_prefixes {}; {after}",
             c.accepted, max.limit
         );
-        tracing::warn!("hopsig speaker: neighbor {address}: {reason}");
-        self.count_mut(id).ceased = true;
+        let address = address(self);
         let note = Notification::new(
             ErrorCode::Cease,
             u8::from(CeaseSubcode::MaximumPrefixes),
@@ -139,7 +143,11 @@ impl Rib {
             return;
         };
         match Message::Notification(note).encoding(up.width) {
-            Ok(bytes) => up.tx.cease(bytes, reason, max.restart),
+            Ok(bytes) => {
+                tracing::warn!("hopsig speaker: neighbor {address}: {reason}");
+                up.tx.cease(bytes, reason, max.restart);
+                self.count_mut(id).ceased = true;
+            }
             Err(e) => tracing::warn!("hopsig speaker: neighbor {address}: NOTIFICATION: {e}"),
         }
     }
