@@ -241,8 +241,11 @@ fn max_prefixes_cease_reaches_gobgpd_and_the_session_stays_down() {
     });
     let hopsig_log = std::fs::read_to_string(s.path("hopsig.log")).unwrap();
     assert!(hopsig_log.contains("60% of max_prefixes 3"), "{hopsig_log}");
-    // Stays down: with connect_retry 1 it would be back within a couple of seconds.
-    let until = Instant::now() + Duration::from_secs(5);
+    // Stays down: with connect_retry 1, hopsig would connect again every second
+    // (gobgpd closes connections for about 5 s after a reset, then takes them: a
+    // second NOTIFICATION), so for 7 s neither happens.
+    let gobgpd_log = || std::fs::read_to_string(&log).unwrap_or_default();
+    let until = Instant::now() + Duration::from_secs(7);
     while Instant::now() < until {
         let v = status(&s, "hopsig").unwrap();
         let session = session_of(&v, "127.0.42.1");
@@ -251,6 +254,18 @@ fn max_prefixes_cease_reaches_gobgpd_and_the_session_stays_down() {
         assert_eq!(v["adj_rib_in_count"], 0, "gobgpd's routes kept: {v}");
         std::thread::sleep(Duration::from_millis(250));
     }
+    let text = gobgpd_log();
+    assert_eq!(text.matches("received notification").count(), 1, "{text}");
+    assert!(
+        !text.contains("accepted connection"),
+        "hopsig connected again:\n{text}"
+    );
+    let hopsig_log = std::fs::read_to_string(s.path("hopsig.log")).unwrap();
+    assert_eq!(
+        hopsig_log.matches("session closed").count(),
+        1,
+        "{hopsig_log}"
+    );
     let o = gobgp(api, &["-j", "neighbor", "127.0.42.2"]);
     let n: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_ne!(
@@ -259,9 +274,10 @@ fn max_prefixes_cease_reaches_gobgpd_and_the_session_stays_down() {
     );
 }
 
-/// With `max_prefixes_restart = 4` the session comes back after the hold-down (not
-/// after ConnectRetry, 1 s), and is ended again by the same prefixes: gobgpd
-/// receives a second NOTIFICATION, at least 4 s after the first.
+/// With `max_prefixes_restart = 8` the session comes back after the hold-down (not
+/// after ConnectRetry, 1 s, nor after gobgpd's own wait of about 5 s), and is ended
+/// again by the same prefixes: gobgpd receives a second NOTIFICATION, about 8 s
+/// after the first, and no connection from hopsig in between.
 #[test]
 fn max_prefixes_restart_brings_the_session_back() {
     if !have("max_prefixes_restart_brings_the_session_back", false) {
@@ -281,7 +297,7 @@ fn max_prefixes_restart_brings_the_session_back() {
             "127.0.43.1",
             gp,
             65001,
-            "max_prefixes = 2\nmax_prefixes_restart = 4",
+            "max_prefixes = 2\nmax_prefixes_restart = 8",
         )],
     );
     let log = s.path("gobgpd-127.0.43.1.log");
@@ -295,9 +311,14 @@ fn max_prefixes_restart_brings_the_session_back() {
     let first = Instant::now();
     wait_for(&s, "a second NOTIFICATION", || notifications() >= 2);
     let gap = first.elapsed();
+    let text = std::fs::read_to_string(&log).unwrap();
     assert!(
-        gap >= Duration::from_secs(3),
-        "back after {gap:?}, before max_prefixes_restart"
+        gap >= Duration::from_secs(7),
+        "back after {gap:?}, before max_prefixes_restart:\n{text}"
+    );
+    assert!(
+        !text.contains("accepted connection"),
+        "hopsig connected during its hold-down:\n{text}"
     );
 }
 
