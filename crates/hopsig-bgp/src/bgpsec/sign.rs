@@ -231,10 +231,22 @@ impl<'s> Signer<'s> {
         next_hop: Option<NextHop>,
         hop: &Hop,
     ) -> Result<Update<'a>, SignError> {
-        checked_size(
-            self.forward_unchecked(received, next_hop, hop)?,
-            MAX_MESSAGE_LEN,
-        )
+        self.forward_max(received, next_hop, hop, MAX_MESSAGE_LEN)
+    }
+
+    /// [`Signer::forward`] toward a peer whose messages may be `max` octets long
+    /// (65,535 with the Extended Message capability, RFC 8654 §4).
+    ///
+    /// # Errors
+    /// As [`Signer::forward`], [`SignError::TooLarge`] over `max`.
+    pub fn forward_max<'a>(
+        &self,
+        received: &Update<'a>,
+        next_hop: Option<NextHop>,
+        hop: &Hop,
+        max: usize,
+    ) -> Result<Update<'a>, SignError> {
+        checked_size(self.forward_unchecked(received, next_hop, hop)?, max)
     }
 
     /// [`Signer::forward`]'s UPDATE as the BGP message sent (RFC 4271 §4.1 header

@@ -9,6 +9,7 @@ use crate::packet::Prefix;
 use crate::rpki::aspa::Relation;
 use crate::rpki::rtr::CacheConfig;
 use crate::rpki::Limits;
+use crate::speaker::rib::filter::PrefixList;
 
 /// Largest configuration file a caller should read (1 MiB).
 pub const MAX_CONFIG_LEN: u64 = 1 << 20;
@@ -127,11 +128,105 @@ pub struct Neighbor {
     /// Time, seconds (at most 4095), and keep a restarting neighbour's routes
     /// [default: not announced].
     pub graceful_restart: Option<u16>,
+    /// Import filter: an ordered prefix list, `["permit 10.0.0.0/8 le 24", …]`
+    /// ([`PrefixList`]); a route it denies is kept in Adj-RIB-In, marked filtered,
+    /// and not used [default: everything passes].
+    #[serde(default)]
+    pub import: PrefixList,
+    /// Export filter: a route it denies is never sent to the neighbour [default:
+    /// everything passes].
+    #[serde(default)]
+    pub export: PrefixList,
+    /// Most prefixes accepted from the neighbour (past the import filter); one more
+    /// ends the session with a NOTIFICATION Cease, Maximum Number of Prefixes Reached
+    /// (RFC 4486 §4) [default: no limit].
+    pub max_prefixes: Option<u32>,
+    /// Percentage of `max_prefixes` at which a warning is logged [default: none].
+    pub max_prefixes_warning: Option<u8>,
+    /// Seconds after a max-prefix Cease before the session starts again [default:
+    /// not before the speaker restarts].
+    pub max_prefixes_restart: Option<u64>,
+    /// LOCAL_PREF given to the neighbour's routes on import: the degree of
+    /// preference of RFC 4271 §9.1.1, higher preferred [default 100].
+    #[serde(default = "local_pref")]
+    pub local_pref: u32,
+    /// MULTI_EXIT_DISC sent with every route to this neighbour (RFC 4271 §5.1.4)
+    /// [default: none sent].
+    pub med: Option<u32>,
+    /// Communities (RFC 1997) added to the neighbour's routes on import: `"AS:VALUE"`
+    /// or `no-export`, `no-advertise`, `no-export-subconfed` [default: none].
+    #[serde(default, deserialize_with = "communities")]
+    pub add_communities: Vec<u32>,
 }
 
 /// `true`, for serde defaults.
 fn yes() -> bool {
     true
+}
+
+/// The default LOCAL_PREF (as gobgpd, BIRD and most routers have it).
+fn local_pref() -> u32 {
+    100
+}
+
+/// Community names, each by [`community`], so that a bad one is a TOML error with
+/// its line.
+fn communities<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    names
+        .iter()
+        .map(|n| community(n))
+        .collect::<Result<_, _>>()
+        .map_err(serde::de::Error::custom)
+}
+
+/// A community (RFC 1997 §"COMMUNITIES attribute"): `AS:VALUE`, two 16-bit numbers,
+/// or a well-known one by name: `no-export` (0xFFFFFF01), `no-advertise`
+/// (0xFFFFFF02), `no-export-subconfed` (0xFFFFFF03).
+///
+/// # Errors
+/// Why `s` is none of these.
+pub fn community(s: &str) -> Result<u32, String> {
+    match s {
+        "no-export" => return Ok(0xFFFF_FF01),
+        "no-advertise" => return Ok(0xFFFF_FF02),
+        "no-export-subconfed" => return Ok(0xFFFF_FF03),
+        _ => {}
+    }
+    let bad = || {
+        format!("community '{s}': not AS:VALUE (two numbers 0 to 65535) nor no-export, no-advertise, no-export-subconfed")
+    };
+    let (asn, value) = s.split_once(':').ok_or_else(bad)?;
+    let asn: u16 = asn.parse().map_err(|_| bad())?;
+    let value: u16 = value.parse().map_err(|_| bad())?;
+    Ok(u32::from(asn) << 16 | u32::from(value))
+}
+
+impl Neighbor {
+    /// The max-prefix settings make sense: a limit of at least 1, a warning
+    /// percentage of 1 to 100, a restart of at least 1 s, the last two only with a
+    /// limit.
+    fn check_max_prefixes(&self) -> Result<(), String> {
+        let at = |why: &str| Err(format!("neighbor {}: {why}", self.address));
+        if self.max_prefixes == Some(0) {
+            return at("max_prefixes must be at least 1");
+        }
+        if self.max_prefixes.is_none()
+            && (self.max_prefixes_warning.is_some() || self.max_prefixes_restart.is_some())
+        {
+            return at("max_prefixes_warning and max_prefixes_restart need max_prefixes");
+        }
+        if self
+            .max_prefixes_warning
+            .is_some_and(|w| !(1..=100).contains(&w))
+        {
+            return at("max_prefixes_warning must be a percentage, 1 to 100");
+        }
+        if self.max_prefixes_restart == Some(0) {
+            return at("max_prefixes_restart must be at least 1 (seconds)");
+        }
+        Ok(())
+    }
 }
 
 /// A role name, by [`Relation`]'s `FromStr`, so that a bad one is a TOML error with
@@ -315,6 +410,9 @@ impl Config {
                 "graceful_restart: the Restart Time has 12 bits, at most 4095 (RFC 4724 §3)",
             );
         }
+        for n in &config.neighbors {
+            n.check_max_prefixes().map_err(ConfigError::Invalid)?;
+        }
         config.originated().map_err(ConfigError::Invalid)?;
         config.check_families().map_err(ConfigError::Invalid)?;
         Ok(config)
@@ -431,5 +529,50 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("rpki.cache"), "{e}");
+    }
+
+    /// Issue 25 §4: the policy fields, their defaults, and bad values refused with
+    /// what is wrong (the TOML ones with their line).
+    #[test]
+    fn policy_fields_defaults_and_bad_values() {
+        let n = "[[neighbors]]\naddress = \"192.0.2.2\"\nremote_as = 65002\n";
+        let c = parse(&format!(
+            "{n}import = [\"permit 10.0.0.0/8 le 24\", \"deny 2001:db8::/32 ge 48\"]\n\
+             export = [\"deny 0.0.0.0/0\"]\nmax_prefixes = 10\nmax_prefixes_warning = 80\n\
+             max_prefixes_restart = 60\nlocal_pref = 200\nmed = 5\n\
+             add_communities = [\"65000:1\", \"no-export\"]\n{n}"
+        ))
+        .unwrap();
+        let (a, b) = (&c.neighbors[0], &c.neighbors[1]);
+        assert_eq!(a.import.0.len(), 2);
+        assert_eq!(a.import.0[1].to_string(), "deny 2001:db8::/32 ge 48 le 128");
+        assert_eq!(a.export.0.len(), 1);
+        assert_eq!(
+            (
+                a.max_prefixes,
+                a.max_prefixes_warning,
+                a.max_prefixes_restart
+            ),
+            (Some(10), Some(80), Some(60))
+        );
+        assert_eq!((a.local_pref, a.med), (200, Some(5)));
+        assert_eq!(a.add_communities, [65000 << 16 | 1, 0xFFFF_FF01]);
+        assert!(b.import.is_empty() && b.export.is_empty());
+        assert_eq!((b.max_prefixes, b.local_pref, b.med), (None, 100, None));
+        assert!(b.add_communities.is_empty());
+        for (extra, why) in [
+            ("import = [\"permit 10.0.0.0/8 le 33\"]", "line 8"),
+            ("export = [\"accept 10.0.0.0/8\"]", "permit or deny"),
+            ("add_communities = [\"65000\"]", "community '65000'"),
+            ("add_communities = [\"70000:1\"]", "line 8"),
+            ("max_prefixes = 0", "max_prefixes must be at least 1"),
+            ("max_prefixes_warning = 50", "need max_prefixes"),
+            ("max_prefixes = 5\nmax_prefixes_warning = 101", "1 to 100"),
+            ("max_prefixes = 5\nmax_prefixes_restart = 0", "at least 1"),
+            ("local_pref = -1", "local_pref"),
+        ] {
+            let e = parse(&format!("{n}{extra}\n")).unwrap_err().to_string();
+            assert!(e.contains(why), "{extra}: {e}");
+        }
     }
 }

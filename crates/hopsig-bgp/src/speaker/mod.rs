@@ -245,6 +245,7 @@ pub fn run(config: Config) -> Result<(), Error> {
             pool,
         );
         rib.policies = config.neighbors.iter().map(Policy::of).collect();
+        rib.rules = config.neighbors.iter().map(rib::Rules::of).collect();
         if !config.rpki.cache.is_empty() {
             let caches = crate::rpki::rtr::spawn_caches(config.rpki.cache.clone(), limits);
             tokio::spawn(rpki(files, caches, limits, events_tx.clone()));

@@ -59,6 +59,9 @@ struct Queue {
     /// How long the socket may take no byte while data waits (RFC 9687's
     /// SendHoldTime); `None`: no limit (before Established, or turned off).
     send_hold: Option<Duration>,
+    /// The RIB ended the session ([`Outbox::cease`]): why, and how long the
+    /// session stays down (`None`: until the speaker restarts).
+    ceased: Option<(String, Option<Duration>)>,
 }
 
 impl Shared {
@@ -191,6 +194,26 @@ impl Outbox {
     pub fn held_back(&self) -> usize {
         self.owed.len()
     }
+
+    /// The RIB ends the session (a prefix limit, RFC 4486): the UPDATEs queued and
+    /// held back are dropped, `notification` is written last, and then the writer
+    /// ends with `reason`, which the session takes as the connection's end (RFC 4271
+    /// Event 18, so no second NOTIFICATION); it then stays down for `hold_down`, or
+    /// until the speaker restarts (`None`), before it starts again
+    /// ([`Link::ceased`]).
+    pub fn cease(&mut self, notification: Vec<u8>, reason: String, hold_down: Option<Duration>) {
+        self.owed.clear();
+        let mut q = self.shared.lock();
+        if q.closed {
+            return;
+        }
+        q.ceased = Some((reason, hold_down));
+        drop(q);
+        Link {
+            shared: Arc::clone(&self.shared),
+        }
+        .close(Some(notification));
+    }
 }
 
 /// The session task's end of its output.
@@ -209,6 +232,7 @@ pub fn channel(limit: usize) -> (Outbox, Link) {
             wants_room: false,
             closed: false,
             send_hold: None,
+            ceased: None,
         }),
         wake: Notify::new(),
         limit,
@@ -247,6 +271,12 @@ impl Link {
         self.shared.wake.notify_one();
     }
 
+    /// Whether the RIB ended the session ([`Outbox::cease`]): why, and how long it
+    /// stays down (`None`: until the speaker restarts).
+    pub fn ceased(&self) -> Option<(String, Option<Duration>)> {
+        self.shared.lock().ceased.clone()
+    }
+
     /// Every message queued, taken out (tests: no writer).
     #[cfg(test)]
     pub fn take_all(&self) -> Vec<Vec<u8>> {
@@ -270,7 +300,10 @@ impl Link {
         loop {
             let Some((batch, ends, send_hold)) = self.next_batch().await else {
                 let _ = wr.shutdown().await;
-                return Ok(());
+                return match self.shared.lock().ceased.as_ref() {
+                    Some((reason, _)) => Err(reason.clone()),
+                    None => Ok(()),
+                };
             };
             let mut at = 0;
             while at < batch.len() {

@@ -90,6 +90,7 @@ pub async fn run(
         accepting: false,
         conn: None,
         next_hop6: local.next_hop6,
+        hold_down: None,
     };
     let mut pending = VecDeque::from([fsm::Event::ManualStart]);
     loop {
@@ -143,6 +144,10 @@ struct Shell<'a> {
     conn: Option<Conn>,
     /// The IPv6 next hop configured ([`Local::next_hop6`]).
     next_hop6: Option<NextHop>,
+    /// The RIB ended the session for its prefix limit ([`Outbox::cease`]): the
+    /// IdleHoldTimer that follows runs this long, or never (`Some(None)`: the session
+    /// stays in Idle until the speaker restarts, RFC 4486).
+    hold_down: Option<Option<Duration>>,
 }
 
 impl Shell<'_> {
@@ -169,6 +174,12 @@ impl Shell<'_> {
             }
             Action::StartTimer(t, d) => {
                 self.timers[t as usize] = Some(tokio::time::Instant::now() + d);
+                if t == Timer::IdleHold {
+                    if let Some(hold) = self.hold_down.take() {
+                        self.timers[t as usize] =
+                            hold.map(|h| tokio::time::Instant::now() + h.max(d));
+                    }
+                }
             }
             Action::StopTimer(t) => {
                 self.timers[t as usize] = None;
@@ -213,8 +224,13 @@ impl Shell<'_> {
             }
             Action::Close {
                 notification,
-                reason,
+                mut reason,
             } => {
+                // The RIB ended it (a prefix limit): its NOTIFICATION went out, and
+                // its reason is the session's, however the connection ended.
+                if let Some((why, hold)) = self.conn.as_ref().and_then(|c| c.link.ceased()) {
+                    (reason, self.hold_down) = (why, Some(hold));
+                }
                 if let Some(conn) = self.conn.take() {
                     conn.close(notification).await;
                 }

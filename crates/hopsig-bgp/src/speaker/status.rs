@@ -46,7 +46,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
     let sessions: Vec<Value> = rib
         .sessions
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             json!({
                 "address": s.address,
                 "remote_as": s.remote_as,
@@ -59,6 +60,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
                 "out_held_back": s.up.as_ref().map(|u| u.tx.held_back()),
                 "families": s.up.as_ref().map(|u| u.afis.names()),
                 "bgpsec_ipv6": s.up.as_ref().map(|u| u.afis.bgpsec_send6),
+                "accepted_prefixes": rib.accepted(i),
+                "max_prefixes": rib.rules(i).max_prefixes.map(|m| m.limit),
             })
         })
         .collect();
@@ -81,6 +84,9 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
                 "aspa": r.aspa.state.name(),
                 "aspa_reason": r.aspa.reason,
                 "installed": rib.best(p) == Some(Source::Neighbor(i, r.seq)),
+                "local_pref": r.local_pref,
+                "med": r.med,
+                "filtered": r.filtered,
             })
         })
         .collect();

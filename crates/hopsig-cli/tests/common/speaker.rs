@@ -324,3 +324,79 @@ pub fn free_port6() -> u16 {
         .unwrap()
         .port()
 }
+
+/// gobgpd listening on `address:port` as AS `asn`, its API on 127.0.0.1:`api`, with
+/// passive neighbours `neighbors` (hopsig's address, AS); its log in gobgpd-ADDRESS.log.
+/// Returns the daemon once its API answers.
+pub fn start_gobgpd(
+    s: &Scratch,
+    address: &str,
+    asn: u32,
+    port: u16,
+    api: u16,
+    neighbors: &[(&str, u32)],
+) -> Running {
+    let mut conf = format!(
+        "[global.config]\n  as = {asn}\n  router-id = \"192.0.2.{}\"\n  port = {port}\n  local-address-list = [\"{address}\"]\n",
+        asn % 100
+    );
+    for (n, remote_as) in neighbors {
+        conf += &format!(
+            "[[neighbors]]\n  [neighbors.config]\n    neighbor-address = \"{n}\"\n    peer-as = {remote_as}\n  \
+             [neighbors.transport.config]\n    passive-mode = true\n    local-address = \"{address}\"\n"
+        );
+    }
+    let conf = s.write(&format!("gobgpd-{address}.toml"), conf);
+    let log = std::fs::File::create(s.path(&format!("gobgpd-{address}.log"))).unwrap();
+    let api_host = format!("127.0.0.1:{api}");
+    let daemon = Running(
+        Command::new("gobgpd")
+            .args([
+                "-f",
+                &conf,
+                "-p",
+                "--api-hosts",
+                &api_host,
+                "--pprof-disable",
+            ])
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    wait_for(s, "gobgpd's API", || {
+        gobgp(api, &["global"]).status.success()
+    });
+    daemon
+}
+
+/// `gobgp ARGS` against the gobgpd whose API is on 127.0.0.1:`api`.
+pub fn gobgp(api: u16, args: &[&str]) -> std::process::Output {
+    Command::new("gobgp")
+        .args(["-u", "127.0.0.1", "-p", &api.to_string()])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The lines of `birdc show route all` output `out` about `prefix` (its first line
+/// and the indented ones after it), if listed.
+pub fn bird_route(out: &str, prefix: &str) -> Option<String> {
+    let mut lines = out
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!("{prefix} ")));
+    let first = lines.next()?;
+    let rest: Vec<&str> = lines
+        .take_while(|l| l.starts_with(char::is_whitespace))
+        .collect();
+    Some(format!("{first}\n{}", rest.join("\n")))
+}
+
+/// `birdc -s CTL show route all`.
+pub fn bird_routes(ctl: &str) -> String {
+    let o = Command::new("birdc")
+        .args(["-s", ctl, "show", "route", "all"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}

@@ -16,7 +16,7 @@ use crate::as4::{self, Aggregator};
 use crate::as_path_equivalent;
 use crate::packet::Afi;
 use crate::packet::{
-    AsPath, AsWidth, AttrType, AttributeValue, Origin, PathAttribute, Prefix, Update,
+    AsPath, AsWidth, AttrFlags, AttrType, AttributeValue, Origin, PathAttribute, Prefix, Update,
 };
 use crate::rpki::aspa::{AspaState, AspaVerdict, Relation};
 use crate::rpki::rov::RovVerdict;
@@ -91,6 +91,13 @@ pub struct Route {
     pub revalidating: bool,
     /// Whether time-to-forward was recorded.
     pub forwarded: bool,
+    /// The degree of preference (RFC 4271 §9.1.1): the neighbour's `local_pref`.
+    pub local_pref: u32,
+    /// The received MULTI_EXIT_DISC (RFC 4271 §5.1.4), compared among routes from
+    /// the same neighbouring AS (§9.1.2.2 c); not passed on.
+    pub med: Option<u32>,
+    /// The neighbour's import filter denied the prefix: kept to be shown, not used.
+    pub filtered: bool,
 }
 
 impl Route {
@@ -228,8 +235,14 @@ impl Rib {
             Some(b) => as_path_equivalent::as_path(b.secure_path()),
             None => received.as_path,
         };
-        let attributes = passed_on(&update);
-        let no_export = no_export(&update);
+        let rules = super::policy::rules_of(&self.rules, id);
+        let attributes = with_communities(passed_on(&update), &rules.add_communities);
+        let no_export = no_export(&update)
+            || rules
+                .add_communities
+                .iter()
+                .any(|c| NO_EXPORT_COMMUNITIES.contains(c));
+        let med = med(&update);
         let update = Arc::new(update);
         let mut jobs = vec![];
         for p in update.announced() {
@@ -262,6 +275,9 @@ impl Rib {
                 validated_generation: 0,
                 revalidating: false,
                 forwarded: false,
+                local_pref: rules.local_pref,
+                med,
+                filtered: !rules.import.permits(&p),
             };
             if bgpsec {
                 jobs.push(ValidateJob {
@@ -463,7 +479,7 @@ fn passed_on(update: &Update<'_>) -> Arc<[PathAttribute<'static>]> {
 /// ("MUST NOT be advertised to external BGP peers"). Passing COMMUNITIES on makes
 /// this speaker one that recognises them.
 fn no_export(update: &Update<'_>) -> bool {
-    const KEPT_IN: [u32; 3] = [0xFFFF_FF01, 0xFFFF_FF02, 0xFFFF_FF03];
+    const KEPT_IN: [u32; 3] = NO_EXPORT_COMMUNITIES;
     update.attributes.iter().any(|a| match a.value() {
         AttributeValue::Other { type_code, value }
             if *type_code == u8::from(AttrType::Communities) =>
@@ -474,4 +490,68 @@ fn no_export(update: &Update<'_>) -> bool {
         }
         _ => false,
     })
+}
+
+/// NO_EXPORT, NO_ADVERTISE, NO_EXPORT_SUBCONFED (RFC 1997): a route with any of
+/// them goes to no neighbour of this speaker, all external.
+const NO_EXPORT_COMMUNITIES: [u32; 3] = [0xFFFF_FF01, 0xFFFF_FF02, 0xFFFF_FF03];
+
+/// The UPDATE's MULTI_EXIT_DISC (RFC 4271 §4.3: four octets), if any.
+fn med(update: &Update<'_>) -> Option<u32> {
+    update.attributes.iter().find_map(|a| match a.value() {
+        AttributeValue::Other { type_code, value }
+            if *type_code == u8::from(AttrType::MultiExitDisc) =>
+        {
+            Some(u32::from_be_bytes(value.as_ref().try_into().ok()?))
+        }
+        _ => None,
+    })
+}
+
+/// `attributes` with `add` joined to COMMUNITIES (RFC 1997; created if missing,
+/// optional transitive), each community once, those received first; `attributes`
+/// itself when `add` is empty.
+pub(super) fn with_communities(
+    attributes: Arc<[PathAttribute<'static>]>,
+    add: &[u32],
+) -> Arc<[PathAttribute<'static>]> {
+    if add.is_empty() {
+        return attributes;
+    }
+    let code = u8::from(AttrType::Communities);
+    let old = attributes.iter().find(|a| a.type_code() == code);
+    let mut values: Vec<u32> = match old.map(PathAttribute::value) {
+        Some(AttributeValue::Other { value, .. }) => value
+            .chunks_exact(4)
+            .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+        _ => vec![],
+    };
+    for c in add {
+        if !values.contains(c) {
+            values.push(*c);
+        }
+    }
+    let value: Vec<u8> = values.iter().flat_map(|c| c.to_be_bytes()).collect();
+    let mut flags = old.map_or(AttrFlags::OPTIONAL | AttrFlags::TRANSITIVE, |a| {
+        a.flags().0 & !AttrFlags::EXTENDED_LENGTH
+    });
+    if value.len() > 255 {
+        flags |= AttrFlags::EXTENDED_LENGTH;
+    }
+    let value = AttributeValue::Other {
+        type_code: code,
+        value: value.into(),
+    };
+    let Ok(communities) = PathAttribute::with_flags(AttrFlags(flags), value) else {
+        return attributes;
+    };
+    let mut all: Vec<PathAttribute<'static>> = attributes
+        .iter()
+        .filter(|a| a.type_code() != code)
+        .cloned()
+        .collect();
+    all.push(communities);
+    all.sort_by_key(PathAttribute::type_code);
+    all.into()
 }

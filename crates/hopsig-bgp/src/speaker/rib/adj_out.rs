@@ -15,8 +15,8 @@ use super::adj_in::Source;
 use super::Rib;
 use crate::as4::{self, Aggregator};
 use crate::packet::{
-    Afi, AsPath, AsPathSegmentType, AsWidth, AttributeValue, Message, MpReachNlri, MpUnreachNlri,
-    NextHop, Origin, PathAttribute, Prefix, Safi, Update,
+    Afi, AsPath, AsPathSegmentType, AsWidth, AttrFlags, AttrType, AttributeValue, Message,
+    MpReachNlri, MpUnreachNlri, NextHop, Origin, PathAttribute, Prefix, Safi, Update,
 };
 use crate::speaker::events::{AnnounceError, Announcement, Built, Signed};
 use crate::{Hop, SignError, SignedNlri, Signer};
@@ -64,6 +64,12 @@ pub struct Announce {
     /// messages (RFC 8654 §4). A longer signed UPDATE is not sent (RFC 8205 §4.1,
     /// RFC 4271 §9.2).
     max_len: usize,
+    /// MULTI_EXIT_DISC set toward this neighbour (its `med`), in signed UPDATEs too:
+    /// RFC 8205 §4.2's signature covers the BGPsec_PATH and NLRI, no other attribute.
+    med: Option<u32>,
+    /// COMMUNITIES with what the import added (its route's), to replace the received
+    /// one in a BGPsec UPDATE signed onward; `None`: as received.
+    communities: Option<PathAttribute<'static>>,
 }
 
 impl Announce {
@@ -82,12 +88,14 @@ impl Announce {
                 let origin_attr =
                     PathAttribute::new(AttributeValue::Origin(Origin::Igp), AsWidth::Four)
                         .map_err(AnnounceError::Attribute)?;
+                let mut attrs = vec![origin_attr];
+                attrs.extend(self.med_attribute());
                 Some(
                     self.signer
                         .originate_max(
                             SignedNlri::unicast(self.prefix),
                             next_hop,
-                            vec![origin_attr],
+                            attrs,
                             &hop,
                             self.max_len,
                         )
@@ -95,6 +103,9 @@ impl Announce {
                             Ok(Message::Update(u).encoding_max(AsWidth::Four, self.max_len)?)
                         }),
                 )
+            }
+            (true, Some(u)) if self.med.is_some() || self.communities.is_some() => {
+                Some(self.forward_with_policy(u, next_hop, &hop))
             }
             // Encoded once as it is signed (the time-to-forward path of lazy mode).
             (true, Some(u)) => {
@@ -121,6 +132,42 @@ impl Announce {
             bytes,
             bgpsec: false,
         })
+    }
+}
+
+impl Announce {
+    /// The MULTI_EXIT_DISC attribute configured toward the neighbour, if any.
+    fn med_attribute(&self) -> Option<PathAttribute<'static>> {
+        let value = AttributeValue::Other {
+            type_code: u8::from(AttrType::MultiExitDisc),
+            value: self.med?.to_be_bytes().to_vec().into(),
+        };
+        PathAttribute::with_flags(AttrFlags(AttrFlags::OPTIONAL), value).ok()
+    }
+
+    /// The received BGPsec UPDATE `u` signed onward ([`Signer::forward`]), with the
+    /// configured MULTI_EXIT_DISC added and COMMUNITIES as the import left it: the
+    /// signatures cover neither (RFC 8205 §4.2), so they are set after signing.
+    fn forward_with_policy(
+        &self,
+        u: &Update<'static>,
+        next_hop: NextHop,
+        hop: &Hop,
+    ) -> Result<Vec<u8>, SignError> {
+        let mut update = self
+            .signer
+            .forward_max(u, Some(next_hop), hop, self.max_len)?;
+        if let Some(c) = &self.communities {
+            update.attributes.retain(|a| a.type_code() != c.type_code());
+            update.attributes.push(c.clone());
+        }
+        update.attributes.extend(self.med_attribute());
+        update.attributes.sort_by_key(PathAttribute::type_code);
+        let bytes = Message::Update(update).encoding_max(AsWidth::Four, self.max_len)?;
+        if bytes.len() > self.max_len {
+            return Err(SignError::TooLarge(bytes.len()));
+        }
+        Ok(bytes)
     }
 }
 
@@ -261,6 +308,7 @@ impl Rib {
     ) -> Result<Announce, AnnounceError> {
         let session = &self.sessions[m];
         let up = session.up.as_ref().ok_or(AnnounceError::SessionDown)?;
+        let mut communities = None;
         let (received, as_path, origin, aggregator, attributes) = match src {
             Source::Local => (None, AsPath::default(), Origin::Igp, None, Arc::from([])),
             Source::Neighbor(i, _) => {
@@ -268,6 +316,10 @@ impl Rib {
                     .adj_in
                     .get(&p)
                     .ok_or(AnnounceError::RouteGone)?;
+                if r.bgpsec.is_some() && !self.rules(i).add_communities.is_empty() {
+                    let code = u8::from(AttrType::Communities);
+                    communities = r.attributes.iter().find(|a| a.type_code() == code).cloned();
+                }
                 (
                     r.bgpsec.clone(),
                     r.as_path.clone(),
@@ -293,6 +345,8 @@ impl Rib {
             next_hop: self.next_hop,
             next_hop6: up.next_hop6,
             max_len: up.features.max_message_len,
+            med: self.rules(m).med,
+            communities,
         })
     }
 }
@@ -320,6 +374,7 @@ fn plain(a: &Announce) -> Result<Update<'static>, AnnounceError> {
             .map_err(AnnounceError::Attribute)?,
     );
     attributes.extend(a.attributes.iter().cloned());
+    attributes.extend(a.med_attribute());
     attributes.sort_by_key(PathAttribute::type_code);
     Ok(Update {
         attributes,

@@ -13,10 +13,15 @@
 //!   verdicts;
 //! * [`revalidate`] — a new RPKI view: the routes it affects get new verdicts, in
 //!   chunks so that sessions are never stalled (issue 24 §2).
+//! * [`filter`] — prefix lists, each neighbour's import and export filters, and
+//!   [`policy::Rules`], the rest of its route policy (issue 25 §4);
+//!   [`max_prefix`] — each neighbour's accepted prefixes and limit (RFC 4486).
 
 pub mod adj_in;
 pub mod adj_out;
 pub mod decision;
+pub mod filter;
+pub mod max_prefix;
 pub mod policy;
 pub mod refresh;
 pub mod restart;
@@ -41,6 +46,7 @@ use crate::Signer;
 pub use adj_in::{Route, RouteState, Source, ValidateJob};
 pub use adj_out::{prepend, Advert, Announce, SignJob};
 pub use policy::Policy;
+pub use policy::{MaxPrefixes, Rules};
 pub use revalidate::Walk;
 
 /// A session as the RIB sees it.
@@ -163,6 +169,11 @@ pub struct Rib {
     /// Each session's stale routes (route refresh, graceful restart), by session
     /// number ([`refresh::Stale`]).
     pub stale: Vec<refresh::Stale>,
+    /// Each session's route policy beyond the verdicts, by session number (a
+    /// session without one has [`Rules::DEFAULT`]: no filter, LOCAL_PREF 100).
+    pub rules: Vec<Rules>,
+    /// Each session's accepted prefixes and prefix-limit state ([`max_prefix`]).
+    pub prefix_counts: Vec<max_prefix::PrefixCount>,
 }
 
 impl Rib {
@@ -199,6 +210,8 @@ impl Rib {
             seq: 0,
             sign_jobs: 0,
             stale: vec![],
+            rules: vec![],
+            prefix_counts: vec![],
         }
     }
 
@@ -236,13 +249,16 @@ impl Rib {
                 for p in gone {
                     self.decide(p);
                 }
+                self.reset_count(id);
             }
             Event::Update(id, update, at) => {
                 self.refreshed(id, &update);
-                self.update(id, *update, at)
+                self.update_counted(id, *update, at)
             }
             Event::RouteRefresh(id, rr) => self.route_refresh(id, rr),
             Event::TreatAsWithdraw(id, prefixes) => {
+                let gone = self.accepted_among(id, prefixes.iter());
+                self.uncount(id, gone);
                 for p in prefixes {
                     if let Some(s) = self.sessions.get_mut(id) {
                         s.adj_in.remove(&p);
@@ -273,6 +289,11 @@ impl Rib {
     /// Session `i`'s policy.
     pub fn policy(&self, i: usize) -> Policy {
         self.policies.get(i).copied().unwrap_or_default()
+    }
+
+    /// Session `i`'s route policy beyond the verdicts.
+    pub fn rules(&self, i: usize) -> &Rules {
+        policy::rules_of(&self.rules, i)
     }
 
     /// Whether jobs are still out with the pool, or a revalidation is under way.
@@ -1132,4 +1153,8 @@ mod tests {
             assert_eq!(installed(mode, policy, &no_keys), BTreeSet::new());
         }
     }
+
+    /// Issue 25 §4: prefix filters, LOCAL_PREF and MED in the decision, MED and
+    /// communities on export, the prefix limit.
+    mod policy;
 }
