@@ -212,7 +212,7 @@ fn cache_summary(c: &CacheStats) -> Outcome {
             c.verified()
         ));
     }
-    let budget = if c.budget % (1 << 20) == 0 {
+    let budget = if c.budget.is_multiple_of(1 << 20) {
         format!("{} MiB", c.budget >> 20)
     } else {
         format!("{} bytes", c.budget)
