@@ -49,8 +49,9 @@ pub mod rpki;
 pub mod speaker;
 pub mod trace;
 
-pub use bgpsec::{as_path_equivalent, sign, signature_input, suite, validate};
+pub use bgpsec::{as_path_equivalent, cache, sign, signature_input, suite, validate};
 
+pub use cache::SignatureCache;
 pub use router_key::{KeyLookup, RouterKey, RouterKeys, Ski};
 pub use sign::{Chain, Hop, SignError, Signer};
 pub use signature_input::{Coverage, SignatureInput, SignedNlri};

@@ -6,13 +6,16 @@
 //!   hopsig's experimental suites);
 //! * [`sign`] — a router's outgoing BGPsec UPDATE and a path signed hop by hop (§4);
 //! * [`validate`] — §5.2, with the step that failed;
-//! * [`as_path_equivalent`] — the AS_PATH of a Secure_Path (§4.4).
+//! * [`as_path_equivalent`] — the AS_PATH of a Secure_Path (§4.4);
+//! * [`cache`] — verified signature checks remembered (§5.2 steps 3–4 done once per
+//!   key, signature and digest).
 //!
 //! The wire form of BGPsec_PATH is [`crate::packet`]'s; the router keys the validator
 //! looks up are [`crate::router_key`]'s. Each module is also reachable at the crate
 //! root (`hopsig_bgp::suite`, ...), where it was before.
 
 pub mod as_path_equivalent;
+pub mod cache;
 pub mod sign;
 pub mod signature_input;
 pub mod suite;

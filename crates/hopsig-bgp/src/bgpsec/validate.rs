@@ -20,6 +20,7 @@
 //! [`Validator::screen`] is steps 1–3 alone: no cryptography, no router key — what a
 //! speaker that verifies later than it forwards checks first.
 
+use crate::cache::SignatureCache;
 use crate::packet::{
     Action, AsWidth, AttrType, BgpsecNlriFault, BgpsecPath, Message, MessageError, MessageType,
     Update,
@@ -197,10 +198,12 @@ pub enum Unsigned {
     NoSupportedSuite(Vec<u8>),
 }
 
-/// A BGPsec validator: the suites it supports and the router keys it trusts.
+/// A BGPsec validator: the suites it supports and the router keys it trusts, and
+/// optionally a cache of verified signature checks ([`Validator::with_cache`]).
 pub struct Validator<'v> {
     suites: &'v [&'v dyn AlgorithmSuite],
     keys: &'v dyn KeyLookup,
+    cache: Option<&'v SignatureCache>,
 }
 
 impl<'v> Validator<'v> {
@@ -217,7 +220,23 @@ impl<'v> Validator<'v> {
         suites: &'v [&'v dyn AlgorithmSuite],
         keys: &'v dyn KeyLookup,
     ) -> Validator<'v> {
-        Validator { suites, keys }
+        Validator {
+            suites,
+            keys,
+            cache: None,
+        }
+    }
+
+    /// This validator, with `cache` asked before each signature check (RFC 8205 §5.2
+    /// steps 3–4) and told of each that verified. Step 2 still looks every key up in
+    /// this validator's keys, so a key withdrawn from them no longer validates,
+    /// whatever the cache holds; verdicts are those without a cache
+    /// ([`crate::cache`]).
+    pub fn with_cache(self, cache: &'v SignatureCache) -> Validator<'v> {
+        Validator {
+            cache: Some(cache),
+            ..self
+        }
     }
 
     /// Validates a whole BGP message (header included) received from `peer`. BGPsec
@@ -310,7 +329,13 @@ impl<'v> Validator<'v> {
             else {
                 continue;
             };
-            match suite.validate(block, path.secure_path(), &input, self.keys) {
+            let verdict = match self.cache {
+                Some(cache) => {
+                    suite.validate_cached(block, path.secure_path(), &input, self.keys, cache)
+                }
+                None => suite.validate(block, path.secure_path(), &input, self.keys),
+            };
+            match verdict {
                 Ok(()) => {
                     return Validation::Valid {
                         suite: block.suite,

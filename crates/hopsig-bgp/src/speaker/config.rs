@@ -351,6 +351,30 @@ pub struct Config {
     /// The IPv6 next hop of routes sent (RFC 2545 §3: global, or `[global,
     /// link-local]`) [default: each session's local IPv6 address].
     pub next_hop6: Option<super::family::NextHop6>,
+    /// Bytes of the signature cache the validation workers share
+    /// ([`crate::cache`]): a size such as `"64MiB"` or a number of bytes; 0 turns it
+    /// off [default: 64 MiB].
+    #[serde(default = "signature_cache", deserialize_with = "size")]
+    pub signature_cache: usize,
+}
+
+fn signature_cache() -> usize {
+    crate::cache::DEFAULT_BUDGET
+}
+
+/// A size in bytes: a number, or a string of [`crate::cache::parse_size`].
+fn size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Size {
+        Bytes(u64),
+        Text(String),
+    }
+    match Size::deserialize(d)? {
+        Size::Bytes(n) => usize::try_from(n).map_err(serde::de::Error::custom),
+        Size::Text(t) => crate::cache::parse_size(&t)
+            .map_err(|e| serde::de::Error::custom(format!("signature_cache: {e}"))),
+    }
 }
 
 impl Config {
@@ -574,5 +598,19 @@ mod tests {
             let e = parse(&format!("{n}{extra}\n")).unwrap_err().to_string();
             assert!(e.contains(why), "{extra}: {e}");
         }
+    }
+
+    /// `signature_cache`: 64 MiB unless set; a size or a number of bytes; 0 is off;
+    /// anything else refused with its line.
+    #[test]
+    fn signature_cache_sizes() {
+        assert_eq!(parse("").unwrap().signature_cache, 64 << 20);
+        let size = |v: &str| parse(&format!("signature_cache = {v}\n")).map(|c| c.signature_cache);
+        assert_eq!(size("\"16MiB\"").unwrap(), 16 << 20);
+        assert_eq!(size("4096").unwrap(), 4096);
+        assert_eq!(size("0").unwrap(), 0);
+        let e = size("\"lots\"").unwrap_err().to_string();
+        assert!(e.contains("signature_cache") && e.contains("line 5"), "{e}");
+        assert!(size("-1").is_err());
     }
 }

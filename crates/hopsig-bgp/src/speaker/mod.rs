@@ -235,7 +235,12 @@ pub fn run(config: Config) -> Result<(), Error> {
         .map_err(Error::Runtime)?;
     runtime.block_on(async move {
         let (events_tx, mut events) = mpsc::unbounded_channel();
-        let pool = Pool::new(threads, SharedView::new(Arc::new(view)), events_tx.clone());
+        let pool = Pool::with_signature_cache(
+            threads,
+            SharedView::new(Arc::new(view)),
+            Arc::new(crate::cache::SignatureCache::new(config.signature_cache)),
+            events_tx.clone(),
+        );
         let mut rib = Rib::new(
             config.local_as,
             config.next_hop(),

@@ -7,6 +7,11 @@
 //! Validation uses the RPKI view current when the job runs ([`SharedView`]), not the
 //! one when it was queued, and each answer names that view's generation, so that the
 //! RIB can tell an answer older than the view it must agree with.
+//!
+//! The workers share one signature cache ([`SignatureCache`], the configuration's
+//! `signature_cache`): a route received from several neighbours, or announced again,
+//! has its signatures verified once. Keys are still looked up in the current view
+//! for each job, so a key withdrawn from the RPKI stops validating at once.
 
 use std::ops::ControlFlow;
 use std::sync::{Arc, PoisonError, RwLock};
@@ -16,6 +21,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::events::{AnnounceError, Event, Signed, Validated};
 use super::rib::{SignJob, ValidateJob};
+use crate::cache::SignatureCache;
 use crate::rpki::view::View;
 use crate::{RouterKeys, Validator};
 
@@ -71,22 +77,36 @@ pub struct Pool {
     workers: par::Pool<Job>,
     view: SharedView,
     answers: UnboundedSender<Event>,
+    cache: Arc<SignatureCache>,
 }
 
 impl Pool {
-    /// Starts `threads` workers answering on `answers`.
+    /// Starts `threads` workers answering on `answers`, without a signature cache
+    /// (one that is off: it counts the signatures verified).
     pub fn new(
         threads: usize,
         view: impl Into<SharedView>,
         answers: UnboundedSender<Event>,
     ) -> Pool {
+        Pool::with_signature_cache(threads, view, Arc::new(SignatureCache::off()), answers)
+    }
+
+    /// Starts `threads` workers sharing the signature cache `cache`, answering on
+    /// `answers`.
+    pub fn with_signature_cache(
+        threads: usize,
+        view: impl Into<SharedView>,
+        cache: Arc<SignatureCache>,
+        answers: UnboundedSender<Event>,
+    ) -> Pool {
         let view = view.into();
         let (work_view, complete_answers) = (view.clone(), answers.clone());
+        let work_cache = Arc::clone(&cache);
         let workers = par::Pool::new(
             threads,
             CAPACITY,
             MAX_BATCH,
-            move |job: &Job| answer(job, &work_view),
+            move |job: &Job| answer(job, &work_view, &work_cache),
             move |job, answered| {
                 let event = answered.unwrap_or_else(|p| failed(job, p));
                 match complete_answers.send(event) {
@@ -99,7 +119,13 @@ impl Pool {
             workers,
             view,
             answers,
+            cache,
         }
+    }
+
+    /// The signature cache the workers share.
+    pub fn signature_cache(&self) -> &SignatureCache {
+        &self.cache
     }
 
     /// The view the workers validate with.
@@ -124,7 +150,7 @@ impl Pool {
         // the RIB's task, rather than lost.
         if let Err(Full(job)) = self.workers.try_submit(priority, job) {
             // The RIB task is gone if this fails: nothing is left to answer.
-            let _ = self.answers.send(answer(&job, &self.view));
+            let _ = self.answers.send(answer(&job, &self.view, &self.cache));
         }
     }
 }
@@ -136,13 +162,14 @@ impl From<Arc<RouterKeys>> for SharedView {
     }
 }
 
-/// The job's answer; a validation with the view current now.
-fn answer(job: &Job, view: &SharedView) -> Event {
+/// The job's answer; a validation with the view current now and the shared cache.
+fn answer(job: &Job, view: &SharedView, cache: &SignatureCache) -> Event {
     match job {
         Job::Sign(j) => Event::Signed(j.run()),
         Job::Validate(j) => {
             let (generation, view) = view.current();
-            let validator = Validator::with_suites(crate::SUITES, view.router_keys());
+            let validator =
+                Validator::with_suites(crate::SUITES, view.router_keys()).with_cache(cache);
             Event::Validated(j.run(&validator, generation))
         }
     }

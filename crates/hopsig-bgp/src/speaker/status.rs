@@ -155,6 +155,7 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
             "time_to_forward": rib.time_to_forward.to_json(),
             "time_to_validate": rib.time_to_validate.to_json(),
         },
+        "signature_cache": rib.signature_cache().to_json(),
     })
 }
 

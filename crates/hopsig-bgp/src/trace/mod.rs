@@ -27,6 +27,6 @@ pub use sign::{
     bgpsec_update, plain_update_message, sign_mrt, signed_path, update_message, SignOptions,
     SignReport,
 };
+pub use validate::{validate_mrt, validate_mrt_cached, ValidateReport};
 #[cfg(feature = "rpki")]
-pub use validate::validate_mrt_rpki;
-pub use validate::{validate_mrt, ValidateReport};
+pub use validate::{validate_mrt_rpki, validate_mrt_rpki_cached};

@@ -14,6 +14,10 @@
 //!
 //! One thread frames the records ([`Records`]) into batches, the workers of
 //! [`Ordered`] validate them, and each batch's counts are added up in record order.
+//! The `_cached` forms share a [`SignatureCache`] among the workers: a signature
+//! seen before (an upstream segment shared by many paths, a route announced again)
+//! is verified once, and the cache's counters say how many were checked and how many
+//! verified.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -23,6 +27,7 @@ use std::sync::{Mutex, PoisonError};
 use hopsig_primitives::codec::Reader;
 use hopsig_primitives::par::Ordered;
 
+use crate::cache::SignatureCache;
 use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::packet::{AsWidth, Message};
 use crate::router_key::KeyLookup;
@@ -233,7 +238,21 @@ pub fn validate_mrt(
     threads: usize,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ValidateReport, ValidateMrtError> {
-    validate(input, keys, None, threads, progress)
+    validate(input, keys, None, None, threads, progress)
+}
+
+/// [`validate_mrt`] with the signature cache `cache` shared by the threads.
+///
+/// # Errors
+/// As [`validate_mrt`].
+pub fn validate_mrt_cached(
+    input: impl Read + Send,
+    keys: &dyn KeyLookup,
+    cache: &SignatureCache,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ValidateReport, ValidateMrtError> {
+    validate(input, keys, None, Some(cache), threads, progress)
 }
 
 /// [`validate_mrt`] with the router keys of an RPKI `view`, and each announced
@@ -256,6 +275,30 @@ pub fn validate_mrt_rpki(
         input,
         view.router_keys(),
         Some((view, relation)),
+        None,
+        threads,
+        progress,
+    )
+}
+
+/// [`validate_mrt_rpki`] with the signature cache `cache` shared by the threads.
+///
+/// # Errors
+/// As [`validate_mrt`].
+#[cfg(feature = "rpki")]
+pub fn validate_mrt_rpki_cached(
+    input: impl Read + Send,
+    view: &View,
+    relation: Relation,
+    cache: &SignatureCache,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ValidateReport, ValidateMrtError> {
+    validate(
+        input,
+        view.router_keys(),
+        Some((view, relation)),
+        Some(cache),
         threads,
         progress,
     )
@@ -271,6 +314,7 @@ fn validate(
     input: impl Read + Send,
     keys: &dyn KeyLookup,
     rpki: Option<Rpki<'_>>,
+    cache: Option<&SignatureCache>,
     threads: usize,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ValidateReport, ValidateMrtError> {
@@ -283,7 +327,7 @@ fn validate(
     let mut report = ValidateReport::default();
     let run: Result<(), Infallible> = Ordered::new(threads).batch(BATCH).run(
         (0u64..).zip(records),
-        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys, rpki),
+        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys, rpki, cache),
         |done| {
             report.records += done.records;
             report.add(done);
@@ -305,10 +349,15 @@ fn validate_batch(
     batch: &[(u64, Vec<u8>)],
     keys: &dyn KeyLookup,
     rpki: Option<Rpki<'_>>,
+    cache: Option<&SignatureCache>,
 ) -> ValidateReport {
     // Every suite hopsig implements, the experimental ones too: sign-mrt signs with
     // any of them (docs/spec/bgpsec-mrt.md).
     let validator = Validator::with_suites(SUITES, keys);
+    let validator = match cache {
+        Some(cache) => validator.with_cache(cache),
+        None => validator,
+    };
     let mut report = ValidateReport {
         records: batch.len() as u64,
         ..ValidateReport::default()

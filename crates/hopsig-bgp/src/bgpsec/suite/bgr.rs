@@ -29,6 +29,7 @@ use hopsig_schemes::registry::read_key_file;
 use hopsig_schemes::{Aggregate, SequentialAggregate, SigningKey as _};
 
 use super::{AlgorithmSuite, BlockFault, KeyError, SigningKey, VerifyingKey};
+use crate::cache::{CheckKey, Lookup, SignatureCache};
 use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
 use crate::router_key::KeyLookup;
 use crate::sign::SignError;
@@ -274,13 +275,42 @@ impl AlgorithmSuite for BgrSuite {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
     ) -> Result<(), BlockFault> {
+        self.validate_with(block, secure_path, input, keys, None)
+    }
+
+    /// As [`AlgorithmSuite::validate`], each choice of keys asked of `cache` as one
+    /// check: the aggregate is one signature over the whole path, so only a path seen
+    /// whole before (with the same keys, octets and Signature fields) hits.
+    fn validate_cached(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+        cache: &SignatureCache,
+    ) -> Result<(), BlockFault> {
+        self.validate_with(block, secure_path, input, keys, Some(cache))
+    }
+}
+
+impl BgrSuite {
+    /// bgpsec-bgr.md §6 for [`AlgorithmSuite::validate`], with or without a cache.
+    fn validate_with(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+        cache: Option<&SignatureCache>,
+    ) -> Result<(), BlockFault> {
         let k = secure_path.len();
-        // Newest first, as the walk goes.
-        let mut candidates: Vec<Vec<&BgrVerifyingKey>> = Vec::with_capacity(k);
+        // Newest first, as the walk goes; each key with its SubjectPublicKeyInfo, the
+        // cache's name for it.
+        let mut candidates: Vec<Vec<(&[u8], &BgrVerifyingKey)>> = Vec::with_capacity(k);
         for (n, segment, signature) in super::newest_first(secure_path, block) {
             // Step 2.
             let found = super::router_keys_of(keys, n, segment, signature)?;
-            let mut usable: Vec<&BgrVerifyingKey> = Vec::with_capacity(1);
+            let mut usable: Vec<(&[u8], &BgrVerifyingKey)> = Vec::with_capacity(1);
             for key in found {
                 let parsed = key
                     .for_suite(self.id)
@@ -288,9 +318,9 @@ impl AlgorithmSuite for BgrSuite {
                 if let Some(pk) = parsed {
                     if !usable
                         .iter()
-                        .any(|u| u.rsa().fingerprint() == pk.rsa().fingerprint())
+                        .any(|(_, u)| u.rsa().fingerprint() == pk.rsa().fingerprint())
                     {
-                        usable.push(pk);
+                        usable.push((key.spki(), pk));
                     }
                 }
             }
@@ -312,9 +342,30 @@ impl AlgorithmSuite for BgrSuite {
             .ok_or(BlockFault::BadAggregate)?;
         let scheme = self.scheme();
         let verified = choices(&candidates).take(MAX_KEY_CHOICES).any(|choice| {
-            let signers: Vec<(&BgrVerifyingKey, &[u8])> =
-                choice.into_iter().zip(messages.iter().copied()).collect();
-            scheme.verify(&signers, &agg).is_ok()
+            let pending = match cache.map(|c| {
+                c.lookup(|| {
+                    CheckKey::aggregate(
+                        self.id,
+                        choice.iter().map(|(spki, _)| *spki),
+                        messages.iter().copied(),
+                        block.segments.iter().map(|s| &*s.signature),
+                    )
+                })
+            }) {
+                Some(Lookup::Hit) => return true,
+                Some(Lookup::Miss(p)) => Some(p),
+                None => None,
+            };
+            let signers: Vec<(&BgrVerifyingKey, &[u8])> = choice
+                .into_iter()
+                .map(|(_, key)| key)
+                .zip(messages.iter().copied())
+                .collect();
+            let ok = scheme.verify(&signers, &agg).is_ok();
+            if let (true, Some(cache), Some(p)) = (ok, cache, pending) {
+                cache.verified(p);
+            }
+            ok
         });
         if verified {
             Ok(())

@@ -44,6 +44,7 @@ use zeroize::Zeroizing;
 pub use bgr::{BgrSuite, BGR_RSA2048};
 pub use per_segment::{PerSegment, ECDSA_P256_SHA256, RSA2048_PKCS1_SHA256};
 
+use crate::cache::SignatureCache;
 use crate::packet::iana::SuiteIdKind;
 use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
 use crate::router_key::{ski_of_spki, KeyLookup, RouterKey, Ski};
@@ -190,6 +191,26 @@ pub trait AlgorithmSuite: Send + Sync {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
     ) -> Result<(), BlockFault>;
+
+    /// [`AlgorithmSuite::validate`], asking `cache` before each signature check (§5.2
+    /// steps 3–4, after step 2 found the keys in `keys`) and telling it of each check
+    /// that verified ([`crate::cache`]). A suite that does not override it verifies
+    /// every signature, as [`AlgorithmSuite::validate`] does: correct, merely uncached.
+    ///
+    /// # Errors
+    /// As [`AlgorithmSuite::validate`]: a cache changes how often a signature is
+    /// verified, never the verdict.
+    fn validate_cached(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+        cache: &SignatureCache,
+    ) -> Result<(), BlockFault> {
+        let _ = cache;
+        self.validate(block, secure_path, input, keys)
+    }
 }
 
 /// A block's Signature Segments with their Secure_Path Segments, in the order of RFC

@@ -25,6 +25,7 @@ use openssl::pkey::PKey;
 use zeroize::Zeroizing;
 
 use super::{AlgorithmSuite, BlockFault, KeyError, SigningKey, VerifyingKey};
+use crate::cache::{CheckKey, Lookup, SignatureCache};
 use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
 use crate::router_key::{KeyLookup, RouterKey};
 use crate::sign::SignError;
@@ -167,6 +168,35 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
     ) -> Result<(), BlockFault> {
+        self.validate_with(block, secure_path, input, keys, None)
+    }
+
+    /// As [`AlgorithmSuite::validate`], each segment's check (key, signature, digest
+    /// of hop N's octets) asked of `cache` first: a path that shares upstream segments
+    /// with one validated before verifies only its new signatures.
+    fn validate_cached(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+        cache: &SignatureCache,
+    ) -> Result<(), BlockFault> {
+        self.validate_with(block, secure_path, input, keys, Some(cache))
+    }
+}
+
+impl<B: BaseSignature> PerSegment<B> {
+    /// RFC 8205 §5.2 steps 1–4 of [`AlgorithmSuite::validate`], with or without a
+    /// cache.
+    fn validate_with(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+        cache: Option<&SignatureCache>,
+    ) -> Result<(), BlockFault> {
         // Step 2 for each segment, newest first, up to the first without a key: the
         // walk would stop there, so no signature past it is looked at.
         let mut segments = Vec::with_capacity(secure_path.len());
@@ -189,7 +219,7 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
                 }
             }
         }
-        let verified = verify_segments::<B>(self.id, &segments);
+        let verified = verify_segments::<B>(self.id, &segments, cache);
         match segments.iter().zip(verified).find(|(_, ok)| !ok) {
             Some((s, _)) => Err(BlockFault::BadSignature {
                 segment: s.n,
@@ -220,12 +250,24 @@ struct Segment<'a> {
 /// signature is tried under a further key only if the earlier ones refused it, as the
 /// walk one at a time does. A 'Valid' block costs what the walk costs; a 'Not Valid'
 /// one may cost more, its signatures past the first bad one being verified too.
-fn verify_segments<B: BaseSignature>(id: u8, segments: &[Segment<'_>]) -> Vec<bool> {
+///
+/// With a `cache`, each (key, signature, octets) is asked of it first: a hit is
+/// verified without the batch, and each check of the batch that verified is inserted
+/// (only those: [`crate::cache`] says why nothing else may be). The keys asked about
+/// are those step 2 found in the current view, so a key no longer there is never
+/// looked up.
+fn verify_segments<B: BaseSignature>(
+    id: u8,
+    segments: &[Segment<'_>],
+    cache: Option<&SignatureCache>,
+) -> Vec<bool> {
     let backend = batch::default_backend::<Signatures<B>>();
     let mut verified = vec![false; segments.len()];
     for round in 0.. {
         let mut at = Vec::new();
         let mut items = Vec::new();
+        let mut pending = Vec::new();
+        let mut tried = false;
         for (i, s) in segments.iter().enumerate() {
             let Some(message) = s.octets.filter(|_| !verified[i]) else {
                 continue;
@@ -234,24 +276,47 @@ fn verify_segments<B: BaseSignature>(id: u8, segments: &[Segment<'_>]) -> Vec<bo
                 .keys
                 .iter()
                 .filter_map(|k| {
-                    k.for_suite(id)
-                        .and_then(VerifyingKey::downcast::<B::PublicKey>)
+                    let parsed = k
+                        .for_suite(id)
+                        .and_then(VerifyingKey::downcast::<B::PublicKey>)?;
+                    Some((k.spki(), parsed))
                 })
                 .nth(round);
-            if let Some(key) = key {
-                at.push(i);
-                items.push(Signed {
-                    key,
-                    message,
-                    signature: s.signature,
-                });
+            let Some((spki, key)) = key else {
+                continue;
+            };
+            tried = true;
+            if let Some(cache) = cache {
+                match cache.lookup(|| CheckKey::one(id, spki, message, s.signature)) {
+                    Lookup::Hit => {
+                        verified[i] = true;
+                        continue;
+                    }
+                    Lookup::Miss(p) => pending.push(p),
+                }
             }
+            at.push(i);
+            items.push(Signed {
+                key,
+                message,
+                signature: s.signature,
+            });
         }
-        if items.is_empty() {
+        if !tried {
             break;
         }
-        for (i, ok) in at.into_iter().zip(backend.verify_batch(&items)) {
+        let answers = if items.is_empty() {
+            vec![]
+        } else {
+            backend.verify_batch(&items)
+        };
+        let mut pending = pending.into_iter();
+        for (i, ok) in at.into_iter().zip(answers) {
             verified[i] = ok;
+            let p = pending.next();
+            if let (true, Some(cache), Some(p)) = (ok, cache, p) {
+                cache.verified(p);
+            }
         }
     }
     verified

@@ -301,6 +301,12 @@ impl Rib {
         self.queue > 0 || self.signing > 0 || !self.walks.is_empty()
     }
 
+    /// The counters of the signature cache the pool's workers share (the status
+    /// file's `signature_cache`).
+    pub fn signature_cache(&self) -> crate::cache::CacheStats {
+        self.pool.signature_cache().stats()
+    }
+
     fn known_prefixes(&self) -> BTreeSet<Prefix> {
         let mut all = self.local.clone();
         for s in &self.sessions {

@@ -7,10 +7,11 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use hopsig_bgp::cache::{parse_size, CacheStats, SignatureCache};
 use hopsig_bgp::rpki::aspa::Relation;
 use hopsig_bgp::rpki::view::View;
 use hopsig_bgp::rpki::{source, Limits, PayloadSet};
-use hopsig_bgp::trace::{validate_mrt, validate_mrt_rpki, ValidateReport};
+use hopsig_bgp::trace::{validate_mrt_cached, validate_mrt_rpki_cached, ValidateReport};
 
 use super::{open_mrt, rate, threads};
 use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
@@ -58,6 +59,16 @@ pub struct Args {
     /// Replace the JSON file if it exists.
     #[arg(long)]
     force: bool,
+    /// Bytes of the signature cache the threads share: a signature already verified
+    /// (same key, signature and signed octets) is not verified again; 0 turns it off
+    /// (docs/spec/bgpsec-mrt.md, "Signature cache").
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = cache_size)]
+    signature_cache: usize,
+}
+
+/// `--signature-cache`: a size such as `64MiB`, or 0.
+fn cache_size(text: &str) -> Result<usize, String> {
+    parse_size(text)
 }
 
 /// Validates, prints the summary, and fails with exit status 1 if any UPDATE is not
@@ -89,6 +100,7 @@ pub fn run(args: Args) -> Outcome {
     };
     let input = open_mrt(&args.file)?;
     let threads = threads(args.threads);
+    let cache = SignatureCache::new(args.signature_cache);
     let mut progress = input.progress("validate-mrt");
     let mut tick = |done| {
         if done > 0 {
@@ -96,11 +108,14 @@ pub fn run(args: Args) -> Outcome {
         }
     };
     let report = match (&keys, &view) {
-        (_, Some((view, role))) => validate_mrt_rpki(input.reader, view, *role, threads, &mut tick),
-        (Some(keys), None) => validate_mrt(input.reader, keys, threads, &mut tick),
-        (None, None) => validate_mrt(
+        (_, Some((view, role))) => {
+            validate_mrt_rpki_cached(input.reader, view, *role, &cache, threads, &mut tick)
+        }
+        (Some(keys), None) => validate_mrt_cached(input.reader, keys, &cache, threads, &mut tick),
+        (None, None) => validate_mrt_cached(
             input.reader,
             &hopsig_bgp::RouterKeys::new(),
+            &cache,
             threads,
             &mut tick,
         ),
@@ -121,12 +136,15 @@ pub fn run(args: Args) -> Outcome {
             ),
         ));
     }
+    let cached = cache.stats();
     summary(&args, &report, keys, threads, seconds)?;
+    cache_summary(&cached)?;
     if view.is_some() {
         cross_summary(&report)?;
     }
     if let Some(path) = &args.json {
         let mut json = to_json(&args, &report, keys, threads, seconds);
+        json["signature_cache"] = cached.to_json();
         if let Some((view, role)) = &view {
             add_cross(&mut json, &report, view, *role);
         }
@@ -175,6 +193,40 @@ fn summary(args: &Args, r: &ValidateReport, keys: usize, threads: usize, seconds
         ))?;
     }
     Ok(())
+}
+
+/// The signature cache's line: signatures checked, how many verified (the others
+/// found in the cache), and the cache's state.
+fn cache_summary(c: &CacheStats) -> Outcome {
+    let share = |n: u64| {
+        if c.lookups == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / c.lookups as f64
+        }
+    };
+    if c.budget == 0 {
+        return say(format_args!(
+            "signature cache: off: {} signatures checked, {} verified",
+            c.lookups,
+            c.verified()
+        ));
+    }
+    let budget = if c.budget.is_multiple_of(1 << 20) {
+        format!("{} MiB", c.budget >> 20)
+    } else {
+        format!("{} bytes", c.budget)
+    };
+    say(format_args!(
+        "signature cache: {budget}: {} signatures checked, {} verified, {} hits ({:.1} %); {} entries, {} bytes, {} evictions",
+        c.lookups,
+        c.verified(),
+        c.hits,
+        share(c.hits),
+        c.entries,
+        c.bytes,
+        c.evictions
+    ))
 }
 
 fn to_json(
