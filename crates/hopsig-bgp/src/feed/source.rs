@@ -18,6 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::net::IpAddr;
 
 use hopsig_primitives::codec::Reader;
 
@@ -25,7 +26,7 @@ use crate::as_path_equivalent;
 use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::packet::{
     AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttrType, AttributeValue, Message,
-    PathAttribute, Prefix, Update,
+    MpReachNlri, NextHop, PathAttribute, Prefix, Update,
 };
 
 /// One UPDATE to send.
@@ -58,6 +59,10 @@ pub struct Selection {
     pub from_as: Option<u32>,
     /// Stop after this many UPDATEs.
     pub limit: Option<u64>,
+    /// Next hop to announce instead of the recorded one (RFC 4271 §5.1.3: a speaker
+    /// sets its own address toward an external peer; MP_REACH_NLRI's next hop is not
+    /// signed, RFC 8205 §4.1).
+    pub next_hop: Option<IpAddr>,
 }
 
 /// The UPDATEs read, and what was left out, by reason.
@@ -139,9 +144,24 @@ pub fn load(input: impl Read, sel: &Selection) -> Result<Source, SourceError> {
                 *out.skipped.entry("other_target").or_default() += 1;
                 continue;
             }
-            m.message.to_vec()
+            match sel.next_hop {
+                None => m.message.to_vec(),
+                Some(nh) => match Message::Update(with_next_hop(update.clone(), nh))
+                    .encoding(AsWidth::Four)
+                {
+                    Ok(b) => b,
+                    Err(_) => {
+                        *out.skipped.entry("unencodable").or_default() += 1;
+                        continue;
+                    }
+                },
+            }
         } else {
-            match plain(update.clone(), sel.local_as) {
+            let u = match sel.next_hop {
+                Some(nh) => with_next_hop(update.clone(), nh),
+                None => update.clone(),
+            };
+            match plain(u, sel.local_as) {
                 Some(b) => b,
                 None => {
                     *out.skipped.entry("unencodable").or_default() += 1;
@@ -197,6 +217,31 @@ pub fn plain(update: Update<'_>, local_as: u32) -> Option<Vec<u8>> {
     })
     .encoding(AsWidth::Four)
     .ok()
+}
+
+/// `update` with next hop `nh` in NEXT_HOP (IPv4) and in MP_REACH_NLRI of the same
+/// family.
+pub fn with_next_hop(mut update: Update<'_>, nh: IpAddr) -> Update<'_> {
+    for a in &mut update.attributes {
+        let value = match (a.value(), nh) {
+            (AttributeValue::NextHop(_), IpAddr::V4(v4)) => AttributeValue::NextHop(v4),
+            (AttributeValue::MpReachNlri(m), _) => {
+                let hop = match nh {
+                    IpAddr::V4(v4) => NextHop::V4(v4),
+                    IpAddr::V6(v6) => NextHop::V6(v6),
+                };
+                match MpReachNlri::new(m.safi(), hop, m.nlri().to_vec()) {
+                    Ok(m) => AttributeValue::MpReachNlri(m),
+                    Err(_) => continue,
+                }
+            }
+            _ => continue,
+        };
+        if let Ok(new) = PathAttribute::new(value, AsWidth::Four) {
+            *a = new;
+        }
+    }
+    update
 }
 
 /// Prepends `asn` to `path` unless it is its first AS (RFC 4271 §5.1.2).

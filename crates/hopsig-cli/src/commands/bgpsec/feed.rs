@@ -49,6 +49,9 @@ pub struct Args {
     /// (RFC 8205 §5.2 check 2), every record otherwise].
     #[arg(long, value_name = "N")]
     from_as: Option<u32>,
+    /// Next hop to announce [default: --local-address, else the recorded one].
+    #[arg(long, value_name = "ADDR")]
+    next_hop: Option<IpAddr>,
     /// Send the first N UPDATEs only.
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
@@ -177,6 +180,7 @@ pub fn run(args: Args) -> Outcome {
         bgpsec: args.bgpsec,
         from_as: args.from_as.or(args.bgpsec.then_some(args.local_as)),
         limit: args.limit,
+        next_hop: args.next_hop.or(args.local_address),
     };
     let source = source::load(input.reader, &sel).map_err(|e| at(&args.mrt, e))?;
     note(format_args!(
