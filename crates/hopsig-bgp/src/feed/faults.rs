@@ -339,6 +339,9 @@ pub fn inject(kind: FaultKind, message: &[u8], ctx: &Context<'_>) -> Result<Vec<
     if kind.needs_bgpsec() && path.is_none() {
         return Err(FaultError::NotApplicable(name));
     }
+    if kind == FaultKind::DuplicateMpReach && u.mp_reach().is_none() {
+        return Err(FaultError::NotApplicable(name));
+    }
     let path = || path.clone().ok_or(FaultError::NotApplicable(name));
     let origin = u8::from(AttrType::Origin);
     let raw_origin = |flags: u8, value: &[u8]| raw(flags, origin, value);
@@ -586,4 +589,264 @@ fn edit_raw(
     header.encode(&mut m);
     m.bytes(&body);
     Ok(m.into_bytes())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::packet::{Action, AttributeFault, MessageError, Prefix, UpdateErrorKind};
+    use crate::suite::{AlgorithmSuite, ECDSA_P256_SHA256};
+    use crate::trace::{bgpsec_update, Keyring, Route};
+    use crate::validate::{Malformed, NotValid, Peer, Unsigned, Validation, Validator};
+    use proptest::prelude::*;
+
+    const ROUTER: u32 = 64_500;
+
+    /// Keys of AS 65001..=65006 and the router; a key of the newest AS that the
+    /// view does not hold (the "expired" one).
+    fn setup() -> (Keyring, Signer<'static>) {
+        let mut ring = Keyring::new(&ECDSA_P256_SHA256);
+        let asns: Vec<u32> = (65_001..=65_006).chain([ROUTER]).collect();
+        ring.generate(&asns, 1).unwrap();
+        (ring, Signer::new(0))
+    }
+
+    fn signer(asn: u32) -> Signer<'static> {
+        Signer::new(asn)
+            .with_key(&ECDSA_P256_SHA256, ECDSA_P256_SHA256.generate().unwrap())
+            .unwrap()
+    }
+
+    /// What the router's validator makes of `bytes` from the peer of AS `peer_as`:
+    /// hopsig's codec and validator (RFC 7606 actions, RFC 8205 §5.2).
+    fn verdict(bytes: &[u8], ring: &Keyring, peer_as: u32) -> Verdict {
+        let keys = ring.router_keys();
+        let v = Validator::new(&keys);
+        match v.message(bytes, &Peer::external(ROUTER, peer_as)) {
+            Validation::Valid { .. } => Verdict::Valid,
+            Validation::NotValid(NotValid::Signatures(_)) => Verdict::NotValid,
+            Validation::NotValid(NotValid::Unsigned(_)) => Verdict::Unsigned,
+            Validation::NotValid(NotValid::Malformed(m)) => match m.action() {
+                Action::TreatAsWithdraw => Verdict::TreatAsWithdraw,
+                Action::SessionReset => Verdict::SessionReset,
+                Action::AttributeDiscard => Verdict::AttributeDiscard,
+            },
+        }
+    }
+
+    /// A signed route of `hops` ASes toward the router, and its fault `kind`.
+    fn faulty(kind: FaultKind, hops: usize, ring: &Keyring) -> (Vec<u8>, u32) {
+        let prefix = Prefix::new("10.1.0.0".parse().unwrap(), 16).unwrap();
+        let route = Route::synthetic(hops, prefix, ROUTER);
+        let good = bgpsec_update(&route, ring).unwrap();
+        let newest = route.newest_as();
+        assert_eq!(verdict(&good, ring, newest), Verdict::Valid);
+        let own = ring_signer(ring, newest);
+        let expired = signer(newest);
+        let ctx = Context {
+            remote_as: ROUTER,
+            own: Some(&own),
+            expired: Some(&expired),
+        };
+        (inject(kind, &good, &ctx).unwrap(), newest)
+    }
+
+    /// AS `asn`'s signer of the ring (a copy: the ring lends its signers).
+    fn ring_signer(ring: &Keyring, asn: u32) -> Signer<'static> {
+        let files = ring.secret_key_files().unwrap();
+        let (_, pem) = files.iter().find(|(a, _)| *a == asn).unwrap();
+        let key = ECDSA_P256_SHA256
+            .signing_key_from_file(pem.as_bytes())
+            .unwrap();
+        Signer::new(asn).with_key(&ECDSA_P256_SHA256, key).unwrap()
+    }
+
+    /// The codec's error of a malformed message.
+    fn decode_error(bytes: &[u8]) -> crate::packet::UpdateError {
+        match Message::decode(bytes, AsWidth::Four) {
+            Err(MessageError::Update(e)) => e,
+            other => panic!("expected an UPDATE error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_fault_gets_its_expected_verdict_from_hopsigs_validator() {
+        let (ring, _) = setup();
+        for kind in FaultKind::ALL {
+            for hops in [1, 3] {
+                let (bytes, newest) = faulty(kind, hops, &ring);
+                let got = verdict(&bytes, &ring, newest);
+                let (want, rule) = kind.expected();
+                // Attribute discard: the attribute goes, and the route is Valid.
+                let want = if want == Verdict::AttributeDiscard {
+                    Verdict::Valid
+                } else {
+                    want
+                };
+                assert_eq!(got, want, "{} over {hops} hops ({rule})", kind.name());
+            }
+        }
+    }
+
+    #[test]
+    fn each_fault_is_the_malformation_it_names() {
+        let (ring, _) = setup();
+        let keys = ring.router_keys();
+        let v = Validator::new(&keys);
+        let origin = u8::from(AttrType::Origin);
+        for kind in FaultKind::ALL {
+            let (bytes, newest) = faulty(kind, 3, &ring);
+            let peer = Peer::external(ROUTER, newest);
+            let name = kind.name();
+            match kind {
+                FaultKind::SecurePathLength | FaultKind::SegmentCount => {
+                    let e = decode_error(&bytes);
+                    assert_eq!(e.action, Action::TreatAsWithdraw, "{name}");
+                    assert!(
+                        matches!(&e.kind, UpdateErrorKind::Attribute(a)
+                            if a.type_code == AttrType::BgpsecPath
+                            && matches!(a.fault, AttributeFault::BgpsecPath(_))),
+                        "{name}: {e:?}"
+                    );
+                }
+                FaultKind::AttributeLength | FaultKind::BadOrigin | FaultKind::AttributeFlags => {
+                    let e = decode_error(&bytes);
+                    assert_eq!(e.action, Action::TreatAsWithdraw, "{name}");
+                    let UpdateErrorKind::Attribute(a) = &e.kind else {
+                        panic!("{name}: {e:?}")
+                    };
+                    assert_eq!(a.type_code, AttrType::Origin, "{name}");
+                    let flags = matches!(a.fault, AttributeFault::Flags(_));
+                    assert_eq!(flags, kind == FaultKind::AttributeFlags, "{name}: {a:?}");
+                }
+                FaultKind::BadNextHop => {
+                    let e = decode_error(&bytes);
+                    assert!(
+                        matches!(&e.kind, UpdateErrorKind::Attribute(a) if a.type_code == AttrType::NextHop),
+                        "{e:?}"
+                    );
+                }
+                FaultKind::MissingOrigin => {
+                    let e = decode_error(&bytes);
+                    assert_eq!(e.kind, UpdateErrorKind::Missing(AttrType::Origin));
+                }
+                FaultKind::DuplicateAttribute => {
+                    let e = decode_error(&bytes);
+                    assert_eq!(e.kind, UpdateErrorKind::DuplicateAttribute(origin));
+                    assert_eq!(e.action, Action::AttributeDiscard);
+                }
+                FaultKind::DuplicateMpReach => {
+                    let e = decode_error(&bytes);
+                    let mp = u8::from(AttrType::MpReachNlri);
+                    assert_eq!(e.kind, UpdateErrorKind::DuplicateMpAttribute(mp));
+                    assert_eq!(e.action, Action::SessionReset);
+                }
+                FaultKind::PcountZero => assert_eq!(
+                    v.message(&bytes, &peer),
+                    Validation::NotValid(NotValid::Malformed(Malformed::PcountZero))
+                ),
+                FaultKind::ConfedFlag => assert_eq!(
+                    v.message(&bytes, &peer),
+                    Validation::NotValid(NotValid::Malformed(
+                        Malformed::ConfedSegmentFromOutside { segment: 3 }
+                    ))
+                ),
+                FaultKind::FirstSegmentNotPeer => assert!(matches!(
+                    v.message(&bytes, &peer),
+                    Validation::NotValid(NotValid::Malformed(Malformed::PeerAs { peer, .. }))
+                        if peer == newest
+                )),
+                FaultKind::UnsupportedSuiteOnly => assert_eq!(
+                    v.message(&bytes, &peer),
+                    Validation::NotValid(NotValid::Unsigned(Unsigned::NoSupportedSuite(vec![2])))
+                ),
+                FaultKind::BadSignature
+                | FaultKind::UnknownSki
+                | FaultKind::ExpiredKey
+                | FaultKind::WrongTargetAs
+                | FaultKind::PcountHuge => {
+                    // Well formed: it decodes, and only its newest signature fails.
+                    let Ok(Message::Update(u)) = Message::decode(&bytes, AsWidth::Four) else {
+                        panic!("{name} does not decode")
+                    };
+                    assert!(v.screen(&u, &peer).is_ok(), "{name}");
+                    let Validation::NotValid(NotValid::Signatures(f)) = v.update(&u, &peer) else {
+                        panic!("{name}: not a signature failure")
+                    };
+                    assert_eq!(f.len(), 1, "{name}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wrong_target_is_a_good_signature_toward_another_as() {
+        // The re-signed newest hop validates for the AS it targets.
+        let (ring, _) = setup();
+        let (bytes, newest) = faulty(FaultKind::WrongTargetAs, 2, &ring);
+        let keys = ring.router_keys();
+        let v = Validator::new(&keys);
+        let other = Peer::external(other_as(ROUTER), newest);
+        assert!(v.message(&bytes, &other).is_valid());
+    }
+
+    #[test]
+    fn names_and_groups_parse() {
+        assert_eq!(FaultKind::parse_list("all").unwrap(), FaultKind::ALL);
+        assert_eq!(
+            FaultKind::parse_list("bad_signature, bgpsec")
+                .unwrap()
+                .len(),
+            11
+        );
+        assert_eq!(FaultKind::parse_list("rfc7606").unwrap().len(), 7);
+        assert!(FaultKind::parse_list("nonsense").is_err());
+        for k in FaultKind::ALL {
+            assert_eq!(FaultKind::parse_list(k.name()).unwrap(), [k]);
+        }
+    }
+
+    #[test]
+    fn not_applicable_to_unsigned_or_withdrawals() {
+        let prefix = Prefix::new("10.1.0.0".parse().unwrap(), 16).unwrap();
+        let withdraw = Message::Update(Update {
+            withdrawn: vec![prefix],
+            ..Update::default()
+        })
+        .encoding(AsWidth::Four)
+        .unwrap();
+        let ctx = Context::default();
+        for kind in FaultKind::ALL {
+            assert!(inject(kind, &withdraw, &ctx).is_err(), "{}", kind.name());
+            assert_eq!(ctx.can(kind, false), !kind.needs_bgpsec());
+        }
+        assert!(!ctx.can(FaultKind::WrongTargetAs, true));
+        assert!(!ctx.can(FaultKind::ExpiredKey, true));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn pick_is_a_function_of_seed_and_index(seed: u64, index: u64, rate in 0.0f64..1.0) {
+            let plan = Plan { kinds: FaultKind::ALL.to_vec(), rate, seed };
+            prop_assert_eq!(plan.pick(index, |_| true), plan.pick(index, |_| true));
+            let none = Plan { rate: 0.0, ..plan.clone() };
+            prop_assert_eq!(none.pick(index, |_| true), None);
+            let all = Plan { rate: 1.0, ..plan.clone() };
+            prop_assert!(all.pick(index, |_| true).is_some());
+            prop_assert_eq!(all.pick(index, |_| false), None);
+            let only = all.pick(index, |k| k == FaultKind::BadOrigin);
+            prop_assert_eq!(only, Some(FaultKind::BadOrigin));
+        }
+
+        #[test]
+        fn rate_is_the_fraction_picked(seed: u64) {
+            let plan = Plan { kinds: vec![FaultKind::BadOrigin], rate: 0.25, seed };
+            let n = (0..4000u64).filter(|&i| plan.pick(i, |_| true).is_some()).count();
+            // 4000 draws at 0.25: 1000 ± 5 standard deviations (27.4).
+            prop_assert!((863..=1137).contains(&n), "{}", n);
+        }
+    }
 }

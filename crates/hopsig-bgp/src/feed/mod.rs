@@ -12,7 +12,7 @@ pub mod session;
 pub mod source;
 pub mod watch;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -270,45 +270,15 @@ pub async fn run(
     }
     tokio::time::sleep(opts.settle).await;
 
-    // The session reset fault, last of all.
-    let mut reset_observed = None;
-    if let Some((inj, bytes)) = reset {
-        if sent_ok && feed.send(bytes).await.is_ok() {
-            let mut feed_watch = feed;
-            let ended = feed_watch.wait_ended(Duration::from_secs(5)).await;
-            reset_observed = Some(if ended.is_some() {
-                "session_reset"
-            } else {
-                "session_kept"
-            });
-            injected.push(inj);
-            report.session_ended = feed_watch.ended();
-            feed_watch.close();
-        } else {
-            reset_observed = Some("not_sent");
-            injected.push(inj);
-            report.session_ended = feed.ended();
-            feed.close();
-        }
-    } else {
-        report.session_ended = feed.ended();
-        feed.close();
-    }
-
     // What became of each fault, seen by the first watcher.
     let first = watchers.first().and_then(|w| w.seen.lock().ok());
-    for inj in &mut injected {
-        inj.observed = if inj.expected == Verdict::SessionReset {
-            reset_observed
-        } else {
-            first.as_ref().map(|s| match inj.announced {
-                Some(p) if s.current.contains(&p) => "forwarded",
-                Some(p) if s.ever.contains(&p) => "withdrawn",
-                _ => "not_forwarded",
-            })
-        };
+    for inj in injected.iter_mut().filter(|i| i.observed.is_none()) {
+        inj.observed = first.as_ref().map(|s| match inj.announced {
+            Some(p) if s.current.contains(&p) => "forwarded",
+            Some(p) if s.ever.contains(&p) => "withdrawn",
+            _ => "not_forwarded",
+        });
         inj.mismatch = match (inj.observed, inj.expect_forwarded) {
-            (Some("session_kept" | "not_sent"), _) => true,
             (Some("forwarded"), Some(false)) => true,
             (Some("withdrawn" | "not_forwarded"), Some(true)) => true,
             _ => false,
@@ -350,6 +320,44 @@ pub async fn run(
     }
     report.all_forwarded_s = all.filter(|_| !watchers.is_empty());
     report.mismatches += report.watchers.iter().filter(|w| w.missing > 0).count() as u64;
+    // The session reset fault, last of all, once the rest has been observed.
+    if let Some((mut inj, bytes)) = reset {
+        if sent_ok && feed.send(bytes).await.is_ok() {
+            let mut feed_watch = feed;
+            let ended = feed_watch.wait_ended(Duration::from_secs(5)).await;
+            inj.observed = Some(if ended.is_some() {
+                "session_reset"
+            } else {
+                "session_kept"
+            });
+            report.session_ended = feed_watch.ended();
+            feed_watch.close();
+            inj.mismatch = inj.observed != Some("session_reset");
+            report.mismatches += u64::from(inj.mismatch);
+            *report
+                .faults
+                .by_kind
+                .entry(inj.kind.name().to_string())
+                .or_default() += 1;
+            report.faults.injected.push(inj);
+        } else {
+            inj.observed = Some("not_sent");
+            report.session_ended = feed.ended();
+            feed.close();
+            inj.mismatch = true;
+            report.mismatches += 1;
+            *report
+                .faults
+                .by_kind
+                .entry(inj.kind.name().to_string())
+                .or_default() += 1;
+            report.faults.injected.push(inj);
+        }
+    } else {
+        report.session_ended = feed.ended();
+        feed.close();
+    }
+
     for w in &watchers {
         w.session.close();
     }
@@ -389,10 +397,17 @@ fn prepare(
     HashSet<Prefix>,
 ) {
     let mut out = Vec::with_capacity(source.items.len());
-    let mut injected = Vec::new();
+    let mut injected: Vec<Injected> = Vec::new();
     let mut reset = None;
     let mut expected = HashSet::new();
+    // The fault last made of each prefix, until a later UPDATE touches the prefix.
+    let mut faulted: HashMap<Prefix, usize> = HashMap::new();
     for (i, item) in source.items.iter().enumerate() {
+        for p in item.announced.iter().chain(&item.withdrawn) {
+            if let Some(f) = faulted.remove(p) {
+                injected[f].observed = Some("superseded");
+            }
+        }
         let announces = !item.announced.is_empty();
         let kind = if announces {
             opts.plan.pick(i as u64, |k| {
@@ -404,7 +419,11 @@ fn prepare(
         };
         let faulty = kind.and_then(|k| {
             faults::inject(k, &item.message, ctx)
-                .map_err(|e| tracing::warn!("feed: record {}: {e}", item.record))
+                .map_err(|e| match e {
+                    // A kind this UPDATE cannot carry: no fault here.
+                    faults::FaultError::NotApplicable(_) => {}
+                    e => tracing::warn!("feed: record {}: {e}", item.record),
+                })
                 .ok()
                 .map(|b| (k, b))
         });
@@ -449,6 +468,9 @@ fn prepare(
         if verdict == Verdict::SessionReset {
             reset = Some((inj, bytes));
             continue;
+        }
+        if let Some(p) = inj.announced {
+            faulted.insert(p, injected.len());
         }
         injected.push(inj);
         out.push(Prepared {

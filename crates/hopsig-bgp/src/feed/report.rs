@@ -179,7 +179,8 @@ pub struct Injected {
     pub expect_forwarded: Option<bool>,
     /// What the first watcher (or the session, for a reset) saw: `forwarded`,
     /// `withdrawn` (forwarded, then withdrawn), `not_forwarded`, `session_reset`,
-    /// `session_kept`, `not_sent`; `null` without a watcher.
+    /// `session_kept`, `not_sent`, `superseded` (a later UPDATE of the run announced
+    /// or withdrew the prefix: not judged); `null` without a watcher.
     pub observed: Option<&'static str>,
     /// Whether `observed` contradicts `expect_forwarded` (or a reset that did not
     /// happen).

@@ -13,6 +13,9 @@
 //!   AS_PATH unless it is there already (RFC 4271 §5.1.2, as the speaker forwarding
 //!   them would), re-encoded with 4-octet AS numbers (RFC 6793).
 //!
+//! The session negotiates IPv4 unicast only (RFC 4760 capability, as the speaker's
+//! FSM announces it): UPDATEs of other families are counted as `not_ipv4_unicast`.
+//!
 //! RIB dumps (TABLE_DUMP_V2) hold no UPDATEs: `hopsig bgpsec sign-mrt` turns them into
 //! BGP4MP records first.
 
@@ -22,12 +25,12 @@ use std::net::IpAddr;
 
 use hopsig_primitives::codec::Reader;
 
-use crate::as_path_equivalent;
 use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::packet::{
-    AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttrType, AttributeValue, Message,
-    MpReachNlri, NextHop, PathAttribute, Prefix, Update,
+    Afi, AsPath, AsPathSegment, AsPathSegmentType, AsWidth, AttrType, AttributeValue, Message,
+    MpReachNlri, NextHop, PathAttribute, Prefix, Safi, Update,
 };
+use crate::{as4, as_path_equivalent};
 
 /// One UPDATE to send.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,7 +76,7 @@ pub struct Source {
     /// MRT records read.
     pub records: u64,
     /// Records left out, by reason (`other_peer`, `other_target`, `not_update`,
-    /// `malformed`, `sent_by_collector`, `unencodable`).
+    /// `malformed`, `sent_by_collector`, `not_ipv4_unicast`, `unencodable`).
     pub skipped: BTreeMap<&'static str, u64>,
 }
 
@@ -132,6 +135,7 @@ pub fn load(input: impl Read, sel: &Selection) -> Result<Source, SourceError> {
         } else {
             None
         };
+        let why = why.or_else(|| (!ipv4_unicast(&update)).then_some("not_ipv4_unicast"));
         if let Some(why) = why {
             *out.skipped.entry(why).or_default() += 1;
             continue;
@@ -161,7 +165,7 @@ pub fn load(input: impl Read, sel: &Selection) -> Result<Source, SourceError> {
                 Some(nh) => with_next_hop(update.clone(), nh),
                 None => update.clone(),
             };
-            match plain(u, sel.local_as) {
+            match plain(u, m.width, sel.local_as) {
                 Some(b) => b,
                 None => {
                     *out.skipped.entry("unencodable").or_default() += 1;
@@ -186,28 +190,50 @@ pub fn load(input: impl Read, sel: &Selection) -> Result<Source, SourceError> {
     Ok(out)
 }
 
-/// `update` as an unsigned UPDATE from `local_as`: a BGPsec_PATH replaced by its
-/// AS_PATH equivalent (RFC 8205 §4.4), `local_as` prepended unless it is the first AS
-/// already (RFC 4271 §5.1.2), 4-octet AS numbers; `None` if it cannot be encoded so
-/// (an AS4_PATH, which a 4-octet session must not carry, RFC 6793 §3).
-pub fn plain(update: Update<'_>, local_as: u32) -> Option<Vec<u8>> {
+/// Whether `update` is of IPv4 unicast only: its prefixes IPv4, and MP_REACH_NLRI /
+/// MP_UNREACH_NLRI, if any, of AFI 1 SAFI 1 (RFC 4760) — what the session negotiates.
+fn ipv4_unicast(update: &Update<'_>) -> bool {
+    let ipv4 = |p: Prefix| p.afi() == Afi::Ipv4;
+    update.announced().all(ipv4)
+        && update.withdrawn_all().all(ipv4)
+        && update.attributes.iter().all(|a| match a.value() {
+            AttributeValue::MpReachNlri(m) => m.afi() == Afi::Ipv4 && m.safi() == Safi::Unicast,
+            AttributeValue::MpUnreachNlri(m) => m.afi() == Afi::Ipv4 && m.safi() == Safi::Unicast,
+            // MP attributes of families the codec does not decode are kept as Other.
+            AttributeValue::Other { type_code, .. } => ![14, 15].contains(type_code),
+            _ => true,
+        })
+}
+
+/// `update` (received with AS numbers `width` wide) as an unsigned UPDATE from
+/// `local_as`: a BGPsec_PATH replaced by its AS_PATH equivalent (RFC 8205 §4.4), else
+/// the path and aggregator as RFC 6793 §4.2.3 reads them ([`as4::received`]: AS4_PATH
+/// and AS4_AGGREGATOR merged in from a 2-octet record); `local_as` prepended unless it
+/// is the first AS already (RFC 4271 §5.1.2); AS_PATH and AGGREGATOR written with
+/// 4-octet AS numbers ([`as4::path_attributes`]); `None` if it does not encode.
+pub fn plain(update: Update<'_>, width: AsWidth, local_as: u32) -> Option<Vec<u8>> {
     let announces = update.announced().next().is_some();
-    let mut attributes = Vec::with_capacity(update.attributes.len());
-    let mut path: Option<AsPath> = None;
-    for a in update.attributes {
-        match a.value() {
-            AttributeValue::BgpsecPath(p) => {
-                path = Some(as_path_equivalent::as_path(p.secure_path()));
-            }
-            AttributeValue::AsPath(p) => path = Some(p.clone()),
-            _ if a.type_code() == u8::from(AttrType::As4Path) => return None,
-            _ => attributes.push(a),
-        }
-    }
+    let received = as4::received(&update, width);
+    let mut path = match update.bgpsec_path() {
+        Some(p) => as_path_equivalent::as_path(p.secure_path()),
+        None => received.as_path,
+    };
+    let rebuilt = [
+        AttrType::AsPath,
+        AttrType::As4Path,
+        AttrType::Aggregator,
+        AttrType::As4Aggregator,
+        AttrType::BgpsecPath,
+    ]
+    .map(u8::from);
+    let mut attributes: Vec<_> = update
+        .attributes
+        .into_iter()
+        .filter(|a| !rebuilt.contains(&a.type_code()))
+        .collect();
     if announces {
-        let mut path = path.unwrap_or(AsPath { segments: vec![] });
         prepend(&mut path, local_as);
-        attributes.push(PathAttribute::new(AttributeValue::AsPath(path), AsWidth::Four).ok()?);
+        attributes.extend(as4::path_attributes(&path, received.aggregator, AsWidth::Four).ok()?);
         attributes.sort_by_key(PathAttribute::type_code);
     }
     Message::Update(Update {
