@@ -603,13 +603,12 @@ mod tests {
 
     const ROUTER: u32 = 64_500;
 
-    /// Keys of AS 65001..=65006 and the router; a key of the newest AS that the
-    /// view does not hold (the "expired" one).
-    fn setup() -> (Keyring, Signer<'static>) {
+    /// Keys of AS 65001..=65006 and the router.
+    fn setup() -> Keyring {
         let mut ring = Keyring::new(&ECDSA_P256_SHA256);
         let asns: Vec<u32> = (65_001..=65_006).chain([ROUTER]).collect();
         ring.generate(&asns, 1).unwrap();
-        (ring, Signer::new(0))
+        ring
     }
 
     fn signer(asn: u32) -> Signer<'static> {
@@ -672,7 +671,7 @@ mod tests {
 
     #[test]
     fn every_fault_gets_its_expected_verdict_from_hopsigs_validator() {
-        let (ring, _) = setup();
+        let ring = setup();
         for kind in FaultKind::ALL {
             for hops in [1, 3] {
                 let (bytes, newest) = faulty(kind, hops, &ring);
@@ -691,7 +690,7 @@ mod tests {
 
     #[test]
     fn each_fault_is_the_malformation_it_names() {
-        let (ring, _) = setup();
+        let ring = setup();
         let keys = ring.router_keys();
         let v = Validator::new(&keys);
         let origin = u8::from(AttrType::Origin);
@@ -783,7 +782,7 @@ mod tests {
     #[test]
     fn wrong_target_is_a_good_signature_toward_another_as() {
         // The re-signed newest hop validates for the AS it targets.
-        let (ring, _) = setup();
+        let ring = setup();
         let (bytes, newest) = faulty(FaultKind::WrongTargetAs, 2, &ring);
         let keys = ring.router_keys();
         let v = Validator::new(&keys);

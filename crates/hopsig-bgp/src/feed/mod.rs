@@ -278,11 +278,10 @@ pub async fn run(
             Some(p) if s.ever.contains(&p) => "withdrawn",
             _ => "not_forwarded",
         });
-        inj.mismatch = match (inj.observed, inj.expect_forwarded) {
-            (Some("forwarded"), Some(false)) => true,
-            (Some("withdrawn" | "not_forwarded"), Some(true)) => true,
-            _ => false,
-        };
+        inj.mismatch = matches!(
+            (inj.observed, inj.expect_forwarded),
+            (Some("forwarded"), Some(false)) | (Some("withdrawn" | "not_forwarded"), Some(true))
+        );
     }
     drop(first);
     for inj in &injected {

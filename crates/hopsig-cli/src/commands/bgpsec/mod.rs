@@ -30,7 +30,7 @@ enum Command {
     SignMrt(sign_mrt::Args),
     ValidateMrt(validate_mrt::Args),
     Inspect(inspect::Args),
-    Feed(feed::Args),
+    Feed(Box<feed::Args>),
 }
 
 /// Runs the subcommand.
@@ -41,7 +41,7 @@ pub fn run(args: Args) -> crate::io::Outcome {
         Command::SignMrt(a) => sign_mrt::run(a),
         Command::ValidateMrt(a) => validate_mrt::run(a),
         Command::Inspect(a) => inspect::run(a),
-        Command::Feed(a) => feed::run(a),
+        Command::Feed(a) => feed::run(*a),
     }
 }
 
