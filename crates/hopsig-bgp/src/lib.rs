@@ -38,6 +38,8 @@
 
 pub mod as4;
 pub mod bgpsec;
+#[cfg(feature = "speaker")]
+pub mod feed;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 pub mod mrt;

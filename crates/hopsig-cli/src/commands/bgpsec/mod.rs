@@ -2,6 +2,7 @@
 //! subcommand. What the MRT ones share: the algorithm suite named on the command line,
 //! the thread count, opening an MRT file, and progress lines on standard error.
 
+pub mod feed;
 pub mod inspect;
 pub mod keygen;
 pub mod keys;
@@ -29,6 +30,7 @@ enum Command {
     SignMrt(sign_mrt::Args),
     ValidateMrt(validate_mrt::Args),
     Inspect(inspect::Args),
+    Feed(Box<feed::Args>),
 }
 
 /// Runs the subcommand.
@@ -39,6 +41,7 @@ pub fn run(args: Args) -> crate::io::Outcome {
         Command::SignMrt(a) => sign_mrt::run(a),
         Command::ValidateMrt(a) => validate_mrt::run(a),
         Command::Inspect(a) => inspect::run(a),
+        Command::Feed(a) => feed::run(*a),
     }
 }
 
