@@ -13,8 +13,10 @@ use serde_json::{json, Value};
 
 use super::rib::{Rib, Source};
 
-/// Format version of the status file (3: ROV, ASPA and the RPKI view added).
-pub const VERSION: u32 = 3;
+/// Format version of the status file (3: ROV, ASPA and the RPKI view added; 4: the
+/// address families, prefix limits, LOCAL_PREF, MED, filtering and the signature
+/// cache added).
+pub const VERSION: u32 = 4;
 
 /// `65002 65001 {65003,65004}`: sequences as numbers, sets in braces.
 pub fn as_path_text(p: &AsPath) -> String {
