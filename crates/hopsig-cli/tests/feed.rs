@@ -288,23 +288,7 @@ fn plain_updates_into_gobgpd() {
     let conf = include_str!("peers/feed-gobgpd.toml.template")
         .replace("PORT", &port.to_string())
         .replace("ROUTER_AS", &ROUTER_AS.to_string());
-    let conf = s.write("gobgpd.toml", conf);
-    let log = std::fs::File::create(s.path("gobgpd.log")).unwrap();
-    let _gobgpd = Running(
-        Command::new("gobgpd")
-            .args([
-                "-f",
-                &conf,
-                "-p",
-                "--api-hosts",
-                &format!("127.0.0.1:{api}"),
-                "--pprof-disable",
-            ])
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap(),
-    );
+    let _gobgpd = gobgpd_from(&s, "feed", conf, api);
     // gobgpd treats a loopback NEXT_HOP as invalid (treat-as-withdraw): a documentation
     // address instead (it does not resolve next hops by default).
     plain_updates_into(

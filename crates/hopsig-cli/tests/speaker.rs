@@ -331,32 +331,8 @@ fn gobgpd_plain_neighbour() {
         .replace("PORT", &port.to_string())
         .replace("HOPSIG_ADDRESS", "127.0.2.2")
         .replace("HOPSIG_AS", "65002");
-    let conf = s.write("gobgpd.toml", conf);
-    let log = std::fs::File::create(s.path("gobgpd.log")).unwrap();
-    let api_host = format!("127.0.0.1:{api}");
-    let _gobgpd = Running(
-        Command::new("gobgpd")
-            .args([
-                "-f",
-                &conf,
-                "-p",
-                "--api-hosts",
-                &api_host,
-                "--pprof-disable",
-            ])
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap(),
-    );
-    let gobgp = |args: &[&str]| {
-        Command::new("gobgp")
-            .args(["-u", "127.0.0.1", "-p", &api.to_string()])
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    wait_for(&s, "gobgpd's API", || gobgp(&["global"]).status.success());
+    let _gobgpd = gobgpd_from(&s, "plain", conf, api);
+    let gobgp = |args: &[&str]| common::speaker::gobgp(api, args);
     let added = gobgp(&["global", "rib", "add", "10.9.0.0/16", "origin", "igp"]);
     assert!(added.status.success(), "{}", common::text(&added));
     let _speakers = downgrade_setup(&s, 65001, port, "127.0.2.2");

@@ -220,32 +220,8 @@ fn start_gobgpd(
     conf: String,
 ) -> (Running, impl Fn(&[&str]) -> std::process::Output) {
     let api = free_port();
-    let conf = s.write(&format!("gobgpd-{name}.toml"), conf);
-    let log = std::fs::File::create(s.path(&format!("gobgpd-{name}.log"))).unwrap();
-    let api_host = format!("127.0.0.1:{api}");
-    let gobgpd = Running(
-        Command::new("gobgpd")
-            .args([
-                "-f",
-                &conf,
-                "-p",
-                "--api-hosts",
-                &api_host,
-                "--pprof-disable",
-            ])
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap(),
-    );
-    let gobgp = move |args: &[&str]| {
-        Command::new("gobgp")
-            .args(["-u", "127.0.0.1", "-p", &api.to_string()])
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    wait_for(s, "gobgpd's API", || gobgp(&["global"]).status.success());
+    let gobgpd = gobgpd_from(s, name, conf, api);
+    let gobgp = move |args: &[&str]| common::speaker::gobgp(api, args);
     (gobgpd, gobgp)
 }
 

@@ -346,28 +346,7 @@ pub fn start_gobgpd(
              [neighbors.transport.config]\n    passive-mode = true\n    local-address = \"{address}\"\n"
         );
     }
-    let conf = s.write(&format!("gobgpd-{address}.toml"), conf);
-    let log = std::fs::File::create(s.path(&format!("gobgpd-{address}.log"))).unwrap();
-    let api_host = format!("127.0.0.1:{api}");
-    let daemon = Running(
-        Command::new("gobgpd")
-            .args([
-                "-f",
-                &conf,
-                "-p",
-                "--api-hosts",
-                &api_host,
-                "--pprof-disable",
-            ])
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap(),
-    );
-    wait_for(s, "gobgpd's API", || {
-        gobgp(api, &["global"]).status.success()
-    });
-    daemon
+    gobgpd_from(s, address, conf, api)
 }
 
 /// `gobgp ARGS` against the gobgpd whose API is on 127.0.0.1:`api`.
@@ -399,4 +378,31 @@ pub fn bird_routes(ctl: &str) -> String {
         .output()
         .unwrap();
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// gobgpd on the configuration `conf` (written to gobgpd-NAME.toml, its log
+/// gobgpd-NAME.log) with its API on 127.0.0.1:`api`, once the API answers.
+pub fn gobgpd_from(s: &Scratch, name: &str, conf: String, api: u16) -> Running {
+    let conf = s.write(&format!("gobgpd-{name}.toml"), conf);
+    let log = std::fs::File::create(s.path(&format!("gobgpd-{name}.log"))).unwrap();
+    let api_host = format!("127.0.0.1:{api}");
+    let daemon = Running(
+        Command::new("gobgpd")
+            .args([
+                "-f",
+                &conf,
+                "-p",
+                "--api-hosts",
+                &api_host,
+                "--pprof-disable",
+            ])
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    wait_for(s, "gobgpd's API", || {
+        gobgp(api, &["global"]).status.success()
+    });
+    daemon
 }
