@@ -40,9 +40,9 @@
 //!   PassiveTcpEstablishment, started with Event 5 semantics) wait in Active for the
 //!   neighbour's connection and never connect: the ConnectRetryTimer does not run in
 //!   Active, so §8.2.2's Active/Event 9 row ("initiates a TCP connection … changes its
-//!   state to Connect") does not apply. Active neighbours never accept a connection
-//!   (the listener hands connections only to passive ones), so Connect/Event 17 is the
-//!   same as Event 16.
+//!   state to Connect") does not apply. A connection an active neighbour opens while
+//!   its session is in Connect runs through a second FSM (collisions, below), so the
+//!   session's Connect/Event 17 does not occur; the FSM treats it as Event 16.
 //! * **Connection collision detection** (§6.8): each connection has its own [`Fsm`]
 //!   (the shell runs a second, incoming one beside the session's) and [`super::collision`]
 //!   decides which one to close; the loser gets Event 23
