@@ -12,7 +12,8 @@
 //!
 //! Input lines (`note` is a comment):
 //! * `{"event": NAME}` — an event without data (`ManualStart`, `TcpCrAcked`,
-//!   `TcpConnectionConfirmed`); `{"event": "TcpConnectionFails", "reason": …}`;
+//!   `TcpConnectionConfirmed`, `OpenCollisionDump`); `{"event": "TcpConnectionFails",
+//!   "reason": …}`;
 //! * `{"timer": NAME}` — a timer expired (`ConnectRetry`, `Hold`, `Keepalive`,
 //!   `IdleHold`);
 //! * `{"open": {"as", "hold", "four_octet", "bgpsec", "families"}}` (`families`:
@@ -204,6 +205,7 @@ fn event(line: &Value, fsm: &Fsm) -> Event {
         "ManualStart" => Event::ManualStart,
         "TcpCrAcked" => Event::TcpCrAcked,
         "TcpConnectionConfirmed" => Event::TcpConnectionConfirmed,
+        "OpenCollisionDump" => Event::OpenCollisionDump,
         "TcpConnectionFails" => {
             Event::TcpConnectionFails(line["reason"].as_str().unwrap().to_string())
         }

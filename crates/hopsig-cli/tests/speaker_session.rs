@@ -1,7 +1,9 @@
 //! `hopsig speaker` session features (issue 25 §4) against real peers on loopback:
 //! extended messages (RFC 8654) carrying a signed path too long for 4096 octets
 //! across two hopsig speakers, route refresh (RFC 2918, enhanced RFC 7313) with
-//! gobgpd and BIRD, graceful restart helper mode (RFC 4724) with gobgpd. Each test uses free ports and its own 127.0.x.y
+//! gobgpd and BIRD, graceful restart helper mode (RFC 4724) with gobgpd, connection
+//! collisions (RFC 4271 §6.8) between two hopsig speakers, with a raw neighbour and
+//! with gobgpd. Each test uses free ports and its own 127.0.x.y
 //! addresses, waits at most [`WAIT`] for what it checks, and kills what it started.
 //! gobgpd and BIRD tests skip when the daemon is missing and fail under CI=true.
 
@@ -477,3 +479,349 @@ fn graceful_restart_helper_with_gobgpd() {
     // Not by the Restart Time (120 s): by the End-of-RIB.
     assert_eq!(log_lines(&s, "h", "restart timer expired"), 0);
 }
+
+// Connection collision detection (RFC 4271 §6.8).
+
+/// The (local port, remote port) of each ESTABLISHED IPv4 TCP socket from `local` to
+/// `remote` (/proc/net/tcp: addresses as little-endian hex, state 01).
+fn established_sockets(local: &str, remote: &str) -> Vec<(u16, u16)> {
+    let text = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let endpoint = |field: &str| {
+        let (ip, port) = field.split_once(':').unwrap();
+        let ip = Ipv4Addr::from(u32::from_str_radix(ip, 16).unwrap().to_le_bytes());
+        (ip.to_string(), u16::from_str_radix(port, 16).unwrap())
+    };
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let (la, lp) = endpoint(f[1]);
+            let (ra, rp) = endpoint(f[2]);
+            (f[3] == "01" && la == local && ra == remote).then_some((lp, rp))
+        })
+        .collect()
+}
+
+/// A plain hopsig speaker AS`asn` with BGP Identifier `router_id`, listening on
+/// `address:port`, active (not passive) toward AS`peer_as` at `peer:peer_port`,
+/// originating `originate`.
+#[allow(clippy::too_many_arguments)]
+fn active_config(
+    name: &str,
+    asn: u32,
+    router_id: &str,
+    address: &str,
+    port: u16,
+    peer: &str,
+    peer_port: u16,
+    peer_as: u32,
+    originate: &str,
+) -> String {
+    format!(
+        "local_as = {asn}\nrouter_id = \"{router_id}\"\nmode = \"lazy\"\nstate_file = \"{name}.json\"\n\
+         connect_retry = 1\nhold_time = 9\nlisten = \"{address}:{port}\"\noriginate = [\"{originate}\"]\n\
+         [[neighbors]]\naddress = \"{peer}\"\nport = {peer_port}\nlocal_address = \"{address}\"\n\
+         remote_as = {peer_as}\npassive = false\n"
+    )
+}
+
+/// The state of the session with `address` in speaker NAME's status.
+fn state_of(s: &Scratch, name: &str, address: &str) -> String {
+    status(s, name)
+        .map(|v| {
+            session_of(&v, address)["state"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+/// RFC 4271 §6.8 between two hopsig speakers, each active toward the other (both
+/// connect and both accept): each ends with exactly one Established session over
+/// one TCP connection, in both orders of the BGP Identifiers, three times each.
+/// Where a collision was resolved by the Identifiers, the connection kept is the
+/// one the speaker with the higher Identifier opened. (Before §6.8 each refused the
+/// other's connection and neither session came up.)
+#[test]
+fn two_active_hopsig_speakers_keep_one_connection() {
+    let mut by_identifier = 0;
+    for round in 0..3u8 {
+        for (id_a, id_b) in [("192.0.2.1", "192.0.2.200"), ("192.0.2.200", "192.0.2.1")] {
+            let s = Scratch::new();
+            let (a, b) = (
+                format!("127.0.12.{}", 1 + 2 * round),
+                format!("127.0.12.{}", 2 + 2 * round),
+            );
+            let (pa, pb) = (free_port(), free_port());
+            let ca = active_config("a", 65_001, id_a, &a, pa, &b, pb, 65_002, "10.1.0.0/16");
+            let cb = active_config("b", 65_002, id_b, &b, pb, &a, pa, 65_001, "10.2.0.0/16");
+            let _sa = start(&s, "a", ca);
+            let _sb = start(&s, "b", cb);
+            wait_for(&s, "both sessions Established, routes exchanged", || {
+                route_is(&s, "a", "10.2.0.0/16", |r| r["installed"] == true)
+                    && route_is(&s, "b", "10.1.0.0/16", |r| r["installed"] == true)
+            });
+            // Longer than ConnectRetry (1 s) and the Hold Time of OpenSent-free
+            // sessions (9 s / 3): a losing connection would have been retried.
+            std::thread::sleep(std::time::Duration::from_secs(4));
+            assert_eq!(state_of(&s, "a", &b), "Established");
+            assert_eq!(state_of(&s, "b", &a), "Established");
+            let from_a = established_sockets(&a, &b);
+            let from_b = established_sockets(&b, &a);
+            let logs = format!(
+                "{}\n{}",
+                std::fs::read_to_string(s.path("a.log")).unwrap(),
+                std::fs::read_to_string(s.path("b.log")).unwrap()
+            );
+            assert_eq!(from_a.len(), 1, "{from_a:?}\n{logs}");
+            assert_eq!(from_b.len(), 1, "{from_b:?}\n{logs}");
+            // A decision by the Identifiers, on a session that came up once (not
+            // after a connection both sides closed, §6.8's race with Established).
+            if logs.contains("BGP Identifiers")
+                && established_lines(&s, "a") == 1
+                && established_lines(&s, "b") == 1
+            {
+                by_identifier += 1;
+                // A opened it if its remote port is B's listening port.
+                let a_opened = from_a[0].1 == pb;
+                assert_eq!(a_opened, id_a == "192.0.2.200", "{from_a:?} {pb}\n{logs}");
+            }
+        }
+    }
+    eprintln!("collisions resolved by the BGP Identifiers: {by_identifier} of 6");
+}
+
+/// The count of lines of NAME.log saying a session became Established (the
+/// session's connection or a second one).
+fn established_lines(s: &Scratch, name: &str) -> usize {
+    std::fs::read_to_string(s.path(&format!("{name}.log")))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.ends_with(": Established"))
+        .count()
+}
+
+/// An OPEN from AS`asn` with BGP Identifier `id`, no capabilities.
+fn open_with_id(asn: u32, id: Ipv4Addr) -> Vec<u8> {
+    let open = Open::new(asn, 9, id, vec![]);
+    Message::Open(open).encoding(AsWidth::Four).unwrap()
+}
+
+/// RFC 4271 §6.8 steps 1–3 message by message, with a raw neighbour that both
+/// accepts hopsig's connection and connects to hopsig: both connections reach
+/// OpenSent at hopsig; hopsig's connection gets the OPEN first (OpenConfirm), then
+/// the neighbour's, on which hopsig decides: it closes the connection it opened when
+/// its Identifier (192.0.2.1) is below the neighbour's (192.0.2.42), else the
+/// neighbour's (hopsig 192.0.2.200) before answering its OPEN, with NOTIFICATION
+/// Cease / Connection Collision Resolution (6, 7, RFC 4486 §4); the other
+/// connection becomes Established. A
+/// third connection while Established is refused with the same NOTIFICATION (§6.8,
+/// last paragraph: the Established one wins).
+#[test]
+fn collision_with_a_raw_neighbour_follows_the_identifiers() {
+    for (hopsig_id, hopsig_lower, last) in [("192.0.2.1", true, 1u8), ("192.0.2.200", false, 3)] {
+        let s = Scratch::new();
+        let (h, peer) = (format!("127.0.14.{last}"), format!("127.0.14.{}", last + 1));
+        let peer_listener = std::net::TcpListener::bind(format!("{peer}:0")).unwrap();
+        let peer_port = peer_listener.local_addr().unwrap().port();
+        let hp = free_port();
+        let _h = start(
+            &s,
+            "h",
+            active_config(
+                "h",
+                65_002,
+                hopsig_id,
+                &h,
+                hp,
+                &peer,
+                peer_port,
+                65_001,
+                "10.2.0.0/16",
+            ),
+        );
+        // Connection 1: hopsig's.
+        let (mut ours, _) = peer_listener.accept().unwrap();
+        ours.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .unwrap();
+        assert_eq!(read_message(&mut ours)[18], 1, "hopsig's OPEN");
+        // Connection 2: the neighbour's, once hopsig listens.
+        let to = format!("{h}:{hp}");
+        wait_for(&s, "hopsig listening", || {
+            std::fs::read_to_string(s.path("h.log"))
+                .unwrap_or_default()
+                .contains(" listening on ")
+        });
+        let mut theirs = raw_client(&peer, &to);
+        assert_eq!(
+            read_message(&mut theirs)[18],
+            1,
+            "hopsig's OPEN, second connection"
+        );
+        let id = Ipv4Addr::new(192, 0, 2, 42);
+        ours.write_all(&open_with_id(65_001, id)).unwrap();
+        assert_eq!(read_message(&mut ours)[18], 4, "KEEPALIVE: OpenConfirm");
+        theirs.write_all(&open_with_id(65_001, id)).unwrap();
+        let winner = if hopsig_lower {
+            // The neighbour's connection goes on (KEEPALIVE); hopsig's closes.
+            assert_eq!(read_message(&mut theirs)[18], 4, "KEEPALIVE: OpenConfirm");
+            assert_eq!(
+                notification(&read_message(&mut ours)),
+                (6, 7),
+                "{hopsig_id}"
+            );
+            &mut theirs
+        } else {
+            // The OPEN on the neighbour's connection is answered with Cease 7.
+            assert_eq!(
+                notification(&read_message(&mut theirs)),
+                (6, 7),
+                "{hopsig_id}"
+            );
+            &mut ours
+        };
+        winner.write_all(&KEEPALIVE).unwrap();
+        wait_for(&s, "Established on the winner", || {
+            state_of(&s, "h", &peer) == "Established"
+        });
+        // The winner carries the session: hopsig's route comes on it.
+        loop {
+            let m = read_message(winner);
+            if m[18] == 2 {
+                break;
+            }
+            assert_eq!(m[18], 4, "KEEPALIVE or UPDATE on the winner");
+        }
+        // Established wins: a new connection is refused with Cease 7.
+        let mut third = raw_client(&peer, &to);
+        assert_eq!(notification(&read_message(&mut third)), (6, 7));
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert_eq!(state_of(&s, "h", &peer), "Established");
+        let log = std::fs::read_to_string(s.path("h.log")).unwrap();
+        assert!(
+            log.contains("connection collision (RFC 4271 §6.8): BGP Identifiers"),
+            "{log}"
+        );
+        assert!(log.contains("connection refused in Established"), "{log}");
+    }
+}
+
+/// A passive neighbour connecting twice (both connections the neighbour's): the OPEN
+/// on the newer, while the older is in OpenConfirm, is answered with Cease 7; the
+/// older goes on to Established.
+#[test]
+fn a_passive_neighbours_second_connection_closes_with_cease_7() {
+    let s = Scratch::new();
+    let port = free_port();
+    let _h = start(
+        &s,
+        "h",
+        plain_config(
+            65_002,
+            "127.0.15.1",
+            port,
+            "h.json",
+            &["10.2.0.0/16".into()],
+            &[("127.0.15.2", 65_001)],
+        ),
+    );
+    let to = format!("127.0.15.1:{port}");
+    wait_for(&s, "hopsig listening", || {
+        std::fs::read_to_string(s.path("h.log"))
+            .unwrap_or_default()
+            .contains(" listening on ")
+    });
+    let mut first = raw_client("127.0.15.2", &to);
+    assert_eq!(read_message(&mut first)[18], 1);
+    let mut second = raw_client("127.0.15.2", &to);
+    assert_eq!(read_message(&mut second)[18], 1);
+    first.write_all(&open_message(65_001, 9)).unwrap();
+    assert_eq!(read_message(&mut first)[18], 4);
+    second.write_all(&open_message(65_001, 9)).unwrap();
+    assert_eq!(notification(&read_message(&mut second)), (6, 7));
+    first.write_all(&KEEPALIVE).unwrap();
+    wait_for(&s, "Established on the first", || {
+        state_of(&s, "h", "127.0.15.2") == "Established"
+    });
+}
+
+/// gobgpd, active toward hopsig (and passive-mode off), and hopsig, active toward
+/// gobgpd: whoever's connection wins (gobgpd applies §6.8 too), each ends with one
+/// Established session over one TCP connection, routes both ways.
+#[test]
+fn gobgpd_and_hopsig_both_active_keep_one_session() {
+    if !common::have_with(
+        "gobgpd",
+        "--version",
+        "gobgpd_and_hopsig_both_active_keep_one_session",
+    ) || !common::have_with(
+        "gobgp",
+        "--version",
+        "gobgpd_and_hopsig_both_active_keep_one_session",
+    ) {
+        return;
+    }
+    for (round, hopsig_id) in ["192.0.2.2", "192.0.2.200"].into_iter().enumerate() {
+        let s = Scratch::new();
+        let (port, hp) = (free_port(), free_port());
+        let h = format!("127.0.16.{}", round + 2);
+        let conf = GOBGPD_ACTIVE
+            .replace("PORT", &port.to_string())
+            .replace("HOPSIG_ADDRESS", &h)
+            .replace("HOPSIG_LISTEN", &hp.to_string());
+        let (_gobgpd, gobgp) = start_gobgpd(&s, "active", conf);
+        gobgp_originate(&gobgp, &["10.9.0.0/16"]);
+        let _h = start(
+            &s,
+            "h",
+            active_config(
+                "h",
+                65_002,
+                hopsig_id,
+                &h,
+                hp,
+                "127.0.0.1",
+                port,
+                65_001,
+                "10.2.0.0/16",
+            ),
+        );
+        wait_for(&s, "gobgpd's route at hopsig", || {
+            route_is(&s, "h", "10.9.0.0/16", |r| r["installed"] == true)
+        });
+        wait_for(&s, "hopsig's route in gobgpd", || {
+            let o = gobgp(&["-j", "neighbor", &h, "adj-in"]);
+            serde_json::from_slice::<Value>(&o.stdout).is_ok_and(|v| !v["10.2.0.0/16"].is_null())
+        });
+        std::thread::sleep(std::time::Duration::from_secs(4));
+        assert_eq!(state_of(&s, "h", "127.0.0.1"), "Established");
+        let sockets = established_sockets(&h, "127.0.0.1");
+        let log = std::fs::read_to_string(s.path("h.log")).unwrap();
+        assert_eq!(sockets.len(), 1, "{sockets:?}\n{log}");
+        assert!(established_lines(&s, "h") >= 1, "{log}");
+    }
+}
+
+/// gobgpd AS65001 at 127.0.0.1:PORT, active toward hopsig (HOPSIG_ADDRESS, port
+/// HOPSIG_LISTEN), retrying every second.
+const GOBGPD_ACTIVE: &str = r#"
+[global.config]
+  as = 65001
+  router-id = "192.0.2.100"
+  port = PORT
+  local-address-list = ["127.0.0.1"]
+
+[[neighbors]]
+  [neighbors.config]
+    neighbor-address = "HOPSIG_ADDRESS"
+    peer-as = 65002
+  [neighbors.timers.config]
+    connect-retry = 1
+    hold-time = 9
+    keepalive-interval = 3
+  [neighbors.transport.config]
+    passive-mode = false
+    local-address = "127.0.0.1"
+    remote-port = HOPSIG_LISTEN
+"#;

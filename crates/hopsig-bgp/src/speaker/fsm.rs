@@ -28,8 +28,7 @@
 //!   PassiveTcpEstablishment, TrackTcpState, DelayOpen, SendNOTIFICATIONwithoutOPEN,
 //!   CollisionDetectEstablishedState). So Events 2–8 (automatic start/stop, passive
 //!   and damped starts), 12 (DelayOpenTimer_Expires), 14–15 (TcpConnection_Valid /
-//!   Tcp_CR_Invalid), 20 (BGPOpen with DelayOpenTimer running) and 23
-//!   (OpenCollisionDump) never occur. The one exception, below, is an IdleHoldTimer.
+//!   Tcp_CR_Invalid) and 20 (BGPOpen with DelayOpenTimer running) never occur. The one exception, below, is an IdleHoldTimer.
 //! * **Restart after a failure.** Where §8.2.2 goes from Connect, Active or OpenSent to
 //!   Active on a TCP failure (Event 18, "continues to listen for a connection"), and
 //!   from any state to Idle with no automatic restart, hopsig goes to Idle and starts
@@ -41,13 +40,15 @@
 //!   PassiveTcpEstablishment, started with Event 5 semantics) wait in Active for the
 //!   neighbour's connection and never connect: the ConnectRetryTimer does not run in
 //!   Active, so §8.2.2's Active/Event 9 row ("initiates a TCP connection … changes its
-//!   state to Connect") does not apply. Active neighbours never accept a connection
-//!   (the listener hands connections only to passive ones), so Connect/Event 17 is the
-//!   same as Event 16.
-//! * **Connection collision detection** (§6.8, Events 19/20 in OpenConfirm, Event 23):
-//!   the listener gives a neighbour with a session under way no second connection, so
-//!   there is no collision to resolve; an OPEN in OpenConfirm or Established is an FSM
-//!   error.
+//!   state to Connect") does not apply. A connection an active neighbour opens while
+//!   its session is in Connect runs through a second FSM (collisions, below), so the
+//!   session's Connect/Event 17 does not occur; the FSM treats it as Event 16.
+//! * **Connection collision detection** (§6.8): each connection has its own [`Fsm`]
+//!   (the shell runs a second, incoming one beside the session's) and [`super::collision`]
+//!   decides which one to close; the loser gets Event 23
+//!   ([`Event::OpenCollisionDump`]): Cease / Connection Collision Resolution (RFC 4486
+//!   §4), Idle. An OPEN in OpenConfirm or Established on the same connection is still
+//!   an FSM error.
 //! * **FSM error subcodes** (RFC 6608): the Finite State Machine Error NOTIFICATION
 //!   carries subcode 0 ([`FsmSubcode::Unspecified`]), as RFC 4271 has it.
 //! * **Disabling an AFI/SAFI** instead of a session reset (RFC 7606 §5.3 / RFC 4760
@@ -284,6 +285,9 @@ pub enum Event {
     BgpHeaderErr(Option<Notification<'static>>, String),
     /// Event 22: BGPOpenMsgErr — the NOTIFICATION to send and why.
     BgpOpenMsgErr(Notification<'static>, String),
+    /// Event 23: OpenCollisionDump — this connection lost a collision (RFC 4271 §6.8,
+    /// decided by [`super::collision::resolve`]).
+    OpenCollisionDump,
     /// Event 25: NotifMsg — a NOTIFICATION received.
     NotifMsg(Notification<'static>),
     /// Event 25: NotifMsg of a NOTIFICATION too short to decode, and why (RFC 4271
@@ -662,6 +666,13 @@ pub fn step(config: &Config, fsm: Fsm, event: Event) -> (Fsm, Vec<Action>) {
             ),
         ),
         (_, _, E::BadNotifMsg(why)) => close(config, None, why),
+        // §8.2.2 OpenSent, OpenConfirm (and Established with
+        // CollisionDetectEstablishedState): Cease, Idle.
+        (_, _, E::OpenCollisionDump) => close(
+            config,
+            Some(super::collision::notification()),
+            "connection collision resolution (RFC 4271 §6.8)".into(),
+        ),
 
         // OpenSent: the neighbour's OPEN.
         (State::OpenSent, _, E::BgpOpen(o)) => open_received(config, &o),
@@ -980,5 +991,35 @@ mod tests {
         assert_eq!(send_hold_time(Some(0), secs(90)), None);
         assert_eq!(send_hold_time(Some(10), secs(0)), None);
         assert_eq!(send_hold_time(Some(10), secs(9)), Some(secs(10)));
+    }
+
+    /// RFC 4271 §8.2.2, Event 23 (OpenCollisionDump) in OpenSent and OpenConfirm:
+    /// NOTIFICATION Cease / Connection Collision Resolution (RFC 4486 §4, subcode 7),
+    /// the connection dropped, Idle; in Connect (no connection yet) straight to Idle.
+    #[test]
+    fn rfc_4271_8_2_2_open_collision_dump_sends_cease_7_and_goes_idle() {
+        let c = config(Options::default());
+        let (connect, _) = step(&c, Fsm::default(), Event::ManualStart);
+        let (open_sent, _) = step(&c, connect, Event::TcpCrAcked);
+        let theirs = Open::new(65_001, 90, Ipv4Addr::new(192, 0, 2, 2), vec![]);
+        let (open_confirm, _) = step(&c, open_sent, Event::BgpOpen(Box::new(theirs)));
+        assert_eq!(open_confirm.state, State::OpenConfirm);
+        for fsm in [open_sent, open_confirm] {
+            let (next, actions) = step(&c, fsm, Event::OpenCollisionDump);
+            assert_eq!(next, Fsm::default(), "{:?}", fsm.state);
+            let note = actions
+                .iter()
+                .find_map(|a| match a {
+                    Action::Close { notification, .. } => notification.clone(),
+                    _ => None,
+                })
+                .unwrap();
+            assert_eq!((note.code, note.subcode), (6, 7), "{:?}", fsm.state);
+            assert!(actions.contains(&Action::StopTimer(Timer::Hold)));
+        }
+        let (next, actions) = step(&c, connect, Event::OpenCollisionDump);
+        assert_eq!(next.state, State::Idle);
+        assert!(actions.contains(&Action::StopTimer(Timer::ConnectRetry)));
+        assert!(!actions.iter().any(|a| matches!(a, Action::Close { .. })));
     }
 }

@@ -8,7 +8,8 @@
 //!   RFC 4760), BGPsec per AFI (RFC 8205 §2), the IPv6 next hop (RFC 2545 §3);
 //! * [`fsm`] — the RFC 4271 §8 state machine, a pure function (events in, actions
 //!   out); `session` — one task per session: the I/O shell that drives it over tokio
-//!   TCP;
+//!   TCP; [`collision`] — which of two connections of a session to close (RFC 4271
+//!   §6.8);
 //! * [`rib`] — the one task that owns every route: Adj-RIB-In with validation
 //!   state, the decision, Adj-RIB-Out, signing (RFC 8205 §4) or the AS_PATH
 //!   downgrade (§4.4), and the validation worker pool;
@@ -25,6 +26,7 @@
 //! prints nothing: it logs through `tracing` events (one line of text each) and
 //! returns a typed [`Error`].
 
+pub mod collision;
 pub mod config;
 pub mod control;
 pub mod events;
@@ -141,8 +143,9 @@ fn signer_for(config: &Config, n: &config::Neighbor) -> Result<Signer<'static>, 
     Ok(signer)
 }
 
-/// Accepts connections on `listener` (at `addr`) and hands each to its passive
-/// neighbour's task.
+/// Accepts connections on `listener` (at `addr`) and hands each to its neighbour's
+/// task, passive or active (an active one resolves the collision with its own
+/// connection, RFC 4271 §6.8).
 ///
 /// A failed accept (out of file descriptors: the connection stays in the backlog,
 /// so the next accept fails at once) pauses the loop, 10 ms doubling up to
@@ -180,14 +183,15 @@ async fn accept(
         }
         // A dual-stack listener ([::]) sees IPv4 neighbours as IPv4-mapped addresses.
         match passive.get(&from.ip().to_canonical()) {
-            // A neighbour with a session under way gets no second one.
+            // Up to four wait while the session is Idle; the task takes each
+            // at its next start, or beside its own connection (RFC 4271 §6.8).
             Some(tx) => {
                 let _ = tx.try_send(stream);
             }
             None => {
                 if let Some(held) = refused.allow(std::time::Instant::now()) {
                     tracing::warn!(
-                        "hopsig speaker: connection from {from} refused: not a passive neighbour{}",
+                        "hopsig speaker: connection from {from} refused: not a passive neighbour nor an active one{}",
                         match held {
                             0 => String::new(),
                             n => format!(" ({n} more refused since the last line)"),
@@ -266,9 +270,8 @@ pub fn run(config: Config) -> Result<(), Error> {
         let mut passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>> = HashMap::new();
         for (id, n) in config.neighbors.iter().enumerate() {
             let (tx, rx) = mpsc::channel(4);
-            if n.passive {
-                passive.insert(n.address, tx);
-            }
+            // Active neighbours too: their connections collide (RFC 4271 §6.8).
+            passive.insert(n.address, tx);
             // Checked by `Config::from_toml_str`.
             let next_hop6 = config.next_hop6_for(n).ok().flatten();
             tokio::spawn(session::run(

@@ -4,6 +4,12 @@
 //! accepted, a message read, a timer expired, the writer ended — into an
 //! [`fsm::Event`], steps the FSM, and performs the [`fsm::Action`]s.
 //!
+//! A connection the neighbour opens while the session has one under way (Connect,
+//! OpenSent, OpenConfirm) runs beside it through its own FSM ([`Leg`]) until
+//! [`collision::resolve`] closes one of the two (RFC 4271 §6.8); one arriving in
+//! Established, or while there are two, is refused with Cease / Connection Collision
+//! Resolution at once.
+//!
 //! A reader task reads whole messages, so the select loop never cancels a read
 //! half-way; writes go through a writer task ([`super::outbox`]): the FSM never waits
 //! for the neighbour to read, and a blocked socket never blocks a timer.
@@ -19,12 +25,13 @@ use crate::packet::{
     AsWidth, Header, HeaderError, Message, NextHop, Notification, HEADER_LEN, MAX_MESSAGE_LEN,
 };
 use hopsig_primitives::codec::Reader;
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc::{self, Receiver, UnboundedSender};
 use tokio::task::JoinHandle;
 use tokio::time::{sleep_until, timeout};
 
+use super::collision::{self, Initiated, Loser};
 use super::config::Neighbor;
 use super::events::{Event, Features, Up};
 use super::family;
@@ -91,10 +98,31 @@ pub async fn run(
         conn: None,
         next_hop6: local.next_hop6,
         hold_down: None,
+        outgoing: false,
+        remote_id: None,
+        second: None,
     };
-    let mut pending = VecDeque::from([fsm::Event::ManualStart]);
+    let mut pending = VecDeque::from([(To::Session, fsm::Event::ManualStart)]);
     loop {
-        while let Some(event) = pending.pop_front() {
+        while let Some((to, event)) = pending.pop_front() {
+            // §6.8 on the receipt of an OPEN, before it is answered with a KEEPALIVE:
+            // the loser closes now (this connection in OpenSent, Event 23).
+            let (to, event) = match shell.open_collision(&config, to, &event) {
+                Some(loser) if loser != to => {
+                    pending.push_front((to, event));
+                    (loser, fsm::Event::OpenCollisionDump)
+                }
+                Some(_) => (to, fsm::Event::OpenCollisionDump),
+                None => (to, event),
+            };
+            if to == To::Second {
+                shell.step_second(&config, event).await;
+                pending.extend(shell.collision(&config));
+                continue;
+            }
+            if let fsm::Event::BgpOpen(o) = &event {
+                shell.remote_id = Some(o.bgp_identifier);
+            }
             let (next, actions) = fsm::step(&config, shell.fsm, event);
             if next.state != shell.fsm.state || next.state == State::Connect {
                 let _ = rib.send(Event::State(id, next.state));
@@ -107,9 +135,16 @@ pub async fn run(
             shell.fsm = next;
             for action in actions {
                 if let Some(e) = shell.perform(action, &mut incoming).await {
-                    pending.push_back(e);
+                    pending.push_back((To::Session, e));
                 }
             }
+            // The session's connection is gone: the second one, if any, carries on.
+            if shell.fsm.state == State::Idle && shell.promote(&mut incoming).await {
+                for (to, _) in pending.iter_mut() {
+                    *to = To::Session;
+                }
+            }
+            pending.extend(shell.collision(&config));
         }
         pending.push_back(shell.next_event(&mut incoming).await);
     }
@@ -148,6 +183,33 @@ struct Shell<'a> {
     /// IdleHoldTimer that follows runs this long, or never (`Some(None)`: the session
     /// stays in Idle until the speaker restarts, RFC 4486).
     hold_down: Option<Option<Duration>>,
+    /// The session's connection is the one this speaker opened (RFC 4271 §6.8).
+    outgoing: bool,
+    /// The BGP Identifier of the last OPEN received on the session's connection.
+    remote_id: Option<Ipv4Addr>,
+    /// A second connection the neighbour opened, until the collision is resolved.
+    second: Option<Leg>,
+}
+
+/// Which connection an FSM event is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum To {
+    /// The session's connection (the one the RIB knows).
+    Session,
+    /// The second connection ([`Shell::second`]).
+    Second,
+}
+
+/// A second connection of the session (RFC 4271 §6.8: "each connection … has its
+/// own state machine"), opened by the neighbour: its FSM runs OPEN and KEEPALIVE only
+/// — the RIB hears of it if it replaces the session's.
+struct Leg {
+    fsm: Fsm,
+    conn: Conn,
+    timers: [Option<tokio::time::Instant>; Timer::ALL.len()],
+    remote_id: Option<Ipv4Addr>,
+    /// Established on this connection: handed to the RIB once it is the session's.
+    up: Option<fsm::Negotiated>,
 }
 
 impl Shell<'_> {
@@ -243,54 +305,283 @@ impl Shell<'_> {
         None
     }
 
-    /// Waits for the next thing that happens, as an FSM event.
-    async fn next_event(&mut self, incoming: &mut Receiver<TcpStream>) -> fsm::Event {
-        match self.next(incoming).await {
-            Happened::Timer(t) => {
-                self.timers[t as usize] = None;
-                t.expired()
-            }
-            Happened::Connected(done) => {
-                self.connecting = None;
-                match done {
-                    Ok(Ok(stream)) => {
-                        self.conn = Some(Conn::open(stream, self.id, self.rib));
-                        fsm::Event::TcpCrAcked
-                    }
-                    Ok(Err(e)) => fsm::Event::TcpConnectionFails(e.to_string()),
-                    Err(e) => fsm::Event::TcpConnectionFails(e.to_string()),
+    /// Waits for the next thing that happens, as an FSM event for one of the
+    /// connections.
+    async fn next_event(&mut self, incoming: &mut Receiver<TcpStream>) -> (To, fsm::Event) {
+        loop {
+            let event = match self.next(incoming).await {
+                Happened::Timer(To::Session, t) => {
+                    self.timers[t as usize] = None;
+                    t.expired()
                 }
-            }
-            Happened::Accepted(stream) => {
-                self.accepting = false;
-                self.conn = Some(Conn::open(stream, self.id, self.rib));
-                fsm::Event::TcpConnectionConfirmed
-            }
-            Happened::Frame(Some(Ok(bytes))) => fsm::received_on(&bytes, &self.fsm),
-            Happened::Frame(Some(Err(event))) => event,
-            Happened::Frame(None) => fsm::Event::TcpConnectionFails("connection closed".into()),
-            Happened::WriterEnded(ended) => fsm::Event::TcpConnectionFails(match ended {
-                Ok(Ok(())) => "writer ended".into(),
-                Ok(Err(why)) => why,
-                Err(e) => format!("writer: {e}"),
-            }),
+                Happened::Timer(To::Second, t) => {
+                    if let Some(leg) = self.second.as_mut() {
+                        leg.timers[t as usize] = None;
+                    }
+                    return (To::Second, t.expired());
+                }
+                Happened::Connected(done) => {
+                    self.connecting = None;
+                    match done {
+                        Ok(Ok(stream)) => {
+                            self.conn = Some(Conn::open(stream, self.id, self.rib));
+                            self.outgoing = true;
+                            fsm::Event::TcpCrAcked
+                        }
+                        Ok(Err(e)) => fsm::Event::TcpConnectionFails(e.to_string()),
+                        Err(e) => fsm::Event::TcpConnectionFails(e.to_string()),
+                    }
+                }
+                Happened::Accepted(stream) if self.accepting => {
+                    self.accepting = false;
+                    self.conn = Some(Conn::open(stream, self.id, self.rib));
+                    self.outgoing = false;
+                    fsm::Event::TcpConnectionConfirmed
+                }
+                Happened::Accepted(stream) => {
+                    if self.second.is_none()
+                        && matches!(
+                            self.fsm.state,
+                            State::Connect | State::OpenSent | State::OpenConfirm
+                        )
+                    {
+                        self.second = Some(Leg {
+                            fsm: Fsm {
+                                state: State::Active,
+                                negotiated: None,
+                            },
+                            conn: Conn::open(stream, self.id, self.rib),
+                            timers: [None; Timer::ALL.len()],
+                            remote_id: None,
+                            up: None,
+                        });
+                        return (To::Second, fsm::Event::TcpConnectionConfirmed);
+                    }
+                    refuse(self.n, stream, self.fsm.state);
+                    continue;
+                }
+                Happened::Frame(to, frame) => {
+                    let fsm = match (to, self.second.as_ref()) {
+                        (To::Second, Some(leg)) => &leg.fsm,
+                        _ => &self.fsm,
+                    };
+                    let event = match frame {
+                        Some(Ok(bytes)) => fsm::received_on(&bytes, fsm),
+                        Some(Err(event)) => event,
+                        None => fsm::Event::TcpConnectionFails("connection closed".into()),
+                    };
+                    return (to, event);
+                }
+                Happened::WriterEnded(to, ended) => {
+                    return (
+                        to,
+                        fsm::Event::TcpConnectionFails(match ended {
+                            Ok(Ok(())) => "writer ended".into(),
+                            Ok(Err(why)) => why,
+                            Err(e) => format!("writer: {e}"),
+                        }),
+                    )
+                }
+            };
+            return (To::Session, event);
         }
+    }
+
+    /// Steps the second connection's FSM with `event` and performs its actions:
+    /// messages and timers on that connection; its Established held back
+    /// ([`Leg::up`]); its end closes it, with no word to the RIB.
+    async fn step_second(&mut self, config: &fsm::Config, event: fsm::Event) {
+        let Some(leg) = self.second.as_mut() else {
+            return;
+        };
+        if let fsm::Event::BgpOpen(o) = &event {
+            leg.remote_id = Some(o.bgp_identifier);
+        }
+        let (next, actions) = fsm::step(config, leg.fsm, event);
+        if let Some(n) = next.negotiated {
+            leg.conn.limits.set(&n);
+        }
+        leg.fsm = next;
+        let mut closed = None;
+        for action in actions {
+            match action {
+                Action::Send(m) => match m.encoding(leg.fsm.width()) {
+                    Ok(bytes) => leg.conn.link.control(bytes),
+                    Err(e) => closed = Some((None, format!("encode: {e}"))),
+                },
+                Action::StartTimer(t, d) => {
+                    leg.timers[t as usize] = Some(tokio::time::Instant::now() + d);
+                }
+                Action::StopTimer(t) => leg.timers[t as usize] = None,
+                Action::Log(line) => log(self.n, format_args!("second connection: {line}")),
+                Action::SendHold(d) => leg.conn.link.set_send_hold(d),
+                Action::Established(n) => leg.up = Some(n),
+                Action::Close {
+                    notification,
+                    reason,
+                } => closed = Some((notification, reason)),
+                // Connect and Accept are the session's; UPDATEs and ROUTE-REFRESH
+                // come in Established only, which the collision check ends at once.
+                Action::Connect
+                | Action::Accept
+                | Action::Update(_)
+                | Action::TreatAsWithdraw(_)
+                | Action::RouteRefresh(_) => {}
+            }
+        }
+        if let Some((notification, reason)) = closed {
+            if let Some(leg) = self.second.take() {
+                leg.conn.close(notification).await;
+            }
+            log(self.n, format_args!("second connection closed: {reason}"));
+        }
+    }
+
+    /// The two connections as [`collision::resolve`] sees them: the session's and
+    /// the second one.
+    fn connections(&self, leg: &Leg) -> (collision::Connection, collision::Connection) {
+        let older = collision::Connection {
+            state: self.fsm.state,
+            initiated: if self.outgoing {
+                Initiated::Local
+            } else {
+                Initiated::Remote
+            },
+            remote_id: self.remote_id,
+        };
+        let newer = collision::Connection {
+            state: leg.fsm.state,
+            initiated: Initiated::Remote,
+            remote_id: leg.remote_id,
+        };
+        (older, newer)
+    }
+
+    /// [`collision::resolve`] of `older` and `newer`, as the connection to close;
+    /// logs a decision by the BGP Identifiers.
+    fn decide(
+        &self,
+        config: &fsm::Config,
+        older: collision::Connection,
+        newer: collision::Connection,
+    ) -> Option<To> {
+        let speakers = collision::Speakers {
+            local_id: config.router_id,
+            local_as: config.local_as,
+            remote_as: config.remote_as,
+        };
+        let loser = collision::resolve(speakers, older, newer)?;
+        let lost = match loser {
+            Loser::Older => older,
+            Loser::Newer => newer,
+        };
+        if (older.state, newer.state) == (State::OpenConfirm, State::OpenConfirm) {
+            log(
+                self.n,
+                format_args!(
+                    "connection collision (RFC 4271 §6.8): BGP Identifiers {} (local) and {}: closing the {} connection {}",
+                    config.router_id,
+                    newer.remote_id.or(older.remote_id).map_or("?".into(), |i| i.to_string()),
+                    if loser == Loser::Older { "older" } else { "newer" },
+                    match lost.initiated {
+                        Initiated::Local => "this speaker opened",
+                        Initiated::Remote => "the neighbour opened",
+                    }
+                ),
+            );
+        }
+        Some(match loser {
+            Loser::Older => To::Session,
+            Loser::Newer => To::Second,
+        })
+    }
+
+    /// The connection to close now by RFC 4271 §6.8, after an event (a connection
+    /// Established wins), as Event 23 for it.
+    fn collision(&self, config: &fsm::Config) -> Option<(To, fsm::Event)> {
+        let leg = self.second.as_ref()?;
+        if self.fsm.state == State::Idle {
+            return None;
+        }
+        let (older, newer) = self.connections(leg);
+        let to = self.decide(config, older, newer)?;
+        Some((to, fsm::Event::OpenCollisionDump))
+    }
+
+    /// The connection to close on the receipt of `event`, an OPEN on connection
+    /// `to` in OpenSent, while the other one is in OpenConfirm or Established
+    /// (§6.8: "upon receipt of an OPEN message, the local system MUST examine all of
+    /// its connections that are in the OpenConfirm state"); decided before the OPEN
+    /// is answered, so that the losing connection never gets a KEEPALIVE.
+    fn open_collision(&self, config: &fsm::Config, to: To, event: &fsm::Event) -> Option<To> {
+        let fsm::Event::BgpOpen(o) = event else {
+            return None;
+        };
+        let leg = self.second.as_ref()?;
+        if self.fsm.state == State::Idle {
+            return None;
+        }
+        let (mut older, mut newer) = self.connections(leg);
+        let this = match to {
+            To::Session => &mut older,
+            To::Second => &mut newer,
+        };
+        if this.state != State::OpenSent {
+            return None;
+        }
+        this.state = State::OpenConfirm;
+        this.remote_id = Some(o.bgp_identifier);
+        self.decide(config, older, newer)
+    }
+
+    /// The session's connection ended (Idle): the second connection, if any,
+    /// becomes the session's, in the state it reached; Established is handed to the
+    /// RIB now. Whether there was one.
+    async fn promote(&mut self, incoming: &mut Receiver<TcpStream>) -> bool {
+        let Some(leg) = self.second.take() else {
+            return false;
+        };
+        if let Some(c) = self.connecting.take() {
+            c.abort();
+        }
+        self.accepting = false;
+        self.fsm = leg.fsm;
+        self.conn = Some(leg.conn);
+        self.timers = leg.timers;
+        self.remote_id = leg.remote_id;
+        self.outgoing = false;
+        let _ = self.rib.send(Event::State(self.id, self.fsm.state));
+        log(
+            self.n,
+            format_args!(
+                "the second connection carries on in {} (RFC 4271 §6.8)",
+                self.fsm.state.name()
+            ),
+        );
+        if let Some(n) = leg.up {
+            self.perform(Action::Established(n), incoming).await;
+        }
+        true
     }
 
     /// Waits for the first of: a timer, the connection attempt, the listener's
     /// connection (Active), a message or the reader's end, the writer's end.
     async fn next(&mut self, incoming: &mut Receiver<TcpStream>) -> Happened {
-        let deadline = self
-            .timers
-            .iter()
-            .zip(Timer::ALL)
-            .filter_map(|(d, t)| d.map(|d| (d, t)))
-            .min();
+        let second_timers = self.second.as_ref().map(|l| l.timers).unwrap_or_default();
+        let deadline = [(To::Session, self.timers), (To::Second, second_timers)]
+            .into_iter()
+            .flat_map(|(to, timers)| {
+                timers
+                    .into_iter()
+                    .zip(Timer::ALL)
+                    .filter_map(move |(d, t)| d.map(|d| (d, t, to)))
+            })
+            .min_by_key(|&(d, t, _)| (d, t));
         let timer = async {
             match deadline {
-                Some((d, t)) => {
+                Some((d, t, to)) => {
                     sleep_until(d).await;
-                    t
+                    (to, t)
                 }
                 None => std::future::pending().await,
             }
@@ -318,7 +609,25 @@ impl Shell<'_> {
                 None => std::future::pending().await,
             }
         };
-        let accepting = self.accepting;
+        let (second_frames, second_writer) = match self.second.as_mut() {
+            Some(l) => (Some(&mut l.conn.frames), Some(&mut l.conn.writer)),
+            None => (None, None),
+        };
+        let second_frame = async {
+            match second_frames {
+                Some(f) => f.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        let second_writer_ended = async {
+            match second_writer {
+                Some(w) => w.await,
+                None => std::future::pending().await,
+            }
+        };
+        // Active takes the session's connection; Connect and later take a second
+        // one (or refuse it); Idle leaves connections queued for the next start.
+        let accepting = self.accepting || !matches!(self.fsm.state, State::Idle | State::Active);
         let accept = async {
             match (accepting, incoming.recv().await) {
                 (true, Some(s)) => s,
@@ -327,22 +636,24 @@ impl Shell<'_> {
             }
         };
         tokio::select! {
-            t = timer => Happened::Timer(t),
+            (to, t) = timer => Happened::Timer(to, t),
             done = connecting => Happened::Connected(done),
             s = accept, if accepting => Happened::Accepted(s),
-            f = frame => Happened::Frame(f),
-            w = writer_ended => Happened::WriterEnded(w),
+            f = frame => Happened::Frame(To::Session, f),
+            w = writer_ended => Happened::WriterEnded(To::Session, w),
+            f = second_frame => Happened::Frame(To::Second, f),
+            w = second_writer_ended => Happened::WriterEnded(To::Second, w),
         }
     }
 }
 
 /// What the shell waited for.
 enum Happened {
-    Timer(Timer),
+    Timer(To, Timer),
     Connected(Result<std::io::Result<TcpStream>, tokio::task::JoinError>),
     Accepted(TcpStream),
-    Frame(Option<Frame>),
-    WriterEnded(Result<Result<(), String>, tokio::task::JoinError>),
+    Frame(To, Option<Frame>),
+    WriterEnded(To, Result<Result<(), String>, tokio::task::JoinError>),
 }
 
 impl Conn {
@@ -379,6 +690,29 @@ impl Conn {
         }
         self.reader.abort();
     }
+}
+
+/// Closes a connection the neighbour opened while the session is Established, or
+/// while it already has two: NOTIFICATION Cease / Connection Collision Resolution
+/// (RFC 4271 §6.8, RFC 4486 §4), written within [`CLOSE_WAIT`], then closed.
+fn refuse(n: &Neighbor, mut stream: TcpStream, state: State) {
+    log(
+        n,
+        format_args!(
+            "connection refused in {}: Cease / Connection Collision Resolution (RFC 4271 §6.8)",
+            state.name()
+        ),
+    );
+    let Ok(bytes) = Message::Notification(collision::notification()).encoding(AsWidth::Four) else {
+        return;
+    };
+    tokio::spawn(async move {
+        let _ = timeout(CLOSE_WAIT, async {
+            let _ = stream.write_all(&bytes).await;
+            let _ = stream.shutdown().await;
+        })
+        .await;
+    });
 }
 
 async fn connect(n: Neighbor) -> std::io::Result<TcpStream> {
