@@ -270,8 +270,15 @@ pub fn run(config: Config) -> Result<(), Error> {
         let mut passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>> = HashMap::new();
         for (id, n) in config.neighbors.iter().enumerate() {
             let (tx, rx) = mpsc::channel(4);
-            // Active neighbours too: their connections collide (RFC 4271 §6.8).
-            passive.insert(n.address, tx);
+            // Active neighbours too: their connections collide (RFC 4271 §6.8). A
+            // connection is told apart by its address only: where several neighbours
+            // share one (speakers on ::1 in a lab), a passive one takes it, as before
+            // collision detection, since an active one also has its own connection.
+            if n.passive {
+                passive.insert(n.address, tx);
+            } else {
+                passive.entry(n.address).or_insert(tx);
+            }
             // Checked by `Config::from_toml_str`.
             let next_hop6 = config.next_hop6_for(n).ok().flatten();
             tokio::spawn(session::run(
