@@ -12,6 +12,9 @@
 //!    own signed route is valid in hopsig.
 //! 3. srx-crypto-api (bgpsecio's `CAPI` mode) validates `hopsig bgpsec sign-mrt`
 //!    output, IPv4 and IPv6; a tampered copy gives exactly the tampered ones invalid.
+//! 4. `hopsig bgpsec feed` → quagga-srx's `bgpd`: a signed RIB slice with bad
+//!    signatures, a key withheld from srx_server; bgpd's path validation of every fed
+//!    route is the one feed's report and the slice predict.
 //!
 //! srx_server 6.3.3 crashes on an UPDATE with two Signature_Blocks (RFC 8205 §3 allows
 //! two), so every hopsig speaker here signs with suite 1 only. The BGP-SRx programs
@@ -67,6 +70,15 @@ const POOL: [u32; 11] = [
     65040,
     4_200_000_000,
 ];
+
+/// Held while a test runs quagga-srx's bgpd: every bgpd binds the same vty Unix socket
+/// (its compiled-in path), so a second one at once exits ("Fail: un_socket bind()").
+static ONE_BGPD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// [`ONE_BGPD`], also after a test that held it failed.
+fn one_bgpd() -> std::sync::MutexGuard<'static, ()> {
+    ONE_BGPD.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// `asn` as bgpsecio's configuration needs it: asdot (RFC 5396) from 2^31 on, since
 /// it reads AS numbers as signed 32-bit integers.
@@ -586,6 +598,7 @@ fn speaker_to_quagga_srx() {
     let Some(prefix) = bgpsrx::find_bgpsec() else {
         return;
     };
+    let _bgpd = one_bgpd();
     let started = Instant::now();
     let s = Scratch::new();
     let (a, b) = (HOPSIG_AS, 65200);
@@ -960,6 +973,277 @@ fn srx_crypto_api_validates_sign_mrt() {
     eprintln!(
         "CAPI: per AFI [valid, invalid, tampered valid, tampered invalid] {per_family:?} in {} groups, {:.1} s",
         groups.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The prefix of a `show ip bgp` network column: Quagga leaves out a natural (classful)
+/// mask, so `3.0.0.0` is `3.0.0.0/8`; `None` for a word that is no IPv4 network.
+fn quagga_network(word: &str) -> Option<String> {
+    if let Some((addr, len)) = word.split_once('/') {
+        addr.parse::<Ipv4Addr>().ok()?;
+        len.parse::<u8>().ok()?;
+        return Some(word.to_string());
+    }
+    let addr: Ipv4Addr = word.parse().ok()?;
+    let len = match addr.octets()[0] {
+        0..=127 => 8,
+        128..=191 => 16,
+        _ => 24,
+    };
+    Some(format!("{addr}/{len}"))
+}
+
+/// `(network, path validation)` of each route in bgpd's `show ip bgp` (with `srx
+/// display`), as [`bgpd::srx_routes`] but with natural masks (see [`quagga_network`]).
+fn quagga_routes(show: &str) -> BTreeMap<String, char> {
+    show.lines()
+        .filter_map(|l| {
+            let open = l.find('(')?;
+            let close = open + l[open..].find(')')?;
+            let val: Vec<&str> = l[open + 1..close].split(',').collect();
+            let path = val.get(1)?.trim().chars().next()?;
+            let network = l[close + 1..].split_whitespace().find_map(quagga_network)?;
+            Some((network, path))
+        })
+        .collect()
+}
+
+/// Test 4 (issue 25 §2): `hopsig bgpsec feed` tests quagga-srx. `sign-mrt` signs the
+/// first 300 routes of the 2002 RIS RIB toward bgpd's AS 65010 (suite 1); srx_server
+/// gets every router key over RTR from `hopsig rtr serve` but one AS's (the AS on the
+/// most paths, fewer than half of them); feed, as AS 1853 over a BGPsec session,
+/// sends the UPDATEs with `bad_signature` on a tenth of them (seed 1). bgpd's `show ip
+/// bgp` then holds every fed prefix, exactly the faulted ones (feed's report) and those
+/// through the withheld AS path-invalid (`i`), all others valid (`v`); the counts are
+/// computed from the report and the signed MRT. Without a watcher the feed ends after
+/// `--settle`; bgpd's table is read while its session is up.
+#[test]
+fn feed_tests_quagga_srx() {
+    let Some(prefix) = bgpsrx::find_bgpsec() else {
+        return;
+    };
+    let _bgpd = one_bgpd();
+    let started = Instant::now();
+    let (feed_as, bgpd_as) = (1853u32, 65010u32);
+    let s = Scratch::new();
+    s.ok(&[
+        "bgpsec",
+        "sign-mrt",
+        &common::mrt("ris-bview.20020722.2337.gz"),
+        &s.p("signed.mrt"),
+        "--suite",
+        "1",
+        "--keys",
+        &s.p("keys"),
+        "--target-as",
+        &bgpd_as.to_string(),
+        "--limit",
+        "300",
+    ]);
+    let keys: Value =
+        serde_json::from_slice(&std::fs::read(s.path("keys/bgpsec_keys.json")).unwrap()).unwrap();
+    // The routes the feed sends (newest AS its own), each prefix's AS path.
+    let groups = capi_records(&std::fs::read(s.path("signed.mrt")).unwrap(), &keys);
+    let mut paths: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for (r, afi) in groups.get(&(feed_as, bgpd_as)).into_iter().flatten() {
+        if *afi != 1 {
+            continue;
+        }
+        let head = if r.data[0] & 0x10 != 0 { 4 } else { 3 };
+        let value = &r.data[head..];
+        let sp_len = usize::from(u16::from_be_bytes([value[0], value[1]]));
+        let path: Vec<u32> = value[2..sp_len]
+            .chunks(6)
+            .map(|c| u32::from_be_bytes([c[2], c[3], c[4], c[5]]))
+            .collect();
+        let p = Ipv4Addr::new(r.addr[0], r.addr[1], r.addr[2], r.addr[3]);
+        let old = paths.insert(format!("{p}/{}", r.len), path);
+        assert!(old.is_none(), "prefix twice in the slice: {p}/{}", r.len);
+    }
+    assert!(
+        paths.len() > 200,
+        "{} routes from AS {feed_as}",
+        paths.len()
+    );
+    // Withheld: the AS (not the feed's) on the most paths, but fewer than half.
+    let mut on: BTreeMap<u32, usize> = BTreeMap::new();
+    for path in paths.values() {
+        let mut seen: Vec<u32> = path.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        for a in seen.into_iter().filter(|&a| a != feed_as) {
+            *on.entry(a).or_default() += 1;
+        }
+    }
+    let (withheld, through) = on
+        .iter()
+        .filter(|(_, &n)| 2 * n < paths.len())
+        .max_by_key(|(&a, &n)| (n, std::cmp::Reverse(a)))
+        .map(|(&a, &n)| (a, n))
+        .unwrap();
+    assert!(through > 0);
+
+    // srx_server's keys over RTR: all but the withheld AS's.
+    let mut served = keys.clone();
+    served["bgpsec_keys"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|k| k["asn"].as_u64() != Some(u64::from(withheld)));
+    served["roas"] = serde_json::json!([]);
+    served["aspas"] = serde_json::json!([]);
+    served["metadata"] = serde_json::json!({"buildtime": "2026-11-26T00:00:00Z"});
+    let served_path = s.write("served.json", served.to_string());
+    let (_serve, cache) = rtr_serve(&s, &served_path);
+    let mut srx = SrxServer::start_validating(&prefix, &s.path("srx"), cache, 2).unwrap();
+    let got = srx.wait_end_of_data(1, Duration::from_secs(20)).unwrap();
+    assert_eq!(
+        got.key_asns.len(),
+        served["bgpsec_keys"].as_array().unwrap().len(),
+        "{}",
+        srx.log()
+    );
+
+    let (bgpd_ip, feed_ip) = ("127.0.5.1", "127.0.5.2");
+    let bgpd_ski = vault::demo_keys(&prefix)
+        .unwrap()
+        .into_iter()
+        .find(|k| k.asn == bgpd_as)
+        .unwrap()
+        .ski;
+    let conf = BGPD_TEMPLATE
+        .replace("PASSWORD", "hopsig")
+        .replace("ROUTER_ID", "10.0.0.10")
+        .replace("SRX_PORT", &srx.port.to_string())
+        .replace("SKI", &bgpd_ski)
+        .replace("NETWORK", "10.10.0.0/16")
+        .replace("NEIGHBOR_AS", &feed_as.to_string())
+        .replace("NEIGHBOR", feed_ip)
+        .replace("ASN", &bgpd_as.to_string());
+    std::fs::create_dir(s.path("bgpd")).unwrap();
+    let quagga = bgpd::Bgpd::start(
+        &prefix,
+        &s.path("bgpd"),
+        &conf,
+        "hopsig",
+        bgpd_ip.parse().unwrap(),
+    )
+    .unwrap();
+
+    // bgpd closes a connection from a neighbour still Idle, and feed does not retry
+    // once connected: wait until bgpd listens for it (Active).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !quagga
+        .vty(&format!("show ip bgp neighbors {feed_ip}"))
+        .unwrap_or_default()
+        .contains("BGP state = Active")
+    {
+        assert!(Instant::now() < deadline, "bgpd: {}", quagga.log());
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    // The feed, in the background: its session stays up for --settle after the last
+    // UPDATE, while bgpd's table is read.
+    let report = s.p("report.json");
+    let peer = format!("{bgpd_ip}:{}", quagga.bgp_port);
+    let feed_log = std::fs::File::create(s.path("feed.log")).unwrap();
+    let mut feed = KillOnDrop(
+        s.cmd(&[
+            "bgpsec",
+            "feed",
+            "--mrt",
+            &s.p("signed.mrt"),
+            "--peer",
+            &peer,
+            "--local-address",
+            feed_ip,
+            "--local-as",
+            &feed_as.to_string(),
+            "--remote-as",
+            &bgpd_as.to_string(),
+            "--bgpsec",
+            "--faults",
+            "bad_signature",
+            "--fault-rate",
+            "0.1",
+            "--seed",
+            "1",
+            "--settle",
+            "30",
+            "--json",
+            &report,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(feed_log)
+        .spawn()
+        .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let table = loop {
+        let got = quagga_routes(&quagga.vty("show ip bgp").unwrap_or_default());
+        let done = paths
+            .keys()
+            .all(|p| got.get(p).is_some_and(|v| *v == 'v' || *v == 'i'));
+        if done {
+            break got;
+        }
+        let feed_log = std::fs::read_to_string(s.path("feed.log")).unwrap_or_default();
+        assert!(
+            feed.try_wait().unwrap().is_none() && Instant::now() < deadline,
+            "bgpd has {} of {} routes validated; {got:?}\nfeed: {feed_log}\nbgpd: {}",
+            paths
+                .keys()
+                .filter(|p| got.get(*p).is_some_and(|v| *v == 'v' || *v == 'i'))
+                .count(),
+            paths.len(),
+            quagga.log()
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let status = feed.wait().unwrap();
+    let feed_log = std::fs::read_to_string(s.path("feed.log")).unwrap_or_default();
+    assert!(status.success(), "feed: {status}: {feed_log}");
+    let r: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(r["session"]["bgpsec_negotiated"], true, "{r}");
+    assert_eq!(r["sent"]["signed"], paths.len() as u64, "{r}");
+    let faulted: std::collections::BTreeSet<String> = r["faults"]["injected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            assert_eq!(i["kind"], "bad_signature");
+            assert_eq!(i["expected"], "not_valid");
+            i["prefix"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert!(!faulted.is_empty(), "{r}");
+    let mut want: BTreeMap<String, char> = paths
+        .iter()
+        .map(|(p, path)| {
+            let bad = faulted.contains(p) || path.contains(&withheld);
+            (p.clone(), if bad { 'i' } else { 'v' })
+        })
+        .collect();
+    want.insert("10.10.0.0/16".into(), 'v');
+    let count = |m: &BTreeMap<String, char>, c: char| m.values().filter(|v| **v == c).count();
+    let (valid, invalid) = (count(&want, 'v'), count(&want, 'i'));
+    assert!(valid > 0 && invalid > faulted.len(), "{want:?}");
+    assert_eq!(
+        (count(&table, 'v'), count(&table, 'i'), table.len()),
+        (valid, invalid, want.len()),
+        "bgpd's (valid, invalid, routes)"
+    );
+    assert_eq!(table, want);
+    assert!(
+        srx.received().errors.is_empty(),
+        "srx_server: {:?}",
+        srx.received().errors
+    );
+    eprintln!(
+        "feed → quagga-srx: {} routes, {} faulted, {through} through withheld AS {withheld}: \
+         {valid} valid, {invalid} invalid (bgpd's own route among the valid) in {:.1} s",
+        paths.len(),
+        faulted.len(),
         started.elapsed().as_secs_f64()
     );
 }
