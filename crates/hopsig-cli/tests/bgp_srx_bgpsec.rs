@@ -586,6 +586,46 @@ fn rtr_serve(s: &Scratch, source: &str) -> (KillOnDrop, SocketAddr) {
     (child, addr)
 }
 
+/// srx_server validating with the router keys of `served` (rpki-client JSON; its ROAs
+/// and ASPAs are replaced by none), which it gets over RTR from `hopsig rtr serve`:
+/// the cache and the server, once srx_server holds every key served.
+fn srx_served(s: &Scratch, prefix: &Path, mut served: Value) -> (KillOnDrop, SrxServer) {
+    served["roas"] = serde_json::json!([]);
+    served["aspas"] = serde_json::json!([]);
+    served["metadata"] = serde_json::json!({"buildtime": "2026-11-26T00:00:00Z"});
+    let served_path = s.write("served.json", served.to_string());
+    let (serve, cache) = rtr_serve(s, &served_path);
+    let mut srx = SrxServer::start_validating(prefix, &s.path("srx"), cache, 2).unwrap();
+    let got = srx.wait_end_of_data(1, Duration::from_secs(20)).unwrap();
+    assert_eq!(
+        got.key_asns.len(),
+        served["bgpsec_keys"].as_array().unwrap().len(),
+        "{}",
+        srx.log()
+    );
+    (serve, srx)
+}
+
+/// quagga-srx's configuration: AS `asn` (a vault AS, signing with its demo key)
+/// originating 10.10.0.0/16, validating through `srx`, with one BGPsec neighbour.
+fn bgpd_conf(prefix: &Path, asn: u32, srx: &SrxServer, neighbor_as: u32, neighbor: &str) -> String {
+    let ski = vault::demo_keys(prefix)
+        .unwrap()
+        .into_iter()
+        .find(|k| k.asn == asn)
+        .unwrap()
+        .ski;
+    BGPD_TEMPLATE
+        .replace("PASSWORD", "hopsig")
+        .replace("ROUTER_ID", "10.0.0.10")
+        .replace("SRX_PORT", &srx.port.to_string())
+        .replace("SKI", &ski)
+        .replace("NETWORK", "10.10.0.0/16")
+        .replace("NEIGHBOR_AS", &neighbor_as.to_string())
+        .replace("NEIGHBOR", neighbor)
+        .replace("ASN", &asn.to_string())
+}
+
 /// Test 2: hopsig A (AS 65100, 127.0.0.1, strict) between quagga-srx's bgpd (AS 65010,
 /// 127.0.0.4, validating through srx_server) and two BGPsec sources: hopsig B (AS
 /// 65200, 127.0.0.3) and bgpsecio (AS 65005, 127.0.4.2). srx_server gets its router
@@ -610,39 +650,13 @@ fn speaker_to_quagga_srx() {
         .as_array_mut()
         .unwrap()
         .extend(vault_entries(&prefix, &[WITHHELD]));
-    served["roas"] = serde_json::json!([]);
-    served["aspas"] = serde_json::json!([]);
-    served["metadata"] = serde_json::json!({"buildtime": "2026-11-26T00:00:00Z"});
-    let served_path = s.write("served.json", served.to_string());
     // What the hopsig speakers know: every key.
     add_vault_keys(&s, &prefix, &[]);
 
-    let (_serve, cache) = rtr_serve(&s, &served_path);
-    let mut srx = SrxServer::start_validating(&prefix, &s.path("srx"), cache, 2).unwrap();
-    let got = srx.wait_end_of_data(1, Duration::from_secs(20)).unwrap();
-    assert_eq!(
-        got.key_asns.len(),
-        served["bgpsec_keys"].as_array().unwrap().len(),
-        "{}",
-        srx.log()
-    );
+    let (_serve, srx) = srx_served(&s, &prefix, served);
 
     let bgpd_as = 65010;
-    let bgpd_ski = vault::demo_keys(&prefix)
-        .unwrap()
-        .into_iter()
-        .find(|k| k.asn == bgpd_as)
-        .unwrap()
-        .ski;
-    let conf = BGPD_TEMPLATE
-        .replace("PASSWORD", "hopsig")
-        .replace("ROUTER_ID", "10.0.0.10")
-        .replace("SRX_PORT", &srx.port.to_string())
-        .replace("SKI", &bgpd_ski)
-        .replace("NETWORK", "10.10.0.0/16")
-        .replace("NEIGHBOR_AS", &a.to_string())
-        .replace("NEIGHBOR", "127.0.0.1")
-        .replace("ASN", &bgpd_as.to_string());
+    let conf = bgpd_conf(&prefix, bgpd_as, &srx, a, "127.0.0.1");
     std::fs::create_dir(s.path("bgpd")).unwrap();
     let quagga = bgpd::Bgpd::start(
         &prefix,
@@ -1090,36 +1104,10 @@ fn feed_tests_quagga_srx() {
         .as_array_mut()
         .unwrap()
         .retain(|k| k["asn"].as_u64() != Some(u64::from(withheld)));
-    served["roas"] = serde_json::json!([]);
-    served["aspas"] = serde_json::json!([]);
-    served["metadata"] = serde_json::json!({"buildtime": "2026-11-26T00:00:00Z"});
-    let served_path = s.write("served.json", served.to_string());
-    let (_serve, cache) = rtr_serve(&s, &served_path);
-    let mut srx = SrxServer::start_validating(&prefix, &s.path("srx"), cache, 2).unwrap();
-    let got = srx.wait_end_of_data(1, Duration::from_secs(20)).unwrap();
-    assert_eq!(
-        got.key_asns.len(),
-        served["bgpsec_keys"].as_array().unwrap().len(),
-        "{}",
-        srx.log()
-    );
+    let (_serve, srx) = srx_served(&s, &prefix, served);
 
     let (bgpd_ip, feed_ip) = ("127.0.5.1", "127.0.5.2");
-    let bgpd_ski = vault::demo_keys(&prefix)
-        .unwrap()
-        .into_iter()
-        .find(|k| k.asn == bgpd_as)
-        .unwrap()
-        .ski;
-    let conf = BGPD_TEMPLATE
-        .replace("PASSWORD", "hopsig")
-        .replace("ROUTER_ID", "10.0.0.10")
-        .replace("SRX_PORT", &srx.port.to_string())
-        .replace("SKI", &bgpd_ski)
-        .replace("NETWORK", "10.10.0.0/16")
-        .replace("NEIGHBOR_AS", &feed_as.to_string())
-        .replace("NEIGHBOR", feed_ip)
-        .replace("ASN", &bgpd_as.to_string());
+    let conf = bgpd_conf(&prefix, bgpd_as, &srx, feed_as, feed_ip);
     std::fs::create_dir(s.path("bgpd")).unwrap();
     let quagga = bgpd::Bgpd::start(
         &prefix,
