@@ -356,6 +356,18 @@ pub struct Config {
     /// off [default: 64 MiB].
     #[serde(default = "signature_cache", deserialize_with = "size")]
     pub signature_cache: usize,
+    /// The HTTP server: Prometheus `/metrics` and the read-only API (`[http]`).
+    #[serde(default)]
+    pub http: Http,
+}
+
+/// `[http]`: where the speaker serves `/metrics` and its read-only API
+/// ([`super::http`]).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Http {
+    /// The address to listen on [default: no HTTP server].
+    pub listen: Option<SocketAddr>,
 }
 
 fn signature_cache() -> usize {

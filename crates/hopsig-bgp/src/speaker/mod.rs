@@ -32,6 +32,7 @@ pub mod control;
 pub mod events;
 pub mod family;
 pub mod fsm;
+pub mod http;
 pub mod metrics;
 pub mod originate;
 pub mod outbox;
@@ -106,6 +107,9 @@ pub enum Error {
     /// The tokio runtime did not start.
     #[error("cannot start the runtime: {0}")]
     Runtime(std::io::Error),
+    /// The metrics recorder cannot be installed (one is installed already).
+    #[error("cannot install the metrics recorder: {0}")]
+    Metrics(String),
     /// The listen address cannot be bound.
     #[error("listen {addr}: {source}")]
     Listen {
@@ -232,6 +236,9 @@ pub fn run(config: Config) -> Result<(), Error> {
     let threads = config
         .validation_threads
         .unwrap_or_else(hopsig_primitives::par::cores);
+    let prometheus = metrics_exporter_prometheus::PrometheusBuilder::new()
+        .install_recorder()
+        .map_err(|e| Error::Metrics(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -291,6 +298,21 @@ pub fn run(config: Config) -> Result<(), Error> {
                 rx,
                 events_tx.clone(),
             ));
+        }
+        if let Some(addr) = config.http.listen {
+            let listener = TcpListener::bind(addr)
+                .await
+                .map_err(|source| Error::Listen { addr, source })?;
+            let state = http::HttpState {
+                prometheus,
+                rib: events_tx.clone(),
+            };
+            tracing::info!("hopsig speaker: HTTP on {addr}");
+            tokio::spawn(async move {
+                if let Err(e) = http::serve(listener, state).await {
+                    tracing::warn!("hopsig speaker: HTTP on {addr}: {e}");
+                }
+            });
         }
         if let Some(addr) = config.listen {
             let listener = TcpListener::bind(addr)
