@@ -366,8 +366,33 @@ pub struct Config {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Http {
-    /// The address to listen on [default: no HTTP server].
+    /// The address to listen on [default: no HTTP server]; a loopback address
+    /// unless `allow_remote` is set.
     pub listen: Option<SocketAddr>,
+    /// Allow a `listen` address that is not a loopback one: the server has no TLS
+    /// and no authentication, so put a reverse proxy that has both (or an SSH
+    /// tunnel) in front (docs/spec/speaker.md, "HTTP API") [default: false].
+    #[serde(default)]
+    pub allow_remote: bool,
+}
+
+impl Http {
+    /// Refuses a `listen` address other than a loopback one unless `allow_remote`
+    /// says so: the API and `/metrics` answer anyone who can connect.
+    ///
+    /// # Errors
+    /// The reason, one line.
+    pub fn check(&self) -> Result<(), String> {
+        match self.listen {
+            Some(a) if !a.ip().to_canonical().is_loopback() && !self.allow_remote => Err(format!(
+                "http.listen {a} is not a loopback address: the HTTP server has no TLS and no \
+                 authentication; listen on 127.0.0.1 or ::1 and put a reverse proxy with TLS and \
+                 authentication (or an SSH tunnel) in front, or set [http] allow_remote = true \
+                 (docs/spec/speaker.md, HTTP API)"
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn signature_cache() -> usize {
@@ -451,6 +476,7 @@ impl Config {
         }
         config.originated().map_err(ConfigError::Invalid)?;
         config.check_families().map_err(ConfigError::Invalid)?;
+        config.http.check().map_err(ConfigError::Invalid)?;
         Ok(config)
     }
 
@@ -477,15 +503,19 @@ impl Config {
     }
 }
 
-/// `address/length`, e.g. `10.2.0.0/16`.
+/// `address/length`, e.g. `10.2.0.0/16`, in `originate`.
 pub fn parse_prefix(s: &str) -> Result<Prefix, String> {
-    let bad = |why: &str| format!("originate: '{s}': {why}");
-    let (addr, len) = s.split_once('/').ok_or_else(|| bad("not address/length"))?;
-    let addr: IpAddr = addr.parse().map_err(|_| bad("bad address"))?;
-    let len: u8 = len.parse().map_err(|_| bad("bad length"))?;
-    let p = Prefix::new(addr, len).map_err(|e| bad(&e.to_string()))?;
+    prefix(s).map_err(|why| format!("originate: '{s}': {why}"))
+}
+
+/// `address/length`, e.g. `10.2.0.0/16`; the error says what is wrong.
+pub fn prefix(s: &str) -> Result<Prefix, String> {
+    let (addr, len) = s.split_once('/').ok_or("not address/length")?;
+    let addr: IpAddr = addr.parse().map_err(|_| "bad address")?;
+    let len: u8 = len.parse().map_err(|_| "bad length")?;
+    let p = Prefix::new(addr, len).map_err(|e| e.to_string())?;
     if p.addr() != addr {
-        return Err(bad("address has bits set past the length"));
+        return Err("address has bits set past the length".into());
     }
     Ok(p)
 }
@@ -624,5 +654,34 @@ mod tests {
         let e = size("\"lots\"").unwrap_err().to_string();
         assert!(e.contains("signature_cache") && e.contains("line 5"), "{e}");
         assert!(size("-1").is_err());
+    }
+
+    /// Issue 26 §2: `[http] listen` on a loopback address only, unless
+    /// `allow_remote` says so.
+    #[test]
+    fn http_listen_is_loopback_unless_allowed() {
+        for ok in [
+            "[http]\nlisten = \"127.0.0.1:8080\"\n",
+            "[http]\nlisten = \"127.0.0.9:8080\"\n",
+            "[http]\nlisten = \"[::1]:8080\"\n",
+            "[http]\nlisten = \"[::ffff:127.0.0.1]:8080\"\n",
+            "[http]\nlisten = \"0.0.0.0:8080\"\nallow_remote = true\n",
+            "[http]\nlisten = \"192.0.2.1:8080\"\nallow_remote = true\n",
+            "[http]\n",
+            "",
+        ] {
+            parse(ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
+        }
+        for refused in [
+            "[http]\nlisten = \"0.0.0.0:8080\"\n",
+            "[http]\nlisten = \"192.0.2.1:8080\"\n",
+            "[http]\nlisten = \"[::]:8080\"\nallow_remote = false\n",
+        ] {
+            let e = parse(refused).unwrap_err().to_string();
+            assert!(
+                e.contains("not a loopback address") && e.contains("allow_remote = true"),
+                "{refused}: {e}"
+            );
+        }
     }
 }

@@ -106,6 +106,9 @@ pub enum Event {
     Rpki(Box<RpkiNews>),
     /// A ROUTE-REFRESH from the neighbour (RFC 2918 §4, RFC 7313 §4).
     RouteRefresh(usize, crate::packet::route_refresh::RouteRefresh),
+    /// A question of the HTTP API, answered at once by the RIB task
+    /// ([`super::rib::query`]).
+    Query(super::rib::query::Query),
 }
 
 /// What the RPKI task tells the RIB: a new view (if the payload changed) and the

@@ -24,6 +24,7 @@ pub struct HttpState {
 pub fn router(state: HttpState) -> Router {
     Router::new()
         .route("/metrics", get(metrics))
+        .merge(super::api::routes())
         .with_state(state)
 }
 

@@ -20,12 +20,13 @@
 //!   which revalidates what it affects ([`rib::revalidate`]);
 //! * [`outbox`] — each session's output queue, bounded, and its writer task;
 //! * [`events`] — the messages between them; [`metrics`], [`status`] — the
-//!   status file.
+//!   status file; [`http`], [`api`] — `/metrics` and the read-only JSON API.
 //!
 //! The wire codec, signing and validation are the rest of this crate's. The speaker
 //! prints nothing: it logs through `tracing` events (one line of text each) and
 //! returns a typed [`Error`].
 
+pub mod api;
 pub mod collision;
 pub mod config;
 pub mod control;

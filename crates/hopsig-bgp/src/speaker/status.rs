@@ -11,7 +11,9 @@ use hopsig_primitives::persist::with_suffix;
 use crate::packet::{AsPath, AsPathSegmentType};
 use serde_json::{json, Value};
 
-use super::rib::{Rib, Source};
+use crate::packet::Prefix;
+
+use super::rib::{Advert, NotValidEntry, Rib, Route, Session, Source};
 
 /// Format version of the status file (3: ROV, ASPA and the RPKI view added; 4: the
 /// address families, prefix limits, LOCAL_PREF, MED, filtering and the signature
@@ -45,95 +47,26 @@ fn ipv6_count<'a>(prefixes: impl Iterator<Item = &'a crate::packet::Prefix>) -> 
 /// The status of `rib` as JSON, each route list cut at `max_routes` entries (the
 /// counts beside them are whole).
 pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
-    let sessions: Vec<Value> = rib
-        .sessions
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            json!({
-                "address": s.address,
-                "remote_as": s.remote_as,
-                "state": s.state.name(),
-                "bgpsec": s.up.as_ref().map(|u| u.bgpsec_send),
-                "updates_in": s.updates_in,
-                "updates_out": s.updates_out,
-                "last_error": s.last_error,
-                "out_queue_bytes": s.up.as_ref().map(|u| u.tx.queued_bytes()),
-                "out_held_back": s.up.as_ref().map(|u| u.tx.held_back()),
-                "families": s.up.as_ref().map(|u| u.afis.names()),
-                "bgpsec_ipv6": s.up.as_ref().map(|u| u.afis.bgpsec_send6),
-                "accepted_prefixes": rib.accepted(i),
-                "max_prefixes": rib.rules(i).max_prefixes.map(|m| m.limit),
-            })
-        })
+    let sessions: Vec<Value> = (0..rib.sessions.len())
+        .map(|i| session_json(rib, i))
         .collect();
     let adj_in: Vec<Value> = rib
         .sessions
         .iter()
         .enumerate()
-        .flat_map(|(i, s)| s.adj_in.iter().map(move |(p, r)| (i, s, p, r)))
+        .flat_map(|(i, s)| s.adj_in.iter().map(move |(p, r)| (i, p, r)))
         .take(max_routes)
-        .map(|(i, s, p, r)| {
-            json!({
-                "neighbor": s.address,
-                "prefix": p.to_string(),
-                "as_path": as_path_text(&r.as_path),
-                "bgpsec": r.bgpsec.is_some(),
-                "validation": r.state.name(),
-                "revalidating": r.revalidating,
-                "rov": r.rov.state.name(),
-                "rov_reason": r.rov.reason,
-                "aspa": r.aspa.state.name(),
-                "aspa_reason": r.aspa.reason,
-                "installed": rib.best(p) == Some(Source::Neighbor(i, r.seq)),
-                "local_pref": r.local_pref,
-                "med": r.med,
-                "filtered": r.filtered,
-            })
-        })
+        .map(|(i, p, r)| adj_in_json(rib, i, p, r))
         .collect();
     let adj_out: Vec<Value> = rib
         .sessions
         .iter()
         .flat_map(|s| s.adj_out.iter().map(move |(p, a)| (s, p, a)))
         .take(max_routes)
-        .map(|(s, p, a)| {
-            json!({
-                "neighbor": s.address,
-                "prefix": p.to_string(),
-                "as_path": as_path_text(&a.as_path),
-                "bgpsec": a.bgpsec,
-            })
-        })
+        .map(|(s, p, a)| adj_out_json(s, p, a))
         .collect();
-    let not_valid: Vec<Value> = rib
-        .not_valid
-        .iter()
-        .map(|e| {
-            json!({
-                "neighbor": e.neighbor,
-                "prefix": e.prefix.to_string(),
-                "reason": e.reason,
-                "withdrawn_from": e.withdrawn_from,
-            })
-        })
-        .collect();
-    let (vrps, router_keys, aspas) = rib.view.payload().counts();
-    let rpki = json!({
-        "generation": rib.generation,
-        "vrps": vrps,
-        "router_keys": router_keys,
-        "aspas": aspas,
-        "caches": rib.caches,
-        "revalidations_pending": rib.walks.len(),
-        "last_revalidation": rib.last_walk.map(|d| json!({
-            "generation": d.generation,
-            "routes": d.routes,
-            "bgpsec_jobs": d.bgpsec_jobs,
-            "verdicts_changed": d.verdicts_changed,
-            "ms": d.took.as_secs_f64() * 1e3,
-        })),
-    });
+    let not_valid: Vec<Value> = rib.not_valid.iter().map(not_valid_json).collect();
+    let rpki = rpki_json(rib);
     json!({
         "version": VERSION,
         "local_as": rib.local_as,
@@ -158,6 +91,89 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
             "time_to_validate": rib.time_to_validate.to_json(),
         },
         "signature_cache": rib.signature_cache().to_json(),
+    })
+}
+
+/// Session `i` of `rib`: an entry of the status file's `sessions` (and of the HTTP
+/// API's `/neighbors`).
+pub fn session_json(rib: &Rib, i: usize) -> Value {
+    let Some(s) = rib.sessions.get(i) else {
+        return Value::Null;
+    };
+    json!({
+        "address": s.address,
+        "remote_as": s.remote_as,
+        "state": s.state.name(),
+        "bgpsec": s.up.as_ref().map(|u| u.bgpsec_send),
+        "updates_in": s.updates_in,
+        "updates_out": s.updates_out,
+        "last_error": s.last_error,
+        "out_queue_bytes": s.up.as_ref().map(|u| u.tx.queued_bytes()),
+        "out_held_back": s.up.as_ref().map(|u| u.tx.held_back()),
+        "families": s.up.as_ref().map(|u| u.afis.names()),
+        "bgpsec_ipv6": s.up.as_ref().map(|u| u.afis.bgpsec_send6),
+        "accepted_prefixes": rib.accepted(i),
+        "max_prefixes": rib.rules(i).max_prefixes.map(|m| m.limit),
+    })
+}
+
+/// The route `r` of `p` in session `i`'s Adj-RIB-In: an entry of `adj_rib_in`.
+pub fn adj_in_json(rib: &Rib, i: usize, p: &Prefix, r: &Route) -> Value {
+    json!({
+        "neighbor": rib.sessions.get(i).map(|s| s.address.as_str()),
+        "prefix": p.to_string(),
+        "as_path": as_path_text(&r.as_path),
+        "bgpsec": r.bgpsec.is_some(),
+        "validation": r.state.name(),
+        "revalidating": r.revalidating,
+        "rov": r.rov.state.name(),
+        "rov_reason": r.rov.reason,
+        "aspa": r.aspa.state.name(),
+        "aspa_reason": r.aspa.reason,
+        "installed": rib.best(p) == Some(Source::Neighbor(i, r.seq)),
+        "local_pref": r.local_pref,
+        "med": r.med,
+        "filtered": r.filtered,
+    })
+}
+
+/// The advert `a` of `p` to session `s`: an entry of `adj_rib_out`.
+pub fn adj_out_json(s: &Session, p: &Prefix, a: &Advert) -> Value {
+    json!({
+        "neighbor": s.address,
+        "prefix": p.to_string(),
+        "as_path": as_path_text(&a.as_path),
+        "bgpsec": a.bgpsec,
+    })
+}
+
+/// A route withdrawn for Not Valid: an entry of `not_valid`.
+pub fn not_valid_json(e: &NotValidEntry) -> Value {
+    json!({
+        "neighbor": e.neighbor,
+        "prefix": e.prefix.to_string(),
+        "reason": e.reason,
+        "withdrawn_from": e.withdrawn_from,
+    })
+}
+
+/// The RPKI view in force and the caches: the status file's `rpki`.
+pub fn rpki_json(rib: &Rib) -> Value {
+    let (vrps, router_keys, aspas) = rib.view.payload().counts();
+    json!({
+        "generation": rib.generation,
+        "vrps": vrps,
+        "router_keys": router_keys,
+        "aspas": aspas,
+        "caches": rib.caches,
+        "revalidations_pending": rib.walks.len(),
+        "last_revalidation": rib.last_walk.map(|d| json!({
+            "generation": d.generation,
+            "routes": d.routes,
+            "bgpsec_jobs": d.bgpsec_jobs,
+            "verdicts_changed": d.verdicts_changed,
+            "ms": d.took.as_secs_f64() * 1e3,
+        })),
     })
 }
 

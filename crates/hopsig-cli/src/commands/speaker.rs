@@ -1,6 +1,9 @@
 //! `hopsig speaker run CONFIG` and `hopsig speaker status CONFIG`: a BGP speaker with
 //! BGPsec (`hopsig_bgp::speaker`; docs/spec/speaker.md). This command reads the
 //! configuration file and the status file; the speaker is the library's.
+//! `hopsig speaker show CONFIG …` asks it through its HTTP API ([`show`]).
+
+mod show;
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +44,19 @@ enum Command {
         /// The neighbour's address, as configured.
         neighbor: std::net::IpAddr,
     },
+    /// Ask the running speaker of CONFIG through its read-only HTTP API ([http]
+    /// listen): neighbours, routes received and sent, Not Valid routes, the RPKI view.
+    Show {
+        /// The configuration file.
+        config: PathBuf,
+        /// Print the API's JSON (one line per route for the route lists) instead of
+        /// a table.
+        #[arg(long, global = true)]
+        json: bool,
+        /// What to show.
+        #[command(subcommand)]
+        what: show::Show,
+    },
 }
 
 /// Runs the subcommand.
@@ -71,6 +87,7 @@ pub fn run(args: Args) -> Outcome {
                 .map_err(|e| io::at(&config.state_file, e))?;
             say(format!("route refresh of {neighbor} requested"))
         }
+        Command::Show { config, json, what } => show::run(&load(&config)?, &config, what, json),
     }
 }
 

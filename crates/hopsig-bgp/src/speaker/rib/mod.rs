@@ -15,7 +15,8 @@
 //!   chunks so that sessions are never stalled (issue 24 §2).
 //! * [`filter`] — prefix lists, each neighbour's import and export filters, and
 //!   [`policy::Rules`], the rest of its route policy (issue 25 §4);
-//!   [`max_prefix`] — each neighbour's accepted prefixes and limit (RFC 4486).
+//!   [`max_prefix`] — each neighbour's accepted prefixes and limit (RFC 4486);
+//! * [`query`] — the answers to the read-only HTTP API, a bounded page each.
 
 pub mod adj_in;
 pub mod adj_out;
@@ -23,6 +24,7 @@ pub mod decision;
 pub mod filter;
 pub mod max_prefix;
 pub mod policy;
+pub mod query;
 pub mod refresh;
 pub mod restart;
 pub mod revalidate;
@@ -283,6 +285,7 @@ impl Rib {
                     self.set_view(view);
                 }
             }
+            Event::Query(q) => self.answer(q),
         }
     }
 
