@@ -101,11 +101,22 @@ fn the_measurements_guide_runs() {
     run_guide("measurements.md");
 }
 
+#[test]
+fn the_api_guide_runs() {
+    run_guide("api.md");
+}
+
 /// Every guide with commands is run by a test above; pages without `sh` blocks say
 /// why in their text (a peer must run beside hopsig).
 #[test]
 fn every_guide_with_sh_blocks_is_run() {
-    let run = ["signatures.md", "bgpsec.md", "pla.md", "measurements.md"];
+    let run = [
+        "signatures.md",
+        "bgpsec.md",
+        "pla.md",
+        "measurements.md",
+        "api.md",
+    ];
     for entry in std::fs::read_dir(repository().join("docs/guide")).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();

@@ -69,9 +69,18 @@ async fn method_not_allowed() -> Response {
     r
 }
 
+/// A bad request: its answer is a 400 with this reason.
+struct Bad(String);
+
+impl IntoResponse for Bad {
+    fn into_response(self) -> Response {
+        error(StatusCode::BAD_REQUEST, self.0)
+    }
+}
+
 /// A 400 answer.
-fn bad(message: impl std::fmt::Display) -> Response {
-    error(StatusCode::BAD_REQUEST, message)
+fn bad(message: impl std::fmt::Display) -> Bad {
+    Bad(message.to_string())
 }
 
 /// Sends `ask` to the RIB task and turns its answer into a response.
@@ -103,7 +112,7 @@ async fn ask(state: &HttpState, ask: Ask) -> Response {
 fn params(
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
     known: &[&str],
-) -> Result<Vec<(String, String)>, Response> {
+) -> Result<Vec<(String, String)>, Bad> {
     let Query(pairs) = query.map_err(|e| bad(format!("query string: {e}")))?;
     for (i, (k, _)) in pairs.iter().enumerate() {
         if !known.contains(&k.as_str()) {
@@ -128,7 +137,7 @@ fn value<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 /// `limit`: 1 to [`query::MAX_LIMIT`] [default: [`query::DEFAULT_LIMIT`]].
-fn limit(pairs: &[(String, String)]) -> Result<usize, Response> {
+fn limit(pairs: &[(String, String)]) -> Result<usize, Bad> {
     let Some(text) = value(pairs, "limit") else {
         return Ok(query::DEFAULT_LIMIT);
     };
@@ -143,7 +152,7 @@ fn limit(pairs: &[(String, String)]) -> Result<usize, Response> {
 
 /// The `prefix` parameter, if given: `address/length` with no bit set past the
 /// length.
-fn prefix(pairs: &[(String, String)]) -> Result<Option<Prefix>, Response> {
+fn prefix(pairs: &[(String, String)]) -> Result<Option<Prefix>, Bad> {
     value(pairs, "prefix")
         .map(|t| config::prefix(t).map_err(|e| bad(format!("prefix {t:?}: {e}"))))
         .transpose()
@@ -152,7 +161,7 @@ fn prefix(pairs: &[(String, String)]) -> Result<Option<Prefix>, Response> {
 /// A prefix cursor (`after`), if given: `address/length` as a page's `next` wrote
 /// it, trailing bits kept (a route's prefix keeps the bits of its last octet as
 /// received, RFC 4271 §4.3, and is its table's key as such).
-fn cursor(pairs: &[(String, String)]) -> Result<Option<Prefix>, Response> {
+fn cursor(pairs: &[(String, String)]) -> Result<Option<Prefix>, Bad> {
     let Some(text) = value(pairs, "after") else {
         return Ok(None);
     };
@@ -177,13 +186,13 @@ fn cursor(pairs: &[(String, String)]) -> Result<Option<Prefix>, Response> {
 }
 
 /// A neighbour's address.
-fn address(text: &str) -> Result<IpAddr, Response> {
+fn address(text: &str) -> Result<IpAddr, Bad> {
     text.parse()
         .map_err(|_| bad(format!("{text:?} is not an IP address")))
 }
 
 /// The `{addr}` of the path.
-fn path_address(path: Result<Path<String>, PathRejection>) -> Result<IpAddr, Response> {
+fn path_address(path: Result<Path<String>, PathRejection>) -> Result<IpAddr, Bad> {
     let Path(text) = path.map_err(|e| bad(e.body_text()))?;
     address(&text)
 }
@@ -193,7 +202,7 @@ async fn neighbors(
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
     if let Err(e) = params(q, &[]) {
-        return e;
+        return e.into_response();
     }
     ask(&state, Ask::Neighbors).await
 }
@@ -206,12 +215,12 @@ async fn neighbor(
     let asked = params(q, &[]).and_then(|_| path_address(path));
     match asked {
         Ok(a) => ask(&state, Ask::Neighbor(a)).await,
-        Err(e) => e,
+        Err(e) => e.into_response(),
     }
 }
 
 /// `/rib/in`'s parameters.
-fn rib_in_query(pairs: &[(String, String)]) -> Result<RibIn, Response> {
+fn rib_in_query(pairs: &[(String, String)]) -> Result<RibIn, Bad> {
     let state = value(pairs, "state")
         .map(|t| {
             StateFilter::named(t)
@@ -244,7 +253,7 @@ async fn rib_in(
         .and_then(|pairs| rib_in_query(&pairs));
     match asked {
         Ok(r) => ask(&state, Ask::RibIn(r)).await,
-        Err(e) => e,
+        Err(e) => e.into_response(),
     }
 }
 
@@ -259,11 +268,11 @@ async fn rib_out(
             after: cursor(&pairs)?,
             limit: limit(&pairs)?,
         };
-        Ok::<_, Response>(Ask::RibOut(path_address(path)?, page))
+        Ok::<_, Bad>(Ask::RibOut(path_address(path)?, page))
     })();
     match asked {
         Ok(a) => ask(&state, a).await,
-        Err(e) => e,
+        Err(e) => e.into_response(),
     }
 }
 
@@ -279,14 +288,14 @@ async fn not_valid(
                     .map_err(|_| bad(format!("after {t:?}: the index of an entry")))
             })
             .transpose()?;
-        Ok::<_, Response>(Ask::NotValid(Page {
+        Ok::<_, Bad>(Ask::NotValid(Page {
             after,
             limit: limit(&pairs)?,
         }))
     })();
     match asked {
         Ok(a) => ask(&state, a).await,
-        Err(e) => e,
+        Err(e) => e.into_response(),
     }
 }
 
@@ -295,7 +304,7 @@ async fn rpki(
     q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
     if let Err(e) = params(q, &[]) {
-        return e;
+        return e.into_response();
     }
     ask(&state, Ask::Rpki).await
 }
