@@ -57,10 +57,15 @@ pub enum Failure {
 pub type Outcome = Result<(), Failure>;
 
 impl Failure {
-    /// Prints the message (`invalid: …` on standard output, `hopsig: error: …` on
-    /// standard error) and gives the exit status.
+    /// Prints the message (`invalid: …` on standard output, or on standard error when
+    /// standard output is JSON lines; `hopsig: error: …` on standard error) and gives
+    /// the exit status.
     pub fn exit(&self) -> ExitCode {
         match self {
+            Failure::Invalid(msg) if JSON_STDOUT.load(Ordering::Relaxed) => {
+                let _ = writeln!(std::io::stderr(), "invalid: {}", escape(msg));
+                ExitCode::from(1)
+            }
             Failure::Invalid(msg) => match say(format_args!("invalid: {msg}")) {
                 Ok(()) => ExitCode::from(1),
                 Err(f) => f.exit(),
@@ -112,6 +117,15 @@ fn escape_unless(text: &str, keep: Option<char>) -> Cow<'_, str> {
 /// so that it stays on one line.
 pub fn escape(text: &str) -> Cow<'_, str> {
     escape_unless(text, None)
+}
+
+/// Set by [`stdout_is_json_lines`].
+static JSON_STDOUT: AtomicBool = AtomicBool::new(false);
+
+/// Standard output carries JSON lines only (docs/spec/json.md): the `invalid: …` line of
+/// [`Failure::Invalid`] goes to standard error instead, the exit status staying 1.
+pub fn stdout_is_json_lines() {
+    JSON_STDOUT.store(true, Ordering::Relaxed);
 }
 
 /// Set once a reader closed standard output.

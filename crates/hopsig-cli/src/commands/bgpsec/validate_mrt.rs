@@ -118,6 +118,9 @@ pub fn run(args: Args) -> Outcome {
     };
     // --json-lines: each UPDATE's line as its batch comes back; the first failure to
     // write stops the printing and is reported after the run.
+    if args.json_lines {
+        crate::io::stdout_is_json_lines();
+    }
     let mut printed: Outcome = Ok(());
     let mut each = |record: u64, verdict: &Verdict| {
         if args.json_lines && printed.is_ok() {
