@@ -210,5 +210,9 @@ fn validate_mrt_json_lines_give_every_update_and_the_summary() {
     assert!(bad[0]["detail"].as_str().is_some_and(|d| !d.is_empty()));
     assert_eq!(bad[0]["record"], *order.last().unwrap());
     assert_eq!(trailer["summary"]["not_valid"], 1);
-    assert!(common::stderr(&o).contains("invalid: "), "{}", common::text(&o));
+    assert!(
+        common::stderr(&o).contains("invalid: "),
+        "{}",
+        common::text(&o)
+    );
 }
