@@ -57,10 +57,15 @@ pub enum Failure {
 pub type Outcome = Result<(), Failure>;
 
 impl Failure {
-    /// Prints the message (`invalid: …` on standard output, `hopsig: error: …` on
-    /// standard error) and gives the exit status.
+    /// Prints the message (`invalid: …` on standard output, or on standard error when
+    /// standard output is JSON lines; `hopsig: error: …` on standard error) and gives
+    /// the exit status.
     pub fn exit(&self) -> ExitCode {
         match self {
+            Failure::Invalid(msg) if JSON_STDOUT.load(Ordering::Relaxed) => {
+                let _ = writeln!(std::io::stderr(), "invalid: {}", escape(msg));
+                ExitCode::from(1)
+            }
             Failure::Invalid(msg) => match say(format_args!("invalid: {msg}")) {
                 Ok(()) => ExitCode::from(1),
                 Err(f) => f.exit(),
@@ -114,6 +119,15 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     escape_unless(text, None)
 }
 
+/// Set by [`stdout_is_json_lines`].
+static JSON_STDOUT: AtomicBool = AtomicBool::new(false);
+
+/// Standard output carries JSON lines only (docs/spec/json.md): the `invalid: …` line of
+/// [`Failure::Invalid`] goes to standard error instead, the exit status staying 1.
+pub fn stdout_is_json_lines() {
+    JSON_STDOUT.store(true, Ordering::Relaxed);
+}
+
 /// Set once a reader closed standard output.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
@@ -139,11 +153,12 @@ pub fn say(line: impl std::fmt::Display) -> Outcome {
     write_stdout(&format!("{}\n", escape(&line.to_string())))
 }
 
-/// Prints `value` as one line of JSON on standard output. Every character [`say`]
+/// Prints `value` as one line of JSON on standard output, as it is: one record of a
+/// JSON lines stream (docs/spec/json.md). Every character [`say`]
 /// would escape can only stand inside a JSON string here (serde_json escapes the C0
 /// controls itself), and is written as the JSON escape `\uXXXX`, so the line stays one
 /// line of valid JSON, with no raw DEL, C1 control, line separator or direction mark.
-pub fn say_json(value: &serde_json::Value) -> Outcome {
+pub fn say_json_line(value: &serde_json::Value) -> Outcome {
     let text = value.to_string();
     let mut out = String::with_capacity(text.len() + 1);
     for c in text.chars() {
@@ -158,6 +173,54 @@ pub fn say_json(value: &serde_json::Value) -> Outcome {
     }
     out.push('\n');
     write_stdout(&out)
+}
+
+/// The command line's command, as its subcommand names (`bgpsec inspect`), set once by
+/// [`arguments`] for the [`metadata`] block.
+static COMMAND: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The `metadata` block of hopsig's JSON outputs (docs/spec/json.md), after
+/// Routinator's (`generated`, `generatedTime`) and rpki-client's: the hopsig version,
+/// when the output was generated (Unix seconds, and RFC 3339 in UTC) and the command
+/// (`hopsig bgpsec inspect`: its names only, not its arguments, which may be paths).
+pub fn metadata() -> serde_json::Value {
+    let now = time::OffsetDateTime::now_utc();
+    let now = now.replace_nanosecond(0).unwrap_or(now);
+    let rfc3339 = now
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default();
+    let command = match COMMAND.get() {
+        Some(c) if !c.is_empty() => format!("hopsig {c}"),
+        _ => "hopsig".to_string(),
+    };
+    serde_json::json!({
+        "hopsig": env!("CARGO_PKG_VERSION"),
+        "generated": now.unix_timestamp(),
+        "generatedTime": rfc3339,
+        "command": command,
+    })
+}
+
+/// `value` with the [`metadata`] block added, when it is an object (a JSON document of
+/// its own; a bare list is left as it is).
+pub fn with_metadata(mut value: serde_json::Value) -> serde_json::Value {
+    if let serde_json::Value::Object(fields) = &mut value {
+        fields.insert("metadata".into(), metadata());
+    }
+    value
+}
+
+/// Prints the JSON document `value` as one line on standard output, with the
+/// [`metadata`] block added when it is an object ([`say_json_line`] otherwise).
+pub fn say_json(value: &serde_json::Value) -> Outcome {
+    say_json_line(&with_metadata(value.clone()))
+}
+
+/// Prints the generated text (a completion script, a manual page) as it is: it comes
+/// from hopsig's own command definitions, not from any input, and its tabs and
+/// escapes are the shell's or roff's.
+pub fn print_generated(bytes: &[u8]) -> Outcome {
+    write_stdout(&String::from_utf8_lossy(bytes))
 }
 
 /// Prints lines (a table, a report) on standard output; control characters other than
@@ -177,7 +240,18 @@ pub fn note(line: impl std::fmt::Display) {
 /// of values, if any) and 2.
 pub fn arguments<T: clap::Parser>() -> Result<T, ExitCode> {
     use clap::error::{ContextValue, ErrorKind};
-    let mut e = match T::try_parse() {
+    // As `T::try_parse`, with the matched subcommand names kept for [`metadata`].
+    let parsed = T::command().try_get_matches().and_then(|matches| {
+        let mut names = Vec::new();
+        let mut at = &matches;
+        while let Some((name, sub)) = at.subcommand() {
+            names.push(name.to_string());
+            at = sub;
+        }
+        let _ = COMMAND.set(names.join(" "));
+        T::from_arg_matches(&matches).map_err(|e| e.format(&mut T::command()))
+    });
+    let mut e = match parsed {
         Ok(args) => return Ok(args),
         Err(e) => e,
     };

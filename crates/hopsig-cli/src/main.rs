@@ -19,7 +19,8 @@ use clap::{Parser, Subcommand};
 
 use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
 use commands::{
-    bgpsec, ndn, pla, replay as replay_cmd, rtr, schemes, sign, speaker as speaker_cmd, verify,
+    bgpsec, ndn, pla, replay as replay_cmd, rtr, schemes, shell, sign, speaker as speaker_cmd,
+    verify,
 };
 
 #[derive(Parser)]
@@ -48,6 +49,8 @@ enum Command {
     Ndn(ndn::Args),
     Pla(pla::Args),
     Rtr(rtr::Args),
+    Completions(shell::CompletionsArgs),
+    Man(shell::ManArgs),
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -68,6 +71,8 @@ fn run(command: Command) -> io::Outcome {
         Command::Ndn(args) => ndn::run(args),
         Command::Pla(args) => pla::run(args),
         Command::Rtr(args) => rtr::run(args),
+        Command::Completions(args) => shell::run_completions(args),
+        Command::Man(args) => shell::run_man(args),
     }
 }
 

@@ -238,7 +238,7 @@ pub fn validate_mrt(
     threads: usize,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ValidateReport, ValidateMrtError> {
-    validate(input, keys, None, None, threads, progress)
+    validate(input, keys, None, None, threads, progress, None)
 }
 
 /// [`validate_mrt`] with the signature cache `cache` shared by the threads.
@@ -252,7 +252,35 @@ pub fn validate_mrt_cached(
     threads: usize,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ValidateReport, ValidateMrtError> {
-    validate(input, keys, None, Some(cache), threads, progress)
+    validate(input, keys, None, Some(cache), threads, progress, None)
+}
+
+/// Each record's [`Outcome`] with its index, in record order: what a per-UPDATE
+/// output prints (`hopsig bgpsec validate-mrt --json-lines`).
+pub type EachRecord<'a> = &'a mut dyn FnMut(u64, &Outcome);
+
+/// [`validate_mrt_cached`] that also hands every record's [`Outcome`] to `each`, in
+/// record order, as the batches come back from the threads.
+///
+/// # Errors
+/// As [`validate_mrt`].
+pub fn validate_mrt_cached_each(
+    input: impl Read + Send,
+    keys: &dyn KeyLookup,
+    cache: &SignatureCache,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+    each: EachRecord<'_>,
+) -> Result<ValidateReport, ValidateMrtError> {
+    validate(
+        input,
+        keys,
+        None,
+        Some(cache),
+        threads,
+        progress,
+        Some(each),
+    )
 }
 
 /// [`validate_mrt`] with the router keys of an RPKI `view`, and each announced
@@ -278,6 +306,7 @@ pub fn validate_mrt_rpki(
         None,
         threads,
         progress,
+        None,
     )
 }
 
@@ -301,6 +330,33 @@ pub fn validate_mrt_rpki_cached(
         Some(cache),
         threads,
         progress,
+        None,
+    )
+}
+
+/// [`validate_mrt_rpki_cached`] that also hands every record's [`Outcome`] to `each`,
+/// in record order ([`validate_mrt_cached_each`]).
+///
+/// # Errors
+/// As [`validate_mrt`].
+#[cfg(feature = "rpki")]
+pub fn validate_mrt_rpki_cached_each(
+    input: impl Read + Send,
+    view: &View,
+    relation: Relation,
+    cache: &SignatureCache,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+    each: EachRecord<'_>,
+) -> Result<ValidateReport, ValidateMrtError> {
+    validate(
+        input,
+        view.router_keys(),
+        Some((view, relation)),
+        Some(cache),
+        threads,
+        progress,
+        Some(each),
     )
 }
 
@@ -317,8 +373,10 @@ fn validate(
     cache: Option<&SignatureCache>,
     threads: usize,
     progress: &mut dyn FnMut(u64),
+    mut each: Option<EachRecord<'_>>,
 ) -> Result<ValidateReport, ValidateMrtError> {
     let failed = Mutex::new(None);
+    let keep = each.is_some();
     // Framed on the executor's reader thread, up to the first error.
     let records = Records::new(input).map_while(|r| {
         r.map_err(|e| *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(e))
@@ -327,8 +385,13 @@ fn validate(
     let mut report = ValidateReport::default();
     let run: Result<(), Infallible> = Ordered::new(threads).batch(BATCH).run(
         (0u64..).zip(records),
-        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys, rpki, cache),
-        |done| {
+        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys, rpki, cache, keep),
+        |(done, outcomes)| {
+            if let Some(each) = each.as_mut() {
+                for (index, outcome) in &outcomes {
+                    each(*index, outcome);
+                }
+            }
             report.records += done.records;
             report.add(done);
             progress(report.records);
@@ -344,13 +407,15 @@ fn validate(
     }
 }
 
-/// The report of one batch of records, each with its index.
+/// The report of one batch of records, each with its index, and each record's
+/// outcome if `keep`.
 fn validate_batch(
     batch: &[(u64, Vec<u8>)],
     keys: &dyn KeyLookup,
     rpki: Option<Rpki<'_>>,
     cache: Option<&SignatureCache>,
-) -> ValidateReport {
+    keep: bool,
+) -> (ValidateReport, Vec<(u64, Outcome)>) {
     // Every suite hopsig implements, the experimental ones too: sign-mrt signs with
     // any of them (docs/spec/bgpsec-mrt.md).
     let validator = Validator::with_suites(SUITES, keys);
@@ -362,8 +427,12 @@ fn validate_batch(
         records: batch.len() as u64,
         ..ValidateReport::default()
     };
+    let mut outcomes = Vec::with_capacity(if keep { batch.len() } else { 0 });
     for (index, record) in batch {
         let outcome = validate_record(record, &validator);
+        if keep {
+            outcomes.push((*index, outcome.clone()));
+        }
         #[cfg(feature = "rpki")]
         if let Some((view, relation)) = rpki {
             let bgpsec = match outcome {
@@ -399,5 +468,5 @@ fn validate_batch(
             }
         }
     }
-    report
+    (report, outcomes)
 }

@@ -40,6 +40,7 @@ pub mod replay;
 pub mod reproduce;
 pub mod rtr;
 pub mod schemes;
+pub mod shell;
 pub mod sign;
 pub mod speaker;
 pub mod verify;

@@ -21,7 +21,7 @@ use hopsig_schemes::primitives::armor::KeyFile;
 use hopsig_schemes::Error;
 
 use super::bgpsec::{open_counted, rate, threads, Counted, Progress};
-use crate::io::{at, key_file, note, outputs, say, Failure, Outcome, Secrecy};
+use crate::io::{at, key_file, note, outputs, say, with_metadata, Failure, Outcome, Secrecy};
 
 /// Packet Level Authentication on IPv6 captures.
 #[derive(clap::Args)]
@@ -422,8 +422,8 @@ fn verify_pcap<C: Curve>(a: &VerifyPcap, ttp_file: &KeyFile) -> Outcome {
             "seconds": seconds,
             "checked_packets_per_second": rate(checked, seconds),
         });
-        let bytes =
-            serde_json::to_vec_pretty(&json).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+        let bytes = serde_json::to_vec_pretty(&with_metadata(json))
+            .map_err(|e| Failure::Input(format!("JSON: {e}")))?;
         files_out.add(path, &bytes, Secrecy::Public)?;
     }
     files_out.commit()?;

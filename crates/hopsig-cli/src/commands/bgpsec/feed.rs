@@ -14,7 +14,7 @@ use hopsig_bgp::trace::keyring::secret_key_name;
 use hopsig_bgp::{Signer, SigningKey};
 
 use super::{open_mrt, suite_named, Progress};
-use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
+use crate::io::{at, note, outputs, say, with_metadata, Failure, Outcome, Secrecy};
 
 /// Replay an MRT file's UPDATEs into a router under test, with fault injection.
 ///
@@ -243,8 +243,9 @@ pub fn run(args: Args) -> Outcome {
         .block_on(feed::run(&opts, &source, &ctx, &mut show))
         .map_err(|e| Failure::Input(e.to_string()))?;
     report.mrt.path = args.mrt.display().to_string();
-    let bytes =
-        serde_json::to_vec_pretty(&report).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+    let json = serde_json::to_value(&report).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+    let bytes = serde_json::to_vec_pretty(&with_metadata(json))
+        .map_err(|e| Failure::Input(format!("JSON: {e}")))?;
     files.add(&args.json, &bytes, Secrecy::Public)?;
     files.commit()?;
 

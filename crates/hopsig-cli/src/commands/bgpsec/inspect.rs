@@ -9,7 +9,7 @@ use hopsig_bgp::trace::view::{elems, secure_path_text, signatures, Elem, PathTex
 use hopsig_schemes::primitives::codec::Reader;
 
 use super::open_mrt;
-use crate::io::{at, note, say, say_json, Failure, Outcome};
+use crate::io::{at, metadata, note, say, say_json_line, Failure, Outcome};
 
 /// Print UPDATEs as bgpkit-parser does, with their Secure_Path and signatures.
 ///
@@ -20,11 +20,16 @@ use crate::io::{at, note, say, say_json, Failure, Outcome};
 /// Secure_Path as AS_PATH (RFC 8205 §4.4); then its Secure_Path (newest first,
 /// AS(pCount), C for Confed_Segment) and each signature: suite, AS, SKI, signature.
 /// Messages that do not decode are reported and make the exit status 2.
+///
+/// With --json the output is JSON lines (docs/spec/json.md): one object per UPDATE,
+/// `{"record": N, "error": …}` for a record that does not decode, and last a trailer
+/// with the `metadata` block and the counts (a stream without it was cut short).
 #[derive(clap::Args)]
 pub struct Args {
     /// An MRT file (plain or gzip / bzip2 / xz / zstd), or a BGP message in hex.
     input: String,
-    /// One JSON object per UPDATE, one per line.
+    /// One JSON object per UPDATE, one per line, then a trailer line with the
+    /// metadata and counts (JSON lines).
     #[arg(long)]
     json: bool,
 }
@@ -44,13 +49,37 @@ pub fn run(args: Args) -> Outcome {
     })?;
     let message = Message::decode(&bytes, AsWidth::Four)
         .map_err(|e| Failure::Input(format!("the BGP message does not decode: {e}")))?;
-    show(&message, None, true, None, args.json)
+    let updates = show(&message, None, true, None, args.json)?;
+    if args.json {
+        trailer(updates, 0, 0)?;
+    }
+    Ok(())
+}
+
+/// The last line of `--json`'s stream: the metadata block and what was shown.
+fn trailer(updates: u64, other: u64, malformed: u64) -> Outcome {
+    say_json_line(&serde_json::json!({
+        "metadata": metadata(),
+        "summary": {
+            "updates": updates,
+            "other_records": other,
+            "malformed_records": malformed,
+        },
+    }))
+}
+
+/// A record that does not decode: `! record N: why`, or its JSON line.
+fn malformed_record(index: u64, e: impl std::fmt::Display, json: bool) -> Outcome {
+    if json {
+        return say_json_line(&serde_json::json!({"record": index, "error": e.to_string()}));
+    }
+    say(format_args!("! record {index}: {e}"))
 }
 
 /// Every BGP4MP message of the MRT file at `path`.
 fn file(path: &Path, json: bool) -> Outcome {
     let input = open_mrt(path)?;
-    let (mut other, mut malformed) = (0u64, 0u64);
+    let (mut other, mut malformed, mut updates) = (0u64, 0u64, 0u64);
     for (index, record) in Records::new(input.reader).enumerate() {
         let record = record.map_err(|e| at(path, e))?;
         let index = index as u64;
@@ -63,24 +92,29 @@ fn file(path: &Path, json: bool) -> Outcome {
             }
             Err(e) => {
                 malformed += 1;
-                say(format_args!("! record {index}: {e}"))?;
+                malformed_record(index, e, json)?;
                 continue;
             }
         };
         let session = Session::from(&m);
         match Message::decode(m.message, m.width) {
-            Ok(message) => show(
-                &message,
-                Some(session),
-                m.width == AsWidth::Four,
-                Some(index),
-                json,
-            )?,
+            Ok(message) => {
+                updates += show(
+                    &message,
+                    Some(session),
+                    m.width == AsWidth::Four,
+                    Some(index),
+                    json,
+                )?
+            }
             Err(e) => {
                 malformed += 1;
-                say(format_args!("! record {index}: {e}"))?;
+                malformed_record(index, e, json)?;
             }
         }
+    }
+    if json {
+        trailer(updates, other, malformed)?;
     }
     if other > 0 {
         note(format_args!(
@@ -94,16 +128,17 @@ fn file(path: &Path, json: bool) -> Outcome {
     Ok(())
 }
 
-/// Prints one message's UPDATE (other messages print nothing).
+/// Prints one message's UPDATE (other messages print nothing); how many UPDATEs it
+/// printed (0 or 1).
 fn show(
     message: &Message<'_>,
     session: Option<Session>,
     four_octet: bool,
     record: Option<u64>,
     json: bool,
-) -> Outcome {
+) -> Result<u64, Failure> {
     let Message::Update(update) = message else {
-        return Ok(());
+        return Ok(0);
     };
     let lines = elems(update, session, four_octet);
     let path = update.bgpsec_path();
@@ -117,7 +152,7 @@ fn show(
         if let Some(p) = path {
             v["bgpsec_path"] = bgpsec_json(p);
         }
-        return say_json(&v);
+        return say_json_line(&v).map(|()| 1);
     }
     for e in &lines {
         say(e)?;
@@ -135,7 +170,7 @@ fn show(
             ))?;
         }
     }
-    Ok(())
+    Ok(1)
 }
 
 fn elem_json(e: &Elem) -> serde_json::Value {

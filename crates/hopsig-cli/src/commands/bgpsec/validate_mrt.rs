@@ -11,10 +11,11 @@ use hopsig_bgp::cache::{parse_size, CacheStats, SignatureCache};
 use hopsig_bgp::rpki::aspa::Relation;
 use hopsig_bgp::rpki::view::View;
 use hopsig_bgp::rpki::{source, Limits, PayloadSet};
-use hopsig_bgp::trace::{validate_mrt_cached, validate_mrt_rpki_cached, ValidateReport};
+use hopsig_bgp::trace::validate::Outcome as Verdict;
+use hopsig_bgp::trace::{validate_mrt_cached_each, validate_mrt_rpki_cached_each, ValidateReport};
 
 use super::{open_mrt, rate, threads};
-use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
+use crate::io::{at, metadata, note, outputs, say, say_json_line, Failure, Outcome, Secrecy};
 
 /// Validate every BGPsec UPDATE of an MRT file, on every core.
 ///
@@ -26,6 +27,10 @@ use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
 /// UPDATE that announces a route is 'Valid' or not, and why; other records are
 /// counted as skipped. Exit status: 0 if every UPDATE is valid, 1 if any is not, 2 for
 /// bad usage or input (no UPDATE at all included).
+///
+/// With --json-lines, standard output is JSON lines instead of the summary
+/// (docs/spec/json.md): one object per UPDATE validated, in record order, then a
+/// trailer with the `metadata` block and the summary of --json.
 #[derive(clap::Args)]
 pub struct Args {
     /// The MRT file (from `hopsig bgpsec sign-mrt`, or any BGP4MP file).
@@ -59,6 +64,10 @@ pub struct Args {
     /// Replace the JSON file if it exists.
     #[arg(long)]
     force: bool,
+    /// Print one JSON line per UPDATE (record, verdict, reason) and a trailer line
+    /// with the metadata and the summary, instead of the text summary.
+    #[arg(long)]
+    json_lines: bool,
     /// Bytes of the signature cache the threads share: a signature already verified
     /// (same key, signature and signed octets) is not verified again; 0 turns it off
     /// (docs/spec/bgpsec-mrt.md, "Signature cache").
@@ -107,20 +116,43 @@ pub fn run(args: Args) -> Outcome {
             progress.tick(|| format!("{done} records validated"));
         }
     };
-    let report = match (&keys, &view) {
-        (_, Some((view, role))) => {
-            validate_mrt_rpki_cached(input.reader, view, *role, &cache, threads, &mut tick)
+    // --json-lines: each UPDATE's line as its batch comes back; the first failure to
+    // write stops the printing and is reported after the run.
+    if args.json_lines {
+        crate::io::stdout_is_json_lines();
+    }
+    let mut printed: Outcome = Ok(());
+    let mut each = |record: u64, verdict: &Verdict| {
+        if args.json_lines && printed.is_ok() {
+            if let Some(line) = update_line(record, verdict) {
+                printed = say_json_line(&line);
+            }
         }
-        (Some(keys), None) => validate_mrt_cached(input.reader, keys, &cache, threads, &mut tick),
-        (None, None) => validate_mrt_cached(
+    };
+    let report = match (&keys, &view) {
+        (_, Some((view, role))) => validate_mrt_rpki_cached_each(
+            input.reader,
+            view,
+            *role,
+            &cache,
+            threads,
+            &mut tick,
+            &mut each,
+        ),
+        (Some(keys), None) => {
+            validate_mrt_cached_each(input.reader, keys, &cache, threads, &mut tick, &mut each)
+        }
+        (None, None) => validate_mrt_cached_each(
             input.reader,
             &hopsig_bgp::RouterKeys::new(),
             &cache,
             threads,
             &mut tick,
+            &mut each,
         ),
     }
     .map_err(|e| at(&args.file, e))?;
+    printed?;
     let keys = match (&keys, &view) {
         (Some(k), _) => k.len(),
         (None, Some((v, _))) => v.router_keys().len(),
@@ -137,17 +169,22 @@ pub fn run(args: Args) -> Outcome {
         ));
     }
     let cached = cache.stats();
-    summary(&args, &report, keys, threads, seconds)?;
-    cache_summary(&cached)?;
-    if view.is_some() {
-        cross_summary(&report)?;
+    let mut json = to_json(&args, &report, keys, threads, seconds);
+    json["signature_cache"] = cached.to_json();
+    if let Some((view, role)) = &view {
+        add_cross(&mut json, &report, view, *role);
+    }
+    if args.json_lines {
+        say_json_line(&serde_json::json!({"metadata": metadata(), "summary": &json}))?;
+    } else {
+        summary(&args, &report, keys, threads, seconds)?;
+        cache_summary(&cached)?;
+        if view.is_some() {
+            cross_summary(&report)?;
+        }
     }
     if let Some(path) = &args.json {
-        let mut json = to_json(&args, &report, keys, threads, seconds);
-        json["signature_cache"] = cached.to_json();
-        if let Some((view, role)) = &view {
-            add_cross(&mut json, &report, view, *role);
-        }
+        json["metadata"] = metadata();
         let bytes =
             serde_json::to_vec_pretty(&json).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
         files.add(path, &bytes, Secrecy::Public)?;
@@ -162,6 +199,21 @@ pub fn run(args: Args) -> Outcome {
         )));
     }
     Ok(())
+}
+
+/// The JSON line of one record for --json-lines: every UPDATE validated, with its
+/// verdict (`valid` with the signatures verified, or `not-valid` with the reason and
+/// the validator's words); nothing for a record not validated.
+fn update_line(record: u64, verdict: &Verdict) -> Option<serde_json::Value> {
+    match verdict {
+        Verdict::Skipped(_) => None,
+        Verdict::Valid(signatures) => Some(serde_json::json!({
+            "record": record, "bgpsec": "valid", "signatures": signatures,
+        })),
+        Verdict::NotValid(reason, detail) => Some(serde_json::json!({
+            "record": record, "bgpsec": "not-valid", "reason": reason, "detail": detail,
+        })),
+    }
 }
 
 fn summary(args: &Args, r: &ValidateReport, keys: usize, threads: usize, seconds: f64) -> Outcome {
