@@ -444,10 +444,16 @@ fn every_endpoint_answers_what_the_sessions_sent() {
         "not-valid",
         "--json",
     ]));
-    let lines: Vec<Value> = out
+    let mut lines: Vec<Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    // JSON lines end with the trailer: the metadata block and the count
+    // (docs/spec/json.md).
+    let trailer = lines.pop().unwrap();
+    assert!(trailer["metadata"]["hopsig"].is_string(), "{out}");
+    assert_eq!(trailer["summary"]["entries"], 3, "{out}");
+    assert!(lines.iter().all(|l| l.get("metadata").is_none()), "{out}");
     assert_eq!(
         prefixes_of(&lines),
         (0..3).map(c_prefix).collect::<BTreeSet<_>>()
@@ -465,7 +471,10 @@ fn every_endpoint_answers_what_the_sessions_sent() {
     assert_eq!(out.lines().count(), 2, "{out}");
     assert!(out.contains(&a_prefix(3)), "{out}");
     let out = common::stdout(&s.ok(&["speaker", "show", &conf, "rib-out", C, "--json"]));
-    assert_eq!(out.lines().count(), usize::from(A_ROUTES) + 1, "{out}");
+    // A's routes, B's own, and the trailer.
+    assert_eq!(out.lines().count(), usize::from(A_ROUTES) + 2, "{out}");
+    let trailer: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(trailer["summary"]["entries"], u64::from(A_ROUTES) + 1, "{out}");
     let out = common::stdout(&s.ok(&["speaker", "show", &conf, "not-valid"]));
     assert_eq!(out.lines().count(), 4, "{out}");
     assert!(out.contains(&c_prefix(2)), "{out}");

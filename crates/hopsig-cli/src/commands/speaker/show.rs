@@ -9,7 +9,7 @@ use std::time::Duration;
 use hopsig_bgp::speaker::config::Config;
 use serde_json::Value;
 
-use crate::io::{say, say_json, Failure, Outcome};
+use crate::io::{say, say_json, say_json_line, Failure, Outcome};
 
 /// Longest wait for one answer of the speaker.
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -122,8 +122,9 @@ impl Api {
         query: &[(&str, &str)],
         key: &str,
         mut each: impl FnMut(&Value) -> Outcome,
-    ) -> Outcome {
+    ) -> Result<u64, Failure> {
         let mut after: Option<String> = None;
+        let mut count = 0;
         loop {
             let mut q: Vec<(&str, &str)> = query.to_vec();
             q.push(("limit", PAGE));
@@ -133,9 +134,10 @@ impl Api {
             let page = self.get(path, &q)?;
             for entry in page[key].as_array().into_iter().flatten() {
                 each(entry)?;
+                count += 1;
             }
             let next = match &page["next"] {
-                Value::Null => return Ok(()),
+                Value::Null => return Ok(count),
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
@@ -240,9 +242,9 @@ pub fn run(config: &Config, path: &std::path::Path, what: Show, json: bool) -> O
                     "PREFIX", "NEIGHBOR", "BGPSEC", "ROV", "ASPA", "LOCPREF"
                 ))?;
             }
-            api.walk("/rib/in", &q, "adj_rib_in", |r| {
+            let entries = api.walk("/rib/in", &q, "adj_rib_in", |r| {
                 if json {
-                    return say_json(r);
+                    return say_json_line(r);
                 }
                 say(format_args!(
                     "{} {:<43} {:<39} {:<20} {:<10} {:<9} {:<9} {}",
@@ -255,15 +257,16 @@ pub fn run(config: &Config, path: &std::path::Path, what: Show, json: bool) -> O
                     text(r, "local_pref"),
                     text(r, "as_path"),
                 ))
-            })
+            })?;
+            trailer(json, entries)
         }
         Show::RibOut { address } => {
             if !json {
                 say(format_args!("{:<43} {:<7} AS PATH", "PREFIX", "BGPSEC"))?;
             }
-            api.walk(&format!("/rib/out/{address}"), &[], "adj_rib_out", |r| {
+            let entries = api.walk(&format!("/rib/out/{address}"), &[], "adj_rib_out", |r| {
                 if json {
-                    return say_json(r);
+                    return say_json_line(r);
                 }
                 say(format_args!(
                     "{:<43} {:<7} {}",
@@ -271,7 +274,8 @@ pub fn run(config: &Config, path: &std::path::Path, what: Show, json: bool) -> O
                     text(r, "bgpsec"),
                     text(r, "as_path")
                 ))
-            })
+            })?;
+            trailer(json, entries)
         }
         Show::NotValid => {
             if !json {
@@ -280,9 +284,9 @@ pub fn run(config: &Config, path: &std::path::Path, what: Show, json: bool) -> O
                     "PREFIX", "NEIGHBOR", "REASON"
                 ))?;
             }
-            api.walk("/not-valid", &[], "not_valid", |e| {
+            let entries = api.walk("/not-valid", &[], "not_valid", |e| {
                 if json {
-                    return say_json(e);
+                    return say_json_line(e);
                 }
                 let from: Vec<String> = e["withdrawn_from"]
                     .as_array()
@@ -297,7 +301,8 @@ pub fn run(config: &Config, path: &std::path::Path, what: Show, json: bool) -> O
                     text(e, "reason"),
                     from.join(", ")
                 ))
-            })
+            })?;
+            trailer(json, entries)
         }
         Show::Rpki => {
             let v = api.get("/rpki", &[])?;
@@ -328,4 +333,13 @@ pub fn run(config: &Config, path: &std::path::Path, what: Show, json: bool) -> O
             Ok(())
         }
     }
+}
+
+/// The last line of a `--json` list (docs/spec/json.md, "JSON lines"): the metadata
+/// block and the number of entries printed.
+fn trailer(json: bool, entries: u64) -> Outcome {
+    if json {
+        return say_json(&serde_json::json!({ "summary": { "entries": entries } }));
+    }
+    Ok(())
 }
