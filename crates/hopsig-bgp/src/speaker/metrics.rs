@@ -344,7 +344,7 @@ impl Latency {
         Latency {
             summary: Summary::with_defaults(),
             // The bounds are not empty.
-            buckets: Buckets::new(&power_of_two_bounds()).unwrap_or_else(|| unreachable_buckets()),
+            buckets: Buckets::new(&power_of_two_bounds()).unwrap_or_else(unreachable_buckets),
             prometheus: metrics::histogram!(name),
         }
     }
