@@ -366,22 +366,45 @@ fn metrics_scraped_during_real_sessions() {
 
 /// A status file over `status_max_bytes` has its route lists cut to fit and says so
 /// (`status_truncated`), its counts whole; the cut is counted in `/metrics`, and
-/// `hopsig speaker status` reads it.
+/// `hopsig speaker status` reads it. The speaker's RTR cache (`hopsig rtr serve`)
+/// shows in `/metrics` with its serial, data age and use.
 #[test]
-fn status_file_capped_in_bytes() {
+fn status_file_capped_in_bytes_and_rtr_cache_metrics() {
     let s = Scratch::new();
     let http = free_port();
     let http_addr = format!("127.0.2.9:{http}");
+    s.write(
+        "vrps.json",
+        r#"{"roas":[{"asn":"AS65209","prefix":"10.100.0.0/16","maxLength":24,"ta":"test"}]}"#,
+    );
+    let rtr = free_port();
+    let _cache = Running(
+        s.cmd(&[
+            "rtr",
+            "serve",
+            "--source",
+            &s.p("vrps.json"),
+            "--listen",
+            &format!("127.0.0.1:{rtr}"),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap(),
+    );
     let originate: Vec<String> = (0..500)
         .map(|i| format!("\"10.{}.{}.0/24\"", 100 + i / 256, i % 256))
         .collect();
     let text = format!(
         "local_as = 65209\nrouter_id = \"192.0.2.9\"\nmode = \"lazy\"\nstate_file = \"a.json\"\n\
-         status_max_bytes = 6000\noriginate = [{}]\n[http]\nlisten = \"{http_addr}\"\n",
+         status_max_bytes = 6000\noriginate = [{}]\n[http]\nlisten = \"{http_addr}\"\n\
+         [[rpki.cache]]\naddress = \"127.0.0.1\"\nport = {rtr}\npreference = 1\n",
         originate.join(", ")
     );
     let _a = start(&s, "a", text);
-    wait_for(&s, "the status file", || status(&s, "a").is_some());
+    wait_for(&s, "the status file with the cache's data", || {
+        status(&s, "a").is_some_and(|v| v["rpki"]["caches"][0]["state"] == "current")
+    });
     let file = std::fs::read_to_string(s.path("a.json")).unwrap();
     assert!(file.len() <= 6000, "{} bytes", file.len());
     let v: Value = serde_json::from_str(&file).unwrap();
@@ -395,6 +418,15 @@ fn status_file_capped_in_bytes() {
     assert!(value(&samples, "hopsig_speaker_status_truncated_total", &[]).unwrap() >= 1.0);
     let bytes = value(&samples, "hopsig_speaker_status_bytes", &[]).unwrap();
     assert!(bytes > 0.0 && bytes <= 6000.0, "{bytes}");
+    let cache = format!("127.0.0.1:{rtr}");
+    let cl = [("cache", cache.as_str())];
+    assert_eq!(
+        value(&samples, "hopsig_speaker_rtr_serial", &cl),
+        v["rpki"]["caches"][0]["serial"].as_f64()
+    );
+    assert_eq!(value(&samples, "hopsig_speaker_rtr_in_use", &cl), Some(1.0));
+    let age = value(&samples, "hopsig_speaker_rtr_data_age_seconds", &cl).unwrap();
+    assert!((0.0..60.0).contains(&age), "{age}");
     let summary = common::stdout(&s.ok(&["speaker", "status", &s.p("a.toml")]));
     assert!(
         summary.contains(&format!(
