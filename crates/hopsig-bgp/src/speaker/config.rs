@@ -359,6 +359,14 @@ pub struct Config {
     /// The HTTP server: Prometheus `/metrics` and the read-only API (`[http]`).
     #[serde(default)]
     pub http: Http,
+    /// Most bytes of the status file: its route lists are cut further to fit
+    /// ([`super::status::render`]) [default: 64 MiB].
+    #[serde(default = "status_max_bytes")]
+    pub status_max_bytes: usize,
+}
+
+fn status_max_bytes() -> usize {
+    super::status::DEFAULT_MAX_BYTES
 }
 
 /// `[http]`: where the speaker serves `/metrics` and its read-only API

@@ -19,8 +19,9 @@
 //!   [`crate::rpki::view::View`] whenever a cache's data changes, sent to the RIB,
 //!   which revalidates what it affects ([`rib::revalidate`]);
 //! * [`outbox`] — each session's output queue, bounded, and its writer task;
-//! * [`events`] — the messages between them; [`metrics`], [`status`] — the
-//!   status file; [`http`], [`api`] — `/metrics` and the read-only JSON API.
+//! * [`events`] — the messages between them; [`metrics`] — the Prometheus
+//!   metrics; [`status`] — the status file, written off the RIB task; [`http`],
+//!   [`api`] — `/metrics` and the read-only JSON API.
 //!
 //! The wire codec, signing and validation are the rest of this crate's. The speaker
 //! prints nothing: it logs through `tracing` events (one line of text each) and
@@ -67,7 +68,7 @@ use pool::{Pool, SharedView};
 use rib::{Policy, Rib, Session};
 
 /// How often the status file is rewritten, at most.
-const STATUS_EVERY: Duration = Duration::from_millis(500);
+const STATUS_EVERY: Duration = status::EVERY;
 
 /// Longest pause between failed accepts.
 const ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
@@ -237,9 +238,7 @@ pub fn run(config: Config) -> Result<(), Error> {
     let threads = config
         .validation_threads
         .unwrap_or_else(hopsig_primitives::par::cores);
-    let prometheus = metrics_exporter_prometheus::PrometheusBuilder::new()
-        .install_recorder()
-        .map_err(|e| Error::Metrics(e.to_string()))?;
+    let prometheus = metrics::install().map_err(|e| Error::Metrics(e.to_string()))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -325,8 +324,8 @@ pub fn run(config: Config) -> Result<(), Error> {
         let router_id = config.router_id.to_string();
         let mut tick = tokio::time::interval(STATUS_EVERY);
         let mut dirty = true;
-        let mut status_file = status::Writes::default();
-        let mut next_write = tokio::time::Instant::now();
+        let mut status_file = status::Writer::spawn(config.state_file.clone(), config.status_max_bytes)
+            .map_err(Error::Runtime)?;
         loop {
             tokio::select! {
                 Some(event) = events.recv() => {
@@ -351,15 +350,10 @@ pub fn run(config: Config) -> Result<(), Error> {
                             tracing::warn!("hopsig speaker: no ROUTE-REFRESH to {address}: not an Established neighbour that announced Route Refresh (RFC 2918 §4)");
                         }
                     }
-                    if dirty && tokio::time::Instant::now() >= next_write {
-                        let started = tokio::time::Instant::now();
-                        let value = status::to_json(&rib, &router_id, config.status_routes);
-                        // A failed write is logged, counted and tried again: the
-                        // status file never takes routing down.
-                        dirty = !status_file.write(&config.state_file, value);
-                        // At most a twentieth of the RIB task's time.
-                        next_write = started + (started.elapsed() * 20).max(STATUS_EVERY);
-                    }
+                    metrics::observe(&rib);
+                    // Written off this task; a failed write is logged, counted and
+                    // tried again: the status file never takes routing down.
+                    dirty = status_file.tick(dirty, &rib, &router_id, config.status_routes);
                 }
             }
         }

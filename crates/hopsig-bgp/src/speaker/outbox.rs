@@ -27,6 +27,7 @@ use tokio::sync::Notify;
 use tokio::time::timeout;
 
 use super::events::Event;
+use super::metrics::Messages;
 
 /// Bytes queued to one session beyond which UPDATEs are held per prefix.
 pub const QUEUE_BYTES: usize = 1 << 20;
@@ -286,7 +287,8 @@ impl Link {
     }
 
     /// Writes the queue to `wr` until the session closes it; tells the RIB (`rib`,
-    /// as session `id`) when held-back UPDATEs fit again.
+    /// as session `id`) when held-back UPDATEs fit again; counts each message
+    /// written in `sent`.
     ///
     /// # Errors
     /// Why the session must end: a write failed, or the Send Hold Timer expired
@@ -296,6 +298,7 @@ impl Link {
         mut wr: OwnedWriteHalf,
         id: usize,
         rib: UnboundedSender<Event>,
+        sent: Arc<Messages>,
     ) -> Result<(), String> {
         loop {
             let Some((batch, ends, send_hold)) = self.next_batch().await else {
@@ -325,6 +328,11 @@ impl Link {
                     Ok(0) => return Err("write: connection closed".into()),
                     Ok(n) => at += n,
                     Err(e) => return Err(format!("write: {e}")),
+                }
+            }
+            for start in std::iter::once(0).chain(ends.iter().copied()) {
+                if let Some(message) = batch.get(start..).filter(|m| !m.is_empty()) {
+                    sent.count(message);
                 }
             }
             let mut q = self.shared.lock();
@@ -453,7 +461,18 @@ mod tests {
             link.control(m);
         }
         let (rib, _events) = tokio::sync::mpsc::unbounded_channel();
-        let why = link.writer(wr, 0, rib).await.unwrap_err();
+        let why = link
+            .writer(
+                wr,
+                0,
+                rib,
+                Arc::new(Messages::new(
+                    crate::speaker::metrics::names::MESSAGES_SENT,
+                    "test",
+                )),
+            )
+            .await
+            .unwrap_err();
         assert!(why.contains("Send Hold Timer expired"), "{why}");
         drop(rd);
         let mut client = client.into_std().unwrap();

@@ -36,6 +36,7 @@ use super::config::Neighbor;
 use super::events::{Event, Features, Up};
 use super::family;
 use super::fsm::{self, Action, Fsm, State, Timer};
+use super::metrics::{Messages, SessionMessages};
 use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
 
 /// Longest wait, once the session ends, for the NOTIFICATION to be written.
@@ -101,6 +102,7 @@ pub async fn run(
         outgoing: false,
         remote_id: None,
         second: None,
+        messages: SessionMessages::new(&n.address.to_string()),
     };
     let mut pending = VecDeque::from([(To::Session, fsm::Event::ManualStart)]);
     loop {
@@ -189,6 +191,8 @@ struct Shell<'a> {
     remote_id: Option<Ipv4Addr>,
     /// A second connection the neighbour opened, until the collision is resolved.
     second: Option<Leg>,
+    /// The neighbour's message counters (`/metrics`).
+    messages: SessionMessages,
 }
 
 /// Which connection an FSM event is for.
@@ -324,7 +328,8 @@ impl Shell<'_> {
                     self.connecting = None;
                     match done {
                         Ok(Ok(stream)) => {
-                            self.conn = Some(Conn::open(stream, self.id, self.rib));
+                            self.conn =
+                                Some(Conn::open(stream, self.id, self.rib, &self.messages.sent));
                             self.outgoing = true;
                             fsm::Event::TcpCrAcked
                         }
@@ -334,7 +339,7 @@ impl Shell<'_> {
                 }
                 Happened::Accepted(stream) if self.accepting => {
                     self.accepting = false;
-                    self.conn = Some(Conn::open(stream, self.id, self.rib));
+                    self.conn = Some(Conn::open(stream, self.id, self.rib, &self.messages.sent));
                     self.outgoing = false;
                     fsm::Event::TcpConnectionConfirmed
                 }
@@ -350,7 +355,7 @@ impl Shell<'_> {
                                 state: State::Active,
                                 negotiated: None,
                             },
-                            conn: Conn::open(stream, self.id, self.rib),
+                            conn: Conn::open(stream, self.id, self.rib, &self.messages.sent),
                             timers: [None; Timer::ALL.len()],
                             remote_id: None,
                             up: None,
@@ -366,7 +371,10 @@ impl Shell<'_> {
                         _ => &self.fsm,
                     };
                     let event = match frame {
-                        Some(Ok(bytes)) => fsm::received_on(&bytes, fsm),
+                        Some(Ok(bytes)) => {
+                            self.messages.received.count(&bytes);
+                            fsm::received_on(&bytes, fsm)
+                        }
                         Some(Err(event)) => event,
                         None => fsm::Event::TcpConnectionFails("connection closed".into()),
                     };
@@ -658,7 +666,12 @@ enum Happened {
 
 impl Conn {
     /// Starts the reader and writer tasks of `stream`.
-    fn open(stream: TcpStream, id: usize, rib: &UnboundedSender<Event>) -> Conn {
+    fn open(
+        stream: TcpStream,
+        id: usize,
+        rib: &UnboundedSender<Event>,
+        sent: &Arc<Messages>,
+    ) -> Conn {
         let _ = stream.set_nodelay(true);
         let local = stream.local_addr().ok();
         let (rd, wr) = stream.into_split();
@@ -666,7 +679,7 @@ impl Conn {
         let limits = Arc::new(Limits::default());
         let reader = tokio::spawn(reader(rd, frames_tx, Arc::clone(&limits)));
         let (outbox, link) = outbox::channel(QUEUE_BYTES);
-        let writer = tokio::spawn(link.clone().writer(wr, id, rib.clone()));
+        let writer = tokio::spawn(link.clone().writer(wr, id, rib.clone(), Arc::clone(sent)));
         Conn {
             link,
             limits,

@@ -1,10 +1,17 @@
-//! The status file (docs/spec/speaker.md, "Status file"): the RIB task rewrites it
-//! (to a temporary file, then renamed) whenever something changed, at most twice a
-//! second and less often when writing it takes long (a full table), so that it
-//! never takes more than a twentieth of the RIB task's time; `hopsig speaker status`
-//! reads it.
+//! The status file (docs/spec/speaker.md, "Status file"): whenever something
+//! changed, at most twice a second, the RIB task takes a snapshot ([`to_json`], its
+//! route lists cut at `status_routes`) and hands it to the writer thread
+//! ([`Writer`]), which serialises it, cuts the route lists further to fit
+//! `status_max_bytes`, and writes it (to a temporary file, then renamed), so that
+//! serialising and disk I/O never hold up routing. A snapshot is taken only while
+//! the writer is idle, and after one that cost T (snapshot and write) not again
+//! before 20·T, so that the status file never takes more than a twentieth of the
+//! time; `hopsig speaker status` reads it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use hopsig_primitives::persist::with_suffix;
 
@@ -17,8 +24,18 @@ use super::rib::{Advert, NotValidEntry, Rib, Route, Session, Source};
 
 /// Format version of the status file (3: ROV, ASPA and the RPKI view added; 4: the
 /// address families, prefix limits, LOCAL_PREF, MED, filtering and the signature
-/// cache added).
-pub const VERSION: u32 = 4;
+/// cache added; 5: `status_write` and `status_truncated` added).
+pub const VERSION: u32 = 5;
+
+/// Default `status_max_bytes`: 64 MiB, well above what the default `status_routes`
+/// (10,000 per list) makes.
+pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
+
+/// How often the status file is rewritten, at most.
+pub const EVERY: Duration = Duration::from_millis(500);
+
+/// The lists cut to fit `status_max_bytes`.
+const LISTS: [&str; 4] = ["adj_rib_in", "adj_rib_out", "originated", "not_valid"];
 
 /// `65002 65001 {65003,65004}`: sequences as numbers, sets in braces.
 pub fn as_path_text(p: &AsPath) -> String {
@@ -177,22 +194,166 @@ pub fn rpki_json(rib: &Rib) -> Value {
     })
 }
 
-/// The status file's writes that failed: counted, logged when a run of failures
-/// starts and ends (not at each try).
+/// `value` as the status file's text, its route lists ([`LISTS`]) cut until it is
+/// at most `max` bytes (or they are empty); `status_truncated` says how far: `null`,
+/// or the byte cap and how many entries each list kept. Whether it was cut.
+pub fn render(mut value: Value, max: usize) -> (String, bool) {
+    value["status_truncated"] = Value::Null;
+    let mut text = format!("{value:#}\n");
+    if text.len() <= max {
+        return (text, false);
+    }
+    // First cut in proportion to the excess (less a tenth for the rest of the
+    // file), then halve until it fits: a few serialisations at most.
+    let mut scale = max as f64 / text.len() as f64 * 0.9;
+    loop {
+        let mut listed = serde_json::Map::new();
+        for list in LISTS {
+            if let Some(a) = value.get_mut(list).and_then(Value::as_array_mut) {
+                let keep = (a.len() as f64 * scale) as usize;
+                a.truncate(keep);
+                listed.insert(list.into(), json!(a.len()));
+            }
+        }
+        let empty = listed.values().all(|n| n == 0);
+        value["status_truncated"] = json!({ "max_bytes": max, "listed": listed });
+        text = format!("{value:#}\n");
+        if text.len() <= max || empty {
+            return (text, true);
+        }
+        scale = 0.5;
+    }
+}
+
+/// What the writer thread and the RIB task share.
+#[derive(Debug, Default)]
+struct Shared {
+    /// A snapshot is being written: the RIB takes no new one.
+    busy: AtomicBool,
+    /// The last write failed: the RIB takes a new snapshot at the next tick.
+    failed: AtomicBool,
+    /// Nanoseconds the last write took (serialising and writing).
+    write_ns: AtomicU64,
+}
+
+/// A snapshot for the writer thread.
+struct Snapshot {
+    value: Value,
+    took: Duration,
+}
+
+/// The status file's writer: a thread that serialises and writes the RIB task's
+/// snapshots, one at a time.
+pub struct Writer {
+    tx: std::sync::mpsc::SyncSender<Snapshot>,
+    shared: Arc<Shared>,
+    next: Instant,
+}
+
+impl Writer {
+    /// Starts the thread that writes `path`, at most `max_bytes` long.
+    ///
+    /// # Errors
+    /// The thread cannot be started.
+    pub fn spawn(path: PathBuf, max_bytes: usize) -> std::io::Result<Writer> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Snapshot>(1);
+        let shared = Arc::new(Shared::default());
+        let theirs = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("hopsig-status".into())
+            .spawn(move || {
+                let mut writes = Writes::default();
+                // Ends when the RIB task's end is dropped.
+                while let Ok(s) = rx.recv() {
+                    let ok = writes.write_snapshot(&path, s, max_bytes);
+                    theirs.failed.store(!ok, Ordering::Relaxed);
+                    theirs.write_ns.store(writes.last_ns, Ordering::Relaxed);
+                    theirs.busy.store(false, Ordering::Release);
+                }
+            })?;
+        Ok(Writer {
+            tx,
+            shared,
+            next: Instant::now(),
+        })
+    }
+
+    /// At a status tick, on the RIB task: hands the writer a snapshot of `rib`
+    /// when something changed (`dirty`), the writer is idle and the pacing allows;
+    /// whether something is still to write.
+    pub fn tick(&mut self, dirty: bool, rib: &Rib, router_id: &str, max_routes: usize) -> bool {
+        let dirty = dirty || self.shared.failed.swap(false, Ordering::Relaxed);
+        let started = Instant::now();
+        if !dirty || started < self.next || self.shared.busy.load(Ordering::Acquire) {
+            return dirty;
+        }
+        let value = to_json(rib, router_id, max_routes);
+        let took = started.elapsed();
+        metrics::histogram!(super::metrics::names::STATUS_SNAPSHOT).record(took.as_secs_f64());
+        self.shared.busy.store(true, Ordering::Release);
+        if self.tx.try_send(Snapshot { value, took }).is_err() {
+            // The thread is gone (it panicked): nothing more is written.
+            self.shared.busy.store(false, Ordering::Release);
+            return true;
+        }
+        let wrote = Duration::from_nanos(self.shared.write_ns.load(Ordering::Relaxed));
+        self.next = started + ((took + wrote) * 20).max(EVERY);
+        false
+    }
+}
+
+/// The status file's writes: those that failed counted, logged when a run of
+/// failures starts and ends (not at each try); the last one's cost.
 #[derive(Debug, Default)]
 pub struct Writes {
     /// Failed writes since the speaker started (`status_write_failures`).
     pub failed: u64,
     /// Failed writes since the last good one.
     run: u64,
+    /// Nanoseconds the last write took, serialising included.
+    pub last_ns: u64,
+    /// Bytes of the last file written.
+    pub last_bytes: u64,
 }
 
 impl Writes {
+    /// Writes snapshot `s` to `path`, at most `max_bytes` long, with its cost and
+    /// the last write's added; whether it was written.
+    fn write_snapshot(&mut self, path: &Path, s: Snapshot, max_bytes: usize) -> bool {
+        let started = Instant::now();
+        let mut value = s.value;
+        value["status_write"] = json!({
+            "snapshot_ms": s.took.as_secs_f64() * 1e3,
+            "last_write_ms": self.last_ns as f64 / 1e6,
+            "last_bytes": self.last_bytes,
+            "max_bytes": max_bytes,
+        });
+        value["status_write_failures"] = json!(self.failed);
+        let (text, truncated) = render(value, max_bytes);
+        if truncated {
+            metrics::counter!(super::metrics::names::STATUS_TRUNCATED).increment(1);
+        }
+        let ok = self.write_text(path, &text);
+        let took = started.elapsed();
+        self.last_ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        metrics::histogram!(super::metrics::names::STATUS_WRITE).record(took.as_secs_f64());
+        if ok {
+            self.last_bytes = text.len() as u64;
+            metrics::gauge!(super::metrics::names::STATUS_BYTES).set(text.len() as f64);
+        }
+        ok
+    }
+
     /// Writes `value`, with `status_write_failures` added, to `path`; whether it
     /// was written.
     pub fn write(&mut self, path: &Path, mut value: Value) -> bool {
         value["status_write_failures"] = json!(self.failed);
-        match write(path, &value) {
+        self.write_text(path, &format!("{value:#}\n"))
+    }
+
+    /// Writes `text` to `path`; whether it was written.
+    fn write_text(&mut self, path: &Path, text: &str) -> bool {
+        match write_text(path, text) {
             Ok(()) => {
                 if self.run > 0 {
                     tracing::info!(
@@ -213,6 +374,7 @@ impl Writes {
                 }
                 self.run += 1;
                 self.failed += 1;
+                metrics::counter!(super::metrics::names::STATUS_WRITE_FAILURES).increment(1);
                 false
             }
         }
@@ -222,9 +384,13 @@ impl Writes {
 /// Writes `value` to `path` through a temporary file and a rename, so a reader
 /// never sees half a file; a failed write leaves no temporary file behind.
 pub fn write(path: &Path, value: &Value) -> std::io::Result<()> {
+    write_text(path, &format!("{value:#}\n"))
+}
+
+/// Writes `text` to `path` as [`write`] does.
+fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
     let tmp = with_suffix(path, ".tmp");
-    let written =
-        std::fs::write(&tmp, format!("{value:#}\n")).and_then(|()| std::fs::rename(&tmp, path));
+    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
     if written.is_err() {
         // Half written (a full disk) or not renamed: of no use, and it would
         // hold the disk space until the next write succeeds.
@@ -264,5 +430,80 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["folder.json", "good.json"]);
+    }
+
+    /// Issue 26 §1: a status file over `status_max_bytes` has its route lists cut
+    /// until it fits, and says so; one under it is whole, `status_truncated` null.
+    #[test]
+    fn render_cuts_route_lists_to_the_byte_cap() {
+        let routes: Vec<Value> = (0..1000)
+            .map(|i| json!({"neighbor": "192.0.2.1", "prefix": format!("10.0.{}.0/24", i % 256)}))
+            .collect();
+        let value = json!({
+            "version": VERSION,
+            "adj_rib_in": routes,
+            "adj_rib_in_count": 1000,
+            "adj_rib_out": routes,
+            "originated": ["10.0.0.0/8"],
+            "not_valid": [],
+        });
+        let (whole, cut) = render(value.clone(), usize::MAX);
+        assert!(!cut);
+        let v: Value = serde_json::from_str(&whole).unwrap();
+        assert!(v["status_truncated"].is_null());
+        assert_eq!(v["adj_rib_in"].as_array().unwrap().len(), 1000);
+        let max = whole.len() / 5;
+        let (text, cut) = render(value.clone(), max);
+        assert!(cut);
+        assert!(text.len() <= max, "{} > {max}", text.len());
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let kept = v["adj_rib_in"].as_array().unwrap().len();
+        assert!(kept > 0 && kept < 1000, "{kept}");
+        assert_eq!(v["status_truncated"]["max_bytes"], max);
+        assert_eq!(v["status_truncated"]["listed"]["adj_rib_in"], kept);
+        assert_eq!(v["adj_rib_in_count"], 1000, "the counts stay whole");
+        // A cap nothing fits under: every list emptied, the rest written.
+        let (text, cut) = render(value, 10);
+        assert!(cut);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["adj_rib_in"], json!([]));
+        assert_eq!(v["version"], VERSION);
+    }
+
+    /// The writer thread writes a snapshot with its cost; the RIB side is told
+    /// when a write failed, so that it takes a new snapshot.
+    #[test]
+    fn writer_writes_off_thread_and_reports_failures() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("status.json");
+        let w = Writer::spawn(path.clone(), DEFAULT_MAX_BYTES).unwrap();
+        let send = |value: Value| {
+            while w.shared.busy.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            w.shared.busy.store(true, Ordering::Release);
+            w.tx.send(Snapshot {
+                value,
+                took: Duration::from_micros(7),
+            })
+            .unwrap();
+            while w.shared.busy.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        };
+        send(json!({"version": VERSION}));
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["status_write"]["snapshot_ms"], 0.007);
+        assert_eq!(v["status_write"]["last_bytes"], 0);
+        assert_eq!(v["status_write_failures"], 0);
+        assert!(!w.shared.failed.load(Ordering::Relaxed));
+        send(json!({"version": VERSION}));
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert!(v["status_write"]["last_bytes"].as_u64().unwrap() > 0);
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("x"), "x").unwrap();
+        send(json!({"version": VERSION}));
+        assert!(w.shared.failed.load(Ordering::Relaxed));
     }
 }

@@ -125,6 +125,20 @@ fn summary(v: &serde_json::Value) -> Option<Outcome> {
         v["validation_queue"].as_u64()?,
         v["not_valid_total"].as_u64()?
     ));
+    // Status version 5 (issue 26 §1): route lists cut to fit status_max_bytes.
+    if let Some(t) = v.get("status_truncated").filter(|t| !t.is_null()) {
+        let l = &t["listed"];
+        lines.push(format!(
+            "  status file cut to status_max_bytes {}: lists {} of {} originated, {} of {} Adj-RIB-In, {} of {} Adj-RIB-Out routes",
+            t["max_bytes"].as_u64()?,
+            l["originated"].as_u64()?,
+            v["originated_count"].as_u64()?,
+            l["adj_rib_in"].as_u64()?,
+            v["adj_rib_in_count"].as_u64()?,
+            l["adj_rib_out"].as_u64()?,
+            v["adj_rib_out_count"].as_u64()?
+        ));
+    }
     // IPv6 unicast (issue 25 §4): status files before it have no such counts.
     if let (Some(i), Some(o)) = (
         v["adj_rib_in_ipv6_count"].as_u64(),

@@ -246,6 +246,7 @@ fn initial_status(c: &CacheConfig) -> CacheStatus {
         counts: (0, 0, 0),
         last_error: None,
         in_use: false,
+        updated_at: None,
     }
 }
 
@@ -289,6 +290,7 @@ impl Cache {
             counts: self.data.counts(),
             last_error: self.machine.last_error().map(str::to_string),
             in_use: self.machine.has_data(),
+            updated_at: self.machine.updated_at(),
             ..initial_status(&self.config)
         };
         let data = if self.machine.has_data() {

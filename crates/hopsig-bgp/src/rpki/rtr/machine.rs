@@ -228,6 +228,12 @@ impl Machine {
         self.expires_at.filter(|_| self.has_data)
     }
 
+    /// When the data held was last updated (the End of Data of the last successful
+    /// sync, RFC 8210 §5.8), if any is held: its Expire Interval before it expires.
+    pub fn updated_at(&self) -> Option<Instant> {
+        self.expires_at().and_then(|t| t.checked_sub(self.expire))
+    }
+
     /// The last failure's description, cleared by a successful update.
     pub fn last_error(&self) -> Option<&str> {
         self.last_error.as_deref()

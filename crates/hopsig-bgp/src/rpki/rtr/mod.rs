@@ -147,6 +147,10 @@ pub struct CacheStatus {
     pub last_error: Option<String>,
     /// Whether this cache's data is in [`CacheView::payload`].
     pub in_use: bool,
+    /// When its data was last updated ([`machine::Machine::updated_at`]), for the
+    /// speaker's `hopsig_speaker_rtr_data_age_seconds`.
+    #[serde(skip)]
+    pub updated_at: Option<tokio::time::Instant>,
 }
 
 #[cfg(test)]

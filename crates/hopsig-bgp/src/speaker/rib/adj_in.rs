@@ -288,6 +288,8 @@ impl Rib {
                     update: Arc::clone(&update),
                     peer,
                 });
+            } else {
+                crate::speaker::metrics::verdict(&route.state);
             }
             session.adj_in.insert(p, route);
         }
@@ -337,6 +339,7 @@ impl Rib {
             Ok(Validation::NotValid(why)) => RouteState::NotValid(why),
             Err(failure) => RouteState::Failed(failure),
         };
+        crate::speaker::metrics::verdict(&route.state);
         let why = match &route.state {
             RouteState::NotValid(why) => Some(why.to_string()),
             RouteState::Failed(failure) => Some(format!("validation failed: {failure}")),

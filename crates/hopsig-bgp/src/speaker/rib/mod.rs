@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use super::config::Mode;
 use super::events::{Event, State, Up};
-use super::metrics::Histogram;
+use super::metrics::{names, Latency};
 use super::pool::Pool;
 use crate::packet::Prefix;
 use crate::rpki::rtr::CacheStatus;
@@ -144,9 +144,9 @@ pub struct Rib {
     /// on the RIB task.
     pub backlog: bool,
     /// From an UPDATE's arrival to its route's first UPDATE queued to a session.
-    pub time_to_forward: Histogram,
+    pub time_to_forward: Latency,
     /// From an UPDATE's arrival to its validation result.
-    pub time_to_validate: Histogram,
+    pub time_to_validate: Latency,
     /// Routes found Not Valid.
     pub not_valid: Vec<NotValidEntry>,
     /// Counts every route ever found Not Valid.
@@ -198,8 +198,8 @@ impl Rib {
             queue: 0,
             signing: 0,
             backlog: false,
-            time_to_forward: Histogram::default(),
-            time_to_validate: Histogram::default(),
+            time_to_forward: Latency::new(names::TIME_TO_FORWARD),
+            time_to_validate: Latency::new(names::TIME_TO_VALIDATE),
             not_valid: vec![],
             not_valid_total: 0,
             policies: vec![],
