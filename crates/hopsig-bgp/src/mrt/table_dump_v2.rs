@@ -298,10 +298,11 @@ pub fn attribute(flags: u8, type_code: u8, value: &[u8]) -> Vec<u8> {
 }
 
 /// The BGP UPDATE message (header included) that announces `prefix` with the
-/// attributes of a RIB entry: IPv4 in the NLRI field; IPv6 in an MP_REACH_NLRI
-/// rebuilt from the abbreviated one (§4.3.4) with AFI 2, SAFI 1 and the prefix. So
-/// that a route of a RIB dump can be decoded and validated as the UPDATE that
-/// brought it.
+/// attributes of a RIB entry: in an MP_REACH_NLRI rebuilt from the abbreviated one
+/// (§4.3.4) with the prefix's AFI, SAFI 1 and the prefix, where the entry has one (every
+/// IPv6 route, and IPv4 BGPsec routes: RFC 8205 §3 puts the prefix there); else (IPv4
+/// with NEXT_HOP) in the NLRI field. So that a route of a RIB dump can be decoded and
+/// validated as the UPDATE that brought it.
 ///
 /// # Errors
 /// [`DecodeError`] for attributes that do not frame, an IPv6 entry without its
@@ -312,7 +313,7 @@ pub fn update_of(prefix: &Prefix, attributes: &[u8]) -> Result<Vec<u8>, DecodeEr
     let mut mp = false;
     while r.remaining() > 0 {
         let a = RawAttribute::read(&mut r)?;
-        if a.type_code != u8::from(AttrType::MpReachNlri) || prefix.afi() == Afi::Ipv4 {
+        if a.type_code != u8::from(AttrType::MpReachNlri) {
             attrs.bytes(a.bytes);
             continue;
         }
@@ -323,7 +324,10 @@ pub fn update_of(prefix: &Prefix, attributes: &[u8]) -> Result<Vec<u8>, DecodeEr
         } else {
             let next_hop = v.u8_prefixed("MP_REACH_NLRI next hop")?;
             let mut w = Writer::new();
-            w.u16_be(2);
+            w.u16_be(match prefix.afi() {
+                Afi::Ipv4 => 1,
+                _ => 2,
+            });
             w.u8(1);
             w.u8(next_hop.len() as u8);
             w.bytes(next_hop);
@@ -349,7 +353,7 @@ pub fn update_of(prefix: &Prefix, attributes: &[u8]) -> Result<Vec<u8>, DecodeEr
     };
     body.u16_prefixed("Path Attributes", &attrs)
         .map_err(too_long)?;
-    if prefix.afi() == Afi::Ipv4 {
+    if !mp {
         prefix.encode(&mut body);
     }
     let body = body.into_bytes();
@@ -505,6 +509,14 @@ mod tests {
         }
         let message = update_of(&prefix, &attrs).unwrap();
         assert_eq!(&message[message.len() - 4..], &[24, 198, 51, 100]);
+        // An IPv4 route with an MP_REACH_NLRI (a BGPsec one, RFC 8205 §3): the prefix
+        // goes back into it, none in the NLRI field.
+        let mp4 = [0x40, 1, 1, 0, 0x80, 14, 5, 4, 192, 0, 2, 9];
+        let message = update_of(&prefix, &mp4).unwrap();
+        assert_eq!(
+            &message[message.len() - 16..],
+            &[0x80, 14, 13, 0, 1, 1, 4, 192, 0, 2, 9, 0, 24, 198, 51, 100]
+        );
         assert!(update_of(
             &Prefix::new("2001:db8::".parse().unwrap(), 32).unwrap(),
             &attrs
