@@ -203,14 +203,19 @@ impl RibContext {
     }
 }
 
+/// One route of a RIB dump: the UPDATE that brought it and the peer it came from, or
+/// the outcome that stands for it.
+pub type RibRoute = Result<(Vec<u8>, Peer), Outcome>;
+
+/// A record with the PEER_INDEX_TABLE before it ([`RibContext`]), as the workers get
+/// it.
+type InContext = (Vec<u8>, Option<Arc<RibContext>>);
+
 /// The routes of the TABLE_DUMP_V2 RIB record `record`, each as the UPDATE that
 /// brought it and the peer it came from, or the outcome that stands for it (a Peer
 /// Index not in the table, an entry that does not make an UPDATE); `None` for a
 /// record that is no RIB record.
-pub fn rib_routes(
-    record: &[u8],
-    context: Option<&RibContext>,
-) -> Option<Vec<Result<(Vec<u8>, Peer), Outcome>>> {
+pub fn rib_routes(record: &[u8], context: Option<&RibContext>) -> Option<Vec<RibRoute>> {
     let mrt = MrtRecord::read(&mut Reader::new(record)).ok()?;
     let rib = match RibRecord::decode(&mrt) {
         Ok(Some(rib)) => rib,
@@ -463,9 +468,7 @@ fn validate(
     let mut report = ValidateReport::default();
     let run: Result<(), Infallible> = Ordered::new(threads).batch(BATCH).run(
         (0u64..).zip(records),
-        |batch: Vec<(u64, (Vec<u8>, Option<Arc<RibContext>>))>| {
-            validate_batch(&batch, keys, rpki, cache)
-        },
+        |batch: Vec<(u64, InContext)>| validate_batch(&batch, keys, rpki, cache),
         |done| {
             report.records += done.records;
             report.add(done);
@@ -484,7 +487,7 @@ fn validate(
 
 /// The report of one batch of records, each with its index.
 fn validate_batch(
-    batch: &[(u64, (Vec<u8>, Option<Arc<RibContext>>))],
+    batch: &[(u64, InContext)],
     keys: &dyn KeyLookup,
     rpki: Option<Rpki<'_>>,
     cache: Option<&SignatureCache>,
