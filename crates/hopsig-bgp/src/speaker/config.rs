@@ -363,10 +363,73 @@ pub struct Config {
     /// ([`super::status::render`]) [default: 64 MiB].
     #[serde(default = "status_max_bytes")]
     pub status_max_bytes: usize,
+    /// MRT dumps of the UPDATEs received and of Adj-RIB-In (`[[mrt_dump]]`,
+    /// [`super::mrt_dump`]).
+    #[serde(default)]
+    pub mrt_dump: Vec<MrtDump>,
 }
 
 fn status_max_bytes() -> usize {
     super::status::DEFAULT_MAX_BYTES
+}
+
+/// What an `[[mrt_dump]]` writes (GoBGP's `dump-type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DumpType {
+    /// Every UPDATE received, as BGP4MP_ET BGP4MP_MESSAGE_AS4 records (RFC 6396 §4.4).
+    Updates,
+    /// Adj-RIB-In every `dump_interval`, as TABLE_DUMP_V2 (RFC 6396 §4.3).
+    Table,
+}
+
+/// `[[mrt_dump]]`: one MRT dump (docs/spec/speaker.md, "MRT dumps"), modelled on
+/// GoBGP's `[[mrt-dump]]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MrtDump {
+    /// `updates` or `table`.
+    pub dump_type: DumpType,
+    /// The file name: a strftime pattern (`%Y%m%d.%H%M`, …) expanded, in UTC, with the
+    /// start of the file's period; relative to the configuration's folder.
+    pub file_name: PathBuf,
+    /// `updates`: seconds each file covers before the next one starts, aligned on
+    /// multiples of it since 1970 [default: 0, one file for ever].
+    #[serde(default)]
+    pub rotation_interval: u64,
+    /// `table`: seconds between snapshots, aligned likewise (required).
+    #[serde(default)]
+    pub dump_interval: u64,
+}
+
+impl MrtDump {
+    /// Checks the table and makes `file_name` absolute from `base`.
+    fn check(&mut self, index: usize, base: &Path) -> Result<(), String> {
+        if self.file_name.as_os_str().is_empty() {
+            return Err(format!("mrt_dump[{index}]: file_name is empty"));
+        }
+        if self.file_name.is_relative() {
+            self.file_name = base.join(&self.file_name);
+        }
+        let at = |why: String| format!("mrt_dump[{index}] ({}): {why}", self.file_name.display());
+        let pattern = self.file_name.to_string_lossy();
+        let timed = super::mrt_dump::check_pattern(&pattern).map_err(at)?;
+        match self.dump_type {
+            DumpType::Updates if self.dump_interval != 0 => Err(at(
+                "dump_interval is for dump_type = \"table\"; updates files rotate with rotation_interval".into(),
+            )),
+            DumpType::Updates if self.rotation_interval != 0 && !timed => Err(at(
+                "rotation_interval needs a time field in file_name (such as %Y%m%d.%H%M), or each file would overwrite the last".into(),
+            )),
+            DumpType::Table if self.dump_interval == 0 => Err(at(
+                "dump_type = \"table\" needs dump_interval, the seconds between snapshots".into(),
+            )),
+            DumpType::Table if self.rotation_interval != 0 => Err(at(
+                "rotation_interval is for dump_type = \"updates\"; each table snapshot is a file of its own".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// `[http]`: where the speaker serves `/metrics` and its read-only API
@@ -485,6 +548,9 @@ impl Config {
         config.originated().map_err(ConfigError::Invalid)?;
         config.check_families().map_err(ConfigError::Invalid)?;
         config.http.check().map_err(ConfigError::Invalid)?;
+        for (i, d) in config.mrt_dump.iter_mut().enumerate() {
+            d.check(i, base).map_err(ConfigError::Invalid)?;
+        }
         Ok(config)
     }
 
@@ -691,5 +757,66 @@ mod tests {
                 "{refused}: {e}"
             );
         }
+    }
+
+    /// `[[mrt_dump]]` tables: read, made absolute, and each bad combination refused
+    /// with what is wrong and which table.
+    #[test]
+    fn mrt_dump_tables_and_bad_ones() {
+        let c = parse(
+            "[[mrt_dump]]\ndump_type = \"updates\"\nfile_name = \"u/%Y%m%d.%H%M.mrt\"\n\
+             rotation_interval = 300\n\
+             [[mrt_dump]]\ndump_type = \"table\"\nfile_name = \"/var/rib.mrt\"\ndump_interval = 60\n",
+        )
+        .unwrap();
+        assert_eq!(c.mrt_dump.len(), 2);
+        assert_eq!(c.mrt_dump[0].dump_type, DumpType::Updates);
+        assert_eq!(
+            c.mrt_dump[0].file_name,
+            PathBuf::from("/etc/hopsig/u/%Y%m%d.%H%M.mrt")
+        );
+        assert_eq!(c.mrt_dump[0].rotation_interval, 300);
+        assert_eq!(
+            (c.mrt_dump[1].dump_type, c.mrt_dump[1].dump_interval),
+            (DumpType::Table, 60)
+        );
+        assert!(parse("").unwrap().mrt_dump.is_empty());
+        let d = |t: &str, rest: &str| {
+            parse(&format!("[[mrt_dump]]\ndump_type = \"{t}\"\n{rest}"))
+                .unwrap_err()
+                .to_string()
+        };
+        for (t, rest, why) in [
+            (
+                "updates",
+                "file_name = \"a.mrt\"\nrotation_interval = 60\n",
+                "needs a time field",
+            ),
+            (
+                "updates",
+                "file_name = \"a%Y.mrt\"\ndump_interval = 60\n",
+                "dump_interval is for",
+            ),
+            ("table", "file_name = \"a.mrt\"\n", "needs dump_interval"),
+            (
+                "table",
+                "file_name = \"a%H.mrt\"\ndump_interval = 5\nrotation_interval = 5\n",
+                "rotation_interval is for",
+            ),
+            ("updates", "file_name = \"a%Q.mrt\"\n", "%Q"),
+            ("updates", "file_name = \"\"\n", "empty"),
+            (
+                "updates",
+                "file_name = \"a.mrt\"\nrotate = 5\n",
+                "unknown field",
+            ),
+            ("both", "file_name = \"a.mrt\"\n", "unknown variant"),
+        ] {
+            let e = d(t, rest);
+            assert!(e.contains(why), "{rest}: {e}");
+        }
+        assert!(
+            d("table", "file_name = \"a.mrt\"\n").starts_with("mrt_dump[0] (/etc/hopsig/a.mrt)")
+        );
     }
 }

@@ -21,7 +21,8 @@
 //! * [`outbox`] — each session's output queue, bounded, and its writer task;
 //! * [`events`] — the messages between them; [`metrics`] — the Prometheus
 //!   metrics; [`status`] — the status file, written off the RIB task; [`http`],
-//!   [`api`] — `/metrics` and the read-only JSON API.
+//!   [`api`] — `/metrics` and the read-only JSON API; [`mrt_dump`] — MRT dumps of
+//!   the UPDATEs received and of Adj-RIB-In, written on a thread of their own.
 //!
 //! The wire codec, signing and validation are the rest of this crate's. The speaker
 //! prints nothing: it logs through `tracing` events (one line of text each) and
@@ -36,6 +37,7 @@ pub mod family;
 pub mod fsm;
 pub mod http;
 pub mod metrics;
+pub mod mrt_dump;
 pub mod originate;
 pub mod outbox;
 pub mod pool;
@@ -120,6 +122,9 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// An MRT dump cannot start (`[[mrt_dump]]`).
+    #[error(transparent)]
+    MrtDump(#[from] mrt_dump::DumpError),
 }
 
 /// The signer for neighbour `n`: the router's keys of the suites configured for it.
@@ -239,6 +244,7 @@ pub fn run(config: Config) -> Result<(), Error> {
         .validation_threads
         .unwrap_or_else(hopsig_primitives::par::cores);
     let prometheus = metrics::install().map_err(|e| Error::Metrics(e.to_string()))?;
+    mrt_dump::spawn(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

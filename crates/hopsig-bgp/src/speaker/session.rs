@@ -329,7 +329,7 @@ impl Shell<'_> {
                     match done {
                         Ok(Ok(stream)) => {
                             self.conn =
-                                Some(Conn::open(stream, self.id, self.rib, &self.messages.sent));
+                                Some(Conn::open(stream, self.id, self.rib, &self.messages.sent, self.n.remote_as));
                             self.outgoing = true;
                             fsm::Event::TcpCrAcked
                         }
@@ -339,7 +339,7 @@ impl Shell<'_> {
                 }
                 Happened::Accepted(stream) if self.accepting => {
                     self.accepting = false;
-                    self.conn = Some(Conn::open(stream, self.id, self.rib, &self.messages.sent));
+                    self.conn = Some(Conn::open(stream, self.id, self.rib, &self.messages.sent, self.n.remote_as));
                     self.outgoing = false;
                     fsm::Event::TcpConnectionConfirmed
                 }
@@ -355,7 +355,7 @@ impl Shell<'_> {
                                 state: State::Active,
                                 negotiated: None,
                             },
-                            conn: Conn::open(stream, self.id, self.rib, &self.messages.sent),
+                            conn: Conn::open(stream, self.id, self.rib, &self.messages.sent, self.n.remote_as),
                             timers: [None; Timer::ALL.len()],
                             remote_id: None,
                             up: None,
@@ -665,19 +665,22 @@ enum Happened {
 }
 
 impl Conn {
-    /// Starts the reader and writer tasks of `stream`.
+    /// Starts the reader and writer tasks of `stream`, a connection with a
+    /// neighbour of AS `remote_as`.
     fn open(
         stream: TcpStream,
         id: usize,
         rib: &UnboundedSender<Event>,
         sent: &Arc<Messages>,
+        remote_as: u32,
     ) -> Conn {
         let _ = stream.set_nodelay(true);
         let local = stream.local_addr().ok();
+        let tap = super::mrt_dump::tap(remote_as, &stream);
         let (rd, wr) = stream.into_split();
         let (frames_tx, frames) = mpsc::channel(64);
         let limits = Arc::new(Limits::default());
-        let reader = tokio::spawn(reader(rd, frames_tx, Arc::clone(&limits)));
+        let reader = tokio::spawn(reader(rd, frames_tx, Arc::clone(&limits), tap));
         let (outbox, link) = outbox::channel(QUEUE_BYTES);
         let writer = tokio::spawn(link.clone().writer(wr, id, rib.clone(), Arc::clone(sent)));
         Conn {
@@ -754,11 +757,13 @@ fn log(n: &Neighbor, what: std::fmt::Arguments<'_>) {
 type Frame = Result<Vec<u8>, fsm::Event>;
 
 /// Reads whole messages (header, then Length − 19 octets) and passes them on; a
-/// separate task so that the FSM's select loop never cancels a read half-way.
+/// separate task so that the FSM's select loop never cancels a read half-way. The
+/// MRT dumps' `tap`, if any, sees each message as read.
 async fn reader(
     mut rd: tokio::net::tcp::OwnedReadHalf,
     tx: mpsc::Sender<Frame>,
     limits: Arc<Limits>,
+    tap: Option<super::mrt_dump::Tap>,
 ) {
     let failed = |e: std::io::Error| Err(fsm::Event::TcpConnectionFails(format!("read: {e}")));
     loop {
@@ -786,6 +791,9 @@ async fn reader(
             let _ = tx.send(failed(e)).await;
             return;
         }
+        if let Some(t) = &tap {
+            t.received(&message, limits.width());
+        }
         if tx.send(Ok(message)).await.is_err() {
             return;
         }
@@ -800,6 +808,8 @@ async fn reader(
 struct Limits {
     max: AtomicUsize,
     route_refresh: AtomicBool,
+    /// 2-octet AS numbers were negotiated (RFC 6793): for the MRT dumps.
+    two_octet: AtomicBool,
 }
 
 impl Default for Limits {
@@ -807,6 +817,7 @@ impl Default for Limits {
         Limits {
             max: AtomicUsize::new(MAX_MESSAGE_LEN),
             route_refresh: AtomicBool::new(false),
+            two_octet: AtomicBool::new(false),
         }
     }
 }
@@ -815,6 +826,16 @@ impl Limits {
     fn set(&self, n: &fsm::Negotiated) {
         self.max.store(n.max_message_len(), Ordering::Release);
         self.route_refresh.store(n.route_refresh, Ordering::Release);
+        self.two_octet
+            .store(n.width == AsWidth::Two, Ordering::Release);
+    }
+
+    fn width(&self) -> AsWidth {
+        if self.two_octet.load(Ordering::Acquire) {
+            AsWidth::Two
+        } else {
+            AsWidth::Four
+        }
     }
 
     fn max(&self) -> usize {

@@ -172,7 +172,10 @@ fn entry(
         peer_as: elem.peer_asn.to_u32(),
         collector,
         prefix,
-        as_path: elem.as_path.map(|p| as_path(&p)),
+        as_path: elem
+            .as_path
+            .map(|p| as_path(&p))
+            .or_else(|| bgpsec_as_path(elem.unknown.as_deref())),
         origin: elem.origin.map(|o| match o {
             bgpkit::Origin::IGP => Origin::Igp,
             bgpkit::Origin::EGP => Origin::Egp,
@@ -180,6 +183,17 @@ fn entry(
         }),
         next_hop: elem.next_hop,
     })
+}
+
+/// The AS path a BGPsec_PATH stands for (RFC 8205 §4.4), for a BGPsec route (in
+/// the speaker's MRT dumps): bgpkit-parser keeps the attribute raw, among the ones it
+/// does not decode; one that does not decode gives none.
+fn bgpsec_as_path(unknown: Option<&[bgpkit::AttrRaw]>) -> Option<AsPath> {
+    let raw = unknown?
+        .iter()
+        .find(|a| a.code == u8::from(crate::packet::AttrType::BgpsecPath))?;
+    let path = crate::packet::BgpsecPath::decode(&raw.bytes).ok()?;
+    Some(crate::as_path_equivalent::as_path(path.secure_path()))
 }
 
 /// bgpkit's AS path in hopsig's type.

@@ -9,6 +9,12 @@
 //! UPDATEs that only withdraw, other BGP messages and other MRT records are counted
 //! as skipped.
 //!
+//! A RIB dump (TABLE_DUMP_V2, RFC 6396 §4.3, as the speaker's `[[mrt_dump]]` writes)
+//! is validated route by route: each RIB entry is the UPDATE that brought it
+//! ([`update_of`]), from the peer its Peer Index names in the last PEER_INDEX_TABLE,
+//! received by the AS the View Name names (`AS<n>`, as hopsig writes it: the target
+//! of the newest signature, RFC 8205 §4.2).
+//!
 //! Every suite of [`SUITES`] is supported, the experimental ones (RFC 8608 §2.1's
 //! range) too: `sign-mrt` may have signed with any of them.
 //!
@@ -22,13 +28,14 @@
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::io::Read;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use hopsig_primitives::codec::Reader;
 use hopsig_primitives::par::Ordered;
 
 use crate::cache::SignatureCache;
 use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
+use crate::mrt::table_dump_v2::{update_of, PeerEntry, PeerIndexTable, RibRecord};
 use crate::packet::{AsWidth, Message};
 use crate::router_key::KeyLookup;
 #[cfg(feature = "rpki")]
@@ -48,7 +55,7 @@ pub const FIRST_FAILURES: usize = 10;
 pub struct ValidateReport {
     /// MRT records read.
     pub records: u64,
-    /// UPDATEs that announce a route, validated.
+    /// UPDATEs that announce a route (and routes of RIB dumps), validated.
     pub updates: u64,
     /// Of which 'Valid'.
     pub valid: u64,
@@ -124,6 +131,7 @@ pub struct Failure {
 /// | `no_key` | step 2: no router key for an (AS, SKI) |
 /// | `bad_signature` | step 4: a signature does not verify |
 /// | `bad_aggregate` | an aggregate suite's block does not verify |
+/// | `no_local_as` | a RIB dump's BGPsec route, the dump not naming the AS that received it |
 pub fn reason(v: &NotValid) -> &'static str {
     match v {
         NotValid::Malformed(m) => match m {
@@ -169,24 +177,135 @@ pub fn validate_record(record: &[u8], validator: &Validator<'_>) -> Outcome {
         Err(e) => return Outcome::NotValid("malformed_record", e.to_string()),
     };
     let peer = Peer::external(m.local_as, m.peer_as);
-    let validation = match Message::decode(m.message, m.width) {
+    validate_message(m.message, m.width, &peer, validator)
+}
+
+/// What a RIB dump's RIB records need from its PEER_INDEX_TABLE: the peers, and the
+/// AS that received the routes (a View Name `AS<n>`, as the speaker writes it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RibContext {
+    /// The peers, by Peer Index.
+    pub peers: Vec<PeerEntry>,
+    /// The collector's AS, if the View Name gives it.
+    pub local_as: Option<u32>,
+}
+
+impl RibContext {
+    /// The context a PEER_INDEX_TABLE gives the RIB records after it.
+    pub fn of(table: &PeerIndexTable) -> RibContext {
+        RibContext {
+            peers: table.peers.clone(),
+            local_as: table
+                .view_name
+                .strip_prefix("AS")
+                .and_then(|n| n.parse().ok()),
+        }
+    }
+}
+
+/// One route of a RIB dump: the UPDATE that brought it and the peer it came from, or
+/// the outcome that stands for it.
+pub type RibRoute = Result<(Vec<u8>, Peer), Outcome>;
+
+/// A record with the PEER_INDEX_TABLE before it ([`RibContext`]), as the workers get
+/// it.
+type InContext = (Vec<u8>, Option<Arc<RibContext>>);
+
+/// The routes of the TABLE_DUMP_V2 RIB record `record`, each as the UPDATE that
+/// brought it and the peer it came from, or the outcome that stands for it (a Peer
+/// Index not in the table, an entry that does not make an UPDATE); `None` for a
+/// record that is no RIB record.
+pub fn rib_routes(record: &[u8], context: Option<&RibContext>) -> Option<Vec<RibRoute>> {
+    let mrt = MrtRecord::read(&mut Reader::new(record)).ok()?;
+    let rib = match RibRecord::decode(&mrt) {
+        Ok(Some(rib)) => rib,
+        Ok(None) => return None,
+        Err(e) => {
+            return Some(vec![Err(Outcome::NotValid(
+                "malformed_record",
+                e.to_string(),
+            ))])
+        }
+    };
+    let Some(context) = context else {
+        return Some(vec![Err(Outcome::NotValid(
+            "malformed_record",
+            "a RIB record before any PEER_INDEX_TABLE (RFC 6396 §4.3.1)".into(),
+        ))]);
+    };
+    let routes = rib
+        .entries
+        .iter()
+        .map(|e| {
+            let peer = context
+                .peers
+                .get(usize::from(e.peer_index))
+                .ok_or_else(|| {
+                    Outcome::NotValid(
+                        "malformed_record",
+                        format!("Peer Index {} not in the PEER_INDEX_TABLE", e.peer_index),
+                    )
+                })?;
+            let message = update_of(&rib.prefix, e.attributes)
+                .map_err(|e| Outcome::NotValid("malformed_record", e.to_string()))?;
+            Ok((
+                message,
+                Peer::external(context.local_as.unwrap_or(0), peer.asn),
+            ))
+        })
+        .collect();
+    Some(routes)
+}
+
+/// Validates one route of a RIB dump, the UPDATE `message` from `peer`
+/// ([`rib_routes`]); `known_local` says whether the dump named the AS that received
+/// it: without it a BGPsec route cannot be validated (its newest signature names
+/// that AS, RFC 8205 §4.2).
+fn validate_rib_route(
+    message: &[u8],
+    peer: &Peer,
+    known_local: bool,
+    validator: &Validator<'_>,
+) -> Outcome {
+    if !known_local {
+        if let Ok(Message::Update(u)) = Message::decode(message, AsWidth::Four) {
+            if u.bgpsec_path().is_some() {
+                return Outcome::NotValid(
+                    "no_local_as",
+                    "the RIB dump does not name the AS that received its routes (a View Name AS<n>, RFC 8205 §4.2 target AS)".into(),
+                );
+            }
+        }
+    }
+    validate_message(message, AsWidth::Four, peer, validator)
+}
+
+/// Validates one BGP message (header included) received from `peer` on a session
+/// of AS numbers `width` wide.
+fn validate_message(
+    message: &[u8],
+    width: AsWidth,
+    peer: &Peer,
+    validator: &Validator<'_>,
+) -> Outcome {
+    let validation = match Message::decode(message, width) {
         Ok(Message::Update(u)) if u.announced().next().is_none() && u.bgpsec_path().is_none() => {
             return Outcome::Skipped("withdrawal")
         }
-        Ok(Message::Update(_)) if m.width == AsWidth::Two => {
+        Ok(Message::Update(_)) if width == AsWidth::Two => {
             return Outcome::NotValid(
                 "two_octet_as",
                 "an UPDATE of a 2-octet AS session (BGP4MP_MESSAGE): BGPsec needs 4-octet AS numbers (RFC 8205 §2.2)".into(),
             )
         }
         Ok(Message::Update(u)) => {
-            let v = validator.update(&u, &peer);
+            let v = validator.update(&u, peer);
             let hops = u.bgpsec_path().map_or(0, |p| p.secure_path().len());
             (v, hops)
         }
         Ok(_) => return Outcome::Skipped("not_update"),
         // Malformed: the validator's verdict, with what RFC 7606 salvages.
-        Err(_) => (validator.message(m.message, &peer), 0),
+        Err(_) => (validator.message(message, peer), 0),
     };
     match validation {
         (Validation::Valid { .. }, hops) => Outcome::Valid(hops),
@@ -212,12 +331,23 @@ fn rpki_verdicts(
     let Ok(Some(m)) = Bgp4mpMessage::decode(&mrt) else {
         return vec![];
     };
-    let Ok(Message::Update(u)) = Message::decode(m.message, m.width) else {
+    rpki_message_verdicts(m.message, m.width, view, relation)
+}
+
+/// [`rpki_verdicts`] of one BGP message of a session of AS numbers `width` wide.
+#[cfg(feature = "rpki")]
+fn rpki_message_verdicts(
+    message: &[u8],
+    width: AsWidth,
+    view: &View,
+    relation: Relation,
+) -> Vec<(&'static str, &'static str)> {
+    let Ok(Message::Update(u)) = Message::decode(message, width) else {
         return vec![];
     };
     let path = match u.bgpsec_path() {
         Some(b) => crate::as_path_equivalent::as_path(b.secure_path()),
-        None => crate::as4::received(&u, m.width).as_path,
+        None => crate::as4::received(&u, width).as_path,
     };
     let aspa = view.aspa(&path, relation).state.name();
     u.announced()
@@ -256,7 +386,8 @@ pub fn validate_mrt_cached(
 }
 
 /// Each record's [`Outcome`] with its index, in record order: what a per-UPDATE
-/// output prints (`hopsig bgpsec validate-mrt --json-lines`).
+/// output prints (`hopsig bgpsec validate-mrt --json-lines`). A TABLE_DUMP_V2 RIB
+/// record gives one outcome per route, each with the record's index.
 pub type EachRecord<'a> = &'a mut dyn FnMut(u64, &Outcome);
 
 /// [`validate_mrt_cached`] that also hands every record's [`Outcome`] to `each`, in
@@ -376,16 +507,27 @@ fn validate(
     mut each: Option<EachRecord<'_>>,
 ) -> Result<ValidateReport, ValidateMrtError> {
     let failed = Mutex::new(None);
-    let keep = each.is_some();
-    // Framed on the executor's reader thread, up to the first error.
-    let records = Records::new(input).map_while(|r| {
-        r.map_err(|e| *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(e))
-            .ok()
-    });
+    // Framed on the executor's reader thread, up to the first error; each record
+    // with the PEER_INDEX_TABLE before it, for a RIB dump's records.
+    let mut context: Option<Arc<RibContext>> = None;
+    let records = Records::new(input)
+        .map_while(|r| {
+            r.map_err(|e| *failed.lock().unwrap_or_else(PoisonError::into_inner) = Some(e))
+                .ok()
+        })
+        .map(move |record| {
+            if let Ok(Some(table)) = MrtRecord::read(&mut Reader::new(&record))
+                .and_then(|mrt| PeerIndexTable::decode(&mrt))
+            {
+                context = Some(Arc::new(RibContext::of(&table)));
+            }
+            (record, context.clone())
+        });
     let mut report = ValidateReport::default();
+    let keep = each.is_some();
     let run: Result<(), Infallible> = Ordered::new(threads).batch(BATCH).run(
         (0u64..).zip(records),
-        |batch: Vec<(u64, Vec<u8>)>| validate_batch(&batch, keys, rpki, cache, keep),
+        |batch: Vec<(u64, InContext)>| validate_batch(&batch, keys, rpki, cache, keep),
         |(done, outcomes)| {
             if let Some(each) = each.as_mut() {
                 for (index, outcome) in &outcomes {
@@ -410,7 +552,7 @@ fn validate(
 /// The report of one batch of records, each with its index, and each record's
 /// outcome if `keep`.
 fn validate_batch(
-    batch: &[(u64, Vec<u8>)],
+    batch: &[(u64, InContext)],
     keys: &dyn KeyLookup,
     rpki: Option<Rpki<'_>>,
     cache: Option<&SignatureCache>,
@@ -428,42 +570,76 @@ fn validate_batch(
         ..ValidateReport::default()
     };
     let mut outcomes = Vec::with_capacity(if keep { batch.len() } else { 0 });
-    for (index, record) in batch {
-        let outcome = validate_record(record, &validator);
-        if keep {
-            outcomes.push((*index, outcome.clone()));
-        }
-        #[cfg(feature = "rpki")]
-        if let Some((view, relation)) = rpki {
-            let bgpsec = match outcome {
-                Outcome::Skipped(_) => None,
-                Outcome::Valid(_) => Some("valid"),
-                Outcome::NotValid(..) => Some("not-valid"),
-            };
-            if let Some(bgpsec) = bgpsec {
-                for (rov, aspa) in rpki_verdicts(record, view, relation) {
-                    *report.cross.entry((bgpsec, rov, aspa)).or_default() += 1;
+    for (index, (record, context)) in batch {
+        // A RIB dump's routes, or the record's one UPDATE.
+        let routes: Vec<(Outcome, Vec<(&'static str, &'static str)>)> =
+            match rib_routes(record, context.as_deref()) {
+                Some(routes) => {
+                    let known = context.as_ref().is_some_and(|c| c.local_as.is_some());
+                    routes
+                        .into_iter()
+                        .map(|r| match r {
+                            Ok((message, peer)) => {
+                                let o = validate_rib_route(&message, &peer, known, &validator);
+                                #[cfg(feature = "rpki")]
+                                let cross = rpki.map_or(vec![], |(view, relation)| {
+                                    rpki_message_verdicts(&message, AsWidth::Four, view, relation)
+                                });
+                                #[cfg(not(feature = "rpki"))]
+                                let cross = vec![];
+                                (o, cross)
+                            }
+                            Err(o) => (o, vec![]),
+                        })
+                        .collect()
                 }
-            }
-        }
+                None => {
+                    let o = validate_record(record, &validator);
+                    #[cfg(feature = "rpki")]
+                    let cross = rpki.map_or(vec![], |(view, relation)| {
+                        rpki_verdicts(record, view, relation)
+                    });
+                    #[cfg(not(feature = "rpki"))]
+                    let cross = vec![];
+                    vec![(o, cross)]
+                }
+            };
         #[cfg(not(feature = "rpki"))]
         let _ = rpki;
-        match outcome {
-            Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
-            Outcome::Valid(hops) => {
-                report.updates += 1;
-                report.valid += 1;
-                report.signatures += hops as u64;
+        for (outcome, _cross) in routes {
+            if keep {
+                outcomes.push((*index, outcome.clone()));
             }
-            Outcome::NotValid(reason, detail) => {
-                report.updates += 1;
-                *report.not_valid.entry(reason).or_default() += 1;
-                if report.first_failures.len() < FIRST_FAILURES {
-                    report.first_failures.push(Failure {
-                        record: *index,
-                        reason,
-                        detail,
-                    });
+            #[cfg(feature = "rpki")]
+            {
+                let bgpsec = match outcome {
+                    Outcome::Skipped(_) => None,
+                    Outcome::Valid(_) => Some("valid"),
+                    Outcome::NotValid(..) => Some("not-valid"),
+                };
+                if let Some(bgpsec) = bgpsec {
+                    for (rov, aspa) in _cross {
+                        *report.cross.entry((bgpsec, rov, aspa)).or_default() += 1;
+                    }
+                }
+            }
+            match outcome {
+                Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
+                Outcome::Valid(hops) => {
+                    report.updates += 1;
+                    report.valid += 1;
+                    report.signatures += hops as u64;
+                }
+                Outcome::NotValid(reason, detail) => {
+                    report.updates += 1;
+                    *report.not_valid.entry(reason).or_default() += 1;
+                    if report.first_failures.len() < FIRST_FAILURES {
+                        report.first_failures.push(Failure {
+                            record: *index,
+                            reason,
+                            detail,
+                        });
+                    }
                 }
             }
         }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use hopsig_bgp::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
+use hopsig_bgp::mrt::table_dump_v2::{update_of, PeerIndexTable, RibRecord};
 use hopsig_bgp::packet::{AsWidth, BgpsecPath, Message};
 use hopsig_bgp::trace::view::{elems, secure_path_text, signatures, Elem, PathText, Session};
 use hopsig_schemes::primitives::codec::Reader;
@@ -13,7 +14,8 @@ use crate::io::{at, metadata, note, say, say_json_line, Failure, Outcome};
 
 /// Print UPDATEs as bgpkit-parser does, with their Secure_Path and signatures.
 ///
-/// INPUT is an MRT file (its BGP4MP records), or one BGP message given in hex (header
+/// INPUT is an MRT file (its BGP4MP records, and the routes of TABLE_DUMP_V2 RIB dumps,
+/// each shown as the UPDATE that brought it), or one BGP message given in hex (header
 /// included; spaces allowed). One line per prefix in bgpkit-parser's pipe
 /// format (A|timestamp|peer_ip|peer_asn|prefix|as_path|origin|next_hop|local_pref|
 /// med|communities|atomic|aggr_asn|aggr_ip), where a BGPsec UPDATE's as_path is its
@@ -76,10 +78,12 @@ fn malformed_record(index: u64, e: impl std::fmt::Display, json: bool) -> Outcom
     say(format_args!("! record {index}: {e}"))
 }
 
-/// Every BGP4MP message of the MRT file at `path`.
+/// Every BGP4MP message of the MRT file at `path`, and every route of its RIB
+/// records.
 fn file(path: &Path, json: bool) -> Outcome {
     let input = open_mrt(path)?;
     let (mut other, mut malformed, mut updates) = (0u64, 0u64, 0u64);
+    let mut peers: Option<PeerIndexTable> = None;
     for (index, record) in Records::new(input.reader).enumerate() {
         let record = record.map_err(|e| at(path, e))?;
         let index = index as u64;
@@ -87,7 +91,14 @@ fn file(path: &Path, json: bool) -> Outcome {
         let m = match m {
             Ok(Some(m)) => m,
             Ok(None) => {
-                other += 1;
+                match rib(&record, &mut peers, index, json)? {
+                    Ok(Some(shown)) => updates += shown,
+                    Ok(None) => other += 1,
+                    Err(e) => {
+                        malformed += 1;
+                        malformed_record(index, e, json)?;
+                    }
+                }
                 continue;
             }
             Err(e) => {
@@ -118,7 +129,7 @@ fn file(path: &Path, json: bool) -> Outcome {
     }
     if other > 0 {
         note(format_args!(
-            "{}: {other} records that are not BGP4MP messages (state changes, RIB dumps) not shown",
+            "{}: {other} records that are neither BGP4MP messages nor RIB routes (state changes, peer tables) not shown",
             path.display()
         ));
     }
@@ -126,6 +137,61 @@ fn file(path: &Path, json: bool) -> Outcome {
         return Err(at(path, format!("{malformed} records do not decode")));
     }
     Ok(())
+}
+
+/// A TABLE_DUMP_V2 record (RFC 6396 §4.3): a PEER_INDEX_TABLE is kept in `peers`
+/// for the RIB records after it, each of whose routes is shown as the UPDATE that
+/// brought it ([`update_of`]), stamped with its Originated Time: how many UPDATEs
+/// were shown, `Ok(None)` for any other record, an error for one that does not
+/// decode; the outer error is the output's.
+fn rib(
+    record: &[u8],
+    peers: &mut Option<PeerIndexTable>,
+    index: u64,
+    json: bool,
+) -> Result<Result<Option<u64>, String>, Failure> {
+    let mut shown = vec![];
+    let routes = rib_messages(record, peers, &mut shown);
+    let mut updates = 0;
+    for (message, session) in &shown {
+        updates += show(message, Some(*session), true, Some(index), json)?;
+    }
+    Ok(routes.map(|rib| rib.then_some(updates)))
+}
+
+/// The routes of a RIB record into `shown`, as [`rib`] says.
+fn rib_messages(
+    record: &[u8],
+    peers: &mut Option<PeerIndexTable>,
+    shown: &mut Vec<(Message<'static>, Session)>,
+) -> Result<bool, String> {
+    let mrt = MrtRecord::read(&mut Reader::new(record)).map_err(|e| e.to_string())?;
+    if let Some(table) = PeerIndexTable::decode(&mrt).map_err(|e| e.to_string())? {
+        *peers = Some(table);
+        return Ok(false);
+    }
+    let Some(rib) = RibRecord::decode(&mrt).map_err(|e| e.to_string())? else {
+        return Ok(false);
+    };
+    let table = peers
+        .as_ref()
+        .ok_or("a RIB record before any PEER_INDEX_TABLE (RFC 6396 §4.3.1)")?;
+    for e in &rib.entries {
+        let peer = table
+            .peers
+            .get(usize::from(e.peer_index))
+            .ok_or_else(|| format!("Peer Index {} not in the PEER_INDEX_TABLE", e.peer_index))?;
+        let bytes = update_of(&rib.prefix, e.attributes).map_err(|e| e.to_string())?;
+        let message = Message::decode(&bytes, AsWidth::Four).map_err(|e| e.to_string())?;
+        let session = Session {
+            timestamp: e.originated,
+            microseconds: None,
+            peer_ip: peer.ip,
+            peer_as: peer.asn,
+        };
+        shown.push((message.into_owned(), session));
+    }
+    Ok(true)
 }
 
 /// Prints one message's UPDATE (other messages print nothing); how many UPDATEs it
