@@ -12,6 +12,7 @@
 
 mod commands;
 mod io;
+mod logging;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,8 @@ use commands::{
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    log: logging::LogArgs,
 }
 
 #[derive(Subcommand)]
@@ -48,6 +51,20 @@ enum Command {
     Ndn(ndn::Args),
     Pla(pla::Args),
     Rtr(rtr::Args),
+}
+
+impl Command {
+    /// Whether the command runs until stopped: it logs through [`logging`]'s
+    /// structured formats by default.
+    fn long_running(&self) -> bool {
+        match self {
+            Command::Speaker(a) => a.long_running(),
+            Command::Ndn(a) => a.long_running(),
+            Command::Rtr(a) => a.long_running(),
+            Command::Bgpsec(a) => a.long_running(),
+            _ => false,
+        }
+    }
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -76,7 +93,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(status) => return status,
     };
-    io::log_to_stderr();
+    if let Err(f) = logging::install(&cli.log, cli.command.long_running()) {
+        return f.exit();
+    }
     // Last line of defence: no panic trace reaches the user. Decoders return errors, so
     // reaching this hook is a bug in hopsig, reported in one line with exit code 2.
     std::panic::set_hook(Box::new(|info| {

@@ -33,6 +33,7 @@ pub mod events;
 pub mod family;
 pub mod fsm;
 pub mod http;
+pub mod logs;
 pub mod metrics;
 pub mod originate;
 pub mod outbox;
