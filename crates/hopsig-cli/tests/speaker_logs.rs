@@ -219,7 +219,7 @@ fn json_log_holds_the_events_of_real_sessions() {
     });
     let f = &changed["fields"];
     assert_eq!(changed["level"], "INFO", "{changed}");
-    assert_eq!(changed["target"], "hopsig_bgp::speaker::rib::adj_in", "{changed}");
+    assert_eq!(changed["target"], "hopsig_bgp::speaker::rib", "{changed}");
     assert_eq!((&f["neighbor"], &f["from"]), (&"127.26.10.3".into(), &"pending".into()));
     assert_eq!(f["to"], "not_valid", "{changed}");
     assert!(!f["reason"].as_str().unwrap().is_empty(), "{changed}");

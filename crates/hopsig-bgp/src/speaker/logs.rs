@@ -4,7 +4,8 @@
 //! machines and the text log by people. The events that are one call each stay where
 //! they happen (the RIB's `validation_state`, `withdrawn_not_valid`; RTR's
 //! `rtr_sync`); this module holds those logged from several places, and the names of
-//! NOTIFICATION codes.
+//! NOTIFICATION codes. Their `target` is the module an operator filters on
+//! (`hopsig_bgp::speaker::session`, `…::rib`, `…::reload`), not this one.
 
 use std::fmt::Display;
 
@@ -28,6 +29,7 @@ pub(crate) fn session_state(
     let (from, to) = (from.name(), to.name());
     match reason {
         Some(reason) => tracing::info!(
+            target: "hopsig_bgp::speaker::session",
             event = "session_state",
             neighbor = %neighbor,
             remote_as,
@@ -37,6 +39,7 @@ pub(crate) fn session_state(
             "hopsig speaker: neighbor {neighbor} AS{remote_as}: {from} -> {to}"
         ),
         None => tracing::info!(
+            target: "hopsig_bgp::speaker::session",
             event = "session_state",
             neighbor = %neighbor,
             remote_as,
@@ -51,6 +54,7 @@ pub(crate) fn session_state(
 pub(crate) fn notification_sent(neighbor: &dyn Display, n: &Notification<'_>, reason: &str) {
     let (code_name, subcode_name) = (code_name(n.code), subcode_name(n.code, n.subcode));
     tracing::info!(
+        target: "hopsig_bgp::speaker::session",
         event = "notification_sent",
         neighbor = %neighbor,
         code = n.code,
@@ -69,6 +73,7 @@ pub(crate) fn notification_sent(neighbor: &dyn Display, n: &Notification<'_>, re
 pub(crate) fn notification_received(neighbor: &dyn Display, n: &Notification<'_>) {
     let (code_name, subcode_name) = (code_name(n.code), subcode_name(n.code, n.subcode));
     tracing::info!(
+        target: "hopsig_bgp::speaker::session",
         event = "notification_received",
         neighbor = %neighbor,
         code = n.code,
@@ -118,6 +123,7 @@ impl ConfigReload<'_> {
         let (policy_changed, rpki_changed) = (self.policy_changed, self.rpki_changed);
         match self.refused {
             None => tracing::info!(
+                target: "hopsig_bgp::speaker::reload",
                 event = "config_reload",
                 result = "ok",
                 reason = "",
@@ -131,6 +137,7 @@ impl ConfigReload<'_> {
                 "hopsig speaker: configuration reloaded ({trigger}): neighbours added [{added}], removed [{removed}], changed [{changed}]; {sessions_reset} sessions reset"
             ),
             Some(reason) => tracing::warn!(
+                target: "hopsig_bgp::speaker::reload",
                 event = "config_reload",
                 result = "refused",
                 reason,
@@ -178,6 +185,7 @@ pub(crate) fn validation_state(
 ) {
     if bad(from) || bad(to) {
         tracing::info!(
+            target: "hopsig_bgp::speaker::rib",
             event = "validation_state",
             prefix = %prefix,
             neighbor = %neighbor,
@@ -189,6 +197,7 @@ pub(crate) fn validation_state(
         );
     } else {
         tracing::debug!(
+            target: "hopsig_bgp::speaker::rib",
             event = "validation_state",
             prefix = %prefix,
             neighbor = %neighbor,
