@@ -106,12 +106,9 @@ pub fn install(args: &LogArgs, long_running: bool) -> Result<(), Failure> {
             tracing_subscriber::registry().with(filter).with(layer),
         ),
         LogFormat::Json => tracing::subscriber::set_global_default(
-            tracing_subscriber::registry().with(filter).with(
-                layer
-                    .json()
-                    .with_current_span(false)
-                    .with_span_list(false),
-            ),
+            tracing_subscriber::registry()
+                .with(filter)
+                .with(layer.json().with_current_span(false).with_span_list(false)),
         ),
     };
     if installed.is_ok() {

@@ -52,7 +52,10 @@ fn json_lines(s: &Scratch, name: &str) -> Vec<Value> {
         .map(|line| {
             let v: Value = serde_json::from_str(line)
                 .unwrap_or_else(|e| panic!("{name}.log: not JSON ({e}): {line:?}\n{text}"));
-            assert!(v["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')), "{line}");
+            assert!(
+                v["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')),
+                "{line}"
+            );
             assert!(
                 ["ERROR", "WARN", "INFO", "DEBUG", "TRACE"].contains(&v["level"].as_str().unwrap()),
                 "{line}"
@@ -174,9 +177,8 @@ fn json_log_holds_the_events_of_real_sessions() {
         &to_a,
     );
     let _b = start_logged(&s, "b", b, &[], &[]);
-    let established = |from: &'static str| {
-        move |f: &Value| f["neighbor"] == from && f["to"] == "Established"
-    };
+    let established =
+        |from: &'static str| move |f: &Value| f["neighbor"] == from && f["to"] == "Established";
     let up = wait_event(&s, "a", "session_state", established("127.26.10.2"));
     assert_eq!(up["level"], "INFO", "{up}");
     assert_eq!(up["target"], "hopsig_bgp::speaker::session", "{up}");
@@ -196,9 +198,15 @@ fn json_log_holds_the_events_of_real_sessions() {
     assert_eq!(f["version"], 2, "{sync}");
     assert_eq!(f["kind"], "full", "{sync}");
     assert!(f["serial"].is_u64() && f["session_id"].is_u64(), "{sync}");
-    assert_eq!((&f["vrps"], &f["aspas"]), (&Value::from(0), &Value::from(0)));
+    assert_eq!(
+        (&f["vrps"], &f["aspas"]),
+        (&Value::from(0), &Value::from(0))
+    );
     let served = wait_event(&s, "serve", "rtr_router_connected", |_| true);
-    assert!(served["fields"]["router"].as_str().unwrap().starts_with("127.0.0.1:"));
+    assert!(served["fields"]["router"]
+        .as_str()
+        .unwrap()
+        .starts_with("127.0.0.1:"));
 
     // C's key is not in the RPKI: its route is forwarded (lazy), found Not Valid and
     // withdrawn.
@@ -220,21 +228,31 @@ fn json_log_holds_the_events_of_real_sessions() {
     let f = &changed["fields"];
     assert_eq!(changed["level"], "INFO", "{changed}");
     assert_eq!(changed["target"], "hopsig_bgp::speaker::rib", "{changed}");
-    assert_eq!((&f["neighbor"], &f["from"]), (&"127.26.10.3".into(), &"pending".into()));
+    assert_eq!(
+        (&f["neighbor"], &f["from"]),
+        (&"127.26.10.3".into(), &"pending".into())
+    );
     assert_eq!(f["to"], "not_valid", "{changed}");
     assert!(!f["reason"].as_str().unwrap().is_empty(), "{changed}");
     let gone = wait_event(&s, "a", "withdrawn_not_valid", |f| {
         f["prefix"] == "10.26.3.0/24"
     });
     let f = &gone["fields"];
-    assert_eq!((&f["neighbor"], &f["mode"]), (&"127.26.10.3".into(), &"lazy".into()));
-    assert!(f["reason"].as_str().is_some() && f["withdrawn_from"].is_string(), "{gone}");
+    assert_eq!(
+        (&f["neighbor"], &f["mode"]),
+        (&"127.26.10.3".into(), &"lazy".into())
+    );
+    assert!(
+        f["reason"].as_str().is_some() && f["withdrawn_from"].is_string(),
+        "{gone}"
+    );
     assert!(f["rov"].is_string() && f["aspa"].is_string(), "{gone}");
     // B's route, signed with a published key, is Valid: a debug event, not logged at
     // the default level.
-    assert!(!json_lines(&s, "a").iter().any(|l| l["fields"]["event"]
-        == "validation_state"
-        && l["fields"]["prefix"] == "10.26.2.0/24"));
+    assert!(!json_lines(&s, "a")
+        .iter()
+        .any(|l| l["fields"]["event"] == "validation_state"
+            && l["fields"]["prefix"] == "10.26.2.0/24"));
 
     // An OPEN from the wrong AS: OPEN Message Error / Bad Peer AS, logged as sent.
     let to = format!("127.26.10.1:{pa}");
@@ -242,9 +260,14 @@ fn json_log_holds_the_events_of_real_sessions() {
     assert_eq!(read_message(&mut d)[18], 1, "the speaker's OPEN");
     d.write_all(&open_message(65299, 9)).unwrap();
     assert_eq!(notification(&read_message(&mut d)), (2, 2));
-    let sent = wait_event(&s, "a", "notification_sent", |f| f["neighbor"] == "127.26.10.4");
+    let sent = wait_event(&s, "a", "notification_sent", |f| {
+        f["neighbor"] == "127.26.10.4"
+    });
     let f = &sent["fields"];
-    assert_eq!((&f["code"], &f["subcode"]), (&Value::from(2), &Value::from(2)));
+    assert_eq!(
+        (&f["code"], &f["subcode"]),
+        (&Value::from(2), &Value::from(2))
+    );
     assert_eq!(f["code_name"], "OpenMessageError", "{sent}");
     assert_eq!(f["subcode_name"], "BadPeerAs", "{sent}");
     assert!(f["reason"].as_str().unwrap().contains("65299"), "{sent}");
@@ -267,7 +290,10 @@ fn json_log_holds_the_events_of_real_sessions() {
         f["neighbor"] == "127.26.10.4"
     });
     let f = &got["fields"];
-    assert_eq!((&f["code"], &f["subcode"]), (&Value::from(6), &Value::from(2)));
+    assert_eq!(
+        (&f["code"], &f["subcode"]),
+        (&Value::from(6), &Value::from(2))
+    );
     assert_eq!(
         (&f["code_name"], &f["subcode_name"]),
         (&"Cease".into(), &"AdministrativeShutdown".into())
@@ -288,18 +314,24 @@ fn json_log_holds_the_events_of_real_sessions() {
     // with the messages the other tests read and the events' fields.
     let text = std::fs::read_to_string(s.path("c.log")).unwrap();
     assert!(
-        text.lines().any(|l| l.contains(" INFO hopsig_bgp::speaker: ")
-            && l.contains("hopsig speaker: AS65263 listening on 127.26.10.3:")),
+        text.lines()
+            .any(|l| l.contains(" INFO hopsig_bgp::speaker: ")
+                && l.contains("hopsig speaker: AS65263 listening on 127.26.10.3:")),
         "{text}"
     );
     assert!(
-        text.lines().any(|l| l.contains("hopsig_bgp::speaker::session: ")
-            && l.contains("127.26.10.1 AS65261: OpenConfirm -> Established")
-            && l.contains("event=\"session_state\"")
-            && l.contains("to=\"Established\"")),
+        text.lines()
+            .any(|l| l.contains("hopsig_bgp::speaker::session: ")
+                && l.contains("127.26.10.1 AS65261: OpenConfirm -> Established")
+                && l.contains("event=\"session_state\"")
+                && l.contains("to=\"Established\"")),
         "{text}"
     );
-    assert!(text.lines().all(|l| serde_json::from_str::<Value>(l).is_err()), "{text}");
+    assert!(
+        text.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_err()),
+        "{text}"
+    );
 }
 
 /// `--log-level` sets a module to warn (its info events go) while the others log at
@@ -388,8 +420,10 @@ fn filters_hide_and_show_per_module() {
         "{lines:#?}"
     );
     assert!(
-        !lines.iter().any(|l| l["target"] == "hopsig_bgp::speaker::session"
-            || l["fields"]["event"] == "session_state"),
+        !lines
+            .iter()
+            .any(|l| l["target"] == "hopsig_bgp::speaker::session"
+                || l["fields"]["event"] == "session_state"),
         "{lines:#?}"
     );
 }
@@ -403,7 +437,10 @@ fn a_bad_filter_is_refused() {
     let o = s.run(&["--log-level", "hopsig_bgp=loud", "speaker", "run", &config]);
     assert_eq!(common::code(&o), 2, "{}", common::text(&o));
     let err = common::stderr(&o);
-    assert!(err.starts_with("hopsig: error: --log-level \"hopsig_bgp=loud\""), "{err}");
+    assert!(
+        err.starts_with("hopsig: error: --log-level \"hopsig_bgp=loud\""),
+        "{err}"
+    );
     let o = s
         .cmd(&["speaker", "run", &config])
         .env("RUST_LOG", "hopsig_bgp=loud")

@@ -289,10 +289,19 @@ mod tests {
 
     #[test]
     fn notification_codes_have_their_iana_names() {
-        assert_eq!((code_name(6), subcode_name(6, 2)), ("Cease", "AdministrativeShutdown"));
+        assert_eq!(
+            (code_name(6), subcode_name(6, 2)),
+            ("Cease", "AdministrativeShutdown")
+        );
         assert_eq!(subcode_name(6, 7), "ConnectionCollisionResolution");
-        assert_eq!((code_name(2), subcode_name(2, 2)), ("OpenMessageError", "BadPeerAs"));
-        assert_eq!((code_name(4), subcode_name(4, 0)), ("HoldTimerExpired", "Unspecific"));
+        assert_eq!(
+            (code_name(2), subcode_name(2, 2)),
+            ("OpenMessageError", "BadPeerAs")
+        );
+        assert_eq!(
+            (code_name(4), subcode_name(4, 0)),
+            ("HoldTimerExpired", "Unspecific")
+        );
         assert_eq!(code_name(8), "SendHoldTimerExpired");
         assert_eq!((code_name(99), subcode_name(99, 3)), ("Unknown", "Unknown"));
         assert_eq!(subcode_name(3, 7), "Unknown");
