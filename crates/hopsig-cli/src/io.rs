@@ -159,7 +159,14 @@ pub fn say(line: impl std::fmt::Display) -> Outcome {
 /// controls itself), and is written as the JSON escape `\uXXXX`, so the line stays one
 /// line of valid JSON, with no raw DEL, C1 control, line separator or direction mark.
 pub fn say_json_line(value: &serde_json::Value) -> Outcome {
-    let text = value.to_string();
+    let mut out = escape_json(&value.to_string());
+    out.push('\n');
+    write_stdout(&out)
+}
+
+/// `text`, a JSON text, with every character [`unsafe_char`] names written as the
+/// JSON escape `\uXXXX` (valid where such a character can stand: inside a string).
+pub fn escape_json(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 1);
     for c in text.chars() {
         if unsafe_char(c) {
@@ -171,8 +178,7 @@ pub fn say_json_line(value: &serde_json::Value) -> Outcome {
             out.push(c);
         }
     }
-    out.push('\n');
-    write_stdout(&out)
+    out
 }
 
 /// The command line's command, as its subcommand names (`bgpsec inspect`), set once by
@@ -231,7 +237,13 @@ pub fn print_text(text: &str) -> Outcome {
 
 /// One line on standard error (`hopsig: warning: …`, progress); a failure to write it
 /// is ignored, as there is nowhere left to say so.
+///
+/// Under a structured log ([`crate::logging`]) it is an event of target `hopsig`.
 pub fn note(line: impl std::fmt::Display) {
+    if crate::logging::structured() {
+        tracing::info!(target: "hopsig", "{line}");
+        return;
+    }
     let _ = writeln!(std::io::stderr(), "{}", escape(&line.to_string()));
 }
 
@@ -399,15 +411,8 @@ pub fn outputs<'a>(force: bool, inputs: impl IntoIterator<Item = &'a Path>) -> O
 
 /// Prints the libraries' `tracing` events (progress, what a long-running role logs)
 /// as [`note`] lines on standard error: the message alone, escaped, as the commands
-/// print theirs. Installed once by `main`.
-pub fn log_to_stderr() {
-    use tracing_subscriber::layer::SubscriberExt;
-    // A second install (none happens) would keep the first: nothing to report.
-    let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry().with(NoteLayer));
-}
-
-/// The `tracing` layer behind [`log_to_stderr`].
-struct NoteLayer;
+/// print theirs. The one-shot commands' log ([`crate::logging::install`]).
+pub struct NoteLayer;
 
 impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for NoteLayer {
     fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {

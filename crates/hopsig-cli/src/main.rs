@@ -12,6 +12,7 @@
 
 mod commands;
 mod io;
+mod logging;
 
 use std::process::ExitCode;
 
@@ -29,6 +30,8 @@ use commands::{
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    log: logging::LogArgs,
 }
 
 #[derive(Subcommand)]
@@ -51,6 +54,20 @@ enum Command {
     Rtr(rtr::Args),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
+}
+
+impl Command {
+    /// Whether the command runs until stopped: it logs through [`logging`]'s
+    /// structured formats by default.
+    fn long_running(&self) -> bool {
+        match self {
+            Command::Speaker(a) => a.long_running(),
+            Command::Ndn(a) => a.long_running(),
+            Command::Rtr(a) => a.long_running(),
+            Command::Bgpsec(a) => a.long_running(),
+            _ => false,
+        }
+    }
 }
 
 fn run(command: Command) -> io::Outcome {
@@ -81,7 +98,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(status) => return status,
     };
-    io::log_to_stderr();
+    if let Err(f) = logging::install(&cli.log, cli.command.long_running()) {
+        return f.exit();
+    }
     // Last line of defence: no panic trace reaches the user. Decoders return errors, so
     // reaching this hook is a bug in hopsig, reported in one line with exit code 2.
     std::panic::set_hook(Box::new(|info| {

@@ -36,6 +36,7 @@ pub mod events;
 pub mod family;
 pub mod fsm;
 pub mod http;
+pub mod logs;
 pub mod metrics;
 pub mod mrt_dump;
 pub mod originate;

@@ -36,6 +36,7 @@ use super::config::Neighbor;
 use super::events::{Event, Features, Up};
 use super::family;
 use super::fsm::{self, Action, Fsm, State, Timer};
+use super::logs;
 use super::metrics::{Messages, SessionMessages};
 use super::outbox::{self, Link, Outbox, QUEUE_BYTES};
 
@@ -117,6 +118,9 @@ pub async fn run(
                 Some(_) => (to, fsm::Event::OpenCollisionDump),
                 None => (to, event),
             };
+            if let fsm::Event::NotifMsg(note) = &event {
+                logs::notification_received(&n.address, note);
+            }
             if to == To::Second {
                 shell.step_second(&config, event).await;
                 pending.extend(shell.collision(&config));
@@ -126,6 +130,13 @@ pub async fn run(
                 shell.remote_id = Some(o.bgp_identifier);
             }
             let (next, actions) = fsm::step(&config, shell.fsm, event);
+            if next.state != shell.fsm.state {
+                let reason = actions.iter().find_map(|a| match a {
+                    Action::Close { reason, .. } => Some(reason.as_str()),
+                    _ => None,
+                });
+                logs::session_state(&n.address, n.remote_as, shell.fsm.state, next.state, reason);
+            }
             if next.state != shell.fsm.state || next.state == State::Connect {
                 let _ = rib.send(Event::State(id, next.state));
             }
@@ -298,6 +309,9 @@ impl Shell<'_> {
                     (reason, self.hold_down) = (why, Some(hold));
                 }
                 if let Some(conn) = self.conn.take() {
+                    if let Some(note) = &notification {
+                        logs::notification_sent(&self.n.address, note, &reason);
+                    }
                     conn.close(notification).await;
                 }
                 log(self.n, format_args!("session closed: {reason}"));
@@ -439,6 +453,9 @@ impl Shell<'_> {
         }
         if let Some((notification, reason)) = closed {
             if let Some(leg) = self.second.take() {
+                if let Some(note) = &notification {
+                    logs::notification_sent(&self.n.address, note, &reason);
+                }
                 leg.conn.close(notification).await;
             }
             log(self.n, format_args!("second connection closed: {reason}"));
@@ -553,6 +570,13 @@ impl Shell<'_> {
             c.abort();
         }
         self.accepting = false;
+        logs::session_state(
+            &self.n.address,
+            self.n.remote_as,
+            self.fsm.state,
+            leg.fsm.state,
+            None,
+        );
         self.fsm = leg.fsm;
         self.conn = Some(leg.conn);
         self.timers = leg.timers;
@@ -719,9 +743,15 @@ fn refuse(n: &Neighbor, mut stream: TcpStream, state: State) {
             state.name()
         ),
     );
-    let Ok(bytes) = Message::Notification(collision::notification()).encoding(AsWidth::Four) else {
+    let note = collision::notification();
+    let Ok(bytes) = Message::Notification(note.clone()).encoding(AsWidth::Four) else {
         return;
     };
+    logs::notification_sent(
+        &n.address,
+        &note,
+        &format!("connection refused in {}", state.name()),
+    );
     tokio::spawn(async move {
         let _ = timeout(CLOSE_WAIT, async {
             let _ = stream.write_all(&bytes).await;

@@ -154,6 +154,13 @@ struct Subscriber {
     state_dir: Option<PathBuf>,
 }
 
+impl Args {
+    /// Whether the role runs until stopped (publisher, moderator).
+    pub fn long_running(&self) -> bool {
+        matches!(self.role, Role::Publisher(_) | Role::Moderator(_))
+    }
+}
+
 /// Runs the role.
 pub fn run(args: Args) -> Outcome {
     match args.role {
@@ -388,19 +395,36 @@ fn moderator(m: Moderator) -> Outcome {
                 )
             })
         },
+        // A long-running role logs structured (crate::logging): the same messages,
+        // with the event's kind and fields (docs/spec/speaker.md "Logs").
         |e| match e {
-            moderation::ModeratorEvent::Answered(name, n) => note(format_args!(
+            moderation::ModeratorEvent::Answered(name, n) => tracing::info!(
+                target: "hopsig",
+                event = "ndn_answered",
+                name = %name,
+                waiting = n,
                 "hopsig ndn: verified; answering {name} ({n} waiting)"
-            )),
-            moderation::ModeratorEvent::Refused(name, why) => {
-                note(format_args!("hopsig ndn: refused {name}: {why}"))
-            }
-            moderation::ModeratorEvent::NoAnswer(publisher, why) => {
-                note(format_args!("hopsig ndn: {publisher}: {why}"))
-            }
-            moderation::ModeratorEvent::Ignored(_, why) => {
-                note(format_args!("hopsig ndn: ignored an Interest: {why}"))
-            }
+            ),
+            moderation::ModeratorEvent::Refused(name, why) => tracing::info!(
+                target: "hopsig",
+                event = "ndn_refused",
+                name = %name,
+                reason = %why,
+                "hopsig ndn: refused {name}: {why}"
+            ),
+            moderation::ModeratorEvent::NoAnswer(publisher, why) => tracing::info!(
+                target: "hopsig",
+                event = "ndn_no_answer",
+                publisher = %publisher,
+                reason = %why,
+                "hopsig ndn: {publisher}: {why}"
+            ),
+            moderation::ModeratorEvent::Ignored(_, why) => tracing::info!(
+                target: "hopsig",
+                event = "ndn_ignored",
+                reason = %why,
+                "hopsig ndn: ignored an Interest: {why}"
+            ),
         },
     );
     if served.is_ok() {

@@ -84,6 +84,13 @@ enum Command {
     },
 }
 
+impl Args {
+    /// Whether the subcommand runs until stopped (`serve`).
+    pub fn long_running(&self) -> bool {
+        matches!(self.command, Command::Serve { .. })
+    }
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Outcome {
     match args.command {

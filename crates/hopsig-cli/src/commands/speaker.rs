@@ -59,6 +59,13 @@ enum Command {
     },
 }
 
+impl Args {
+    /// Whether the subcommand runs until stopped (`run`).
+    pub fn long_running(&self) -> bool {
+        matches!(self.command, Command::Run { .. })
+    }
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Outcome {
     match args.command {

@@ -337,6 +337,8 @@ impl Cache {
                 // their own tasks).
                 Ok(Reply::CacheReset) => {
                     tracing::info!(
+                        event = "rtr_cache_reset",
+                        cache = %format_args!("{}:{}", self.config.address, self.config.port),
                         "RTR {}:{}: Cache Reset; sending a Reset Query",
                         self.config.address,
                         self.config.port
@@ -355,12 +357,22 @@ impl Cache {
                 self.data = Arc::new(synced.payload);
             }
             let (v, k, a) = self.data.counts();
+            let kind = if synced.reset { "full" } else { "incremental" };
             tracing::info!(
-                "RTR {}:{}: serial {} ({}): {v} VRPs, {k} router keys, {a} ASPAs",
+                event = "rtr_sync",
+                cache = %format_args!("{}:{}", self.config.address, self.config.port),
+                version = self.version,
+                session_id = synced.state.session(),
+                serial = u32::from(synced.state.serial()),
+                kind,
+                changed = synced.changed,
+                vrps = v,
+                router_keys = k,
+                aspas = a,
+                "RTR {}:{}: serial {} ({kind}): {v} VRPs, {k} router keys, {a} ASPAs",
                 self.config.address,
                 self.config.port,
                 synced.state.serial(),
-                if synced.reset { "full" } else { "incremental" },
             );
             self.on(Event::Synced {
                 timing: synced.timing,

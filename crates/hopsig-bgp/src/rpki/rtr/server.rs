@@ -312,7 +312,7 @@ async fn accept(listener: TcpListener, max: u8, to: mpsc::UnboundedSender<TcpStr
                 continue;
             }
         };
-        tracing::info!("RTR cache: router {peer} connected");
+        tracing::info!(event = "rtr_router_connected", router = %peer, "RTR cache: router {peer} connected");
         if max >= super::MAX_VERSION {
             if to.send(sock).is_err() {
                 return;
@@ -395,6 +395,11 @@ pub async fn serve(
                 (to, h.current.counts())
             };
             tracing::info!(
+                event = "rtr_serial",
+                serial = u32::from(serial),
+                vrps = counts.0,
+                router_keys = counts.1,
+                aspas = counts.2,
                 "RTR cache: serial {serial}: {} VRPs, {} router keys, {} ASPAs",
                 counts.0,
                 counts.1,

@@ -22,6 +22,7 @@ use crate::rpki::aspa::{AspaState, AspaVerdict, Relation};
 use crate::rpki::rov::RovVerdict;
 use crate::rpki::view::View;
 use crate::speaker::events::Validated;
+use crate::speaker::logs;
 use crate::{NotValid, Peer, RouterKeys, Validation, Validator};
 
 /// A route's validation state (RFC 8205 §5.1, plus "pending" for lazy mode).
@@ -349,6 +350,20 @@ impl Rib {
         if revalidated && was == route.state {
             return;
         }
+        if was != route.state {
+            let reason = match &route.state {
+                RouteState::Valid(suite) => format!("suite {suite}"),
+                _ => why.clone().unwrap_or_default(),
+            };
+            logs::validation_state(
+                &v.prefix,
+                &session.address,
+                "bgpsec",
+                logs::route_state_kind(&was),
+                logs::route_state_kind(&route.state),
+                &reason,
+            );
+        }
         if revalidated {
             tracing::info!(
                 "hopsig speaker: {} from {} revalidated after an RPKI change: {} (was {}); ROV {}, ASPA {}",
@@ -374,6 +389,14 @@ impl Rib {
                 .map(|s| s.address.clone())
                 .collect();
             tracing::info!(
+                event = "withdrawn_not_valid",
+                prefix = %v.prefix,
+                neighbor = %from,
+                reason = %why,
+                withdrawn_from = %withdrawn_from.join(","),
+                rov = %rov,
+                aspa = %aspa,
+                mode = self.mode.name(),
                 "hopsig speaker: {} from {from} is Not Valid ({why}); withdrawn from [{}]; ROV {}, ASPA {}",
                 v.prefix,
                 withdrawn_from.join(", "),

@@ -142,9 +142,10 @@ impl Rib {
         let Some(up) = self.sessions.get_mut(id).and_then(|s| s.up.as_mut()) else {
             return;
         };
-        match Message::Notification(note).encoding(up.width) {
+        match Message::Notification(note.clone()).encoding(up.width) {
             Ok(bytes) => {
                 tracing::warn!("hopsig speaker: neighbor {address}: {reason}");
+                crate::speaker::logs::notification_sent(&address, &note, &reason);
                 up.tx.cease(bytes, reason, max.restart);
                 self.count_mut(id).ceased = true;
             }

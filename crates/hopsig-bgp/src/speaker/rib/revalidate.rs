@@ -30,6 +30,7 @@ use super::adj_in::{origin_and_path, revalidation};
 use super::Rib;
 use crate::packet::Prefix;
 use crate::rpki::view::{Changes, View};
+use crate::speaker::logs;
 
 /// Routes one call of [`Rib::revalidate_some`] looks at, at most. A route takes well
 /// under a microsecond to look at and its ROV and ASPA verdicts about a microsecond,
@@ -147,6 +148,26 @@ impl Rib {
                             aspa.state,
                             aspa.reason
                         );
+                        if rov.state != route.rov.state {
+                            logs::validation_state(
+                                p,
+                                &session.address,
+                                "rov",
+                                route.rov.state.name(),
+                                rov.state.name(),
+                                &rov.reason,
+                            );
+                        }
+                        if aspa.state != route.aspa.state {
+                            logs::validation_state(
+                                p,
+                                &session.address,
+                                "aspa",
+                                route.aspa.state.name(),
+                                aspa.state.name(),
+                                &aspa.reason,
+                            );
+                        }
                         route.rov = rov;
                         route.aspa = aspa;
                         if before != policy.eligible(self.mode, route) {

@@ -33,6 +33,13 @@ enum Command {
     Feed(Box<feed::Args>),
 }
 
+impl Args {
+    /// Whether the subcommand runs until stopped (`feed`).
+    pub fn long_running(&self) -> bool {
+        matches!(self.command, Command::Feed(_))
+    }
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> crate::io::Outcome {
     match args.command {
