@@ -49,6 +49,8 @@ pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
         .sessions
         .iter()
         .enumerate()
+        // Neighbours removed by a reload are tombstones, shown nowhere.
+        .filter(|(i, _)| !rib.removed.contains(i))
         .map(|(i, s)| {
             json!({
                 "address": s.address,
