@@ -482,13 +482,24 @@ mod tests {
         );
     }
 
+    /// A top-level row: what, the line, the RPKI, originate and applied fields it
+    /// changes, whether the caches are kept.
+    type Row = (
+        &'static str,
+        &'static str,
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static [&'static str],
+        bool,
+    );
+
     /// RPKI sources, the prefixes originated and the status route cap are applied,
     /// each in its class; the caches keep running unless they or the limits change.
     #[test]
     fn rpki_originate_and_applied_fields() {
         let n = nb("192.0.2.2", "");
         let old = cfg("", &n);
-        let rows: &[(&str, &str, &[&str], &[&str], &[&str], bool)] = &[
+        let rows: &[Row] = &[
             (
                 "rpki_keys",
                 "rpki_keys = \"keys.json\"",
