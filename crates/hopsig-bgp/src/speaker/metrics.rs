@@ -294,6 +294,11 @@ pub fn verdict(s: &RouteState) {
 /// the queues, the signature cache, the RTR caches. O(sessions + caches).
 pub fn observe(rib: &Rib) {
     for (i, s) in rib.sessions.iter().enumerate() {
+        // A neighbour removed by a reload: its series keep their last values (the
+        // `metrics` facade cannot remove a series) until the speaker restarts.
+        if rib.removed.contains(&i) {
+            continue;
+        }
         let n = s.address.clone();
         gauge!(names::SESSION_STATE, "neighbor" => n.clone()).set(state_code(s.state));
         gauge!(names::PREFIXES_RECEIVED, "neighbor" => n.clone()).set(s.adj_in.len() as f64);

@@ -23,6 +23,8 @@
 //!   metrics; [`status`] — the status file, written off the RIB task; [`http`],
 //!   [`api`] — `/metrics` and the read-only JSON API; [`mrt_dump`] — MRT dumps of
 //!   the UPDATEs received and of Adj-RIB-In, written on a thread of their own.
+//! * [`reload`] — a configuration reload (SIGHUP, `hopsig speaker reload`) as a
+//!   plan, applied by `running`, which owns the session tasks.
 //!
 //! The wire codec, signing and validation are the rest of this crate's. The speaker
 //! prints nothing: it logs through `tracing` events (one line of text each) and
@@ -42,12 +44,12 @@ pub mod mrt_dump;
 pub mod originate;
 pub mod outbox;
 pub mod pool;
+pub mod reload;
 pub mod rib;
+mod running;
 mod session;
 pub mod status;
 
-use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -166,7 +168,7 @@ fn signer_for(config: &Config, n: &config::Neighbor) -> Result<Signer<'static>, 
 async fn accept(
     listener: TcpListener,
     addr: std::net::SocketAddr,
-    passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>>,
+    passive: watch::Receiver<Arc<running::Incoming>>,
 ) {
     let first_pause = Duration::from_millis(10);
     let mut pause = first_pause;
@@ -194,7 +196,9 @@ async fn accept(
             (failed, pause) = (0, first_pause);
         }
         // A dual-stack listener ([::]) sees IPv4 neighbours as IPv4-mapped addresses.
-        match passive.get(&from.ip().to_canonical()) {
+        // The neighbours in force: a reload changes them.
+        let to = passive.borrow().get(&from.ip().to_canonical()).cloned();
+        match to {
             // Up to four wait while the session is Idle; the task takes each
             // at its next start, or beside its own connection (RFC 4271 §6.8).
             Some(tx) => {
@@ -215,12 +219,28 @@ async fn accept(
     }
 }
 
-/// Runs the speaker of `config` until the process is stopped.
+/// Runs the speaker of `config` until the process is stopped; it cannot reload
+/// (SIGHUP is refused: no file to read), see [`run_file`].
 ///
 /// # Errors
 /// [`Error`]: a configuration that cannot be used — keys that do not load, an MRT
 /// file to originate from that cannot be read, a listen address that cannot be bound.
 pub fn run(config: Config) -> Result<(), Error> {
+    serve(config, None)
+}
+
+/// Runs the speaker of `config`, read from the file `path`, until the process is
+/// stopped; SIGHUP and `hopsig speaker reload` read the file again and apply it
+/// (docs/spec/speaker.md "Reload").
+///
+/// # Errors
+/// As [`run`].
+pub fn run_file(config: Config, path: PathBuf) -> Result<(), Error> {
+    serve(config, Some(path))
+}
+
+/// [`run`] with the configuration file, if any.
+fn serve(config: Config, path: Option<PathBuf>) -> Result<(), Error> {
     let limits = config.rpki.limits.limits();
     let files = source::load_all(&config.rpki_files(), crate::router_key::unix_now(), &limits)?;
     for line in &files.report {
@@ -269,10 +289,6 @@ pub fn run(config: Config) -> Result<(), Error> {
         );
         rib.policies = config.neighbors.iter().map(Policy::of).collect();
         rib.rules = config.neighbors.iter().map(rib::Rules::of).collect();
-        if !config.rpki.cache.is_empty() {
-            let caches = crate::rpki::rtr::spawn_caches(config.rpki.cache.clone(), limits);
-            tokio::spawn(rpki(files, caches, limits, events_tx.clone()));
-        }
         let local = session::Local {
             asn: config.local_as,
             router_id: config.router_id,
@@ -281,31 +297,8 @@ pub fn run(config: Config) -> Result<(), Error> {
             send_hold_time: config.send_hold_time,
             next_hop6: None,
         };
-        let mut passive: HashMap<IpAddr, mpsc::Sender<tokio::net::TcpStream>> = HashMap::new();
-        for (id, n) in config.neighbors.iter().enumerate() {
-            let (tx, rx) = mpsc::channel(4);
-            // Active neighbours too: their connections collide (RFC 4271 §6.8). A
-            // connection is told apart by its address only: where several neighbours
-            // share one (speakers on ::1 in a lab), a passive one takes it, as before
-            // collision detection, since an active one also has its own connection.
-            if n.passive {
-                passive.insert(n.address, tx);
-            } else {
-                passive.entry(n.address).or_insert(tx);
-            }
-            // Checked by `Config::from_toml_str`.
-            let next_hop6 = config.next_hop6_for(n).ok().flatten();
-            tokio::spawn(session::run(
-                id,
-                n.clone(),
-                session::Local {
-                    next_hop6,
-                    ..local.clone()
-                },
-                rx,
-                events_tx.clone(),
-            ));
-        }
+        let mut running = running::Running::start(config, path, local, events_tx.clone(), files);
+        let config = running.config.clone();
         if let Some(addr) = config.http.listen {
             let listener = TcpListener::bind(addr)
                 .await
@@ -326,8 +319,9 @@ pub fn run(config: Config) -> Result<(), Error> {
                 .await
                 .map_err(|source| Error::Listen { addr, source })?;
             tracing::info!("hopsig speaker: AS{} listening on {addr}", config.local_as);
-            tokio::spawn(accept(listener, addr, passive));
+            tokio::spawn(accept(listener, addr, running.incoming()));
         }
+        let mut hangup = hangup();
         let router_id = config.router_id.to_string();
         let mut tick = tokio::time::interval(STATUS_EVERY);
         let mut dirty = true;
@@ -348,8 +342,13 @@ pub fn run(config: Config) -> Result<(), Error> {
                     dirty = true;
                     tokio::task::yield_now().await;
                 }
+                Some(()) = async { hangup.as_mut()?.recv().await } => {
+                    running.hangup(&mut rib);
+                    dirty = true;
+                }
                 _ = tick.tick() => {
                     rib.expire_stale(std::time::Instant::now());
+                    let config = &running.config;
                     for address in control::take_requests(&config.state_file) {
                         if rib.request_refresh(&address) {
                             tracing::info!("hopsig speaker: ROUTE-REFRESH sent to {address} (RFC 2918)");
@@ -357,14 +356,30 @@ pub fn run(config: Config) -> Result<(), Error> {
                             tracing::warn!("hopsig speaker: no ROUTE-REFRESH to {address}: not an Established neighbour that announced Route Refresh (RFC 2918 §4)");
                         }
                     }
+                    running.take_requests(&mut rib);
                     metrics::observe(&rib);
                     // Written off this task; a failed write is logged, counted and
                     // tried again: the status file never takes routing down.
-                    dirty = status_file.tick(dirty, &rib, &router_id, config.status_routes);
+                    let routes = running.config.status_routes;
+                    dirty = status_file.tick(dirty, &rib, &router_id, routes);
                 }
             }
         }
     })
+}
+
+/// SIGHUP, where it can be caught (logged if not: reloads then come from
+/// `hopsig speaker reload` only).
+fn hangup() -> Option<tokio::signal::unix::Signal> {
+    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!(
+                "hopsig speaker: SIGHUP cannot be caught ({e}): reload with hopsig speaker reload"
+            );
+            None
+        }
+    }
 }
 
 /// The RPKI task: each time the caches report (`caches`), a new view of the file

@@ -62,15 +62,28 @@ pub struct Local {
     pub next_hop6: Option<NextHop>,
 }
 
-/// Runs the session with neighbour number `id` for ever: connects (or takes the
-/// connections the listener hands over on `incoming`), runs the FSM, and after a
-/// failure waits ConnectRetry and starts again.
+/// Why the speaker ends a session for good (a reload, docs/spec/speaker.md
+/// "Reload"): the NOTIFICATION to send (Cease, RFC 4486 §4) and the reason logged
+/// and shown.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    /// The NOTIFICATION sent on each open connection.
+    pub notification: Notification<'static>,
+    /// Why, for the log and the status file.
+    pub reason: String,
+}
+
+/// Runs the session with neighbour number `id` until `stop` says so (for ever if
+/// its sender is dropped): connects (or takes the connections the listener hands
+/// over on `incoming`), runs the FSM, and after a failure waits ConnectRetry and
+/// starts again.
 pub async fn run(
     id: usize,
     n: Neighbor,
     local: Local,
     mut incoming: Receiver<TcpStream>,
     rib: UnboundedSender<Event>,
+    mut stop: Receiver<Stop>,
 ) {
     let config = fsm::Config {
         local_as: local.asn,
@@ -159,7 +172,18 @@ pub async fn run(
             }
             pending.extend(shell.collision(&config));
         }
-        pending.push_back(shell.next_event(&mut incoming).await);
+        // Between events only: a stop never cuts the FSM's actions short.
+        let stopped = tokio::select! {
+            e = shell.next_event(&mut incoming) => {
+                pending.push_back(e);
+                None
+            }
+            Some(s) = stop.recv() => Some(s),
+        };
+        if let Some(s) = stopped {
+            shell.stop(s).await;
+            return;
+        }
     }
 }
 
@@ -321,6 +345,24 @@ impl Shell<'_> {
             }
         }
         None
+    }
+
+    /// Ends the session for good: each connection gets `stop`'s NOTIFICATION (as
+    /// RFC 4271 §8.2.2's ManualStop sends Cease), the RIB hears Idle and the
+    /// session's end (its routes are withdrawn).
+    async fn stop(&mut self, stop: Stop) {
+        if let Some(c) = self.connecting.take() {
+            c.abort();
+        }
+        if let Some(leg) = self.second.take() {
+            leg.conn.close(Some(stop.notification.clone())).await;
+        }
+        if let Some(conn) = self.conn.take() {
+            conn.close(Some(stop.notification)).await;
+        }
+        log(self.n, format_args!("session closed: {}", stop.reason));
+        let _ = self.rib.send(Event::State(self.id, State::Idle));
+        let _ = self.rib.send(Event::Down(self.id, stop.reason));
     }
 
     /// Waits for the next thing that happens, as an FSM event for one of the

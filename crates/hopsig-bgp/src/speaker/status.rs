@@ -65,6 +65,8 @@ fn ipv6_count<'a>(prefixes: impl Iterator<Item = &'a crate::packet::Prefix>) -> 
 /// counts beside them are whole).
 pub fn to_json(rib: &Rib, router_id: &str, max_routes: usize) -> Value {
     let sessions: Vec<Value> = (0..rib.sessions.len())
+        // Neighbours removed by a reload are tombstones, shown nowhere.
+        .filter(|i| !rib.removed.contains(i))
         .map(|i| session_json(rib, i))
         .collect();
     let adj_in: Vec<Value> = rib

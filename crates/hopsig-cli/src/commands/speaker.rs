@@ -1,4 +1,4 @@
-//! `hopsig speaker run CONFIG` and `hopsig speaker status CONFIG`: a BGP speaker with
+//! `hopsig speaker run CONFIG`, `status`, `refresh` and `reload`: a BGP speaker with
 //! BGPsec (`hopsig_bgp::speaker`; docs/spec/speaker.md). This command reads the
 //! configuration file and the status file; the speaker is the library's.
 //! `hopsig speaker show CONFIG …` asks it through its HTTP API ([`show`]).
@@ -57,6 +57,17 @@ enum Command {
         #[command(subcommand)]
         what: show::Show,
     },
+    /// Ask the running speaker of CONFIG to read CONFIG again and apply it without
+    /// a restart (as SIGHUP does; docs/guide/reload.md): waits for its answer and
+    /// prints what changed; exit 2 if the new configuration is refused (the running
+    /// one stays) or the speaker does not answer.
+    Reload {
+        /// The configuration file: the speaker's own, or one to replace it.
+        config: PathBuf,
+        /// Seconds to wait for the speaker's answer.
+        #[arg(long, default_value_t = 10)]
+        wait: u64,
+    },
 }
 
 impl Args {
@@ -69,9 +80,9 @@ impl Args {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Outcome {
     match args.command {
-        Command::Run { config } => {
-            hopsig_bgp::speaker::run(load(&config)?).map_err(|e| Failure::Input(e.to_string()))
-        }
+        Command::Run { config } => hopsig_bgp::speaker::run_file(load(&config)?, config)
+            .map_err(|e| Failure::Input(e.to_string())),
+        Command::Reload { config, wait } => reload(&config, wait),
         Command::Status { config, json } => {
             let config = load(&config)?;
             let path = &config.state_file;
@@ -96,6 +107,101 @@ pub fn run(args: Args) -> Outcome {
         }
         Command::Show { config, json, what } => show::run(&load(&config)?, &config, what, json),
     }
+}
+
+/// `hopsig speaker reload`: the request written beside the status file, the answer
+/// awaited in the result file (docs/spec/speaker.md "Reload").
+fn reload(path: &Path, wait: u64) -> Outcome {
+    use hopsig_bgp::speaker::control;
+    let config = load(path).map_err(|f| match f {
+        Failure::Input(why) => Failure::Input(format!("reload refused: {why}")),
+        other => other,
+    })?;
+    let state = &config.state_file;
+    if !state.exists() {
+        return Err(Failure::Input(format!(
+            "the speaker of {} is not running: no status file {}",
+            path.display(),
+            state.display()
+        )));
+    }
+    let absolute = std::path::absolute(path).map_err(|e| io::at(path, e))?;
+    let token = format!(
+        "{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    control::request_reload(state, &token, &absolute).map_err(|e| io::at(state, e))?;
+    let results = control::reload_result_file(state);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(wait);
+    loop {
+        if let Some(answer) = answer(&results, &token) {
+            return match answer["result"].as_str() {
+                Some("applied") => say(format!(
+                    "reload {} applied: {}",
+                    answer["generation"],
+                    changes(&answer)
+                )),
+                _ => Err(Failure::Input(format!(
+                    "reload {} refused: {}; the running configuration stays",
+                    answer["generation"],
+                    answer["reason"].as_str().unwrap_or("no reason given")
+                ))),
+            };
+        }
+        if std::time::Instant::now() >= until {
+            return Err(Failure::Input(format!(
+                "no answer from the speaker of {} within {wait} s: is it running?",
+                path.display()
+            )));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// The outcome answering `token` in the result file `path`, if there is one yet.
+fn answer(path: &Path, token: &str) -> Option<serde_json::Value> {
+    let text = std::fs::read(path).ok()?;
+    let all: serde_json::Value = serde_json::from_slice(&text).ok()?;
+    all.as_array()?
+        .iter()
+        .find(|o| o["token"].as_str() == Some(token))
+        .cloned()
+}
+
+/// `1 added (127.0.0.3), 0 removed, …` of an outcome.
+fn changes(o: &serde_json::Value) -> String {
+    let list = |key: &str| -> Vec<String> {
+        o[key]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .filter_map(|a| a.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut parts: Vec<String> = [
+        ("added", "added"),
+        ("removed", "removed"),
+        ("changed", "changed"),
+        ("reset", "sessions reset"),
+    ]
+    .iter()
+    .map(|(key, what)| match list(key) {
+        v if v.is_empty() => format!("0 {what}"),
+        v => format!("{} {what} ({})", v.len(), v.join(", ")),
+    })
+    .collect();
+    if o["rpki"] == true {
+        parts.push("RPKI sources reloaded".into());
+    }
+    if o["originate"] == true {
+        parts.push("prefixes originated changed".into());
+    }
+    parts.join(", ")
 }
 
 /// The configuration file `path`; relative file names in it are taken from its folder.

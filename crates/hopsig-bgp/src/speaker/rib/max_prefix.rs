@@ -59,7 +59,7 @@ impl Rib {
             .count()
     }
 
-    fn count_mut(&mut self, id: usize) -> &mut PrefixCount {
+    pub(super) fn count_mut(&mut self, id: usize) -> &mut PrefixCount {
         if self.prefix_counts.len() <= id {
             self.prefix_counts.resize(id + 1, PrefixCount::default());
         }
@@ -98,7 +98,7 @@ impl Rib {
     /// Logs the warning threshold when crossed, and ends the session (RFC 4486 §4)
     /// when its accepted prefixes exceed its limit; `afi`: the family of the UPDATE
     /// that crossed it, named in the NOTIFICATION.
-    fn check_limit(&mut self, id: usize, afi: Afi) {
+    pub(super) fn check_limit(&mut self, id: usize, afi: Afi) {
         let Some(max) = self.rules(id).max_prefixes else {
             return;
         };

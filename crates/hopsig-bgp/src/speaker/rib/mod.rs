@@ -16,7 +16,9 @@
 //! * [`filter`] — prefix lists, each neighbour's import and export filters, and
 //!   [`policy::Rules`], the rest of its route policy (issue 25 §4);
 //!   [`max_prefix`] — each neighbour's accepted prefixes and limit (RFC 4486);
-//! * [`query`] — the answers to the read-only HTTP API, a bounded page each.
+//! * [`query`] — the answers to the read-only HTTP API, a bounded page each;
+//! * [`reconfigure`] — a configuration reload: sessions added and removed, policy
+//!   applied to the routes held (issue 26 §4).
 
 pub mod adj_in;
 pub mod adj_out;
@@ -25,6 +27,7 @@ pub mod filter;
 pub mod max_prefix;
 pub mod policy;
 pub mod query;
+pub mod reconfigure;
 pub mod refresh;
 pub mod restart;
 pub mod revalidate;
@@ -176,6 +179,9 @@ pub struct Rib {
     pub rules: Vec<Rules>,
     /// Each session's accepted prefixes and prefix-limit state ([`max_prefix`]).
     pub prefix_counts: Vec<max_prefix::PrefixCount>,
+    /// Sessions whose neighbour a reload removed: tombstones, their numbers kept so
+    /// that no other session's changes, shown nowhere ([`reconfigure`]).
+    pub removed: BTreeSet<usize>,
 }
 
 impl Rib {
@@ -214,6 +220,7 @@ impl Rib {
             stale: vec![],
             rules: vec![],
             prefix_counts: vec![],
+            removed: BTreeSet::new(),
         }
     }
 

@@ -192,6 +192,8 @@ impl Rib {
                 "local_as": self.local_as,
                 "mode": self.mode.name(),
                 "sessions": (0..self.sessions.len())
+                    // Neighbours removed by a reload are tombstones, shown nowhere.
+                    .filter(|i| !self.removed.contains(i))
                     .map(|i| status::session_json(self, i))
                     .collect::<Vec<_>>(),
             })),
@@ -245,12 +247,13 @@ impl Rib {
     }
 
     /// The number of the session with neighbour `addr` (the first, if several share
-    /// it).
+    /// it), not counting neighbours a reload removed.
     fn session_of(&self, addr: IpAddr) -> Result<usize, QueryError> {
         let text = addr.to_canonical().to_string();
         self.sessions
             .iter()
-            .position(|s| s.address == text)
+            .enumerate()
+            .position(|(i, s)| s.address == text && !self.removed.contains(&i))
             .ok_or(QueryError::UnknownNeighbor(addr))
     }
 

@@ -102,22 +102,7 @@ impl Rib {
                     .now(RouteRefresh::new(rr.afi, rr.safi, Subtype::Begin).encoding());
             }
         }
-        let adverts: Vec<_> = self.sessions[id]
-            .adj_out
-            .iter()
-            .filter(|(p, _)| p.afi() == afi)
-            .map(|(p, a)| (*p, a.source))
-            .collect();
-        let count = adverts.len();
-        for (p, src) in adverts {
-            match self.announcement(id, p, src) {
-                Ok(a) => {
-                    let as_path = a.out_path.clone();
-                    self.deliver(id, p, src, as_path, a.build());
-                }
-                Err(why) => self.deliver(id, p, src, Default::default(), Err(why)),
-            }
-        }
+        let count = self.announce_again(id, Some(afi));
         if let Some(up) = self.sessions[id].up.as_mut() {
             if enhanced {
                 up.tx
@@ -133,6 +118,28 @@ impl Rib {
                 " (RFC 2918)"
             }
         );
+    }
+
+    /// Builds again each UPDATE of session `id`'s Adj-RIB-Out (of `afi` only, if
+    /// given) from the route it advertises and queues it; how many.
+    pub fn announce_again(&mut self, id: usize, afi: Option<Afi>) -> usize {
+        let adverts: Vec<_> = self.sessions[id]
+            .adj_out
+            .iter()
+            .filter(|(p, _)| afi.is_none_or(|a| p.afi() == a))
+            .map(|(p, a)| (*p, a.source))
+            .collect();
+        let count = adverts.len();
+        for (p, src) in adverts {
+            match self.announcement(id, p, src) {
+                Ok(a) => {
+                    let as_path = a.out_path.clone();
+                    self.deliver(id, p, src, as_path, a.build());
+                }
+                Err(why) => self.deliver(id, p, src, Default::default(), Err(why)),
+            }
+        }
+        count
     }
 
     /// Deletes session `id`'s routes still stale (of `afi` only, if given) and runs
