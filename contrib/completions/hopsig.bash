@@ -241,11 +241,35 @@ _hopsig() {
             hopsig__subcmd__help__subcmd__speaker,refresh)
                 cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__refresh"
                 ;;
+            hopsig__subcmd__help__subcmd__speaker,reload)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__reload"
+                ;;
             hopsig__subcmd__help__subcmd__speaker,run)
                 cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__run"
                 ;;
+            hopsig__subcmd__help__subcmd__speaker,show)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__show"
+                ;;
             hopsig__subcmd__help__subcmd__speaker,status)
                 cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__status"
+                ;;
+            hopsig__subcmd__help__subcmd__speaker__subcmd__show,neighbor)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__neighbor"
+                ;;
+            hopsig__subcmd__help__subcmd__speaker__subcmd__show,neighbors)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__neighbors"
+                ;;
+            hopsig__subcmd__help__subcmd__speaker__subcmd__show,not-valid)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__not__subcmd__valid"
+                ;;
+            hopsig__subcmd__help__subcmd__speaker__subcmd__show,rib-in)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__in"
+                ;;
+            hopsig__subcmd__help__subcmd__speaker__subcmd__show,rib-out)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__out"
+                ;;
+            hopsig__subcmd__help__subcmd__speaker__subcmd__show,rpki)
+                cmd="hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__rpki"
                 ;;
             hopsig__subcmd__ic,certify-key)
                 cmd="hopsig__subcmd__ic__subcmd__certify__subcmd__key"
@@ -385,8 +409,14 @@ _hopsig() {
             hopsig__subcmd__speaker,refresh)
                 cmd="hopsig__subcmd__speaker__subcmd__refresh"
                 ;;
+            hopsig__subcmd__speaker,reload)
+                cmd="hopsig__subcmd__speaker__subcmd__reload"
+                ;;
             hopsig__subcmd__speaker,run)
                 cmd="hopsig__subcmd__speaker__subcmd__run"
+                ;;
+            hopsig__subcmd__speaker,show)
+                cmd="hopsig__subcmd__speaker__subcmd__show"
                 ;;
             hopsig__subcmd__speaker,status)
                 cmd="hopsig__subcmd__speaker__subcmd__status"
@@ -397,11 +427,77 @@ _hopsig() {
             hopsig__subcmd__speaker__subcmd__help,refresh)
                 cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__refresh"
                 ;;
+            hopsig__subcmd__speaker__subcmd__help,reload)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__reload"
+                ;;
             hopsig__subcmd__speaker__subcmd__help,run)
                 cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__run"
                 ;;
+            hopsig__subcmd__speaker__subcmd__help,show)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__show"
+                ;;
             hopsig__subcmd__speaker__subcmd__help,status)
                 cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__status"
+                ;;
+            hopsig__subcmd__speaker__subcmd__help__subcmd__show,neighbor)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__neighbor"
+                ;;
+            hopsig__subcmd__speaker__subcmd__help__subcmd__show,neighbors)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__neighbors"
+                ;;
+            hopsig__subcmd__speaker__subcmd__help__subcmd__show,not-valid)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__not__subcmd__valid"
+                ;;
+            hopsig__subcmd__speaker__subcmd__help__subcmd__show,rib-in)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__rib__subcmd__in"
+                ;;
+            hopsig__subcmd__speaker__subcmd__help__subcmd__show,rib-out)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__rib__subcmd__out"
+                ;;
+            hopsig__subcmd__speaker__subcmd__help__subcmd__show,rpki)
+                cmd="hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__rpki"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show,help)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show,neighbor)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__neighbor"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show,neighbors)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__neighbors"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show,not-valid)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__not__subcmd__valid"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show,rib-in)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__in"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show,rib-out)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__out"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show,rpki)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__rpki"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show__subcmd__help,help)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__help"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show__subcmd__help,neighbor)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__neighbor"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show__subcmd__help,neighbors)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__neighbors"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show__subcmd__help,not-valid)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__not__subcmd__valid"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show__subcmd__help,rib-in)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__rib__subcmd__in"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show__subcmd__help,rib-out)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__rib__subcmd__out"
+                ;;
+            hopsig__subcmd__speaker__subcmd__show__subcmd__help,rpki)
+                cmd="hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__rpki"
                 ;;
             *)
                 ;;
@@ -410,12 +506,20 @@ _hopsig() {
 
     case "${cmd}" in
         hopsig)
-            opts="-h -V --help --version schemes keygen sign verify pkg ic kcx inspect bench bgpsec replay reproduce speaker ndn pla rtr completions man help"
+            opts="-h -V --log-format --log-level --help --version schemes keygen sign verify pkg ic kcx inspect bench bgpsec replay reproduce speaker ndn pla rtr completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -424,7 +528,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bench)
-            opts="-h --quick --json --force --data --help"
+            opts="-h --quick --json --force --data --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -438,6 +542,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -446,12 +558,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec)
-            opts="-h --help keygen keys sign-mrt validate-mrt inspect feed help"
+            opts="-h --log-format --log-level --help keygen keys sign-mrt validate-mrt inspect feed help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -460,7 +580,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec__subcmd__feed)
-            opts="-h --mrt --peer --local-address --local-as --remote-as --bgpsec --from-as --next-hop --limit --watch --watch-as --watch-address --watch-bgpsec --rate --timing --speedup --faults --fault-rate --seed --keys --suite --expired-key-json --status --router-pid --hold-time --connect-timeout --wait --settle --json --force --help"
+            opts="-h --mrt --peer --local-address --local-as --remote-as --bgpsec --from-as --next-hop --limit --watch --watch-as --watch-address --watch-bgpsec --rate --timing --speedup --faults --fault-rate --seed --keys --suite --expired-key-json --status --router-pid --hold-time --connect-timeout --wait --settle --json --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -571,6 +691,14 @@ _hopsig() {
                     return 0
                     ;;
                 --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -694,12 +822,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec__subcmd__inspect)
-            opts="-h --json --help"
+            opts="-h --json --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -708,7 +844,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec__subcmd__keygen)
-            opts="-h --asn --out --suite --force --help"
+            opts="-h --asn --out --suite --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -726,6 +862,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -734,13 +878,21 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec__subcmd__keys)
-            opts="-h --at --json --help"
+            opts="-h --at --json --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -752,7 +904,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec__subcmd__sign__subcmd__mrt)
-            opts="-h --suite --keys --limit --target-as --threads --force --help"
+            opts="-h --suite --keys --limit --target-as --threads --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -778,6 +930,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -786,7 +946,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec__subcmd__validate__subcmd__mrt)
-            opts="-h --keys --rpki --rtr --role --at --threads --json --force --json-lines --signature-cache --help"
+            opts="-h --keys --rpki --rtr --role --at --threads --json --force --json-lines --signature-cache --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -824,6 +984,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -832,12 +1000,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__completions)
-            opts="-h --help bash zsh fish"
+            opts="-h --log-format --log-level --help bash zsh fish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1406,7 +1582,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__help__subcmd__speaker)
-            opts="run status refresh"
+            opts="run status refresh show reload"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1433,9 +1609,121 @@ _hopsig() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__reload)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hopsig__subcmd__help__subcmd__speaker__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__show)
+            opts="neighbors neighbor rib-in rib-out not-valid rpki"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__neighbor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__neighbors)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__not__subcmd__valid)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__in)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__out)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__speaker__subcmd__show__subcmd__rpki)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1476,7 +1764,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ic)
-            opts="-h --curve --help ttp request issue finalize certify-key verify help"
+            opts="-h --curve --log-format --log-level --help ttp request issue finalize certify-key verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1484,6 +1772,14 @@ _hopsig() {
             case "${prev}" in
                 --curve)
                     COMPREPLY=($(compgen -W "k163 k233 k283" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1494,7 +1790,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ic__subcmd__certify__subcmd__key)
-            opts="-h --ttp --public --out --force --curve --help"
+            opts="-h --ttp --public --out --force --curve --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1516,6 +1812,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -W "k163 k233 k283" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1524,7 +1828,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ic__subcmd__finalize)
-            opts="-h --blind --issued --ttp-pub --out --force --curve --help"
+            opts="-h --blind --issued --ttp-pub --out --force --curve --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1548,6 +1852,14 @@ _hopsig() {
                     ;;
                 --curve)
                     COMPREPLY=($(compgen -W "k163 k233 k283" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1670,7 +1982,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ic__subcmd__issue)
-            opts="-h --ttp --id --request --out --force --curve --help"
+            opts="-h --ttp --id --request --out --force --curve --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1696,6 +2008,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -W "k163 k233 k283" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1704,7 +2024,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ic__subcmd__request)
-            opts="-h --out --force --curve --help"
+            opts="-h --out --force --curve --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1716,6 +2036,14 @@ _hopsig() {
                     ;;
                 --curve)
                     COMPREPLY=($(compgen -W "k163 k233 k283" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1726,7 +2054,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ic__subcmd__ttp)
-            opts="-h --out --force --curve --help"
+            opts="-h --out --force --curve --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1740,6 +2068,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -W "k163 k233 k283" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1748,7 +2084,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ic__subcmd__verify)
-            opts="-h --ttp-pub --cert --msg --agg --curve --help"
+            opts="-h --ttp-pub --cert --msg --agg --curve --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1774,6 +2110,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -W "k163 k233 k283" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1782,12 +2126,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__inspect)
-            opts="-h --json --help"
+            opts="-h --json --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1796,12 +2148,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__kcx)
-            opts="-h --help path help"
+            opts="-h --log-format --log-level --help path help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1852,7 +2212,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__kcx__subcmd__path)
-            opts="-h --variant --hops --suite --json --help"
+            opts="-h --variant --hops --suite --json --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1870,6 +2230,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -W "modern paper" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1878,7 +2246,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__keygen)
-            opts="-h --scheme --out --force --help"
+            opts="-h --scheme --out --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1892,6 +2260,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1900,13 +2276,21 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__man)
-            opts="-h --out --force --help"
+            opts="-h --out --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1918,12 +2302,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ndn)
-            opts="-h --help publisher moderator subscriber help"
+            opts="-h --log-format --log-level --help publisher moderator subscriber help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2002,7 +2394,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ndn__subcmd__moderator)
-            opts="-h --forwarder --scheme --key --journal --new-journal --params --trust --id --count --help"
+            opts="-h --forwarder --scheme --key --journal --new-journal --params --trust --id --count --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2040,6 +2432,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2048,7 +2448,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ndn__subcmd__publisher)
-            opts="-h --forwarder --scheme --key --journal --new-journal --id --message --seq --count --help"
+            opts="-h --forwarder --scheme --key --journal --new-journal --id --message --seq --count --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2086,6 +2486,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2094,7 +2502,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__ndn__subcmd__subscriber)
-            opts="-h --forwarder --scheme --params --trust --moderator --publisher --json --state-dir --help"
+            opts="-h --forwarder --scheme --params --trust --moderator --publisher --json --state-dir --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2128,6 +2536,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2136,12 +2552,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__pkg)
-            opts="-h --help setup extract help"
+            opts="-h --log-format --log-level --help setup extract help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2150,7 +2574,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__pkg__subcmd__extract)
-            opts="-h --pkg --id --out --force --help"
+            opts="-h --pkg --id --out --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2165,6 +2589,14 @@ _hopsig() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2232,13 +2664,21 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__pkg__subcmd__setup)
-            opts="-h --out --force --help"
+            opts="-h --out --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2250,12 +2690,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__pla)
-            opts="-h --help sign-pcap verify-pcap help"
+            opts="-h --log-format --log-level --help sign-pcap verify-pcap help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2320,7 +2768,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__pla__subcmd__sign__subcmd__pcap)
-            opts="-h --key --cert --enroll --layout --ttp-id --force --help"
+            opts="-h --key --cert --enroll --layout --ttp-id --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2346,6 +2794,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2354,7 +2810,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__pla__subcmd__verify__subcmd__pcap)
-            opts="-h --ttp-pub --ttp-id --threads --out --accepted-only --now --max-age --skew --max-sources --json --force --help"
+            opts="-h --ttp-pub --ttp-id --threads --out --accepted-only --now --max-age --skew --max-sources --json --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2396,6 +2852,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2404,7 +2868,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__replay)
-            opts="-h --schemes --peer --mode --threads --speedup --limit --rib --json --out --force --rtr --help"
+            opts="-h --schemes --peer --mode --threads --speedup --limit --rib --json --out --force --rtr --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2450,6 +2914,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2458,7 +2930,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__reproduce)
-            opts="-h --quick --out --force --data --help"
+            opts="-h --quick --out --force --data --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2472,6 +2944,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2480,12 +2960,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__rtr)
-            opts="-h --help dump serve help"
+            opts="-h --log-format --log-level --help dump serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2494,7 +2982,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__rtr__subcmd__dump)
-            opts="-h --version --json --summary --timeout --help"
+            opts="-h --version --json --summary --timeout --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2505,6 +2993,14 @@ _hopsig() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2572,7 +3068,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__rtr__subcmd__serve)
-            opts="-h --source --listen --refresh --retry --expire --max-version --poll --help"
+            opts="-h --source --listen --refresh --retry --expire --max-version --poll --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2606,6 +3102,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2614,12 +3118,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__schemes)
-            opts="-h --json --help"
+            opts="-h --json --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2628,7 +3140,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__sign)
-            opts="-h --key --scheme --msg --agg --out --force --journal --state-dir --new-journal --help"
+            opts="-h --key --scheme --msg --agg --out --force --journal --state-dir --new-journal --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2662,6 +3174,14 @@ _hopsig() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2670,12 +3190,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__speaker)
-            opts="-h --help run status refresh help"
+            opts="-h --log-format --log-level --help run status refresh show reload help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2684,7 +3212,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__speaker__subcmd__help)
-            opts="run status refresh help"
+            opts="run status refresh show reload help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2725,9 +3253,121 @@ _hopsig() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__reload)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hopsig__subcmd__speaker__subcmd__help__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__show)
+            opts="neighbors neighbor rib-in rib-out not-valid rpki"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__neighbor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__neighbors)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__not__subcmd__valid)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__rib__subcmd__in)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__rib__subcmd__out)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__help__subcmd__show__subcmd__rpki)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2754,12 +3394,46 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__speaker__subcmd__refresh)
-            opts="-h --help"
+            opts="-h --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__reload)
+            opts="-h --wait --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2768,12 +3442,298 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__speaker__subcmd__run)
-            opts="-h --help"
+            opts="-h --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show)
+            opts="-h --json --log-format --log-level --help neighbors neighbor rib-in rib-out not-valid rpki help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help)
+            opts="neighbors neighbor rib-in rib-out not-valid rpki help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__neighbor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__neighbors)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__not__subcmd__valid)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__rib__subcmd__in)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__rib__subcmd__out)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__help__subcmd__rpki)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__neighbor)
+            opts="-h --json --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__neighbors)
+            opts="-h --json --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__not__subcmd__valid)
+            opts="-h --json --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__in)
+            opts="-h --prefix --state --neighbor --json --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --neighbor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__rib__subcmd__out)
+            opts="-h --json --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__speaker__subcmd__show__subcmd__rpki)
+            opts="-h --json --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2782,12 +3742,20 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__speaker__subcmd__status)
-            opts="-h --json --help"
+            opts="-h --json --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2796,7 +3764,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__verify)
-            opts="-h --scheme --pub --id --pkg --params --msg --agg --help"
+            opts="-h --scheme --pub --id --pkg --params --msg --agg --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2827,6 +3795,14 @@ _hopsig() {
                     return 0
                     ;;
                 --agg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

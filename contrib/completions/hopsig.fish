@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hopsig_global_optspecs
-    string join \n h/help V/version
+    string join \n log-format= log-level= h/help V/version
 end
 
 function __fish_hopsig_needs_command
@@ -24,7 +24,10 @@ function __fish_hopsig_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c hopsig -n "__fish_hopsig_needs_command" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_needs_command" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_needs_command" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_needs_command" -s V -l version -d 'Print version'
 complete -c hopsig -n "__fish_hopsig_needs_command" -f -a "schemes" -d 'List scheme ids with a one-line description'
 complete -c hopsig -n "__fish_hopsig_needs_command" -f -a "keygen" -d 'Generate a key pair: secret key to FILE, public key to FILE.pub'
@@ -45,12 +48,18 @@ complete -c hopsig -n "__fish_hopsig_needs_command" -f -a "rtr" -d 'RPKI-to-Rout
 complete -c hopsig -n "__fish_hopsig_needs_command" -f -a "completions" -d 'Print a shell completion script for hopsig on standard output'
 complete -c hopsig -n "__fish_hopsig_needs_command" -f -a "man" -d 'Print hopsig\'s manual page (roff) on standard output, or write one page per command with `--out`'
 complete -c hopsig -n "__fish_hopsig_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hopsig -n "__fish_hopsig_using_subcommand schemes" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand schemes" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand schemes" -l json -d 'Print JSON instead of a table'
-complete -c hopsig -n "__fish_hopsig_using_subcommand schemes" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand schemes" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand keygen" -l scheme -d 'Scheme id (see `hopsig schemes`)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand keygen" -l out -d 'Secret key file to write (mode 0600); the public key goes to FILE.pub' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand keygen" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand keygen" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand keygen" -l force -d 'Overwrite existing files'
-complete -c hopsig -n "__fish_hopsig_using_subcommand keygen" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand keygen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l key -d 'Secret key file: a hopsig key file, or a plain PKCS #8 private key (PEM or DER) of a scheme whose keys are standard (with --scheme)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l scheme -d 'The key\'s scheme: needed for a plain PKCS #8 key (rsa2048-concat, ecdsa-p256-concat, ecdsa-k163, ecdsa-k233, ecdsa-k283); a hopsig key file must be of this scheme' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l msg -d 'Message file' -r -F
@@ -58,9 +67,12 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l agg -d 'Aggregate
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l out -d 'Where to write the new aggregate' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l journal -d 'IBAS only: the journal of state strings w this key has signed under (default: the key\'s own journal in the state folder, see --state-dir). It must exist, unless --new-journal is given. Signing another message under a recorded w is refused: it would allow forgeries' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l state-dir -d 'IBAS only: folder of per-key journals (default $HOPSIG_STATE_DIR, else $XDG_STATE_HOME/hopsig, else ~/.local/state/hopsig). The key\'s journal in it must exist, unless --new-journal is given' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l force -d 'Overwrite an existing --out (never one of this command\'s inputs)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -l new-journal -d 'IBAS only: start a new journal at --journal FILE or in --state-dir DIR if there is none. A new journal knows none of the w this key signed under elsewhere: only for a key that has never signed, or whose journal moves there for good. (In the default state folder a key\'s journal is started without it.)'
-complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand sign" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l scheme -d 'Scheme id' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l pub -d 'Public key file of signer i (repeat, in signing order): a hopsig .pub file, or a plain SubjectPublicKeyInfo key (PEM or DER) for the schemes whose keys are standard (RSA and ECDSA concatenations, BGR)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l id -d 'IBAS: identity of a signer (repeat, in any order: the aggregate is a sum; each --id goes with the --msg at the same position; each identity once)' -r
@@ -68,26 +80,41 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l pkg -d 'IBAS: P
 complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l params -d 'IBAS: the public parameters file itself (instead of --pkg)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l msg -d 'Message file of signer i (repeat, in the order of --pub, or of --id for IBAS)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l agg -d 'Aggregate file. For the concatenation schemes a bare signature (DER ECDSA, or the 256 bytes of RSA, with no hopsig header) is an aggregate of one signer' -r -F
-complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -s h -l help -d 'Print help'
-complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and not __fish_seen_subcommand_from setup extract help" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and not __fish_seen_subcommand_from setup extract help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and not __fish_seen_subcommand_from setup extract help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and not __fish_seen_subcommand_from setup extract help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and not __fish_seen_subcommand_from setup extract help" -f -a "setup" -d 'Create a PKG: master secret to DIR/pkg.key (mode 0600), public parameters to DIR/params.pub'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and not __fish_seen_subcommand_from setup extract help" -f -a "extract" -d 'Extract the private key of an identity (e.g. an NDN name) into FILE'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and not __fish_seen_subcommand_from setup extract help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from setup" -l out -d 'Folder to create or use' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from setup" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from setup" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from setup" -l force -d 'Overwrite an existing PKG there'
-complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from setup" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from setup" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -l pkg -d 'PKG folder (reads DIR/pkg.key)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -l id -d 'The identity: 1 to 1024 bytes of UTF-8' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -l out -d 'Key file to write (mode 0600)' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -l force -d 'Overwrite an existing file'
-complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from extract" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from help" -f -a "setup" -d 'Create a PKG: master secret to DIR/pkg.key (mode 0600), public parameters to DIR/params.pub'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from help" -f -a "extract" -d 'Extract the private key of an identity (e.g. an NDN name) into FILE'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pkg; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -l curve -d 'Curve of the files `ttp` and `request` create (default k163). The other steps read the curve from their input files; given to them, it must match' -r -f -a "k163\t''
 k233\t''
 k283\t''"
-complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -f -a "ttp" -d 'Create a TTP: DIR/ttp.key (0600) and DIR/ttp.pub'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -f -a "request" -d 'Alice\'s blinded request: FILE (secret, 0600) and FILE.req for the TTP'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and not __fish_seen_subcommand_from ttp request issue finalize certify-key verify help" -f -a "issue" -d 'The TTP certifies an identity for a request'
@@ -99,14 +126,20 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcom
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from ttp" -l curve -d 'Curve of the files `ttp` and `request` create (default k163). The other steps read the curve from their input files; given to them, it must match' -r -f -a "k163\t''
 k233\t''
 k283\t''"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from ttp" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from ttp" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from ttp" -l force -d 'Overwrite'
-complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from ttp" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from ttp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from request" -l out -d 'Blind file to write' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from request" -l curve -d 'Curve of the files `ttp` and `request` create (default k163). The other steps read the curve from their input files; given to them, it must match' -r -f -a "k163\t''
 k233\t''
 k283\t''"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from request" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from request" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from request" -l force -d 'Overwrite'
-complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from request" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from request" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -l ttp -d 'TTP folder' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -l id -d 'Identity (e.g. the IPv6 source address): 1 to 1024 bytes of UTF-8' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -l request -d 'Request file (FILE.req)' -r -F
@@ -114,8 +147,11 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcom
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -l curve -d 'Curve of the files `ttp` and `request` create (default k163). The other steps read the curve from their input files; given to them, it must match' -r -f -a "k163\t''
 k233\t''
 k283\t''"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -l force -d 'Overwrite'
-complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from issue" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -l blind -d 'Blind file' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -l issued -d 'The TTP\'s answer' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -l ttp-pub -d 'TTP public key (DIR/ttp.pub)' -r -F
@@ -123,16 +159,22 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcom
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -l curve -d 'Curve of the files `ttp` and `request` create (default k163). The other steps read the curve from their input files; given to them, it must match' -r -f -a "k163\t''
 k233\t''
 k283\t''"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -l force -d 'Overwrite'
-complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from finalize" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -l ttp -d 'TTP folder' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -l public -d 'The host\'s public key (an ecdsa-k* .pub file from `hopsig keygen`)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -l out -d 'Key certificate to write' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -l curve -d 'Curve of the files `ttp` and `request` create (default k163). The other steps read the curve from their input files; given to them, it must match' -r -f -a "k163\t''
 k233\t''
 k283\t''"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -l force -d 'Overwrite'
-complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from certify-key" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -l ttp-pub -d 'TTP public key' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -l cert -d 'Certificate (FILE.cert)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -l msg -d 'Message file' -r -F
@@ -140,7 +182,10 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcom
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -l curve -d 'Curve of the files `ttp` and `request` create (default k163). The other steps read the curve from their input files; given to them, it must match' -r -f -a "k163\t''
 k233\t''
 k283\t''"
-complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from help" -f -a "ttp" -d 'Create a TTP: DIR/ttp.key (0600) and DIR/ttp.pub'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from help" -f -a "request" -d 'Alice\'s blinded request: FILE (secret, 0600) and FILE.req for the TTP'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from help" -f -a "issue" -d 'The TTP certifies an identity for a request'
@@ -148,7 +193,10 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcom
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from help" -f -a "certify-key" -d 'The TTP signs a host\'s public key (PLA\'s certificate-based layout): a key certificate FILE for `hopsig pla sign-pcap --cert`'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Verify a `hopsig sign` signature, extracting the key from the certificate in the same multi-scalar multiplication (exit 0 valid, 1 invalid, 2 input that does not decode)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ic; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and not __fish_seen_subcommand_from path help" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and not __fish_seen_subcommand_from path help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and not __fish_seen_subcommand_from path help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and not __fish_seen_subcommand_from path help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and not __fish_seen_subcommand_from path help" -f -a "path" -d 'Sign a route hop by hop along a simulated AS path, verify it, report sizes'
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and not __fish_seen_subcommand_from path help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from path" -l variant -d 'The realization' -r -f -a "rsa\t'Every hop KC-RSA'
@@ -157,18 +205,30 @@ hybrid\t'KC-RSA on odd hops, KC-MT on even hops'"
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from path" -l hops -d 'Number of speakers on the path, origin included (1..=64)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from path" -l suite -d 'The parameter suite' -r -f -a "modern\t'RSA-2048, HORS 4096/16: forgery bound 2^-64'
 paper\t'RSA-1024, HORS 512/3: bound 2^-11, to reproduce the paper only (warns)'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from path" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from path" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from path" -l json -d 'Print JSON'
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from help" -f -a "path" -d 'Sign a route hop by hop along a simulated AS path, verify it, report sizes'
 complete -c hopsig -n "__fish_hopsig_using_subcommand kcx; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hopsig -n "__fish_hopsig_using_subcommand inspect" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand inspect" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand inspect" -l json -d 'Print JSON'
-complete -c hopsig -n "__fish_hopsig_using_subcommand inspect" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -l json -d 'Write the rows as JSON to FILE (checked before the run)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -l data -d 'The data folder (RIPE RIS MRT files under mrt/), for table3 and bgpsec' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -l quick -d 'Fewer n values and shorter measurements'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -l force -d 'Overwrite an existing JSON file'
-complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -s h -l help -d 'Print help'
-complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_seen_subcommand_from keygen keys sign-mrt validate-mrt inspect feed help" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand bench" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_seen_subcommand_from keygen keys sign-mrt validate-mrt inspect feed help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_seen_subcommand_from keygen keys sign-mrt validate-mrt inspect feed help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_seen_subcommand_from keygen keys sign-mrt validate-mrt inspect feed help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_seen_subcommand_from keygen keys sign-mrt validate-mrt inspect feed help" -f -a "keygen" -d 'Generate a BGPsec router key for an AS'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_seen_subcommand_from keygen keys sign-mrt validate-mrt inspect feed help" -f -a "keys" -d 'List the router keys of an rpki-client JSON file or a keys folder'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_seen_subcommand_from keygen keys sign-mrt validate-mrt inspect feed help" -f -a "sign-mrt" -d 'Sign every announcement of an MRT file as the BGPsec UPDATE its AS path would carry'
@@ -179,9 +239,15 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and not __fish_see
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keygen" -l asn -d 'The router\'s AS number (1 to 4294967295, not AS_TRANS 23456)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keygen" -l out -d 'The secret key file to write; FILE.json gets the public key' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keygen" -l suite -d 'Algorithm suite: name or number' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keygen" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keygen" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keygen" -l force -d 'Replace FILE and FILE.json if they exist'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keygen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keys" -l at -d 'Keep what is valid at this time, in Unix seconds [default: now]' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keys" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keys" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keys" -l json -d 'Print the keys as rpki-client\'s JSON instead (a folder becomes a JSON file)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from keys" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -l suite -d 'Algorithm suite: name or number (1 = ecdsa-p256-sha256, RFC 8608)' -r
@@ -189,6 +255,9 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_su
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -l limit -d 'Sign the first N announcements only' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -l target-as -d 'The AS the newest signature targets where the file does not name the collector\'s (RIB dumps); RIPE RIS\'s by default' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -l threads -d 'Threads that generate keys and sign [default: every core]' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -l force -d 'Replace OUT and key files that exist'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from sign-mrt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l keys -d 'The router keys: rpki-client\'s JSON (`bgpsec_keys`: asn, ski, pubkey), or a folder of router certificates and AS<N>.pem public keys' -r -F
@@ -199,9 +268,15 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_su
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l threads -d 'Validating threads [default: every core]' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l json -d 'Also write the summary as JSON to OUT (checked before the run)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l signature-cache -d 'Bytes of the signature cache the threads share: a signature already verified (same key, signature and signed octets) is not verified again; 0 turns it off (docs/spec/bgpsec-mrt.md, "Signature cache")' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l force -d 'Replace the JSON file if it exists'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -l json-lines -d 'Print one JSON line per UPDATE (record, verdict, reason) and a trailer line with the metadata and the summary, instead of the text summary'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from validate-mrt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from inspect" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from inspect" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from inspect" -l json -d 'One JSON object per UPDATE, one per line, then a trailer line with the metadata and counts (JSON lines)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l mrt -d 'The MRT file (BGP4MP UPDATEs; plain, gzip, bzip2, xz or zstd)' -r -F
@@ -231,6 +306,9 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_su
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l wait -d 'Longest wait, after the last UPDATE, for everything forwarded / validated (s)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l settle -d 'Wait after that before the faults are observed (s)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l json -d 'The JSON report' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l bgpsec -d 'Negotiate BGPsec and send the signed UPDATEs as they are (else their AS_PATH equivalent, RFC 8205 §4.4)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l watch-bgpsec -d 'Ask the watchers for BGPsec too'
 complete -c hopsig -n "__fish_hopsig_using_subcommand bgpsec; and __fish_seen_subcommand_from feed" -l force -d 'Replace REPORT if it exists'
@@ -253,27 +331,69 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l rib -d 'RIB dum
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l json -d 'Write the results as JSON (docs/spec/replay.md)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l out -d 'Folder for Fig. 5\'s SVG panels (one per scheme)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l rtr -d 'An RPKI cache whose router keys join the validating router\'s key table (HOST:PORT, one Reset Query; repeatable); the replayed paths are signed with generated keys, which stay in the table' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l force -d 'Overwrite earlier output files'
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -l out -d 'Output folder for report.md, table1.json and SVG plots' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -l data -d 'The data folder: the RIPE RIS update file and RIB dump under mrt/ (KC-x Tables III–VI, Fig. 5)' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -l quick -d 'Fewer n values and shorter measurements'
 complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -l force -d 'Overwrite an earlier report in that folder'
-complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -s h -l help -d 'Print help'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh help" -s h -l help -d 'Print help'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh help" -f -a "run" -d 'Run the speaker of CONFIG (TOML; docs/spec/speaker.md) until stopped'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh help" -f -a "status" -d 'Show the sessions and routes of the speaker of CONFIG, from its state file'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh help" -f -a "refresh" -d 'Ask the running speaker of CONFIG to request a route refresh (RFC 2918) from NEIGHBOR: it sends a ROUTE-REFRESH within half a second'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand reproduce" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -f -a "run" -d 'Run the speaker of CONFIG (TOML; docs/spec/speaker.md) until stopped'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -f -a "status" -d 'Show the sessions and routes of the speaker of CONFIG, from its state file'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -f -a "refresh" -d 'Ask the running speaker of CONFIG to request a route refresh (RFC 2918) from NEIGHBOR: it sends a ROUTE-REFRESH within half a second'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -f -a "show" -d 'Ask the running speaker of CONFIG through its read-only HTTP API ([http] listen): neighbours, routes received and sent, Not Valid routes, the RPKI view'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -f -a "reload" -d 'Ask the running speaker of CONFIG to read CONFIG again and apply it without a restart (as SIGHUP does; docs/guide/reload.md): waits for its answer and prints what changed; exit 2 if the new configuration is refused (the running one stays) or the speaker does not answer'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and not __fish_seen_subcommand_from run status refresh show reload help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from run" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from run" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from status" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from status" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from status" -l json -d 'Print the whole status file (JSON) instead of a summary'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
-complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from refresh" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from refresh" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from refresh" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from refresh" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -l json -d 'Print the API\'s JSON (one line per route for the route lists) instead of a table'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -a "neighbors" -d 'Every neighbour: address, AS, session state, UPDATEs in and out, prefixes accepted'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -a "neighbor" -d 'One neighbour, with the sizes of its Adj-RIB-In and Adj-RIB-Out'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -a "rib-in" -d 'The routes received (Adj-RIB-In) with their BGPsec, ROV and ASPA verdicts'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -a "rib-out" -d 'The routes sent to a neighbour (its Adj-RIB-Out)'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -a "not-valid" -d 'The routes found Not Valid and withdrawn (lazy mode), with why'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -a "rpki" -d 'The RPKI view in force and the state of each RTR cache'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from show" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from reload" -l wait -d 'Seconds to wait for the speaker\'s answer' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from reload" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from reload" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from reload" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run the speaker of CONFIG (TOML; docs/spec/speaker.md) until stopped'
 complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show the sessions and routes of the speaker of CONFIG, from its state file'
 complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from help" -f -a "refresh" -d 'Ask the running speaker of CONFIG to request a route refresh (RFC 2918) from NEIGHBOR: it sends a ROUTE-REFRESH within half a second'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from help" -f -a "show" -d 'Ask the running speaker of CONFIG through its read-only HTTP API ([http] listen): neighbours, routes received and sent, Not Valid routes, the RPKI view'
+complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from help" -f -a "reload" -d 'Ask the running speaker of CONFIG to read CONFIG again and apply it without a restart (as SIGHUP does; docs/guide/reload.md): waits for its answer and prints what changed; exit 2 if the new configuration is refused (the running one stays) or the speaker does not answer'
 complete -c hopsig -n "__fish_hopsig_using_subcommand speaker; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and not __fish_seen_subcommand_from publisher moderator subscriber help" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and not __fish_seen_subcommand_from publisher moderator subscriber help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and not __fish_seen_subcommand_from publisher moderator subscriber help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and not __fish_seen_subcommand_from publisher moderator subscriber help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and not __fish_seen_subcommand_from publisher moderator subscriber help" -f -a "publisher" -d 'Publish a message: answer the moderator\'s Interests (2) with Data (3)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and not __fish_seen_subcommand_from publisher moderator subscriber help" -f -a "moderator" -d 'Moderate: answer Interests (1) with Data (4) built from the publisher\'s (3)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and not __fish_seen_subcommand_from publisher moderator subscriber help" -f -a "subscriber" -d 'Fetch and verify the moderator\'s Data (4); print the message'
@@ -288,6 +408,9 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subco
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from publisher" -l message -d 'The message file' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from publisher" -l seq -d 'The message\'s sequence number' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from publisher" -l count -d 'Stop after answering this many Interests [default: run until stopped]' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from publisher" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from publisher" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from publisher" -l new-journal -d 'IBAS: start the journal if there is none (only for a key that never signed elsewhere)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from publisher" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -l forwarder -d 'The forwarder: unix:///PATH or tcp://HOST:PORT [default: $NDN_CLIENT_TRANSPORT, else unix:///run/nfd/nfd.sock]' -r
@@ -300,6 +423,9 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subco
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -l trust -d 'RSA / ECDSA: the public key of an identity, ID=FILE (repeatable)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -l id -d 'The moderator\'s identity, a two-component name (e.g. /moderators/Government)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -l count -d 'Stop after answering this many Interests [default: run until stopped]' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -l new-journal -d 'IBAS: start the journal if there is none (only for a key that never signed elsewhere)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from moderator" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -l forwarder -d 'The forwarder: unix:///PATH or tcp://HOST:PORT [default: $NDN_CLIENT_TRANSPORT, else unix:///run/nfd/nfd.sock]' -r
@@ -311,13 +437,19 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subco
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -l moderator -d 'The moderator to ask' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -l publisher -d 'The publisher whose message to get' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -l state-dir -d 'IBAS: folder of the replay memory, the state strings w accepted so far with their messages (file ndn-seen-w.log; default $HOPSIG_STATE_DIR, else $XDG_STATE_HOME/hopsig, else ~/.local/state/hopsig). A second message under a w accepted before, in this run or an earlier one, is refused' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -l json -d 'Print the result as JSON'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from subscriber" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from help" -f -a "publisher" -d 'Publish a message: answer the moderator\'s Interests (2) with Data (3)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from help" -f -a "moderator" -d 'Moderate: answer Interests (1) with Data (4) built from the publisher\'s (3)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from help" -f -a "subscriber" -d 'Fetch and verify the moderator\'s Data (4); print the message'
 complete -c hopsig -n "__fish_hopsig_using_subcommand ndn; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and not __fish_seen_subcommand_from sign-pcap verify-pcap help" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and not __fish_seen_subcommand_from sign-pcap verify-pcap help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and not __fish_seen_subcommand_from sign-pcap verify-pcap help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and not __fish_seen_subcommand_from sign-pcap verify-pcap help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and not __fish_seen_subcommand_from sign-pcap verify-pcap help" -f -a "sign-pcap" -d 'Sign every IPv6 packet of a capture, as its sending host would'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and not __fish_seen_subcommand_from sign-pcap verify-pcap help" -f -a "verify-pcap" -d 'Check every packet of a capture, as a PLA router on the path would'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and not __fish_seen_subcommand_from sign-pcap verify-pcap help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -327,6 +459,9 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subco
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from sign-pcap" -l layout -d 'With --enroll: how each host\'s key travels' -r -f -a "implicit\t'An implicit certificate on the source address (003 §II-C; 77 octets on K-163)'
 certificate\t'The public key with the TTP\'s signature on it (119 octets on K-163)'"
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from sign-pcap" -l ttp-id -d 'The TTP id written in the headers' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from sign-pcap" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from sign-pcap" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from sign-pcap" -l force -d 'Replace OUT if it exists'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from sign-pcap" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l ttp-pub -d 'The TTP\'s public key (`DIR/ttp.pub` of `hopsig ic ttp`); it names the curve' -r -F
@@ -338,21 +473,30 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subco
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l skew -d 'Seconds a timestamp may be ahead of the clock' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l max-sources -d 'Most (TTP, source) entries in the replay table' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l json -d 'Also write the summary as JSON to this file' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l accepted-only -d 'With --out: leave out the frames not checked too (a strict PLA router)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -l force -d 'Replace --out / --json files if they exist'
-complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from verify-pcap" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from help" -f -a "sign-pcap" -d 'Sign every IPv6 packet of a capture, as its sending host would'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from help" -f -a "verify-pcap" -d 'Check every packet of a capture, as a PLA router on the path would'
 complete -c hopsig -n "__fish_hopsig_using_subcommand pla; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and not __fish_seen_subcommand_from dump serve help" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and not __fish_seen_subcommand_from dump serve help" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and not __fish_seen_subcommand_from dump serve help" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and not __fish_seen_subcommand_from dump serve help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and not __fish_seen_subcommand_from dump serve help" -f -a "dump" -d 'Connect to the cache at HOST:PORT, send one Reset Query and print what it serves up to End of Data: counts, every router key (ASN, SKI, key algorithm), VRPs and ASPAs. Protocol errors name the PDU and the error code'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and not __fish_seen_subcommand_from dump serve help" -f -a "serve" -d 'Serve RPKI files as an RTR cache (versions 0-2): rpki-client JSON (roas, bgpsec_keys, aspas), Routinator jsonext (routerKeys), hopsig key folders, SLURM (RFC 8416, applied to the others). The sources are re-read when one changes: each change is a new serial, announced to the routers with a Serial Notify'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and not __fish_seen_subcommand_from dump serve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -l version -d 'Query with this version (0, 1 or 2) and do not downgrade on an Unsupported Protocol Version report; by default start at 2 and downgrade as the cache asks (RFC 8210 §7). The first line shows the version the cache answered with' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -l timeout -d 'Give up after this many seconds' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -l json -d 'Print JSON instead of text'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -l summary -d 'Print only the first two lines (session, timers, time to End of Data; counts)'
-complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from dump" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l source -d 'A source file or key folder (several may be given)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:3323' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l refresh -d 'Refresh Interval sent in End of Data, seconds (RFC 8210 §6: 1-86400)' -r
@@ -360,12 +504,21 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subco
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l expire -d 'Expire Interval sent in End of Data, seconds (600-172800)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l max-version -d 'The highest version served (0, 1 or 2); routers asking a higher one get Unsupported Protocol Version and downgrade (RFC 8210 §7)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l poll -d 'How often to look whether a source changed, seconds' -r
-complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from help" -f -a "dump" -d 'Connect to the cache at HOST:PORT, send one Reset Query and print what it serves up to End of Data: counts, every router key (ASN, SKI, key algorithm), VRPs and ASPAs. Protocol errors name the PDU and the error code'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve RPKI files as an RTR cache (versions 0-2): rpki-client JSON (roas, bgpsec_keys, aspas), Routinator jsonext (routerKeys), hopsig key folders, SLURM (RFC 8416, applied to the others). The sources are re-read when one changes: each change is a new serial, announced to the routers with a Serial Notify'
 complete -c hopsig -n "__fish_hopsig_using_subcommand rtr; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hopsig -n "__fish_hopsig_using_subcommand completions" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand completions" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand man" -l out -d 'Write every page into this folder instead (it must exist)' -r -F
+complete -c hopsig -n "__fish_hopsig_using_subcommand man" -l log-format -d 'Log format of the long-running commands (speaker run, ndn publisher|moderator, rtr serve, bgpsec feed; default text); given, any command logs so' -r -f -a "text\t'tracing-subscriber\'s human format: `TIME LEVEL TARGET: MESSAGE field=value …`'
+json\t'One JSON object a line: `timestamp`, `level`, `fields` (`message`, `event`, …), `target`'"
+complete -c hopsig -n "__fish_hopsig_using_subcommand man" -l log-level -d 'Which events to log, in RUST_LOG\'s syntax: a level (error, warn, info, debug, trace) and per-module levels, e.g. "info,hopsig_bgp::speaker::session=debug". Default: RUST_LOG for the long-running commands, else info' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand man" -l force -d 'Replace pages that exist in DIR'
 complete -c hopsig -n "__fish_hopsig_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hopsig -n "__fish_hopsig_using_subcommand help; and not __fish_seen_subcommand_from schemes keygen sign verify pkg ic kcx inspect bench bgpsec replay reproduce speaker ndn pla rtr completions man help" -f -a "schemes" -d 'List scheme ids with a one-line description'
@@ -405,6 +558,8 @@ complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subc
 complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from speaker" -f -a "run" -d 'Run the speaker of CONFIG (TOML; docs/spec/speaker.md) until stopped'
 complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from speaker" -f -a "status" -d 'Show the sessions and routes of the speaker of CONFIG, from its state file'
 complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from speaker" -f -a "refresh" -d 'Ask the running speaker of CONFIG to request a route refresh (RFC 2918) from NEIGHBOR: it sends a ROUTE-REFRESH within half a second'
+complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from speaker" -f -a "show" -d 'Ask the running speaker of CONFIG through its read-only HTTP API ([http] listen): neighbours, routes received and sent, Not Valid routes, the RPKI view'
+complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from speaker" -f -a "reload" -d 'Ask the running speaker of CONFIG to read CONFIG again and apply it without a restart (as SIGHUP does; docs/guide/reload.md): waits for its answer and prints what changed; exit 2 if the new configuration is refused (the running one stays) or the speaker does not answer'
 complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from ndn" -f -a "publisher" -d 'Publish a message: answer the moderator\'s Interests (2) with Data (3)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from ndn" -f -a "moderator" -d 'Moderate: answer Interests (1) with Data (4) built from the publisher\'s (3)'
 complete -c hopsig -n "__fish_hopsig_using_subcommand help; and __fish_seen_subcommand_from ndn" -f -a "subscriber" -d 'Fetch and verify the moderator\'s Data (4); print the message'

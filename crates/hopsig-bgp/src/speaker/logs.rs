@@ -88,67 +88,75 @@ pub(crate) fn notification_received(neighbor: &dyn Display, n: &Notification<'_>
 }
 
 /// `config_reload`: the outcome of a configuration reload (docs/spec/speaker.md
-/// "Reload"), for whoever applies it to log with [`ConfigReload::log`], so that its
-/// fields are the spec's.
-#[derive(Debug, Clone, Default)]
+/// "Reload" and "Logs"), logged by [`super::running`].
+#[derive(Debug, Clone, Copy)]
 pub struct ConfigReload<'a> {
+    /// The reload's number since the speaker started.
+    pub generation: u64,
+    /// What asked for it: `signal` (SIGHUP) or `request` (`hopsig speaker reload`).
+    pub trigger: &'a str,
     /// `None`: the new configuration is in force; `Some(why)`: it was refused and the
     /// running one stays.
     pub refused: Option<&'a str>,
-    /// What asked for it: `sighup` or `command` (`hopsig speaker reload`).
-    pub trigger: &'a str,
     /// Neighbours added, by address.
     pub added: &'a [String],
     /// Neighbours removed.
     pub removed: &'a [String],
     /// Neighbours whose configuration changed.
     pub changed: &'a [String],
-    /// Sessions reset by the change.
-    pub sessions_reset: usize,
-    /// The policy changed (the RIB is re-evaluated, no session reset).
-    pub policy_changed: bool,
-    /// The RPKI sources changed.
-    pub rpki_changed: bool,
+    /// Neighbours whose session the change reset.
+    pub reset: &'a [String],
+    /// The RPKI sources were read again.
+    pub rpki: bool,
+    /// The prefixes originated changed.
+    pub originate: bool,
+    /// The change in words, for the message.
+    pub summary: &'a str,
 }
 
 impl ConfigReload<'_> {
-    /// Logs the event: INFO when applied, WARN when refused.
+    /// Logs the event: INFO when applied, WARN when refused. Address lists are
+    /// comma-separated, as `withdrawn_from` is.
     pub fn log(&self) {
-        let (added, removed, changed) = (
+        let (added, removed, changed, reset) = (
             self.added.join(","),
             self.removed.join(","),
             self.changed.join(","),
+            self.reset.join(","),
         );
-        let (trigger, sessions_reset) = (self.trigger, self.sessions_reset);
-        let (policy_changed, rpki_changed) = (self.policy_changed, self.rpki_changed);
+        let (generation, trigger, rpki, originate) =
+            (self.generation, self.trigger, self.rpki, self.originate);
         match self.refused {
             None => tracing::info!(
                 target: "hopsig_bgp::speaker::reload",
                 event = "config_reload",
-                result = "ok",
-                reason = "",
+                generation,
                 trigger,
+                result = "applied",
+                reason = "",
                 added,
                 removed,
                 changed,
-                sessions_reset,
-                policy_changed,
-                rpki_changed,
-                "hopsig speaker: configuration reloaded ({trigger}): neighbours added [{added}], removed [{removed}], changed [{changed}]; {sessions_reset} sessions reset"
+                reset,
+                rpki,
+                originate,
+                "hopsig speaker: configuration reload {generation} applied: {}",
+                self.summary
             ),
             Some(reason) => tracing::warn!(
                 target: "hopsig_bgp::speaker::reload",
                 event = "config_reload",
+                generation,
+                trigger,
                 result = "refused",
                 reason,
-                trigger,
                 added,
                 removed,
                 changed,
-                sessions_reset,
-                policy_changed,
-                rpki_changed,
-                "hopsig speaker: configuration reload ({trigger}) refused: {reason}; the running configuration stays"
+                reset,
+                rpki,
+                originate,
+                "hopsig speaker: configuration reload {generation} refused: {reason}; the running configuration stays"
             ),
         }
     }

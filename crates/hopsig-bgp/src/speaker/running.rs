@@ -240,32 +240,21 @@ impl Running {
             Err(e) => ("refused", Some(e.to_string()), Summary::default()),
         };
         metrics::counter!("hopsig_speaker_config_reloads_total", "result" => result).increment(1);
-        let generation = self.generation;
-        let list = |v: &[String]| v.join(" ");
-        if let Some(why) = &reason {
-            tracing::warn!(
-                event = "config_reload",
-                generation,
-                trigger = trigger.name(),
-                result,
-                reason = %why,
-                "hopsig speaker: configuration reload {generation} refused: {why}; the running configuration stays"
-            );
-        } else {
-            tracing::info!(
-                event = "config_reload",
-                generation,
-                trigger = trigger.name(),
-                result,
-                added = %list(&summary.added),
-                removed = %list(&summary.removed),
-                changed = %list(&summary.changed),
-                reset = %list(&summary.reset),
-                rpki = summary.rpki,
-                "hopsig speaker: configuration reload {generation} applied: {}",
-                summary.text()
-            );
+        let text = summary.text();
+        super::logs::ConfigReload {
+            generation: self.generation,
+            trigger: trigger.name(),
+            refused: reason.as_deref(),
+            added: &summary.added,
+            removed: &summary.removed,
+            changed: &summary.changed,
+            reset: &summary.reset,
+            rpki: summary.rpki,
+            originate: summary.originate,
+            summary: &text,
         }
+        .log();
+        let generation = self.generation;
         let value = json!({
             "token": token,
             "generation": generation,
