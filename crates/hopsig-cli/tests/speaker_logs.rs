@@ -159,6 +159,25 @@ fn json_log_holds_the_events_of_real_sessions() {
             "[[rpki.cache]]\naddress = \"127.0.0.1\"\nport = {cache_port}\npreference = 1\nrefresh = 2\n"
         );
     let _a = start_logged(&s, "a", a, &["--log-format", "json"], &[]);
+    // The router keys came over RTR: version 2, a session id and serial, two keys.
+    // Awaited before B starts, so that B's route is Valid at once: a route found Not
+    // Valid first and Valid when the keys come is logged at INFO (not what this tests).
+    let sync = wait_event(&s, "a", "rtr_sync", |f| f["router_keys"] == 2);
+    let f = &sync["fields"];
+    assert_eq!(f["cache"], format!("127.0.0.1:{cache_port}"), "{sync}");
+    assert_eq!(f["version"], 2, "{sync}");
+    assert_eq!(f["kind"], "full", "{sync}");
+    assert!(f["serial"].is_u64() && f["session_id"].is_u64(), "{sync}");
+    assert_eq!(
+        (&f["vrps"], &f["aspas"]),
+        (&Value::from(0), &Value::from(0))
+    );
+    let served = wait_event(&s, "serve", "rtr_router_connected", |_| true);
+    assert!(served["fields"]["router"]
+        .as_str()
+        .unwrap()
+        .starts_with("127.0.0.1:"));
+
     let to_a = [Nb {
         address: "127.26.10.1",
         port: pa,
@@ -191,23 +210,6 @@ fn json_log_holds_the_events_of_real_sessions() {
             .contains("127.26.10.2 AS65262: OpenConfirm -> Established"),
         "{up}"
     );
-    // The router keys came over RTR: version 2, a session id and serial, two keys.
-    let sync = wait_event(&s, "a", "rtr_sync", |f| f["router_keys"] == 2);
-    let f = &sync["fields"];
-    assert_eq!(f["cache"], format!("127.0.0.1:{cache_port}"), "{sync}");
-    assert_eq!(f["version"], 2, "{sync}");
-    assert_eq!(f["kind"], "full", "{sync}");
-    assert!(f["serial"].is_u64() && f["session_id"].is_u64(), "{sync}");
-    assert_eq!(
-        (&f["vrps"], &f["aspas"]),
-        (&Value::from(0), &Value::from(0))
-    );
-    let served = wait_event(&s, "serve", "rtr_router_connected", |_| true);
-    assert!(served["fields"]["router"]
-        .as_str()
-        .unwrap()
-        .starts_with("127.0.0.1:"));
-
     // C's key is not in the RPKI: its route is forwarded (lazy), found Not Valid and
     // withdrawn.
     let c = config(
@@ -309,6 +311,24 @@ fn json_log_holds_the_events_of_real_sessions() {
             .contains("NOTIFICATION received: code 6 subcode 2"),
         "{down}"
     );
+
+    // A reload of the same file through `hopsig speaker reload`: config_reload with its
+    // fields (docs/spec/speaker.md, "Logs").
+    let conf = s.path("a.toml");
+    s.ok(&["speaker", "reload", conf.to_str().unwrap()]);
+    let reload = wait_event(&s, "a", "config_reload", |_| true);
+    let f = &reload["fields"];
+    assert_eq!(reload["level"], "INFO", "{reload}");
+    assert_eq!(reload["target"], "hopsig_bgp::speaker::reload", "{reload}");
+    assert_eq!(
+        (&f["generation"], &f["trigger"], &f["result"], &f["reason"]),
+        (&1.into(), &"request".into(), &"applied".into(), &"".into()),
+        "{reload}"
+    );
+    for list in ["added", "removed", "changed", "reset"] {
+        assert_eq!(f[list], "", "{reload}");
+    }
+    assert_eq!((&f["rpki"], &f["originate"]), (&false.into(), &false.into()));
 
     // B and C logged in the default text format: tracing-subscriber's human lines,
     // with the messages the other tests read and the events' fields.

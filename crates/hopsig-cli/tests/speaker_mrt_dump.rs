@@ -367,10 +367,14 @@ fn dumps_of_a_real_session_read_back_exactly() {
     for file in [all.clone(), table_file.clone()] {
         let f = file.to_string_lossy().into_owned();
         let o = s.ok(&["bgpsec", "inspect", &f, "--json"]);
-        let lines: Vec<serde_json::Value> = stdout(&o)
+        let mut lines: Vec<serde_json::Value> = stdout(&o)
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
+        // The JSON lines end with the trailer: metadata and counts (docs/spec/json.md).
+        let trailer = lines.pop().unwrap();
+        assert_eq!(trailer["summary"]["malformed_records"], 0, "{file:?}");
+        assert!(trailer["metadata"].is_object(), "{file:?}");
         let secured: Vec<_> = lines
             .iter()
             .filter(|v| !v["bgpsec_path"].is_null())
