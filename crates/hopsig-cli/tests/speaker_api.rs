@@ -474,7 +474,11 @@ fn every_endpoint_answers_what_the_sessions_sent() {
     // A's routes, B's own, and the trailer.
     assert_eq!(out.lines().count(), usize::from(A_ROUTES) + 2, "{out}");
     let trailer: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
-    assert_eq!(trailer["summary"]["entries"], u64::from(A_ROUTES) + 1, "{out}");
+    assert_eq!(
+        trailer["summary"]["entries"],
+        u64::from(A_ROUTES) + 1,
+        "{out}"
+    );
     let out = common::stdout(&s.ok(&["speaker", "show", &conf, "not-valid"]));
     assert_eq!(out.lines().count(), 4, "{out}");
     assert!(out.contains(&c_prefix(2)), "{out}");

@@ -328,7 +328,10 @@ fn json_log_holds_the_events_of_real_sessions() {
     for list in ["added", "removed", "changed", "reset"] {
         assert_eq!(f[list], "", "{reload}");
     }
-    assert_eq!((&f["rpki"], &f["originate"]), (&false.into(), &false.into()));
+    assert_eq!(
+        (&f["rpki"], &f["originate"]),
+        (&false.into(), &false.into())
+    );
 
     // B and C logged in the default text format: tracing-subscriber's human lines,
     // with the messages the other tests read and the events' fields.

@@ -384,8 +384,13 @@ impl Shell<'_> {
                     self.connecting = None;
                     match done {
                         Ok(Ok(stream)) => {
-                            self.conn =
-                                Some(Conn::open(stream, self.id, self.rib, &self.messages.sent, self.n.remote_as));
+                            self.conn = Some(Conn::open(
+                                stream,
+                                self.id,
+                                self.rib,
+                                &self.messages.sent,
+                                self.n.remote_as,
+                            ));
                             self.outgoing = true;
                             fsm::Event::TcpCrAcked
                         }
@@ -395,7 +400,13 @@ impl Shell<'_> {
                 }
                 Happened::Accepted(stream) if self.accepting => {
                     self.accepting = false;
-                    self.conn = Some(Conn::open(stream, self.id, self.rib, &self.messages.sent, self.n.remote_as));
+                    self.conn = Some(Conn::open(
+                        stream,
+                        self.id,
+                        self.rib,
+                        &self.messages.sent,
+                        self.n.remote_as,
+                    ));
                     self.outgoing = false;
                     fsm::Event::TcpConnectionConfirmed
                 }
@@ -411,7 +422,13 @@ impl Shell<'_> {
                                 state: State::Active,
                                 negotiated: None,
                             },
-                            conn: Conn::open(stream, self.id, self.rib, &self.messages.sent, self.n.remote_as),
+                            conn: Conn::open(
+                                stream,
+                                self.id,
+                                self.rib,
+                                &self.messages.sent,
+                                self.n.remote_as,
+                            ),
                             timers: [None; Timer::ALL.len()],
                             remote_id: None,
                             up: None,
