@@ -23,8 +23,7 @@ use hopsig_bgp::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 use hopsig_bgp::mrt::table_dump_v2::{PeerIndexTable, RibRecord};
 use hopsig_bgp::packet::{
     Afi, AsPath, AsWidth, AttributeValue, BgpsecCapability, Capability, Direction, Message,
-    MpReachNlri, MultiprotocolCapability, NextHop, Open, Origin, PathAttribute, Prefix,
-    RawAttribute, Safi, Update,
+    MultiprotocolCapability, NextHop, Open, Origin, PathAttribute, Prefix, RawAttribute, Update,
 };
 use hopsig_bgp::trace::{Entries, Entry};
 use hopsig_bgp::{Chain, Hop, SignedNlri, Signer};
@@ -53,19 +52,7 @@ fn signed_update(s: &Scratch, p: &str) -> Vec<u8> {
     let p = prefix(p);
     let chain = Chain::originate(&signer, SignedNlri::unicast(p), &Hop::to(LOCAL)).unwrap();
     let next_hop = NextHop::V4(SIGNED_AT.parse().unwrap());
-    let mp = MpReachNlri::new(Safi::Unicast, next_hop, vec![p]).unwrap();
-    let attributes = [
-        AttributeValue::Origin(Origin::Igp),
-        AttributeValue::MpReachNlri(mp),
-        AttributeValue::BgpsecPath(chain.path().unwrap()),
-    ]
-    .into_iter()
-    .map(|v| PathAttribute::new(v, AsWidth::Four).unwrap())
-    .collect();
-    let update = Update {
-        attributes,
-        ..Update::default()
-    };
+    let update = bgpsec_update(chain.path().unwrap(), p, next_hop);
     Message::Update(update).encoding(AsWidth::Four).unwrap()
 }
 

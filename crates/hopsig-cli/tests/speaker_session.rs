@@ -19,9 +19,8 @@ use common::speaker::*;
 use common::Scratch;
 use hopsig_bgp::packet::route_refresh::{empty_capability, EXTENDED_MESSAGE_CAPABILITY};
 use hopsig_bgp::packet::{
-    Afi, AsWidth, AttributeValue, BgpsecCapability, Capability, Direction, Message, MpReachNlri,
-    MultiprotocolCapability, NextHop, Open, Origin, PathAttribute, Prefix, Safi, Update,
-    MAX_EXTENDED_MESSAGE_LEN,
+    Afi, AsWidth, BgpsecCapability, Capability, Direction, Message, MultiprotocolCapability,
+    NextHop, Open, Prefix, MAX_EXTENDED_MESSAGE_LEN,
 };
 use hopsig_bgp::{Chain, Hop, SignedNlri, Signer};
 use serde_json::Value;
@@ -49,19 +48,7 @@ fn long_signed_update(s: &Scratch) -> Vec<u8> {
         chain.forward(&signer(asn), &Hop::to(to)).unwrap();
     }
     let next_hop = NextHop::V4(Ipv4Addr::new(127, 0, 8, 2));
-    let mp = MpReachNlri::new(Safi::Unicast, next_hop, vec![prefix]).unwrap();
-    let attributes = [
-        AttributeValue::Origin(Origin::Igp),
-        AttributeValue::MpReachNlri(mp),
-        AttributeValue::BgpsecPath(chain.path().unwrap()),
-    ]
-    .into_iter()
-    .map(|v| PathAttribute::new(v, AsWidth::Four).unwrap())
-    .collect();
-    let update = Update {
-        attributes,
-        ..Update::default()
-    };
+    let update = bgpsec_update(chain.path().unwrap(), prefix, next_hop);
     Message::Update(update)
         .encoding_max(AsWidth::Four, MAX_EXTENDED_MESSAGE_LEN)
         .unwrap()

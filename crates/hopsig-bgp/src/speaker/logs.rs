@@ -191,30 +191,26 @@ pub(crate) fn validation_state(
     to: &str,
     reason: &str,
 ) {
+    // A tracing callsite's level is fixed: one macro call per level, same fields.
+    macro_rules! at {
+        ($level:ident) => {
+            tracing::$level!(
+                target: "hopsig_bgp::speaker::rib",
+                event = "validation_state",
+                prefix = %prefix,
+                neighbor = %neighbor,
+                check,
+                from,
+                to,
+                reason,
+                "hopsig speaker: {prefix} from {neighbor}: {check} {from} -> {to}"
+            )
+        };
+    }
     if bad(from) || bad(to) {
-        tracing::info!(
-            target: "hopsig_bgp::speaker::rib",
-            event = "validation_state",
-            prefix = %prefix,
-            neighbor = %neighbor,
-            check,
-            from,
-            to,
-            reason,
-            "hopsig speaker: {prefix} from {neighbor}: {check} {from} -> {to}"
-        );
+        at!(info);
     } else {
-        tracing::debug!(
-            target: "hopsig_bgp::speaker::rib",
-            event = "validation_state",
-            prefix = %prefix,
-            neighbor = %neighbor,
-            check,
-            from,
-            to,
-            reason,
-            "hopsig speaker: {prefix} from {neighbor}: {check} {from} -> {to}"
-        );
+        at!(debug);
     }
 }
 

@@ -252,6 +252,17 @@ struct Leg {
 }
 
 impl Shell<'_> {
+    /// The reader and writer tasks of a new connection `stream` of this session.
+    fn open(&self, stream: TcpStream) -> Conn {
+        Conn::open(
+            stream,
+            self.id,
+            self.rib,
+            &self.messages.sent,
+            self.n.remote_as,
+        )
+    }
+
     /// Performs `action`; an event when performing it failed.
     async fn perform(
         &mut self,
@@ -384,13 +395,7 @@ impl Shell<'_> {
                     self.connecting = None;
                     match done {
                         Ok(Ok(stream)) => {
-                            self.conn = Some(Conn::open(
-                                stream,
-                                self.id,
-                                self.rib,
-                                &self.messages.sent,
-                                self.n.remote_as,
-                            ));
+                            self.conn = Some(self.open(stream));
                             self.outgoing = true;
                             fsm::Event::TcpCrAcked
                         }
@@ -400,13 +405,7 @@ impl Shell<'_> {
                 }
                 Happened::Accepted(stream) if self.accepting => {
                     self.accepting = false;
-                    self.conn = Some(Conn::open(
-                        stream,
-                        self.id,
-                        self.rib,
-                        &self.messages.sent,
-                        self.n.remote_as,
-                    ));
+                    self.conn = Some(self.open(stream));
                     self.outgoing = false;
                     fsm::Event::TcpConnectionConfirmed
                 }
@@ -422,13 +421,7 @@ impl Shell<'_> {
                                 state: State::Active,
                                 negotiated: None,
                             },
-                            conn: Conn::open(
-                                stream,
-                                self.id,
-                                self.rib,
-                                &self.messages.sent,
-                                self.n.remote_as,
-                            ),
+                            conn: self.open(stream),
                             timers: [None; Timer::ALL.len()],
                             remote_id: None,
                             up: None,

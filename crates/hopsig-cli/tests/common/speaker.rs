@@ -406,3 +406,27 @@ pub fn gobgpd_from(s: &Scratch, name: &str, conf: String, api: u16) -> Running {
     });
     daemon
 }
+
+/// A BGPsec UPDATE announcing `prefix` (IPv4 unicast, so in MP_REACH_NLRI with
+/// `next_hop`, RFC 8205 §3) along the signed `path`: ORIGIN, MP_REACH_NLRI,
+/// BGPsec_PATH.
+pub fn bgpsec_update(
+    path: hopsig_bgp::packet::BgpsecPath<'static>,
+    prefix: hopsig_bgp::packet::Prefix,
+    next_hop: hopsig_bgp::packet::NextHop,
+) -> hopsig_bgp::packet::Update<'static> {
+    use hopsig_bgp::packet::{AsWidth, AttributeValue, MpReachNlri, Origin, PathAttribute, Safi};
+    let mp = MpReachNlri::new(Safi::Unicast, next_hop, vec![prefix]).unwrap();
+    let attributes = [
+        AttributeValue::Origin(Origin::Igp),
+        AttributeValue::MpReachNlri(mp),
+        AttributeValue::BgpsecPath(path),
+    ]
+    .into_iter()
+    .map(|v| PathAttribute::new(v, AsWidth::Four).unwrap())
+    .collect();
+    hopsig_bgp::packet::Update {
+        attributes,
+        ..Default::default()
+    }
+}
