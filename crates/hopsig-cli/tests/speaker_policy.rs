@@ -90,12 +90,6 @@ fn route_from(s: &Scratch, neighbor: &str, prefix: &str) -> Option<Value> {
         .cloned()
 }
 
-/// gobgpd's Adj-RIB-In from hopsig at `address`, by prefix.
-fn gobgpd_adj_in(api: u16, address: &str) -> Value {
-    let o = gobgp(api, &["-j", "neighbor", address, "adj-in"]);
-    serde_json::from_slice(&o.stdout).unwrap_or(Value::Null)
-}
-
 /// The attribute of type `t` of gobgpd's first path in `paths`.
 fn attr(paths: &Value, t: u64) -> Option<Value> {
     paths[0]["attrs"]

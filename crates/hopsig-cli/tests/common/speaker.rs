@@ -349,6 +349,13 @@ pub fn start_gobgpd(
     gobgpd_from(s, address, conf, api)
 }
 
+/// gobgpd's Adj-RIB-In from hopsig at `address`, by prefix (`Null` while it has
+/// none or cannot say).
+pub fn gobgpd_adj_in(api: u16, address: &str) -> Value {
+    let o = gobgp(api, &["-j", "neighbor", address, "adj-in"]);
+    serde_json::from_slice(&o.stdout).unwrap_or(Value::Null)
+}
+
 /// `gobgp ARGS` against the gobgpd whose API is on 127.0.0.1:`api`.
 pub fn gobgp(api: u16, args: &[&str]) -> std::process::Output {
     Command::new("gobgp")
