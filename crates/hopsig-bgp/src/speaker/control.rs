@@ -15,11 +15,11 @@ use std::io::Write;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
+use hopsig_primitives::persist::with_suffix;
+
 /// The request file of the speaker whose status file is `state_file`.
 pub fn request_file(state_file: &Path) -> PathBuf {
-    let mut name = state_file.as_os_str().to_os_string();
-    name.push(".refresh");
-    PathBuf::from(name)
+    with_suffix(state_file, ".refresh")
 }
 
 /// Asks the speaker whose status file is `state_file` to request a route refresh
@@ -28,11 +28,7 @@ pub fn request_file(state_file: &Path) -> PathBuf {
 /// # Errors
 /// The request file cannot be written.
 pub fn request_refresh(state_file: &Path, neighbor: IpAddr) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(request_file(state_file))?;
-    writeln!(f, "{neighbor}")
+    append_line(&request_file(state_file), &neighbor.to_string())
 }
 
 /// The addresses asked for since the last call, the request file taken away; none
@@ -46,12 +42,12 @@ pub const RESULTS_KEPT: usize = 16;
 
 /// The reload request file of the speaker whose status file is `state_file`.
 pub fn reload_file(state_file: &Path) -> PathBuf {
-    hopsig_primitives::persist::with_suffix(state_file, ".reload")
+    with_suffix(state_file, ".reload")
 }
 
 /// The reload result file of the speaker whose status file is `state_file`.
 pub fn reload_result_file(state_file: &Path) -> PathBuf {
-    hopsig_primitives::persist::with_suffix(state_file, ".reload-result")
+    with_suffix(state_file, ".reload-result")
 }
 
 /// Asks the speaker whose status file is `state_file` to reload its configuration
@@ -60,11 +56,20 @@ pub fn reload_result_file(state_file: &Path) -> PathBuf {
 /// # Errors
 /// The request file cannot be written.
 pub fn request_reload(state_file: &Path, token: &str, config: &Path) -> std::io::Result<()> {
+    append_line(
+        &reload_file(state_file),
+        &format!("{token} {}", config.display()),
+    )
+}
+
+/// Appends `line` to the request file `file` (created if missing): requests from
+/// several commands at once each add their own line.
+fn append_line(file: &Path, line: &str) -> std::io::Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(reload_file(state_file))?;
-    writeln!(f, "{token} {}", config.display())
+        .open(file)?;
+    writeln!(f, "{line}")
 }
 
 /// The reloads asked for since the last call, (token, configuration file), the
@@ -86,9 +91,7 @@ fn take_lines(file: PathBuf) -> Vec<String> {
         return vec![];
     }
     // Renamed first, so that a request appended meanwhile goes to a new file.
-    let mut taken = file.clone().into_os_string();
-    taken.push(".taken");
-    let taken = PathBuf::from(taken);
+    let taken = with_suffix(&file, ".taken");
     let text = std::fs::rename(&file, &taken).and_then(|()| {
         let text = std::fs::read_to_string(&taken);
         let _ = std::fs::remove_file(&taken);
