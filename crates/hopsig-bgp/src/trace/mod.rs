@@ -27,6 +27,6 @@ pub use sign::{
     bgpsec_update, plain_update_message, sign_mrt, signed_path, update_message, SignOptions,
     SignReport,
 };
-pub use validate::{validate_mrt, validate_mrt_cached, validate_mrt_cached_each, ValidateReport};
+pub use validate::{validate_mrt, validate_mrt_cached, EachRecord, ValidateReport};
 #[cfg(feature = "rpki")]
-pub use validate::{validate_mrt_rpki, validate_mrt_rpki_cached, validate_mrt_rpki_cached_each};
+pub use validate::{validate_mrt_rpki, validate_mrt_rpki_cached};

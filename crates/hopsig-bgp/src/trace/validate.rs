@@ -371,7 +371,14 @@ pub fn validate_mrt(
     validate(input, keys, None, None, threads, progress, None)
 }
 
-/// [`validate_mrt`] with the signature cache `cache` shared by the threads.
+/// Each record's [`Outcome`] with its index, in record order: what a per-UPDATE
+/// output prints (`hopsig bgpsec validate-mrt --json-lines`). A TABLE_DUMP_V2 RIB
+/// record gives one outcome per route, each with the record's index.
+pub type EachRecord<'a> = &'a mut dyn FnMut(u64, &Outcome);
+
+/// [`validate_mrt`] with the signature cache `cache` shared by the threads; with
+/// `each`, every record's [`Outcome`] is also handed to it, in record order, as the
+/// batches come back from the threads (outcomes are kept only then).
 ///
 /// # Errors
 /// As [`validate_mrt`].
@@ -381,37 +388,9 @@ pub fn validate_mrt_cached(
     cache: &SignatureCache,
     threads: usize,
     progress: &mut dyn FnMut(u64),
+    each: Option<EachRecord<'_>>,
 ) -> Result<ValidateReport, ValidateMrtError> {
-    validate(input, keys, None, Some(cache), threads, progress, None)
-}
-
-/// Each record's [`Outcome`] with its index, in record order: what a per-UPDATE
-/// output prints (`hopsig bgpsec validate-mrt --json-lines`). A TABLE_DUMP_V2 RIB
-/// record gives one outcome per route, each with the record's index.
-pub type EachRecord<'a> = &'a mut dyn FnMut(u64, &Outcome);
-
-/// [`validate_mrt_cached`] that also hands every record's [`Outcome`] to `each`, in
-/// record order, as the batches come back from the threads.
-///
-/// # Errors
-/// As [`validate_mrt`].
-pub fn validate_mrt_cached_each(
-    input: impl Read + Send,
-    keys: &dyn KeyLookup,
-    cache: &SignatureCache,
-    threads: usize,
-    progress: &mut dyn FnMut(u64),
-    each: EachRecord<'_>,
-) -> Result<ValidateReport, ValidateMrtError> {
-    validate(
-        input,
-        keys,
-        None,
-        Some(cache),
-        threads,
-        progress,
-        Some(each),
-    )
+    validate(input, keys, None, Some(cache), threads, progress, each)
 }
 
 /// [`validate_mrt`] with the router keys of an RPKI `view`, and each announced
@@ -441,7 +420,8 @@ pub fn validate_mrt_rpki(
     )
 }
 
-/// [`validate_mrt_rpki`] with the signature cache `cache` shared by the threads.
+/// [`validate_mrt_rpki`] with the signature cache `cache` shared by the threads, and
+/// `each` as [`validate_mrt_cached`]'s.
 ///
 /// # Errors
 /// As [`validate_mrt`].
@@ -453,6 +433,7 @@ pub fn validate_mrt_rpki_cached(
     cache: &SignatureCache,
     threads: usize,
     progress: &mut dyn FnMut(u64),
+    each: Option<EachRecord<'_>>,
 ) -> Result<ValidateReport, ValidateMrtError> {
     validate(
         input,
@@ -461,33 +442,7 @@ pub fn validate_mrt_rpki_cached(
         Some(cache),
         threads,
         progress,
-        None,
-    )
-}
-
-/// [`validate_mrt_rpki_cached`] that also hands every record's [`Outcome`] to `each`,
-/// in record order ([`validate_mrt_cached_each`]).
-///
-/// # Errors
-/// As [`validate_mrt`].
-#[cfg(feature = "rpki")]
-pub fn validate_mrt_rpki_cached_each(
-    input: impl Read + Send,
-    view: &View,
-    relation: Relation,
-    cache: &SignatureCache,
-    threads: usize,
-    progress: &mut dyn FnMut(u64),
-    each: EachRecord<'_>,
-) -> Result<ValidateReport, ValidateMrtError> {
-    validate(
-        input,
-        view.router_keys(),
-        Some((view, relation)),
-        Some(cache),
-        threads,
-        progress,
-        Some(each),
+        each,
     )
 }
 

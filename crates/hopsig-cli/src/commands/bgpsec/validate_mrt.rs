@@ -12,7 +12,9 @@ use hopsig_bgp::rpki::aspa::Relation;
 use hopsig_bgp::rpki::view::View;
 use hopsig_bgp::rpki::{source, Limits, PayloadSet};
 use hopsig_bgp::trace::validate::Outcome as Verdict;
-use hopsig_bgp::trace::{validate_mrt_cached_each, validate_mrt_rpki_cached_each, ValidateReport};
+use hopsig_bgp::trace::{
+    validate_mrt_cached, validate_mrt_rpki_cached, EachRecord, ValidateReport,
+};
 
 use super::{open_mrt, rate, threads};
 use crate::io::{at, metadata, note, outputs, say, say_json_line, Failure, Outcome, Secrecy};
@@ -123,32 +125,32 @@ pub fn run(args: Args) -> Outcome {
     }
     let mut printed: Outcome = Ok(());
     let mut each = |record: u64, verdict: &Verdict| {
-        if args.json_lines && printed.is_ok() {
+        if printed.is_ok() {
             if let Some(line) = update_line(record, verdict) {
                 printed = say_json_line(&line);
             }
         }
     };
+    // Outcomes are kept and handed out only for --json-lines.
+    let each: Option<EachRecord<'_>> = if args.json_lines {
+        Some(&mut each)
+    } else {
+        None
+    };
     let report = match (&keys, &view) {
-        (_, Some((view, role))) => validate_mrt_rpki_cached_each(
-            input.reader,
-            view,
-            *role,
-            &cache,
-            threads,
-            &mut tick,
-            &mut each,
-        ),
-        (Some(keys), None) => {
-            validate_mrt_cached_each(input.reader, keys, &cache, threads, &mut tick, &mut each)
+        (_, Some((view, role))) => {
+            validate_mrt_rpki_cached(input.reader, view, *role, &cache, threads, &mut tick, each)
         }
-        (None, None) => validate_mrt_cached_each(
+        (Some(keys), None) => {
+            validate_mrt_cached(input.reader, keys, &cache, threads, &mut tick, each)
+        }
+        (None, None) => validate_mrt_cached(
             input.reader,
             &hopsig_bgp::RouterKeys::new(),
             &cache,
             threads,
             &mut tick,
-            &mut each,
+            each,
         ),
     }
     .map_err(|e| at(&args.file, e))?;
