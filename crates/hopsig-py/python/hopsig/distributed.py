@@ -1,0 +1,1 @@
+"""hopsig.distributed: being written (TEAM27.md)."""

@@ -1,0 +1,61 @@
+"""Fixtures shared by the pytest suite of the hopsig Python package.
+
+The data are the repository's: RIPE RIS MRT files in ``../shared/data/mrt`` (beside the
+clone, as CI has them) and the RouteViews file kept in
+``crates/hopsig-bgp/tests/data/routeviews``. Under ``CI=true`` a missing file fails the
+test instead of skipping it.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+#: The repository's root (crates/hopsig-py/tests/ is three levels down).
+REPO = Path(__file__).resolve().parents[3]
+#: The RIS files (../shared/data/mrt beside the clone).
+RIS_DIR = REPO.parent / "shared" / "data" / "mrt"
+#: The RouteViews updates file kept in the repository.
+ROUTEVIEWS = REPO / "crates" / "hopsig-bgp" / "tests" / "data" / "routeviews" / "route-views.jinx.updates.20150401.0000.bz2"
+#: The independent Python references (interop/python).
+INTEROP = REPO / "interop" / "python"
+
+
+def need(path: Path) -> Path:
+    """``path``, or a skip (a failure under ``CI=true``) saying it is missing."""
+    if not path.exists():
+        message = f"{path} is missing"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    """The repository's root."""
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def ris_files() -> list:
+    """The RIS MRT files, sorted by name (updates and one bview)."""
+    return sorted(need(RIS_DIR).glob("ris-*.gz"))
+
+
+@pytest.fixture(scope="session")
+def ris_updates() -> Path:
+    """One small RIS updates file (2010, 39 KB compressed)."""
+    return need(RIS_DIR / "ris-updates.20100722.2015.gz")
+
+
+@pytest.fixture(scope="session")
+def routeviews() -> Path:
+    """The RouteViews updates file (bzip2)."""
+    return need(ROUTEVIEWS)
+
+
+@pytest.fixture(scope="session")
+def interop() -> Path:
+    """The folder of independent Python references."""
+    return need(INTEROP)
