@@ -178,8 +178,8 @@ def _sign_one(path: str, out: str, keys_dir: str, threads: int, options: Dict[st
     return engine.sign_mrt(path, out, keys_dir, generate=False, threads=threads, **options)
 
 
-def _ases_one(path: str) -> List[int]:
-    return list(engine.mrt_ases(path))
+def _ases_one(path: str, target_as: int) -> List[int]:
+    return list(engine.mrt_ases(path, target_as=target_as))
 
 
 def _replay_one(path: str, options: Dict[str, Any]) -> Dict[str, Any]:
@@ -394,8 +394,9 @@ def validate_mrt(
     paths = _paths(files)
     _check_out(out, force)
     keys_arg = os.fspath(keys) if keys is not None else None
-    started = time.monotonic()
     with _cluster(client, scheduler, workers, threads_per_worker, retries, progress) as run:
+        # From a ready cluster: the job's time, not the LocalCluster's start.
+        started = time.monotonic()
         engine_threads = threads or threads_per_worker
         results = run.map("validate-mrt", _validate_one, [(p, keys_arg, engine_threads, options) for p in paths])
     summaries = [s for s, _ in results]
@@ -433,8 +434,9 @@ def sign_mrt(
     out_dir: PathLike,
     keys_dir: PathLike,
     *,
-    suite: int = 1,
+    suite: Union[int, str] = 1,
     limit: Optional[int] = None,
+    target_as: int = 12654,
     client: Any = None,
     scheduler: str = "local",
     workers: int = 2,
@@ -452,7 +454,8 @@ def sign_mrt(
     one task per file); their union gets keys once, here on the client
     (:func:`hopsig.engine.generate_keys` into ``keys_dir``, which the workers must see);
     then each file is signed with ``generate=False`` into ``out_dir`` under
-    :func:`signed_name`. ``limit`` is per file. The other arguments are
+    :func:`signed_name`. ``limit`` is per file; ``target_as`` is the AS the newest
+    signature targets where a file does not name the collector's (RIB dumps). The other arguments are
     :func:`validate_mrt`'s.
 
     Returns a :class:`Result`: ``summary`` (the sign summaries' counts summed,
@@ -466,17 +469,19 @@ def sign_mrt(
     names = signed_name(paths)
     outs = [os.path.join(os.fspath(out_dir), names[p]) for p in paths]
     keys_arg = os.fspath(keys_dir)
-    started = time.monotonic()
     with _cluster(client, scheduler, workers, threads_per_worker, retries, progress) as run:
+        # From a ready cluster: the job's time, not the LocalCluster's start.
+        started = time.monotonic()
         engine_threads = threads or threads_per_worker
-        per_file = run.map("mrt-ases", _ases_one, [(p,) for p in paths])
+        per_file = run.map("mrt-ases", _ases_one, [(p, target_as) for p in paths])
         ases = sorted(set().union(*per_file))
         generated = engine.generate_keys(keys_arg, ases, suite=suite)
-        options: Dict[str, Any] = {"suite": suite, "limit": limit}
+        options: Dict[str, Any] = {"suite": suite, "limit": limit, "target_as": target_as}
         summaries = run.map(
             "sign-mrt", _sign_one, [(p, o, keys_arg, engine_threads, options) for p, o in zip(paths, outs)]
         )
-    summary = _finish("sign-mrt", run, summaries, ("suite", "keys"), started)
+    # router_keys: ASes with a key after each task, all of them the same folder.
+    summary = _finish("sign-mrt", run, summaries, ("suite", "suite_name", "keys", "router_keys"), started)
     summary["ases"] = len(ases)
     summary["keys_generated"] = generated
     summary["outputs"] = outs
@@ -523,8 +528,9 @@ def replay(
 
     paths = _paths(files)
     _check_out(out, force)
-    started = time.monotonic()
     with _cluster(client, scheduler, workers, threads_per_worker, retries, progress) as run:
+        # From a ready cluster: the job's time, not the LocalCluster's start.
+        started = time.monotonic()
         documents = run.map("replay", _replay_one, [(p, options) for p in paths])
     summary = _finish("replay", run, [], (), started)
     summary["file_count"] = len(documents)
