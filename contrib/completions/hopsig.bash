@@ -16,6 +16,9 @@ _hopsig() {
             ",$1")
                 cmd="hopsig"
                 ;;
+            hopsig,batch)
+                cmd="hopsig__subcmd__batch"
+                ;;
             hopsig,bench)
                 cmd="hopsig__subcmd__bench"
                 ;;
@@ -73,6 +76,18 @@ _hopsig() {
             hopsig,verify)
                 cmd="hopsig__subcmd__verify"
                 ;;
+            hopsig__subcmd__batch,help)
+                cmd="hopsig__subcmd__batch__subcmd__help"
+                ;;
+            hopsig__subcmd__batch,validate-mrt)
+                cmd="hopsig__subcmd__batch__subcmd__validate__subcmd__mrt"
+                ;;
+            hopsig__subcmd__batch__subcmd__help,help)
+                cmd="hopsig__subcmd__batch__subcmd__help__subcmd__help"
+                ;;
+            hopsig__subcmd__batch__subcmd__help,validate-mrt)
+                cmd="hopsig__subcmd__batch__subcmd__help__subcmd__validate__subcmd__mrt"
+                ;;
             hopsig__subcmd__bgpsec,feed)
                 cmd="hopsig__subcmd__bgpsec__subcmd__feed"
                 ;;
@@ -114,6 +129,9 @@ _hopsig() {
                 ;;
             hopsig__subcmd__bgpsec__subcmd__help,validate-mrt)
                 cmd="hopsig__subcmd__bgpsec__subcmd__help__subcmd__validate__subcmd__mrt"
+                ;;
+            hopsig__subcmd__help,batch)
+                cmd="hopsig__subcmd__help__subcmd__batch"
                 ;;
             hopsig__subcmd__help,bench)
                 cmd="hopsig__subcmd__help__subcmd__bench"
@@ -171,6 +189,9 @@ _hopsig() {
                 ;;
             hopsig__subcmd__help,verify)
                 cmd="hopsig__subcmd__help__subcmd__verify"
+                ;;
+            hopsig__subcmd__help__subcmd__batch,validate-mrt)
+                cmd="hopsig__subcmd__help__subcmd__batch__subcmd__validate__subcmd__mrt"
                 ;;
             hopsig__subcmd__help__subcmd__bgpsec,feed)
                 cmd="hopsig__subcmd__help__subcmd__bgpsec__subcmd__feed"
@@ -506,12 +527,142 @@ _hopsig() {
 
     case "${cmd}" in
         hopsig)
-            opts="-h -V --log-format --log-level --help --version schemes keygen sign verify pkg ic kcx inspect bench bgpsec replay reproduce speaker ndn pla rtr completions man help"
+            opts="-h -V --log-format --log-level --help --version schemes keygen sign verify pkg ic kcx inspect bench bgpsec replay reproduce speaker ndn pla rtr batch completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__batch)
+            opts="-h --log-format --log-level --help validate-mrt help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__batch__subcmd__help)
+            opts="validate-mrt help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__batch__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__batch__subcmd__help__subcmd__validate__subcmd__mrt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__batch__subcmd__validate__subcmd__mrt)
+            opts="-h --keys --scheduler --workers --threads-per-worker --threads --retries --at --signature-cache --out --json --force --no-progress --python --log-format --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --keys)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheduler)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads-per-worker)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signature-cache)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --python)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --log-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -1022,8 +1173,36 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__help)
-            opts="schemes keygen sign verify pkg ic kcx inspect bench bgpsec replay reproduce speaker ndn pla rtr completions man help"
+            opts="schemes keygen sign verify pkg ic kcx inspect bench bgpsec replay reproduce speaker ndn pla rtr batch completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__batch)
+            opts="validate-mrt"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hopsig__subcmd__help__subcmd__batch__subcmd__validate__subcmd__mrt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

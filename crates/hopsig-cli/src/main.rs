@@ -18,7 +18,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd};
+use commands::{
+    batch, bench as bench_cmd, ic, inspect, kcx, keygen, pkg, reproduce as reproduce_cmd,
+};
 use commands::{
     bgpsec, ndn, pla, replay as replay_cmd, rtr, schemes, shell, sign, speaker as speaker_cmd,
     verify,
@@ -52,6 +54,7 @@ enum Command {
     Ndn(ndn::Args),
     Pla(pla::Args),
     Rtr(rtr::Args),
+    Batch(batch::Args),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
 }
@@ -88,6 +91,7 @@ fn run(command: Command) -> io::Outcome {
         Command::Ndn(args) => ndn::run(args),
         Command::Pla(args) => pla::run(args),
         Command::Rtr(args) => rtr::run(args),
+        Command::Batch(args) => batch::run(args),
         Command::Completions(args) => shell::run_completions(args),
         Command::Man(args) => shell::run_man(args),
     }

@@ -27,6 +27,7 @@ macro_rules! on_curve {
     }};
 }
 
+pub mod batch;
 pub mod bench;
 pub mod bgpsec;
 pub mod ic;
