@@ -99,7 +99,7 @@ def check_against_sequential(result, want) -> None:
     for k in ("records", "updates", "valid", "not_valid", "signatures"):
         assert s[k] == sum(f[k] for f in want["files"]), k
     assert rows_of(result.table) == want["rows"]
-    assert result.table.schema == distributed.VERDICT_SCHEMA()
+    assert result.table.schema == distributed.verdict_schema()
 
 
 def test_distributed_equals_sequential_and_all_valid(client, signed):

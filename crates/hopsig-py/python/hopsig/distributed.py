@@ -30,7 +30,7 @@ __all__ = [
     "Result",
     "TIMING",
     "FIRST_FAILURES",
-    "VERDICT_SCHEMA",
+    "verdict_schema",
     "validate_mrt",
     "sign_mrt",
     "replay",
@@ -63,7 +63,13 @@ TIMING = frozenset(
 )
 
 
-def _verdict_schema() -> Any:
+def verdict_schema() -> Any:
+    """The columns of :attr:`Result.table` for :func:`validate_mrt`: ``file`` (the
+    path as given), ``record`` (the MRT record's index in its file, from 0),
+    ``bgpsec`` (``"valid"`` / ``"not-valid"``), ``reason`` (null when valid),
+    ``signatures`` (verified), ``detail`` (the validator's words, RFC 8205 section;
+    null when valid). A function so that importing this module does not import
+    pyarrow."""
     import pyarrow as pa
 
     return pa.schema(
@@ -77,13 +83,6 @@ def _verdict_schema() -> Any:
         ]
     )
 
-
-#: The columns of :attr:`Result.table` for ``validate_mrt`` (a function so that
-#: importing this module does not import pyarrow): ``file`` (the path as given),
-#: ``record`` (the MRT record's index in its file, from 0), ``bgpsec`` (``"valid"`` /
-#: ``"not-valid"``), ``reason`` (null when valid), ``signatures`` (verified), ``detail``
-#: (the validator's words, RFC 8205 section; null when valid).
-VERDICT_SCHEMA = _verdict_schema
 
 
 @dataclass(frozen=True)
@@ -169,7 +168,7 @@ def _validate_one(path: str, keys: Optional[str], threads: int, options: Dict[st
     verdicts = summary.pop("verdicts")
     n = len(verdicts["record"])
     columns = {"file": [path] * n, **{k: verdicts[k] for k in ("record", "bgpsec", "reason", "signatures", "detail")}}
-    return summary, pa.table(columns, schema=VERDICT_SCHEMA())
+    return summary, pa.table(columns, schema=verdict_schema())
 
 
 def _sign_one(path: str, out: str, keys_dir: str, threads: int, options: Dict[str, Any]) -> Dict[str, Any]:
@@ -382,7 +381,7 @@ def validate_mrt(
     ``not_valid``, ``not_valid_by_reason``, ``skipped``, ``signatures`` summed;
     ``first_failures`` with their ``file``; ``files``: each file's summary as
     :func:`hopsig.engine.validate_mrt` returns it) and ``table``
-    (:data:`VERDICT_SCHEMA`, one row per UPDATE validated). ``out`` also writes the
+    (:func:`verdict_schema`, one row per UPDATE validated). ``out`` also writes the
     table as Parquet (atomically; an existing file only with ``force``).
 
     Raises :class:`hopsig.errors.InputError` for a file that cannot be read or
@@ -400,7 +399,7 @@ def validate_mrt(
         engine_threads = threads or threads_per_worker
         results = run.map("validate-mrt", _validate_one, [(p, keys_arg, engine_threads, options) for p in paths])
     summaries = [s for s, _ in results]
-    table = pa.concat_tables([t for _, t in results]) if results else VERDICT_SCHEMA().empty_table()
+    table = pa.concat_tables([t for _, t in results]) if results else verdict_schema().empty_table()
     summary = _finish("validate-mrt", run, summaries, ("keys", "router_keys"), started)
     if out is not None:
         import pyarrow.parquet as pq

@@ -2,9 +2,21 @@
 (docs/design/distributed.md)."""
 
 import os
-from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Union
+from typing import Any, Dict, FrozenSet, Optional, Sequence, Union
 
 import pyarrow
+
+__all__ = [
+    "Result",
+    "TIMING",
+    "FIRST_FAILURES",
+    "verdict_schema",
+    "validate_mrt",
+    "sign_mrt",
+    "replay",
+    "signed_name",
+    "timing_free",
+]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -15,8 +27,8 @@ TIMING: FrozenSet[str]
 """Summary fields that say how a run went (times, rates, workers, the signature cache),
 left out by :func:`timing_free`."""
 
-VERDICT_SCHEMA: Callable[[], pyarrow.Schema]
-"""The schema of ``validate_mrt``'s table: file, record, bgpsec, reason, signatures, detail."""
+def verdict_schema() -> pyarrow.Schema:
+    """The schema of ``validate_mrt``'s table: file, record, bgpsec, reason, signatures, detail."""
 
 class Result:
     """What a distributed job found: ``summary`` (reduced, with ``files``: the per-file
