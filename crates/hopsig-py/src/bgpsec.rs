@@ -25,6 +25,10 @@ mod verdict;
 
 use pyo3::prelude::*;
 
+/// What `__reduce__` returns for pickling: a callable (the class, or its
+/// `from_bytes`) and its arguments, so that objects cross processes (Dask).
+type Reduced<'py, Args> = (Bound<'py, PyAny>, Args);
+
 /// Adds this module's classes and functions to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<path::SecurePathSegment>()?;

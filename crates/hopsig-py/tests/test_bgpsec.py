@@ -30,7 +30,7 @@ from hopsig.bgpsec import (
     Update,
     Verdict,
 )
-from hopsig.errors import InputError
+from hopsig.errors import InputError, InvalidError
 
 from conftest import REPO, need
 
@@ -385,6 +385,7 @@ def test_verdicts_carry_validate_mrt_reasons(routers):
     assert good.to_dict() == {"state": "valid", "reason": None, "detail": "",
                               "suite": 1, "signatures": 3}
     assert pickle.loads(pickle.dumps(good)) == good
+    assert good.check() is good
 
     def reason(u, k=keys, **kw):
         v = bgpsec.validate(u, k, **{"local_as": 64999, **kw})
@@ -394,6 +395,9 @@ def test_verdicts_carry_validate_mrt_reasons(routers):
     # RFC 8205 section 5.2 check 2: the newest segment is not the peer's AS.
     r, detail = reason(update, peer_as=64502)
     assert r == "peer_as" and "check 2" in detail
+    with pytest.raises(InvalidError) as e:
+        bgpsec.validate(update, keys, local_as=64999, peer_as=64502).check()
+    assert (e.value.reason, e.value.exit_code, str(e.value)) == ("peer_as", 1, detail)
     # check 8: the local AS on the path.
     assert reason(update, local_as=64502)[0] == "as_loop"
     # Signed toward 64999, validated by another AS: the signature does not verify.

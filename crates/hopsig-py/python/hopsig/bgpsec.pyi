@@ -238,6 +238,8 @@ class Verdict:
         """Whether the UPDATE is 'Valid'."""
     def to_dict(self) -> dict:
         """The verdict as a dict of its five fields."""
+    def check(self) -> "Verdict":
+        """The verdict when valid; else raises InvalidError (exit 1) with its reason."""
     def __bool__(self) -> bool: ...
     def __eq__(self, other: object) -> bool: ...
 

@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::path::ski_array;
+use super::Reduced;
 use crate::errors;
 
 /// Largest secret key file read (a PEM key is under 1 KiB; a BGR key a few).
@@ -130,9 +131,7 @@ impl SigningKey {
 
     /// A second copy of the key (through its secret key file: the library's keys are
     /// not `Clone`, as a copy of a secret should be deliberate), with its suite.
-    pub fn duplicate(
-        &self,
-    ) -> PyResult<(&'static dyn AlgorithmSuite, hopsig_bgp::SigningKey)> {
+    pub fn duplicate(&self) -> PyResult<(&'static dyn AlgorithmSuite, hopsig_bgp::SigningKey)> {
         let suite = self.suite_entry()?;
         let text = self.secret_text()?;
         let key = suite
@@ -152,8 +151,11 @@ pub struct RouterKeys {
     inner: RwLock<Arc<hopsig_bgp::RouterKeys>>,
 }
 
-/// One triple as Python sees it.
+/// One triple as Python gives it.
 type Entry = (u32, Vec<u8>, Vec<u8>);
+
+/// One triple as Python is given it: `(asn, ski, public_key)`.
+type PyEntry<'py> = (u32, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
 
 #[pymethods]
 impl RouterKeys {
@@ -213,15 +215,18 @@ impl RouterKeys {
     }
 
     /// The triples `(asn, ski, public_key)`, sorted by AS and SKI.
-    fn entries<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> Vec<(u32, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    fn entries<'py>(&self, py: Python<'py>) -> Vec<PyEntry<'py>> {
         let keys = self.snapshot();
         let mut all: Vec<&RouterKey> = keys.iter().collect();
         all.sort_unstable_by(|a, b| (a.asn(), a.ski()).cmp(&(b.asn(), b.ski())));
         all.into_iter()
-            .map(|k| (k.asn(), PyBytes::new(py, k.ski()), PyBytes::new(py, k.spki())))
+            .map(|k| {
+                (
+                    k.asn(),
+                    PyBytes::new(py, k.ski()),
+                    PyBytes::new(py, k.spki()),
+                )
+            })
             .collect()
     }
 
@@ -241,12 +246,7 @@ impl RouterKeys {
         format!("RouterKeys(<{} keys>)", self.snapshot().len())
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> (
-        Bound<'py, PyAny>,
-        (Vec<(u32, Bound<'py, PyBytes>, Bound<'py, PyBytes>)>,),
-    ) {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (Vec<PyEntry<'py>>,)> {
         (slf.get_type().into_any(), (slf.get().entries(slf.py()),))
     }
 }

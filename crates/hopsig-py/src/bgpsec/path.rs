@@ -122,7 +122,10 @@ impl Signature {
 
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> (Bound<'py, PyAny>, (Bound<'py, PyBytes>, Bound<'py, PyBytes>)) {
+    ) -> (
+        Bound<'py, PyAny>,
+        (Bound<'py, PyBytes>, Bound<'py, PyBytes>),
+    ) {
         let py = slf.py();
         let s = slf.get();
         (

@@ -4,9 +4,7 @@
 
 use std::net::IpAddr;
 
-use hopsig_bgp::packet::{
-    self as wire, AttributeValue, NextHop, Origin, PathAttribute,
-};
+use hopsig_bgp::packet::{self as wire, AttributeValue, NextHop, Origin, PathAttribute};
 use pyo3::prelude::*;
 
 use super::keys::SigningKey;

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::path::BgpsecPath;
+use super::Reduced;
 use crate::errors;
 
 /// One path attribute as the wire frames it (RFC 4271 §4.3): the Attribute Flags
@@ -244,7 +245,11 @@ impl Update {
     /// The Withdrawn Routes field's IPv4 prefixes.
     #[getter]
     fn withdrawn(&self) -> Vec<String> {
-        self.inner.withdrawn.iter().map(ToString::to_string).collect()
+        self.inner
+            .withdrawn
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     /// The NLRI field's IPv4 prefixes.
@@ -316,7 +321,7 @@ impl Update {
 
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>, u8))> {
+    ) -> PyResult<Reduced<'py, (Bound<'py, PyBytes>, u8)>> {
         let u = slf.get();
         Ok((
             slf.get_type().getattr("from_bytes")?,

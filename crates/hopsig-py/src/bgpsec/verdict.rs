@@ -12,6 +12,7 @@ use pyo3::types::PyBytes;
 
 use super::keys::RouterKeys;
 use super::update::Update;
+use super::Reduced;
 use crate::errors;
 
 /// The verdict on one UPDATE (RFC 8205 §5.1): `state` is `"valid"` or `"not-valid"`;
@@ -83,6 +84,16 @@ impl Verdict {
         self.valid()
     }
 
+    /// The verdict itself when valid; otherwise raises `InvalidError` (the CLI's exit
+    /// status 1) with this `reason` and the `detail` as its message, for code that
+    /// treats a path that does not verify as an error.
+    fn check(slf: PyRef<'_, Self>) -> PyResult<PyRef<'_, Self>> {
+        match &slf.reason {
+            None => Ok(slf),
+            Some(reason) => Err(errors::invalid(reason, &slf.detail)),
+        }
+    }
+
     /// The verdict as a dict (`state`, `reason`, `detail`, `suite`, `signatures`).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let d = pyo3::types::PyDict::new(py);
@@ -108,12 +119,7 @@ impl Verdict {
         }
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> (
-        Bound<'py, PyAny>,
-        (&'static str, Option<String>, String, Option<u8>, usize),
-    ) {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, Fields> {
         let v = slf.get();
         (
             slf.get_type().into_any(),
@@ -154,6 +160,10 @@ impl Verdict {
         }
     }
 }
+
+/// A verdict's fields in the constructor's order: state, reason, detail, suite,
+/// signatures.
+type Fields = (&'static str, Option<String>, String, Option<u8>, usize);
 
 /// What is validated: a whole message's octets, or a decoded UPDATE.
 enum Item {
@@ -206,12 +216,7 @@ impl Item {
 /// The session of the validating router: `local_as` (its AS, the Target AS of the
 /// newest signature and the AS of the loop check), `peer_as` (check 2; `None`
 /// skips it), a confederation member (checks 5, 6), a route server peer (check 7).
-fn peer(
-    local_as: u32,
-    peer_as: Option<u32>,
-    in_confederation: bool,
-    pcount_zero: bool,
-) -> Peer {
+fn peer(local_as: u32, peer_as: Option<u32>, in_confederation: bool, pcount_zero: bool) -> Peer {
     Peer {
         local_as,
         peer_as,
