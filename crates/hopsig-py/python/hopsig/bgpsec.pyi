@@ -1,10 +1,28 @@
 """BGPsec (RFC 8205) objects and operations over hopsig's Rust libraries."""
 
 import os
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union, final
+
+__all__ = [
+    "BGPSEC_PATH_TYPE_CODE",
+    "BgpsecPath",
+    "PathAttribute",
+    "RouterKeys",
+    "SecurePathSegment",
+    "Signature",
+    "SignatureBlock",
+    "Signer",
+    "SigningKey",
+    "Update",
+    "Verdict",
+    "sign",
+    "validate",
+    "validate_many",
+]
 
 BGPSEC_PATH_TYPE_CODE: int
 
+@final
 class SecurePathSegment:
     """One Secure_Path Segment (RFC 8205 section 3.1): pCount, Flags octet, AS."""
 
@@ -20,11 +38,13 @@ class SecurePathSegment:
     @property
     def confed_segment(self) -> bool:
         """Whether the Confed_Segment flag is set."""
-    def __init__(self, pcount: int, flags: int, asn: int) -> None:
+    def __new__(
+        cls, pcount: int, flags: int, asn: int) -> "SecurePathSegment":
         """A segment of ``asn`` with ``pcount`` and the ``flags`` octet."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Signature:
     """One Signature Segment (RFC 8205 section 3.2): SKI (20 octets) and signature."""
 
@@ -34,11 +54,13 @@ class Signature:
     @property
     def signature(self) -> bytes:
         """The signature octets (DER ECDSA for suite 1, RFC 8608 section 4)."""
-    def __init__(self, ski: bytes, signature: bytes) -> None:
+    def __new__(
+        cls, ski: bytes, signature: bytes) -> "Signature":
         """A Signature Segment; InputError (bad-argument) unless ``ski`` is 20 octets."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class SignatureBlock:
     """One Signature_Block (RFC 8205 section 3.2): suite and one Signature per segment."""
 
@@ -48,17 +70,19 @@ class SignatureBlock:
     @property
     def segments(self) -> List[Signature]:
         """The Signature Segments, newest (the sender's) first."""
-    def __init__(self, suite: int, segments: Sequence[Signature]) -> None:
+    def __new__(
+        cls, suite: int, segments: Sequence[Signature]) -> "SignatureBlock":
         """A block of ``suite`` with these segments, newest first."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class BgpsecPath:
     """A BGPsec_PATH attribute value (RFC 8205 section 3), well formed by construction."""
 
-    def __init__(
-        self, secure_path: Sequence[SecurePathSegment], signature_blocks: Sequence[SignatureBlock]
-    ) -> None:
+    def __new__(
+        cls, secure_path: Sequence[SecurePathSegment], signature_blocks: Sequence[SignatureBlock]
+    ) -> "BgpsecPath":
         """A BGPsec_PATH; InputError (bad-argument) if it breaks a rule of section 3."""
     @staticmethod
     def from_bytes(value: bytes) -> "BgpsecPath":
@@ -75,9 +99,10 @@ class BgpsecPath:
         """The equivalent AS_PATH (RFC 8205 section 4.4): ASes newest first, pCount times."""
     def __len__(self) -> int:
         """The number of Secure_Path Segments (hops)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class PathAttribute:
     """One path attribute as framed on the wire: flags, type code, value octets."""
 
@@ -99,24 +124,26 @@ class PathAttribute:
     @property
     def extended_length(self) -> bool:
         """Whether the Extended Length bit (0x10) is set: a two-octet length field."""
-    def __init__(self, flags: int, type_code: int, value: bytes) -> None:
+    def __new__(
+        cls, flags: int, type_code: int, value: bytes) -> "PathAttribute":
         """An attribute of ``type_code`` with ``flags`` and ``value``."""
     def to_bytes(self) -> bytes:
         """The whole attribute: flags, type code, length, value."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Update:
     """A BGP UPDATE message (RFC 4271 section 4.3), decoded by hopsig's codec."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         withdrawn: Sequence[str] = ...,
         attributes: Sequence[PathAttribute] = ...,
         nlri: Sequence[str] = ...,
         *,
         as_width: int = 4,
-    ) -> None:
+    ) -> "Update":
         """An UPDATE of these parts, checked by the decoder; InputError (bad-argument)."""
     @staticmethod
     def from_bytes(message: bytes, as_width: int = 4) -> "Update":
@@ -146,9 +173,10 @@ class Update:
         """The BGPsec_PATH, or None for an UPDATE that is not a BGPsec one."""
     def with_bgpsec_path(self, path: BgpsecPath) -> "Update":
         """The same UPDATE with its BGPsec_PATH replaced by ``path``."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class SigningKey:
     """A router's signing key of one algorithm suite; its repr shows no secret."""
 
@@ -169,10 +197,12 @@ class SigningKey:
     def public_key(self) -> bytes:
         """The public key, a DER SubjectPublicKeyInfo."""
 
+@final
 class RouterKeys:
     """(AS, SKI, public key) triples a validator trusts (RFC 8205 section 5.2 step 2)."""
 
-    def __init__(self, entries: Iterable[Tuple[int, bytes, bytes]] = ...) -> None:
+    def __new__(
+        cls, entries: Iterable[Tuple[int, bytes, bytes]] = ...) -> "RouterKeys":
         """Keys of these ``(asn, ski, public_key)`` triples (none by default)."""
     def add(self, asn: int, ski: Optional[bytes], public_key: bytes) -> None:
         """Adds ``public_key`` (DER SPKI) of ``asn``; ``ski=None`` computes the SKI."""
@@ -189,10 +219,12 @@ class RouterKeys:
     def __len__(self) -> int:
         """The number of keys."""
 
+@final
 class Signer:
     """A BGPsec router: its AS and one signing key per suite (at most two)."""
 
-    def __init__(self, asn: int, key: Union[SigningKey, Sequence[SigningKey]]) -> None:
+    def __new__(
+        cls, asn: int, key: Union[SigningKey, Sequence[SigningKey]]) -> "Signer":
         """The router of ``asn`` signing with ``key`` (or one key per suite)."""
     @property
     def asn(self) -> int:
@@ -206,17 +238,18 @@ class Signer:
     ) -> Update:
         """The received BGPsec ``update`` with this router's signature, to ``target_as``."""
 
+@final
 class Verdict:
     """The verdict on one UPDATE (RFC 8205 section 5.1); true exactly when valid."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         state: str,
         reason: Optional[str] = None,
         detail: str = "",
         suite: Optional[int] = None,
         signatures: int = 0,
-    ) -> None:
+    ) -> "Verdict":
         """A verdict, as pickling rebuilds one."""
     @property
     def state(self) -> str:
@@ -241,7 +274,7 @@ class Verdict:
     def check(self) -> "Verdict":
         """The verdict when valid; else raises InvalidError (exit 1) with its reason."""
     def __bool__(self) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 def sign(
     prefix: str, path: Sequence[Signer], *, target_as: int, next_hop: Optional[str] = None

@@ -55,7 +55,7 @@ pub struct SigningKey {
 impl SigningKey {
     /// A fresh key pair of `suite` (1, ECDSA P-256, by default) from OpenSSL's CSPRNG.
     #[staticmethod]
-    #[pyo3(signature = (suite = SuiteArg::Id(1)))]
+    #[pyo3(signature = (suite = SuiteArg::Id(1)), text_signature = "(suite=1)")]
     fn generate(py: Python<'_>, suite: SuiteArg) -> PyResult<SigningKey> {
         let suite = suite.suite()?;
         let inner = py
@@ -68,7 +68,7 @@ impl SigningKey {
     /// `AS<n>.key` (suite 1: unencrypted PKCS #8, PEM or DER, as `openssl genpkey`
     /// writes it). `InputError` with reason `io` (unreadable) or `key`.
     #[staticmethod]
-    #[pyo3(signature = (path, suite = SuiteArg::Id(1)))]
+    #[pyo3(signature = (path, suite = SuiteArg::Id(1)), text_signature = "(path, suite=1)")]
     fn from_file(path: PathBuf, suite: SuiteArg) -> PyResult<SigningKey> {
         let suite = suite.suite()?;
         let text = hopsig_primitives::input::read_limited(&path, MAX_KEY_FILE, "secret key")
@@ -161,7 +161,7 @@ type PyEntry<'py> = (u32, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
 impl RouterKeys {
     /// Keys of these `(asn, ski, public_key)` triples (none by default).
     #[new]
-    #[pyo3(signature = (entries = Vec::new()))]
+    #[pyo3(signature = (entries = Vec::new()), text_signature = "(entries=())")]
     fn new(entries: Vec<Entry>) -> PyResult<RouterKeys> {
         let mut keys = hopsig_bgp::RouterKeys::new();
         for (asn, ski, spki) in entries {

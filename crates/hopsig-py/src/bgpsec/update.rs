@@ -176,7 +176,10 @@ impl Update {
     /// so the result is what a receiver would decode; `InputError` (reason
     /// `bad-argument`) for a message the decoder refuses, with its words.
     #[new]
-    #[pyo3(signature = (withdrawn = Vec::new(), attributes = Vec::new(), nlri = Vec::new(), *, as_width = 4))]
+    #[pyo3(
+        signature = (withdrawn = Vec::new(), attributes = Vec::new(), nlri = Vec::new(), *, as_width = 4),
+        text_signature = "(withdrawn=(), attributes=(), nlri=(), *, as_width=4)"
+    )]
     fn new(
         withdrawn: Vec<String>,
         attributes: Vec<PyRef<'_, PathAttribute>>,

@@ -47,7 +47,10 @@ pub struct Verdict {
 impl Verdict {
     /// A verdict, as `__reduce__` rebuilds one.
     #[new]
-    #[pyo3(signature = (state, reason = None, detail = String::new(), suite = None, signatures = 0))]
+    #[pyo3(
+        signature = (state, reason = None, detail = String::new(), suite = None, signatures = 0),
+        text_signature = "(state, reason=None, detail='', suite=None, signatures=0)"
+    )]
     fn new(
         state: &str,
         reason: Option<String>,
