@@ -467,6 +467,40 @@ def test_originate_forward_equals_sign(routers):
     assert e.value.reason == "bad-argument"
 
 
+def test_experimental_suites_and_two_blocks(tmp_path):
+    """Signature_Blocks of hopsig's experimental suites (RFC 8608 section 2.1's
+    experimentation range): unsupported by default, validated with experimental=True;
+    two blocks, suite 1 and 0xF8, where the first valid one decides (RFC 8205 5.2)."""
+    signers, both, keys = [], [], RouterKeys()
+    for asn in (65101, 65102):
+        rsa = SigningKey.generate("rsa2048-pkcs1-sha256")
+        ecdsa = SigningKey.generate(1)
+        assert rsa.suite == 0xF8
+        path = tmp_path / f"AS{asn}.key"
+        path.write_text(rsa.secret_key_file())
+        assert SigningKey.from_file(path, suite=0xF8).ski == rsa.ski
+        signers.append(Signer(asn, rsa))
+        both.append(Signer(asn, [ecdsa, rsa]))
+        for k in (rsa, ecdsa):
+            keys.add(asn, k.ski, k.public_key())
+    update = bgpsec.sign("192.0.2.0/24", signers, target_as=65199)
+    assert [b.suite for b in update.bgpsec_path.signature_blocks] == [0xF8]
+    assert bgpsec.validate(update, keys, local_as=65199).reason == "no_supported_suite"
+    verdict = bgpsec.validate(update, keys, local_as=65199, experimental=True)
+    assert verdict and verdict.suite == 0xF8 and verdict.signatures == 2
+    two = bgpsec.sign("192.0.2.0/24", both, target_as=65199)
+    assert sorted(b.suite for b in two.bgpsec_path.signature_blocks) == [1, 0xF8]
+    assert Update.from_bytes(two.to_bytes()).to_bytes() == two.to_bytes()
+    assert bgpsec.validate(two, keys, local_as=65199).suite == 1
+    # With the suite 1 block broken, the experimental block still makes it valid.
+    blocks = two.bgpsec_path.signature_blocks
+    broken = [SignatureBlock(b.suite, [Signature(b.segments[0].ski, b"\x30\x00")] + b.segments[1:])
+              if b.suite == 1 else b for b in blocks]
+    changed = two.with_bgpsec_path(BgpsecPath(two.bgpsec_path.secure_path, broken))
+    assert bgpsec.validate(changed, keys, local_as=65199).reason == "bad_signature"
+    assert bgpsec.validate(changed, keys, local_as=65199, experimental=True).suite == 0xF8
+
+
 def test_validate_many_matches_validate(routers):
     signers, keys = routers
     updates = []
