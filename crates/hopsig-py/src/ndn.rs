@@ -241,7 +241,8 @@ fn sign(py: Python<'_>, data: &Bound<'_, PyData>, key: Option<Vec<u8>>) -> PyRes
 }
 
 /// Whether ``data``'s signature verifies: DigestSha256 with ``key`` ``None``, else
-/// with an RSA or EC public key (PEM or DER SubjectPublicKeyInfo). ``InputError``
+/// with an RSA or EC public key (DER SubjectPublicKeyInfo, or text holding its PEM
+/// block, e.g. an ``rsa2048-concat`` / ``ecdsa-p256-concat`` ``.pub`` file). ``InputError``
 /// (reason ``"signature-type"``) if the packet's SignatureType is not the key's.
 #[pyfunction]
 #[pyo3(signature = (data, key = None))]
@@ -249,10 +250,10 @@ fn verify(py: Python<'_>, data: &Bound<'_, PyData>, key: Option<Vec<u8>>) -> PyR
     let d = &data.get().data;
     let outcome = py.detach(|| {
         let key = match &key {
-            Some(k) if k.starts_with(b"-----") || k.starts_with(b"HOPSIG") => {
-                VerifyingKey::from_pem(k)?
-            }
-            Some(der) => VerifyingKey::from_spki(der)?,
+            // DER is one SEQUENCE (0x30); anything else is read as text with a PEM
+            // block in it (a hopsig .pub file included).
+            Some(der) if der.first() == Some(&0x30) => VerifyingKey::from_spki(der)?,
+            Some(pem) => VerifyingKey::from_pem(pem)?,
             None => VerifyingKey::digest(),
         };
         key.verify_data(d)
