@@ -161,7 +161,10 @@ impl PyData {
     /// MetaInfo's FreshnessPeriod in milliseconds, or ``None``.
     #[getter]
     fn freshness_ms(&self) -> Option<u64> {
-        self.data.meta_info.as_ref().and_then(|m| m.freshness_period)
+        self.data
+            .meta_info
+            .as_ref()
+            .and_then(|m| m.freshness_period)
     }
 
     /// MetaInfo's FinalBlockId as the encoded name component, or ``None``.

@@ -339,7 +339,12 @@ fn finalize<'py>(
     let b = blind.get();
     let secret = b.secret.as_bytes();
     let (text, cert) = py
-        .detach(|| on_curve!(b.curve, finalize_files::<C, B>(secret, &issued, &ttp_public)))
+        .detach(|| {
+            on_curve!(
+                b.curve,
+                finalize_files::<C, B>(secret, &issued, &ttp_public)
+            )
+        })
         .map_err(error)?;
     let id = KeyFile::parse(text.as_bytes())
         .map_err(|e| error(e.into()))?
@@ -445,8 +450,13 @@ fn verify(
     signature: Vec<u8>,
 ) -> PyResult<bool> {
     let c = ttp_curve(&ttp_public)?;
-    py.detach(|| on_curve!(c, verify_fused::<C, B>(&ttp_public, &cert, &message, &signature)))
-        .map_err(error)
+    py.detach(|| {
+        on_curve!(
+            c,
+            verify_fused::<C, B>(&ttp_public, &cert, &message, &signature)
+        )
+    })
+    .map_err(error)
 }
 
 // ------------------------------------------------------------ the PLA header
@@ -755,12 +765,9 @@ fn sign_packet_on<C: Curve, B: BaseSignature<SecretKey = KoblitzSecret<C>>>(
     let secret = koblitz_secret::<C, B>(key).map_err(|e| e.to_string())?;
     let parsed = Ipv6Packet::parse(packet).map_err(|e| format!("malformed packet: {e}"))?;
     let sender = match material::<C>(a.cert, a.key_cert).map_err(|e| e.to_string())? {
-        KeyMaterial::Implicit(cert) => Sender::implicit(
-            secret,
-            cert,
-            Ipv6Addr::from(parsed.source()),
-            a.ttp_id,
-        ),
+        KeyMaterial::Implicit(cert) => {
+            Sender::implicit(secret, cert, Ipv6Addr::from(parsed.source()), a.ttp_id)
+        }
         KeyMaterial::Certificate { ttp_sig, .. } => Sender::certified(secret, ttp_sig, a.ttp_id),
     };
     sender

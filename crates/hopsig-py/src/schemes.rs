@@ -262,9 +262,7 @@ impl PyPkg {
     /// Extract: the private key of ``identity`` (1 to 1024 bytes of UTF-8, e.g. an
     /// NDN name), a :class:`UserKey`.
     fn extract(&self, py: Python<'_>, identity: &str) -> PyResult<PyUserKey> {
-        let key = py
-            .detach(|| self.pkg.extract(identity))
-            .map_err(error)?;
+        let key = py.detach(|| self.pkg.extract(identity)).map_err(error)?;
         Ok(PyUserKey::new(key))
     }
 
@@ -454,9 +452,7 @@ impl PyUserKey {
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<Self> {
         let file = key_file(&data)?;
-        let key = py
-            .detach(|| UserKey::from_key_file(&file))
-            .map_err(error)?;
+        let key = py.detach(|| UserKey::from_key_file(&file)).map_err(error)?;
         Ok(PyUserKey::new(key))
     }
 
@@ -541,14 +537,12 @@ fn sign<'py>(
                     "give so_far= (sign under its w) or w=, not both",
                 ))
             }
-            (Some(w), None) => Some(<[u8; ibas::W_LEN]>::try_from(w.as_slice()).map_err(
-                |_| {
-                    errors::input(
-                        "bad-argument",
-                        format!("w must be {} bytes, got {}", ibas::W_LEN, w.len()),
-                    )
-                },
-            )?),
+            (Some(w), None) => Some(<[u8; ibas::W_LEN]>::try_from(w.as_slice()).map_err(|_| {
+                errors::input(
+                    "bad-argument",
+                    format!("w must be {} bytes, got {}", ibas::W_LEN, w.len()),
+                )
+            })?),
         };
         let bytes = py
             .detach(|| {
