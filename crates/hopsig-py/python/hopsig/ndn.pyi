@@ -1,7 +1,9 @@
 """NDN Data packets and their signatures, IBAS included (typed API)."""
 
 import os
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union, final
+
+from typing_extensions import Self
 
 from .schemes import PublicParams, UserKey
 
@@ -12,18 +14,18 @@ CONTENT_TYPE_BLOB: int
 CONTENT_TYPE_KEY: int
 """ContentType KEY (2)."""
 
+@final
 class Data:
     """An NDN Data packet (immutable; bytes round-trip exactly)."""
 
-    def __init__(
-        self,
+    def __new__(cls,
         name: str,
-        content: Optional[bytes] = b"",
+        content: Optional[bytes] = ...,
         *,
         content_type: Optional[int] = None,
         freshness_ms: Optional[int] = None,
         key_locator: Optional[str] = None,
-    ) -> None: ...
+    ) -> Self: ...
     @staticmethod
     def decode(wire: bytes) -> Data:
         """Decodes one Data packet."""
@@ -61,7 +63,7 @@ class Data:
     @property
     def signature_value(self) -> bytes:
         """The SignatureValue."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
 def sign(data: Data, key: Optional[bytes] = None) -> Data:
@@ -84,3 +86,15 @@ def verify_ibas(data: Data, params: PublicParams, identity: str) -> bool:
 
 def ibas_aggregate(data: Union[Data, bytes], signers: int = 1) -> bytes:
     """hopsig aggregate bytes of an IBAS SignatureValue."""
+
+__all__ = [
+    "CONTENT_TYPE_BLOB",
+    "CONTENT_TYPE_KEY",
+    "Data",
+    "SIGNATURE_TYPE_IBAS",
+    "ibas_aggregate",
+    "sign",
+    "sign_ibas",
+    "verify",
+    "verify_ibas",
+]

@@ -1,9 +1,12 @@
 """Packet Level Authentication: implicit certificates and the PLA header (typed API)."""
 
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union, final
+
+from typing_extensions import Self
 
 from .schemes import SigningKey, VerifyingKey
 
+@final
 class Ttp:
     """A TTP of implicit certificates (``hopsig ic ttp``)."""
 
@@ -26,10 +29,11 @@ class Ttp:
         """A key certificate file for the certificate-based layout."""
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+@final
 class Blind:
     """A host's blinded certificate request."""
 
-    def __init__(self, curve: str = "k163") -> None: ...
+    def __new__(cls, curve: str = "k163") -> Self: ...
     @staticmethod
     def from_bytes(data: bytes) -> Blind:
         """Reads a blind file."""
@@ -43,6 +47,7 @@ class Blind:
         """The blind file (secret)."""
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+@final
 class Header:
     """A PLA header (docs/spec/pla.md)."""
 
@@ -85,15 +90,15 @@ class Header:
     def signature(self) -> bytes:
         """The packet signature c ‖ d."""
     def __len__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+@final
 class Router:
     """A PLA router: the whole per-hop check of IPv6 packets."""
 
-    def __init__(
-        self, ttps: Dict[int, bytes], *, max_age: int = 60, skew: int = 2, max_sources: int = 65536
-    ) -> None: ...
+    def __new__(cls, ttps: Dict[int, bytes], *, max_age: int = 60, skew: int = 2, max_sources: int = 65536
+    ) -> Self: ...
     def check(self, packet: bytes, now: int) -> str:
         """The verdict name on one packet."""
 
@@ -143,3 +148,17 @@ def sign_packet(
     timestamp: int = 0,
 ) -> bytes:
     """The IPv6 packet with a signed PLA option."""
+
+__all__ = [
+    "Blind",
+    "Header",
+    "Router",
+    "Ttp",
+    "extract",
+    "finalize",
+    "public_point",
+    "sign_header",
+    "sign_packet",
+    "verify",
+    "verify_header",
+]

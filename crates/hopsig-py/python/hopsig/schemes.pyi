@@ -1,11 +1,13 @@
 """Aggregate signatures: every scheme of hopsig's registry (typed API)."""
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
+
 
 IBAS_ID: str
 """The id of the identity-based aggregate, ``"ibas-bls12381"``."""
 
+@final
 class SigningKey:
     """A secret key of a sequential scheme; ``to_bytes()`` is its hopsig key file."""
 
@@ -21,6 +23,7 @@ class SigningKey:
         """Reads a secret key file (or a plain PKCS #8 key with ``scheme``)."""
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+@final
 class VerifyingKey:
     """A public key of a sequential scheme; ``to_bytes()`` is its ``.pub`` file."""
 
@@ -32,10 +35,11 @@ class VerifyingKey:
     @staticmethod
     def from_bytes(data: bytes, scheme: Optional[str] = None) -> VerifyingKey:
         """Reads a public key file (or a plain SPKI key with ``scheme``)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+@final
 class PublicParams:
     """The public parameters of an IBAS PKG (``params.pub``)."""
 
@@ -50,10 +54,11 @@ class PublicParams:
     @staticmethod
     def from_bytes(data: bytes) -> PublicParams:
         """Reads a parameters file."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+@final
 class UserKey:
     """An IBAS user key, with an in-memory journal of the state strings w it used."""
 
@@ -73,6 +78,7 @@ class UserKey:
         """Reads a user key file (checked against its parameters)."""
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
+@final
 class Pkg:
     """The Private Key Generator of ``ibas-bls12381``."""
 
@@ -91,7 +97,7 @@ class Pkg:
         """Reads a master secret file."""
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
-Pair = Tuple[Union[VerifyingKey, str], bytes]
+_Pair = Tuple[Union[VerifyingKey, str], bytes]
 
 def schemes() -> List[Dict[str, Any]]:
     """The scheme table: id, code, param, kind, free, description."""
@@ -112,11 +118,11 @@ def sign(
 ) -> bytes:
     """One hop: ``key``'s signature on ``message`` added to ``so_far``."""
 
-def verify(pairs: Sequence[Pair], aggregate: bytes, *, params: Optional[PublicParams] = None) -> bool:
+def verify(pairs: Sequence[_Pair], aggregate: bytes, *, params: Optional[PublicParams] = None) -> bool:
     """Whether ``aggregate`` verifies against the (key or identity, message) pairs."""
 
 def verify_many(
-    items: Sequence[Tuple[Sequence[Pair], bytes]],
+    items: Sequence[Tuple[Sequence[_Pair], bytes]],
     *,
     params: Optional[PublicParams] = None,
     threads: Optional[int] = None,
@@ -128,3 +134,20 @@ def aggregate(parts: Sequence[bytes]) -> bytes:
 
 def inspect(aggregate: bytes) -> Dict[str, Any]:
     """What an aggregate holds: scheme, signers, encoded_bytes, signature_bits (, w)."""
+
+__all__ = [
+    "IBAS_ID",
+    "Pkg",
+    "PublicParams",
+    "SigningKey",
+    "UserKey",
+    "VerifyingKey",
+    "aggregate",
+    "ids",
+    "inspect",
+    "keygen",
+    "schemes",
+    "sign",
+    "verify",
+    "verify_many",
+]
