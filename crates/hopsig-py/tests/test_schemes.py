@@ -363,3 +363,45 @@ def test_verify_many_matches_verify_and_releases_the_gil(keys):
     # 300 pairing checks take far longer than one tick: a thread blocked by the GIL
     # would not have ticked at all.
     assert during > 0
+
+
+def hopsig_binary(repo):
+    """target/release/hopsig; under CI=true built first if missing (pytest runs before
+    `cargo test` in .ci/run), else a skip."""
+    import subprocess
+
+    binary = repo / "target" / "release" / "hopsig"
+    if not binary.exists():
+        if os.environ.get("CI") != "true":
+            pytest.skip(f"{binary} is not built (cargo build --release -p hopsig-cli)")
+        subprocess.run(["cargo", "build", "--release", "-p", "hopsig-cli"], cwd=repo,
+                       check=True, timeout=3600)
+    return binary
+
+
+@pytest.mark.parametrize("sid", ["bgr-rsa2048", "ecdsa-p256-concat", "bls12381-bgls"])
+def test_files_interoperate_with_the_cli(keys, repo, tmp_path, sid):
+    """Keys and aggregates are the CLI's files: `hopsig verify` accepts what Python
+    signed (exit 0) and rejects it for another message (exit 1); `hopsig sign` adds a
+    hop with a Python-written key file, and Python verifies the result."""
+    import subprocess
+
+    hopsig = hopsig_binary(repo)
+    key = keys[sid]
+    (tmp_path / "k.key").write_bytes(key.to_bytes())
+    (tmp_path / "k.pub").write_bytes(key.public_key().to_bytes())
+    (tmp_path / "m1").write_bytes(b"one")
+    (tmp_path / "m2").write_bytes(b"two")
+    (tmp_path / "agg1").write_bytes(schemes.sign(key, b"one"))
+    run = [str(hopsig), "verify", "--scheme", sid, "--pub", str(tmp_path / "k.pub"),
+           "--msg", str(tmp_path / "m1"), "--agg", str(tmp_path / "agg1")]
+    assert subprocess.run(run, capture_output=True).returncode == 0
+    run[run.index(str(tmp_path / "m1"))] = str(tmp_path / "m2")
+    assert subprocess.run(run, capture_output=True).returncode == 1
+    subprocess.run([str(hopsig), "sign", "--key", str(tmp_path / "k.key"), "--msg",
+                    str(tmp_path / "m2"), "--agg", str(tmp_path / "agg1"), "--out",
+                    str(tmp_path / "agg2")], check=True, capture_output=True)
+    pub = schemes.VerifyingKey.from_bytes((tmp_path / "k.pub").read_bytes())
+    agg2 = (tmp_path / "agg2").read_bytes()
+    assert schemes.verify([(pub, b"one"), (pub, b"two")], agg2)
+    assert schemes.inspect(agg2)["signers"] == 2
