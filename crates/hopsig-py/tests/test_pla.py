@@ -158,3 +158,26 @@ def test_packets_signed_by_hopsig_pass_the_reference_router_and_back(interop):
     with pytest.raises(InputError) as e:
         pla.sign_packet(b"\x60\x00", schemes.keygen("ecdsa-k163"), key_cert=b"x")
     assert e.value.reason == "unsignable"
+
+
+def test_router_check_many_equals_checking_one_by_one(interop):
+    """A batch on two threads gives the verdicts of checking the packets in turn,
+    replays within the batch included."""
+    ref = reference(interop)
+    ttp, key, cert = enroll("k163")
+    packets = []
+    for seq in (1, 2, 2, 3, 1, 40):
+        packets.append(pla.sign_packet(ref.udp_packet(SRC, DST, b"d%d" % seq), key,
+                                       cert=cert, sequence=seq, timestamp=NOW))
+    fresh = pla.sign_packet(ref.udp_packet(SRC, DST, b"t"), key, cert=cert, sequence=7,
+                            timestamp=NOW)
+    packets.insert(3, fresh[:-1] + bytes([fresh[-1] ^ 1]))
+    packets.append(ref.udp_packet(SRC, DST, b"plain"))
+    packets.append(b"\x45" + bytes(30))
+    one = pla.Router({1: ttp.public_bytes()})
+    expected = [one.check(p, NOW) for p in packets]
+    assert expected.count("accepted") == 4 and "replay" in expected
+    assert "bad_signature" in expected and "unsigned" in expected
+    batch = pla.Router({1: ttp.public_bytes()})
+    assert batch.check_many(packets * 3, NOW, threads=2) == \
+        expected + [one.check(p, NOW) for p in packets * 2]

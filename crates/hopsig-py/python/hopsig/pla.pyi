@@ -1,6 +1,6 @@
 """Packet Level Authentication: implicit certificates and the PLA header (typed API)."""
 
-from typing import Any, Dict, Optional, Tuple, Union, final
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
 from typing_extensions import Self
 
@@ -101,6 +101,10 @@ class Router:
     ) -> Self: ...
     def check(self, packet: bytes, now: int) -> str:
         """The verdict name on one packet."""
+    def check_many(
+        self, packets: Sequence[bytes], now: int, *, threads: Optional[int] = None
+    ) -> List[str]:
+        """The verdicts on many packets, in order, on every core."""
 
 def finalize(blind: Blind, issued: bytes, ttp_public: bytes) -> Tuple[SigningKey, bytes]:
     """The host's ``ecdsa-k*`` key and its certificate file."""
