@@ -10,6 +10,7 @@ engine's InputError; ``python -m hopsig.batch`` exits 0 / 1 / 2 as the CLI does.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -28,7 +29,7 @@ except ImportError:  # pragma: no cover
 
     def require(module: str) -> Any:  # type: ignore[misc]
         if os.environ.get("CI") == "true":
-            return __import__(module)
+            return importlib.import_module(module)
         return pytest.importorskip(module)
 
 
@@ -60,9 +61,11 @@ def signed(tmp_path_factory, ris_files, routeviews) -> Dict[str, Any]:
         out = root / (p.name.rsplit(".", 1)[0] + ".mrt")
         engine.sign_mrt(str(p), str(out), str(keys), generate=False, limit=LIMIT, threads=1)
         files.append(str(out))
+    # Keys of other pairs for the ASes of the smallest file: under them no UPDATE is
+    # valid (a key missing, or a signature that does not verify).
     other = root / "other-keys"
     other.mkdir()
-    engine.generate_keys(str(other), ases)
+    engine.generate_keys(str(other), engine.mrt_ases(str(min(sources, key=lambda p: p.stat().st_size))))
     return {"files": files, "keys": str(keys / "bgpsec_keys.json"), "other_keys": str(other / "bgpsec_keys.json")}
 
 
