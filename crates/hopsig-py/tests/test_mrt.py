@@ -17,7 +17,7 @@ import struct
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
 
 import pytest
 
@@ -35,7 +35,7 @@ EXTRA = ("bgpsec_path", "record")
 FILES = sorted(RIS_DIR.glob("ris-*.gz")) + [ROUTEVIEWS]
 
 
-def plain(elem: Dict[str, Any]) -> Dict[str, Any]:
+def plain(elem: Mapping[str, Any]) -> Dict[str, Any]:
     """An element without the keys pybgpkit-parser does not have."""
     return {k: v for k, v in elem.items() if k not in EXTRA}
 
@@ -148,6 +148,7 @@ def test_records_match_an_independent_framing(path: Path) -> None:
             fmt = ">II" if width == 4 else ">HH"
             assert (r["peer_asn"], r["local_asn"]) == struct.unpack_from(fmt, body)
             message = r["message"]
+            assert message is not None
             assert message[:16] == b"\xff" * 16
             assert struct.unpack_from(">H", message, 16)[0] == len(message)
             assert body.endswith(message)
@@ -156,6 +157,65 @@ def test_records_match_an_independent_framing(path: Path) -> None:
             assert r["message"] is None and r["peer_asn"] is None
     if "updates" in path.name:
         assert messages > 0
+
+
+def attr(flags: int, code: int, value: bytes) -> bytes:
+    """A path attribute of at most 255 octets (RFC 4271 §4.3)."""
+    return bytes([flags, code, len(value)]) + value
+
+
+def as_path4(*asns: int) -> bytes:
+    """An AS_PATH of one AS_SEQUENCE, 4-octet ASes (as TABLE_DUMP_V2 stores it, RFC 6396
+    §4.3.4)."""
+    return attr(0x40, 2, bytes([2, len(asns)]) + b"".join(struct.pack(">I", a) for a in asns))
+
+
+def table_dump_v2() -> bytes:
+    """A TABLE_DUMP_V2 RIB dump written by hand (RFC 6396 §4.3): a PEER_INDEX_TABLE of
+    two peers (an IPv4 one, an IPv6 one, both 4-octet AS), a RIB_IPV4_UNICAST record
+    with an entry from each, a RIB_IPV6_UNICAST record (MP_REACH_NLRI abbreviated to
+    the next hop, §4.3.4)."""
+    peers = (
+        bytes([0x02]) + bytes([192, 0, 2, 1]) + bytes([192, 0, 2, 1]) + struct.pack(">I", 64500)
+        + bytes([0x03]) + bytes([192, 0, 2, 2]) + bytes.fromhex("20010db8000000000000000000000002")
+        + struct.pack(">I", 4200000000)
+    )
+    index = bytes([198, 51, 100, 1]) + struct.pack(">H", 4) + b"rrc0" + struct.pack(">H", 2) + peers
+    origin = attr(0x40, 1, b"\x00")
+    v4_a = origin + as_path4(64500, 64510) + attr(0x40, 3, bytes([192, 0, 2, 1])) + attr(0x80, 4, struct.pack(">I", 5)) + attr(0xC0, 8, struct.pack(">HH", 64500, 1))
+    v4_b = origin + as_path4(4200000000, 64511, 64511) + attr(0x40, 3, bytes([192, 0, 2, 9]))
+    entries = b"".join(
+        struct.pack(">HIH", i, 1000, len(a)) + a for i, a in ((0, v4_a), (1, v4_b))
+    )
+    rib4 = struct.pack(">I", 0) + bytes([24, 203, 0, 113]) + struct.pack(">H", 2) + entries
+    v6 = attr(0x40, 1, b"\x02") + as_path4(4200000000, 64512) + attr(0x80, 14, bytes([16]) + bytes.fromhex("20010db8000000000000000000000002"))
+    rib6 = struct.pack(">I", 1) + bytes([48]) + bytes.fromhex("20010db80001") + struct.pack(">H", 1) + struct.pack(">HIH", 1, 2000, len(v6)) + v6
+    record = lambda subtype, body: struct.pack(">IHHI", 1700000000, 13, subtype, len(body)) + body
+    return record(1, index) + record(2, rib4) + record(4, rib6)
+
+
+def test_table_dump_v2(tmp_path: Path) -> None:
+    """A TABLE_DUMP_V2 dump written by hand: one element per RIB entry, the peer's
+    address, AS and BGP Identifier from the PEER_INDEX_TABLE; pybgpkit-parser agrees
+    where it is installed."""
+    path = tmp_path / "bview.mrt"
+    path.write_bytes(table_dump_v2())
+    got = [plain(e) for e in mrt.elems(path)]
+    assert [(e["prefix"], e["peer_ip"], e["peer_asn"], e["peer_bgp_id"], e["as_path"], e["next_hop"]) for e in got] == [
+        ("203.0.113.0/24", "192.0.2.1", 64500, "192.0.2.1", "64500 64510", "192.0.2.1"),
+        ("203.0.113.0/24", "2001:db8::2", 4200000000, "192.0.2.2", "4200000000 64511 64511", "192.0.2.9"),
+        ("2001:db8:1::/48", "2001:db8::2", 4200000000, "192.0.2.2", "4200000000 64512", "2001:db8::2"),
+    ]
+    assert [e["elem_type"] for e in got] == ["A"] * 3
+    assert [e["origin"] for e in got] == ["IGP", "IGP", "INCOMPLETE"]
+    assert got[0]["med"] == 5 and got[0]["communities"] == ["64500:1"]
+    assert got[1]["origin_asns"] == [64511]
+    assert [e["record"] for e in mrt.elems(path)] == [1, 1, 2]
+    assert [r["type"] for r in mrt.records(path)] == [13, 13, 13]
+    if importlib.util.find_spec("pybgpkit_parser") is not None:
+        import pybgpkit_parser
+
+        assert got == [e.to_dict() for e in pybgpkit_parser.Parser(url=str(path))]
 
 
 def test_to_arrow_is_the_elements_as_columns(ris_updates: Path) -> None:
@@ -251,7 +311,7 @@ def test_bgpsec_path_decoded_as_the_reference_decodes_it(tmp_path: Path, interop
         value = next(a.value for a in update.path_attributes if a.type_code == 33)
         expected = ref.parse_bgpsec_path(value)
         path_dict = elem["bgpsec_path"]
-        assert path_dict["error"] is None
+        assert path_dict is not None and path_dict["error"] is None
         assert path_dict["secure_path"] == [
             {"pcount": s.pcount, "flags": s.flags, "asn": s.asn} for s in expected.secure_path
         ]
@@ -283,8 +343,10 @@ def test_a_bgpsec_path_that_does_not_decode_says_why(tmp_path: Path) -> None:
     path = tmp_path / "broken.mrt"
     path.write_bytes(bgp4mp_as4(1, 65536, 65537, bytes(4), bytes(4), bytes(broken)))
     (elem,) = list(mrt.elems(path))
-    assert elem["bgpsec_path"]["secure_path"] is None
-    assert elem["bgpsec_path"]["error"]
+    decoded = elem["bgpsec_path"]
+    assert decoded is not None
+    assert decoded["secure_path"] is None and decoded["signature_blocks"] is None
+    assert decoded["error"]
     assert elem["as_path"] is None
 
 
@@ -326,7 +388,7 @@ def test_truncated_files_raise_after_what_was_read(tmp_path: Path, ris_plain: Pa
     path = tmp_path / "cut.mrt"
     for cut in cuts:
         path.write_bytes(data[:cut])
-        got: List[Dict[str, Any]] = []
+        got: List[Any] = []
         if cut in boundaries:
             got = list(mrt.elems(path))
             assert got == full[: len(got)]
@@ -378,7 +440,7 @@ def test_threads_read_files_at_once(ris_files: List[Path]) -> None:
     """Several Python threads reading files at once (the reads run with the GIL
     released) get what one thread gets."""
     expected = {p: list(mrt.elems(p)) for p in ris_files if "updates" in p.name}
-    got: Dict[Path, List[Dict[str, Any]]] = {}
+    got: Dict[Path, List[Any]] = {}
 
     def read(p: Path) -> None:
         got[p] = list(mrt.elems(p))

@@ -1,10 +1,11 @@
 """MRT files (RFC 6396) as pybgpkit-parser reads them, with the BGPsec_PATH decoded."""
 
 import os
-from typing import Any, Iterator, List, Optional, Tuple, TypedDict, Union
+from pathlib import Path
+from typing import Any, Iterator, List, Optional, Tuple, TypedDict, Union, final
 
-import pandas
-import pyarrow
+import pandas  # type: ignore[import-untyped]
+import pyarrow  # type: ignore[import-untyped]
 
 from .engine import sign_mrt as sign_mrt
 from .engine import validate_mrt as validate_mrt
@@ -83,22 +84,24 @@ class Record(TypedDict):
 COLUMNS: Tuple[Tuple[str, str], ...]
 """The columns of :func:`to_arrow`, in order, with their Arrow types."""
 
+@final
 class Parser:
     """The elements of an MRT file, in file order, as :class:`Elem` dicts."""
 
-    def __init__(self, path: PathLike, *, batch_size: int = 4096) -> None: ...
+    def __new__(cls, path: PathLike, *, batch_size: int = 4096) -> Parser: ...
     @property
-    def path(self) -> str:
+    def path(self) -> Path:
         """The file read."""
     def __iter__(self) -> Parser: ...
     def __next__(self) -> Elem: ...
 
+@final
 class Records:
     """The raw records of an MRT file, in file order, as :class:`Record` dicts."""
 
-    def __init__(self, path: PathLike, *, batch_size: int = 4096) -> None: ...
+    def __new__(cls, path: PathLike, *, batch_size: int = 4096) -> Records: ...
     @property
-    def path(self) -> str:
+    def path(self) -> Path:
         """The file read."""
     def __iter__(self) -> Records: ...
     def __next__(self) -> Record: ...
@@ -120,3 +123,22 @@ def to_pandas(path: PathLike, *, chunk_rows: int = 1048576) -> pandas.DataFrame:
 
 def __getattr__(name: str) -> Any:
     """``sign_mrt`` and ``validate_mrt`` from :mod:`hopsig.engine`."""
+
+__all__ = [
+    "COLUMNS",
+    "BgpsecPathDict",
+    "Elem",
+    "Parser",
+    "Record",
+    "Records",
+    "SecurePathSegment",
+    "SignatureBlock",
+    "SignatureSegment",
+    "arrow_schema",
+    "elems",
+    "records",
+    "sign_mrt",
+    "to_arrow",
+    "to_pandas",
+    "validate_mrt",
+]
