@@ -453,6 +453,36 @@ def test_threads_read_files_at_once(ris_files: List[Path]) -> None:
     assert got == expected
 
 
+def test_the_gil_is_released_while_a_batch_is_read() -> None:
+    """With thread switches by time turned off (a switch interval of 1000 s), the main
+    thread can run while another thread is in a call only if that call releases the
+    GIL. The other thread reads the bview (115,521 elements) in one batch; the main
+    thread, woken as the read starts, finds it still running. Were the GIL held for the
+    batch, the main thread would run only after the whole read."""
+    bview = need(RIS_DIR / "ris-bview.20020722.2337.gz")
+    started, done = threading.Event(), threading.Event()
+    count: List[int] = []
+
+    def read() -> None:
+        parser = mrt.elems(bview, batch_size=1 << 20)
+        started.set()
+        count.append(sum(1 for _ in parser))
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000)
+    try:
+        worker = threading.Thread(target=read)
+        worker.start()
+        started.wait()
+        running = not done.is_set()
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert running, "the main thread ran only after the read"
+    assert count == [115521]
+
+
 def test_parser_object(ris_updates: Path) -> None:
     """``Parser`` is an iterator of its own, named for the public module; a finished
     one stays finished."""
