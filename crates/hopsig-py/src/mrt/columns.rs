@@ -25,7 +25,7 @@ struct Validity {
 
 impl Validity {
     fn push(&mut self, present: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bits.push(0);
         }
         if present {

@@ -14,6 +14,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+/// A Signature Segment (RFC 8205 §3.2): the SKI and the signature.
+pub type SignatureSegment = ([u8; 20], Vec<u8>);
+
 /// A decoded BGPsec_PATH (RFC 8205 §3), in wire order (the newest segment first).
 #[derive(Debug, Clone)]
 pub struct SecurePath {
@@ -21,7 +24,7 @@ pub struct SecurePath {
     pub segments: Vec<(u8, u8, u32)>,
     /// Signature_Blocks: the Algorithm Suite Identifier, then (SKI, signature) per
     /// Signature Segment (§3.2).
-    pub blocks: Vec<(u8, Vec<([u8; 20], Vec<u8>)>)>,
+    pub blocks: Vec<(u8, Vec<SignatureSegment>)>,
 }
 
 /// One element: pybgpkit-parser's `Elem` fields, as strings and numbers already.
