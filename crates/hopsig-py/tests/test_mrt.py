@@ -212,6 +212,13 @@ def test_table_dump_v2(tmp_path: Path) -> None:
     assert got[1]["origin_asns"] == [64511]
     assert [e["record"] for e in mrt.elems(path)] == [1, 1, 2]
     assert [r["type"] for r in mrt.records(path)] == [13, 13, 13]
+    # The peer index table alone: no element, and an empty table of the schema.
+    index_only = tmp_path / "index.mrt"
+    index_only.write_bytes(table_dump_v2()[: 12 + struct.unpack_from(">I", table_dump_v2(), 8)[0]])
+    assert list(mrt.elems(index_only)) == [] and len(list(mrt.records(index_only))) == 1
+    if importlib.util.find_spec("pyarrow") is not None:
+        empty = mrt.to_arrow(index_only)
+        assert empty.num_rows == 0 and empty.schema == mrt.arrow_schema()
     if importlib.util.find_spec("pybgpkit_parser") is not None:
         import pybgpkit_parser
 
