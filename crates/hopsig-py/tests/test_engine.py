@@ -254,3 +254,78 @@ def test_a_progress_exception_is_raised_after_the_job(signed: Dict[str, Any]) ->
 
     with pytest.raises(RuntimeError, match="stop at"):
         engine.validate_mrt(signed["out"], signed["keys"] / "bgpsec_keys.json", progress=boom)
+
+
+def test_rpki_files_add_the_rov_and_aspa_tables_as_the_cli(
+    signed: Dict[str, Any], tmp_path: Path
+) -> None:
+    # Every prefix covered by a VRP of an AS that originates nothing: all Invalid.
+    roas = tmp_path / "roas.json"
+    roas.write_text(
+        json.dumps(
+            {
+                "roas": [
+                    {"prefix": "0.0.0.0/0", "maxLength": 32, "asn": 64496, "ta": "test"},
+                    {"prefix": "::/0", "maxLength": 128, "asn": 64496, "ta": "test"},
+                ]
+            }
+        )
+    )
+    keys_json = signed["keys"] / "bgpsec_keys.json"
+    mine = engine.validate_mrt(
+        signed["out"], keys_json, rpki=[roas], role="customer", threads=1
+    )
+    n = mine["announcements"]
+    assert n >= mine["updates"] and mine["valid"] == mine["updates"]
+    assert mine["rov"] == {"invalid": n} and mine["aspa"] == {"unknown": n}
+    assert mine["aspa_role"] == "customer"
+    assert sum(c["count"] for c in mine["cross"]) == n
+    report = tmp_path / "cli.json"
+    subprocess.run(
+        [
+            hopsig_binary(), "bgpsec", "validate-mrt", signed["out"], "--keys", keys_json,
+            "--rpki", roas, "--role", "customer", "--threads", "1", "--json", report,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    assert untimed(mine) == untimed(json.loads(report.read_text()))
+    with pytest.raises(InputError) as e:
+        engine.validate_mrt(signed["out"], keys_json, rpki=[roas], role="sideways")
+    assert e.value.reason == "bad-argument"
+    with pytest.raises(InputError) as e:
+        engine.validate_mrt(signed["out"], rtr=["no-port"])
+    assert e.value.reason == "bad-argument" and "HOST:PORT" in str(e.value)
+
+
+def test_replay_is_the_clis_document(ris_updates: Path, tmp_path: Path) -> None:
+    mine = engine.replay(ris_updates, schemes=["none", "bgpsec-ecdsa"], limit=100)
+    report = tmp_path / "replay.json"
+    subprocess.run(
+        [
+            hopsig_binary(), "replay", ris_updates, "--schemes", "none,bgpsec-ecdsa",
+            "--limit", "100", "--json", report,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    cli = json.loads(report.read_text())
+    assert set(mine) == set(cli) == {"replay", "memory"}
+    assert mine["memory"] is None
+    r, c = mine["replay"], cli["replay"]
+    assert set(r) == set(c)
+    # Everything but the measured times: the workload, the peer, Table IV.
+    for k in ("workload", "file", "peer", "mode", "threads", "speedup", "limit", "trace", "incoming_per_s"):
+        assert r[k] == c[k], k
+    assert r["trace"]["announcements"] == 100
+    assert [s["scheme"] for s in r["schemes"]] == ["none", "bgpsec-ecdsa"]
+    assert set(r["schemes"][1]) == set(c["schemes"][1])
+    with pytest.raises(InputError) as e:
+        engine.replay(ris_updates, schemes=["no-such-scheme"])
+    assert e.value.reason == "bad-argument" and "bgpsec-ecdsa" in str(e.value)
+    with pytest.raises(InputError) as e:
+        engine.replay(ris_updates, peer=1, limit=10)
+    assert e.value.reason == "replay" and "no peer AS1" in str(e.value)
+    with pytest.raises(InputError) as e:
+        engine.replay(tmp_path / "missing.gz")
+    assert e.value.reason == "io"
