@@ -329,3 +329,31 @@ def test_replay_is_the_clis_document(ris_updates: Path, tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
         engine.replay(tmp_path / "missing.gz")
     assert e.value.reason == "io"
+
+
+def test_the_gil_is_released_while_a_job_runs(signed: Dict[str, Any]) -> None:
+    # A Python thread counts while validate_mrt runs (one thread, no cache, no
+    # progress callable: the GIL is never taken back during the job). Were the GIL
+    # held for the job, the count could move only in the one switch interval (5 ms)
+    # before the call; released, it moves for the whole run (about a second here).
+    box = [0]
+    stop = threading.Event()
+
+    def count() -> None:
+        while not stop.is_set():
+            box[0] += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        while box[0] == 0:
+            pass
+        before = box[0]
+        engine.validate_mrt(
+            signed["out"], signed["keys"] / "bgpsec_keys.json", threads=1, signature_cache=0
+        )
+        during = box[0] - before
+    finally:
+        stop.set()
+        t.join()
+    assert during > 200_000, during
