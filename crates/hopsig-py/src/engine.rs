@@ -185,7 +185,7 @@ impl Verdicts {
 /// (`rpki=`, `rtr=`: with route origin validation and ASPA verification too).
 enum Keys {
     Files(hopsig_bgp::RouterKeys),
-    View(View),
+    View(Box<View>),
 }
 
 /// A view that cannot be made, as InputError: `rtr` for a cache that fails,
@@ -236,7 +236,9 @@ fn validate_mrt<'py>(
     let mut callback = Callback::new(progress);
     let job = py.detach(|| {
         let keys_of = if rpki_mode {
-            Keys::View(load_view(keys.as_deref(), &rpki, &rtr, at).map_err(view_error)?)
+            Keys::View(Box::new(
+                load_view(keys.as_deref(), &rpki, &rtr, at).map_err(view_error)?,
+            ))
         } else {
             match &keys {
                 Some(k) => Keys::Files(
