@@ -37,6 +37,8 @@ distributed_pkg = require("distributed")
 require("pyarrow")
 pq = require("pyarrow.parquet")
 
+from distributed import WorkerPlugin  # noqa: E402
+
 from hopsig import distributed, engine  # noqa: E402
 from hopsig.errors import InputError  # noqa: E402
 
@@ -169,7 +171,7 @@ class _Marks:
         (Path(self.folder) / f"{self.index}-{os.getpid()}-{n}").touch()
 
 
-class SlowFirstRun(distributed_pkg.WorkerPlugin, _Marks):  # type: ignore[misc]
+class SlowFirstRun(WorkerPlugin, _Marks):
     """Holds the first run of task ``index`` for ``seconds`` before it starts, so the
     test can kill its worker while it runs; later runs start at once."""
 
@@ -185,7 +187,7 @@ class SlowFirstRun(distributed_pkg.WorkerPlugin, _Marks):  # type: ignore[misc]
                 time.sleep(self.seconds)
 
 
-class HideFirstRun(distributed_pkg.WorkerPlugin, _Marks):  # type: ignore[misc]
+class HideFirstRun(WorkerPlugin, _Marks):
     """Moves the input file of task ``index`` away before its first run (the task
     fails: the file is missing) and back once it has failed (the retry finds it)."""
 

@@ -4,8 +4,6 @@
 import os
 from typing import Any, Dict, FrozenSet, Optional, Sequence, Union
 
-import pyarrow
-
 __all__ = [
     "Result",
     "TIMING",
@@ -27,16 +25,18 @@ TIMING: FrozenSet[str]
 """Summary fields that say how a run went (times, rates, workers, the signature cache),
 left out by :func:`timing_free`."""
 
-def verdict_schema() -> pyarrow.Schema:
+def verdict_schema() -> Any:
     """The schema of ``validate_mrt``'s table: file, record, bgpsec, reason, signatures, detail."""
 
 class Result:
     """What a distributed job found: ``summary`` (reduced, with ``files``: the per-file
-    summaries) and ``table`` (a ``pyarrow.Table`` in file then record order)."""
+    summaries) and ``table`` (a ``pyarrow.Table`` in file then record order; typed
+    ``Any`` here because pyarrow ships no type stubs)."""
 
+    __match_args__ = ("summary", "table")
     summary: Dict[str, Any]
-    table: pyarrow.Table
-    def __init__(self, summary: Dict[str, Any], table: pyarrow.Table) -> None: ...
+    table: Any
+    def __init__(self, summary: Dict[str, Any], table: Any) -> None: ...
 
 def timing_free(summary: Any) -> Any:
     """``summary`` without its :data:`TIMING` fields, at every depth."""
