@@ -61,7 +61,7 @@ def ref(interop):
     cryptography()
     path = need(interop / "bgpsec_reference.py")
     spec = importlib.util.spec_from_file_location("bgpsec_reference", path)
-    module = importlib.util.module_from_spec(spec)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # a file that exists has a spec
     sys.modules["bgpsec_reference"] = module
     spec.loader.exec_module(module)
     return module
@@ -445,7 +445,7 @@ def test_verdicts_carry_validate_mrt_reasons(routers):
     # Bytes that are no BGP message at all.
     assert reason(b"\x00" * 10)[0] == "malformed"
     with pytest.raises(TypeError):
-        bgpsec.validate("not bytes", keys, local_as=1)
+        bgpsec.validate("not bytes", keys, local_as=1)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 def test_originate_forward_equals_sign(routers):
