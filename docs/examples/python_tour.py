@@ -71,7 +71,6 @@ print(lengths.describe().to_string())
 # %%
 signed = out / "signed.mrt"
 keys_dir = out / "keys"
-signed.unlink(missing_ok=True)  # a rerun signs again (hopsig never replaces a file unasked)
 sign_summary = hopsig.mrt.sign_mrt(mrt_file, signed, keys_dir, suite=1)
 print(json.dumps({k: v for k, v in sign_summary.items() if not isinstance(v, (dict, list))}, indent=1))
 
