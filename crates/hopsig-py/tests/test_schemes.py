@@ -118,7 +118,7 @@ def test_errors_carry_reasons_and_exit_classes(keys):
         schemes.aggregate([agg])
     assert e.value.reason == "not-free"
     with pytest.raises(TypeError):
-        schemes.sign("not a key", b"m")
+        schemes.sign("not a key", b"m")  # type: ignore[arg-type]  # the wrong type on purpose
     assert issubclass(InvalidError, Exception)
 
 
