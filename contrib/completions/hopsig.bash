@@ -904,7 +904,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__bgpsec__subcmd__sign__subcmd__mrt)
-            opts="-h --suite --keys --limit --target-as --threads --force --log-format --log-level --help"
+            opts="-h --suite --keys --limit --target-as --threads --json --force --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -927,6 +927,10 @@ _hopsig() {
                     return 0
                     ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -452,3 +452,56 @@ fn experimental_suites_round_trip() {
         assert_eq!(number(&stdout(&o), "valid: "), 48);
     }
 }
+
+/// `sign-mrt --json`: the summary's counts are the text summary's, the keys are the
+/// folder's, and the file is placed with OUT and the keys (and not at all when an
+/// output exists).
+#[test]
+fn sign_mrt_json_summary_matches_the_text_and_the_folder() {
+    let s = Scratch::new();
+    let report = s.p("sign.json");
+    let (out, keys, said) = sign(
+        &s,
+        "ris-updates.20100722.2015.gz",
+        &["--limit", "300", "--json", &report],
+    );
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(r["updates"].as_u64().unwrap(), number(&said, "signed: "));
+    assert_eq!(r["skipped"].as_u64().unwrap(), number(&said, "skipped: "));
+    assert_eq!(r["announcements"], 300);
+    assert_eq!(
+        r["updates"].as_u64().unwrap() + r["skipped"].as_u64().unwrap(),
+        300
+    );
+    assert_eq!(r["suite"], 1);
+    assert_eq!(r["suite_name"], "ecdsa-p256-sha256");
+    assert_eq!(r["output"], out.as_str());
+    assert_eq!(r["keys"], keys.as_str());
+    let files = std::fs::read_dir(&keys)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".key")
+        })
+        .count() as u64;
+    assert_eq!(r["router_keys"].as_u64().unwrap(), files);
+    assert_eq!(r["keys_generated"].as_u64().unwrap(), files);
+    assert_eq!(r["metadata"]["command"], "hopsig bgpsec sign-mrt", "{r}");
+    // An existing report: refused before the run, nothing new placed.
+    let out2 = s.p("second.mrt");
+    let keys2 = s.p("second.keys");
+    s.exits(
+        2,
+        &sign_mrt(
+            &common::mrt("ris-updates.20100722.2015.gz"),
+            &out2,
+            &keys2,
+            &["--json", &report],
+        ),
+        &report,
+    );
+    assert!(!std::path::Path::new(&out2).exists());
+}

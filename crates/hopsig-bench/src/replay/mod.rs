@@ -7,6 +7,7 @@
 
 pub mod hop;
 pub mod queue;
+pub mod run;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

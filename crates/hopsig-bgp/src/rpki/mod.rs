@@ -10,12 +10,14 @@
 //!   `jsonext` (`routerKeys`), hopsig's key folders, SLURM (RFC 8416).
 //! * [`rtr`] — RPKI-to-Router: a client of several caches with preference (RFC 8210
 //!   §10), and a cache server (`hopsig rtr serve`).
+//! * [`load`] — the view of one run: files and one dump of each cache, merged.
 //! * [`view`] — the merged view (files, caches, SLURM) a validator consults, and what
 //!   changed between two views.
 //! * [`rov`] — route origin validation (RFC 6811).
 //! * [`aspa`] — AS path verification with ASPAs (draft-ietf-sidrops-aspa-verification).
 
 pub mod aspa;
+pub mod load;
 pub mod payload;
 pub mod rov;
 pub mod rtr;

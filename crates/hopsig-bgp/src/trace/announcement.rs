@@ -10,8 +10,10 @@
 use std::io::Read;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use bgpkit_parser::models::{self as bgpkit, ElemType, MrtMessage};
-use bgpkit_parser::{BgpkitParser, Elementor, ParserError};
+use bgpkit_parser::models::{self as bgpkit, ElemType};
+
+pub use crate::mrt::elems::ReadError;
+use crate::mrt::elems::{bgpsec_path_value, ElemRecords};
 
 use crate::packet::{AsPath, AsPathSegment, AsPathSegmentType, NextHop, Origin, Prefix, AS_TRANS};
 use crate::signature_input::SignedNlri;
@@ -52,56 +54,26 @@ pub enum Entry {
     Unreadable,
 }
 
-/// Why an MRT stream could not be read on.
-#[derive(Debug, thiserror::Error)]
-#[error("MRT record {record}: {message}")]
-pub struct ReadError {
-    /// Records read before it (the failing one's index, from 0).
-    pub record: u64,
-    /// bgpkit-parser's message.
-    pub message: String,
-}
-
 /// The entries of an MRT stream (uncompressed: see [`crate::mrt::decompressed`]), and
-/// how many records they came from.
+/// how many records they came from: the elements of [`ElemRecords`], each an
+/// [`Entry`].
 pub struct Entries<R: Read> {
-    records: bgpkit_parser::FallibleRecordIterator<R>,
-    elementor: Elementor,
+    records: ElemRecords<R>,
     pending: std::vec::IntoIter<Entry>,
-    read: u64,
-    done: bool,
 }
 
 impl<R: Read> Entries<R> {
     /// The entries of `input`.
     pub fn new(input: R) -> Entries<R> {
         Entries {
-            records: BgpkitParser::from_reader(input).into_fallible_record_iter(),
-            elementor: Elementor::new(),
+            records: ElemRecords::new(input),
             pending: Vec::new().into_iter(),
-            read: 0,
-            done: false,
         }
     }
 
     /// MRT records read so far.
     pub fn records(&self) -> u64 {
-        self.read
-    }
-
-    fn record(&mut self, record: bgpkit::MrtRecord) -> Vec<Entry> {
-        let collector = match &record.message {
-            MrtMessage::Bgp4Mp(bgpkit::Bgp4MpEnum::Message(m)) => {
-                Some((m.local_asn.to_u32(), m.local_ip))
-            }
-            _ => None,
-        };
-        let header = record.common_header;
-        self.elementor
-            .record_to_elems(record)
-            .into_iter()
-            .map(|elem| entry(elem, &header, collector))
-            .collect()
+        self.records.records()
     }
 }
 
@@ -113,40 +85,19 @@ impl<R: Read> Iterator for Entries<R> {
             if let Some(e) = self.pending.next() {
                 return Some(Ok(e));
             }
-            if self.done {
-                return None;
-            }
-            let index = self.read;
-            match self.records.next() {
-                None => {
-                    self.done = true;
-                    return None;
-                }
-                Some(Ok(record)) => {
-                    self.read += 1;
-                    self.pending = self.record(record).into_iter();
-                }
-                // The framing is lost: nothing after this can be trusted.
-                Some(Err(e))
-                    if matches!(
-                        e.error,
-                        ParserError::IoError(_)
-                            | ParserError::EofError(_)
-                            | ParserError::OversizedRecord { .. }
-                    ) =>
-                {
-                    self.done = true;
-                    return Some(Err(ReadError {
-                        record: index,
-                        message: e.error.to_string(),
-                    }));
-                }
-                // A record read whole by its length but not decoded: skip it.
-                Some(Err(_)) => {
-                    self.read += 1;
-                    return Some(Ok(Entry::Unreadable));
-                }
-            }
+            let record = match self.records.next()? {
+                Ok(record) => record,
+                Err(e) => return Some(Err(e)),
+            };
+            let Some(elems) = record.elems else {
+                return Some(Ok(Entry::Unreadable));
+            };
+            let header = (record.timestamp, record.microseconds);
+            self.pending = elems
+                .into_iter()
+                .map(|elem| entry(elem, header, record.collector))
+                .collect::<Vec<_>>()
+                .into_iter();
         }
     }
 }
@@ -154,7 +105,7 @@ impl<R: Read> Iterator for Entries<R> {
 /// One bgpkit element as an [`Entry`].
 fn entry(
     elem: bgpkit::BgpElem,
-    header: &bgpkit::CommonHeader,
+    (timestamp, microseconds): (u32, Option<u32>),
     collector: Option<(u32, IpAddr)>,
 ) -> Entry {
     if elem.elem_type != ElemType::ANNOUNCE {
@@ -166,16 +117,17 @@ fn entry(
         return Entry::Unreadable;
     };
     Entry::Announcement(Announcement {
-        timestamp: header.timestamp,
-        microseconds: header.microsecond_timestamp,
+        timestamp,
+        microseconds,
         peer_ip: elem.peer_ip,
         peer_as: elem.peer_asn.to_u32(),
         collector,
         prefix,
         as_path: elem
             .as_path
-            .map(|p| as_path(&p))
-            .or_else(|| bgpsec_as_path(elem.unknown.as_deref())),
+            .as_ref()
+            .map(as_path)
+            .or_else(|| bgpsec_as_path(&elem)),
         origin: elem.origin.map(|o| match o {
             bgpkit::Origin::IGP => Origin::Igp,
             bgpkit::Origin::EGP => Origin::Egp,
@@ -188,11 +140,8 @@ fn entry(
 /// The AS path a BGPsec_PATH stands for (RFC 8205 §4.4), for a BGPsec route (in
 /// the speaker's MRT dumps): bgpkit-parser keeps the attribute raw, among the ones it
 /// does not decode; one that does not decode gives none.
-fn bgpsec_as_path(unknown: Option<&[bgpkit::AttrRaw]>) -> Option<AsPath> {
-    let raw = unknown?
-        .iter()
-        .find(|a| a.code == u8::from(crate::packet::AttrType::BgpsecPath))?;
-    let path = crate::packet::BgpsecPath::decode(&raw.bytes).ok()?;
+fn bgpsec_as_path(elem: &bgpkit::BgpElem) -> Option<AsPath> {
+    let path = crate::packet::BgpsecPath::decode(bgpsec_path_value(elem)?).ok()?;
     Some(crate::as_path_equivalent::as_path(path.secure_path()))
 }
 

@@ -22,7 +22,7 @@ use zeroize::Zeroizing;
 
 use crate::router_key::{to_rpki_json, RouterKey, RouterKeys};
 use crate::sign::Signer;
-use crate::suite::{AlgorithmSuite, KeyError};
+use crate::suite::{AlgorithmSuite, KeyError, SigningKey};
 
 /// The name of the public keys' JSON file in a keys folder.
 pub const KEYS_JSON: &str = "bgpsec_keys.json";
@@ -36,6 +36,9 @@ pub fn secret_key_name(asn: u32) -> String {
 pub struct Keyring {
     suite: &'static dyn AlgorithmSuite,
     signers: HashMap<u32, Signer<'static>>,
+    /// Whether [`crate::trace::sign_mrt`] may generate keys for ASes it meets
+    /// without one ([`Keyring::fixed`]).
+    generates: bool,
 }
 
 impl std::fmt::Debug for Keyring {
@@ -43,6 +46,7 @@ impl std::fmt::Debug for Keyring {
         f.debug_struct("Keyring")
             .field("suite", &self.suite.name())
             .field("ases", &self.signers.len())
+            .field("generates", &self.generates)
             .finish_non_exhaustive()
     }
 }
@@ -53,7 +57,42 @@ impl Keyring {
         Keyring {
             suite,
             signers: HashMap::new(),
+            generates: true,
         }
+    }
+
+    /// This keyring, with its keys only: signing a route through an AS without a key
+    /// fails ([`crate::trace::sign::SignMrtError::NoKey`]) instead of generating one.
+    /// Workers that sign shards of one archive with the keys of one folder use it, so
+    /// that no worker signs with a key the folder does not hold.
+    pub fn fixed(mut self) -> Keyring {
+        self.generates = false;
+        self
+    }
+
+    /// Whether signing generates keys for ASes without one (not after
+    /// [`Keyring::fixed`]).
+    pub fn generates(&self) -> bool {
+        self.generates
+    }
+
+    /// Gives AS `asn` the key `key` (of this keyring's suite), replacing any it had.
+    ///
+    /// # Errors
+    /// [`KeyError::Scheme`] if `key` is of another suite.
+    pub fn insert(&mut self, asn: u32, key: SigningKey) -> Result<(), KeyError> {
+        let signer = Signer::new(asn)
+            .with_key(self.suite, key)
+            .map_err(|e| KeyError::Scheme(hopsig_schemes::Error::Key(e.to_string())))?;
+        self.signers.insert(asn, signer);
+        Ok(())
+    }
+
+    /// The ASes with a key, ascending.
+    pub fn ases(&self) -> Vec<u32> {
+        let mut ases: Vec<u32> = self.signers.keys().copied().collect();
+        ases.sort_unstable();
+        ases
     }
 
     /// The suite.

@@ -96,6 +96,13 @@ pub enum SignMrtError {
     /// Signing failed.
     #[error("signing: {0}")]
     Sign(#[from] SignError),
+    /// A route goes through an AS without a key, and the keyring is
+    /// [`Keyring::fixed`].
+    #[error("no router key for AS{asn}, and keys are not generated")]
+    NoKey {
+        /// The first such AS (ascending, of the batch that met it).
+        asn: u32,
+    },
 }
 
 /// Why one route was not written.
@@ -310,6 +317,30 @@ fn parse(input: impl Read, limit: Option<u64>, tx: &mpsc::SyncSender<Result<Batc
     let _ = tx.send(Ok(batch));
 }
 
+/// The ASes signing every announcement of the MRT stream `input` (uncompressed)
+/// needs keys for: those on the AS paths of its [`Route`]s (announcements skipped
+/// for a [`Skip`] need none), ascending, each once. `default_target_as` as
+/// [`SignOptions::default_target_as`] (it does not sign). What
+/// [`Keyring::generate`] would be asked for before signing a whole archive with
+/// one keys folder.
+///
+/// # Errors
+/// [`ReadError`] if the stream cannot be read on.
+pub fn route_ases(
+    input: impl Read,
+    default_target_as: u32,
+) -> Result<std::collections::BTreeSet<u32>, ReadError> {
+    let mut ases = std::collections::BTreeSet::new();
+    for entry in Entries::new(input) {
+        if let Entry::Announcement(a) = entry? {
+            if let Ok(route) = Route::of(&a, default_target_as) {
+                ases.extend(route.hops.iter().map(|h| h.asn));
+            }
+        }
+    }
+    Ok(ases)
+}
+
 fn sign_batch(
     batch: Batch,
     out: &mut dyn Write,
@@ -333,6 +364,9 @@ fn sign_batch(
             .flatten()
             .flat_map(|r| r.hops.iter().map(|h| h.asn)),
     );
+    if let (false, Some(&asn)) = (keyring.generates(), new.first()) {
+        return Err(SignMrtError::NoKey { asn });
+    }
     for step in new.chunks(KEYS_PER_STEP.max(options.threads)) {
         report.keys_generated += keyring.generate(step, options.threads)? as u64;
         if new.len() > KEYS_PER_STEP {

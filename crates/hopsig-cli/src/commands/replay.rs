@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
-use hopsig_bench::replay::hop::{check_scheme, Scheme};
+use hopsig_bench::replay::hop::check_scheme;
 use hopsig_bench::replay::queue::Mode;
-use hopsig_bench::replay::{paper_tables, replay, Memory, Options, TraceFile, SLAMMER, SOURCE};
+use hopsig_bench::replay::run::{self, PeerChoice, Request};
+use hopsig_bench::replay::{paper_tables, SLAMMER, SOURCE};
 
 use crate::io::{at, outputs, print_text, say, Failure, Outcome, Secrecy};
 
@@ -94,63 +95,30 @@ pub fn run(args: Args) -> Outcome {
     if let Some(json) = &args.json {
         files.check(json)?;
     }
-    let trace = TraceFile::read(&args.mrt)?;
-    let rib = args.rib.as_deref().map(TraceFile::read).transpose()?;
-    let (workload, peer) = match args.peer.as_str() {
-        "median" => ("median", trace.median_peer()),
-        "busiest" => ("busiest", trace.busiest_peer()),
-        asn => {
-            let n = asn
-                .strip_prefix("AS")
-                .unwrap_or(asn)
-                .parse::<u32>()
-                .map_err(|_| {
-                    Failure::Input(format!(
-                        "--peer takes an AS number, `median` or `busiest`, not '{asn}'"
-                    ))
-                })?;
-            ("peer", trace.peer(n)?)
-        }
-    };
+    let peer: PeerChoice = args.peer.parse().map_err(|()| {
+        Failure::Input(format!(
+            "--peer takes an AS number, `median` or `busiest`, not '{}'",
+            args.peer
+        ))
+    })?;
     let cached = if args.rtr.is_empty() {
         None
     } else {
         let view = crate::commands::bgpsec::validate_mrt::rpki_view(None, &[], &args.rtr, None)?;
         Some(view.router_keys().clone())
     };
-    let schemes = names
-        .iter()
-        .map(|n| {
-            crate::io::note(format_args!(
-                "{n}: preparing keys and upstream signatures ..."
-            ));
-            Scheme::prepare_with(n, cached.as_ref())
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let options = Options {
-        // Names the Fig. 5 files: one run per file, peer and speed-up does not
-        // overwrite another's.
-        workload: format!(
-            "{} {workload} AS{}{}",
-            args.mrt
-                .file_name()
-                .map(|n| n.to_string_lossy().trim_end_matches(".gz").to_string())
-                .unwrap_or_default(),
-            peer.asn,
-            if args.speedup == 1.0 {
-                String::new()
-            } else {
-                format!(" x{}", args.speedup)
-            }
-        ),
+    let run = run::run(&Request {
+        mrt: &args.mrt,
+        schemes: &names,
+        peer,
         mode: args.mode,
         threads: args.threads,
         speedup: args.speedup,
         limit: args.limit,
-        quick_floors: false,
-    };
-    let result = replay(&trace, peer, &schemes, &options)?;
-    let memory = rib.as_ref().map(|r| Memory::of(r, &schemes));
+        rib: args.rib.as_deref(),
+        router_keys: cached.as_ref(),
+    })?;
+    let (result, memory) = (&run.replay, &run.memory);
     let mut text = format!(
         "Paper: {SOURCE}.\n{}\n{SLAMMER}\n\n{}",
         paper_tables(),
@@ -167,8 +135,7 @@ pub fn run(args: Args) -> Outcome {
         }
     }
     if let Some(json) = &args.json {
-        let value = serde_json::json!({ "replay": result, "memory": memory });
-        let bytes = serde_json::to_vec_pretty(&value).map_err(|e| at(json, e))?;
+        let bytes = serde_json::to_vec_pretty(&run.to_json()).map_err(|e| at(json, e))?;
         files.add(json, &bytes, Secrecy::Public)?;
     }
     files.commit()?;

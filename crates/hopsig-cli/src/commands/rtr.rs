@@ -158,16 +158,7 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 
 /// HOST:PORT or [IPv6]:PORT (`rtr dump`, `validate-mrt --rtr`, `replay --rtr`).
 pub(crate) fn host_port(s: &str) -> Result<(String, u16), String> {
-    let bad = || format!("{s}: expected HOST:PORT or [IPv6]:PORT");
-    let (host, port) = s.rsplit_once(':').ok_or_else(bad)?;
-    let host = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    if host.is_empty() {
-        return Err(bad());
-    }
-    Ok((host.to_string(), port.parse().map_err(|_| bad())?))
+    hopsig_bgp::rpki::load::host_port(s).map_err(|e| e.to_string())
 }
 
 /// The key algorithm of a router key's SubjectPublicKeyInfo (RFC 8608 §3.1: ECDSA

@@ -10,7 +10,6 @@ use hopsig_bgp::feed::faults::{Context, FaultKind, Plan};
 use hopsig_bgp::feed::session::SessionConfig;
 use hopsig_bgp::feed::source::{self, Selection};
 use hopsig_bgp::feed::{self, Options, Pacing};
-use hopsig_bgp::trace::keyring::secret_key_name;
 use hopsig_bgp::{Signer, SigningKey};
 
 use super::{open_mrt, suite_named, Progress};
@@ -308,11 +307,8 @@ fn signer_from(
     asn: u32,
     suite: &'static dyn hopsig_bgp::AlgorithmSuite,
 ) -> Result<Signer<'static>, Failure> {
-    let path = dir.join(secret_key_name(asn));
-    let text = std::fs::read(&path).map_err(|e| at(&path, e))?;
-    let key = suite
-        .signing_key_from_file(&text)
-        .map_err(|e| at(&path, e))?;
+    let key = hopsig_bgp::trace::keys_folder::read_key(dir, asn, suite)
+        .map_err(|e| Failure::Input(e.to_string()))?;
     with_key(asn, suite, key)
 }
 

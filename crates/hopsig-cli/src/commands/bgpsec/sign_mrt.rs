@@ -6,12 +6,12 @@ use std::io::{BufWriter, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use hopsig_bgp::trace::keyring::secret_key_name;
+use hopsig_bgp::trace::keys_folder::{self, KeysFolderError};
 use hopsig_bgp::trace::sign::SignMrtError;
-use hopsig_bgp::trace::{sign_mrt, Keyring, SignOptions, SignReport, Skip, KEYS_JSON};
+use hopsig_bgp::trace::{sign_mrt, Keyring, SignOptions, SignReport, SignRun, Skip, KEYS_JSON};
 
 use super::{open_mrt, rate, suite_named, threads};
-use crate::io::{at, note, outputs, say, Failure, Outcome, Secrecy};
+use crate::io::{at, metadata, note, outputs, say, Failure, Outcome, Secrecy};
 
 /// Sign every announcement of an MRT file as the BGPsec UPDATE its AS path would carry.
 ///
@@ -46,6 +46,10 @@ pub struct Args {
     /// Threads that generate keys and sign [default: every core].
     #[arg(long, value_name = "N")]
     threads: Option<NonZeroUsize>,
+    /// Also write the summary as JSON to FILE (docs/spec/json.md; checked before the
+    /// run, placed with OUT and the keys).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
     /// Replace OUT and key files that exist.
     #[arg(long)]
     force: bool,
@@ -60,6 +64,9 @@ pub fn run(args: Args) -> Outcome {
     files.folder(&args.keys)?;
     files.check(&args.output)?;
     files.check(&json)?;
+    if let Some(summary) = &args.json {
+        files.check(summary)?;
+    }
     let mut progress = input.progress("sign-mrt");
     let mut keyring = Keyring::new(suite);
     let options = SignOptions {
@@ -108,16 +115,28 @@ pub fn run(args: Args) -> Outcome {
         keyring.len(),
         args.keys.display()
     ));
-    files.add(&json, keyring.rpki_json().as_bytes(), Secrecy::Public)?;
-    let secrets = keyring
-        .secret_key_files()
-        .map_err(|e| Failure::Input(format!("cannot write a secret key: {e}")))?;
-    for (asn, pem) in &secrets {
-        files.add(
-            &args.keys.join(secret_key_name(*asn)),
-            pem.as_bytes(),
-            Secrecy::Secret,
-        )?;
+    keys_folder::stage(&mut files, &args.keys, &keyring).map_err(|e| match e {
+        KeysFolderError::Key { source, .. } => {
+            Failure::Input(format!("cannot write a secret key: {source}"))
+        }
+        KeysFolderError::Persist(e) => Failure::from(e),
+        other => Failure::Input(other.to_string()),
+    })?;
+    if let Some(path) = &args.json {
+        let mut doc = report.to_json(&SignRun {
+            input: &args.input,
+            output: &args.output,
+            keys: &args.keys,
+            suite: suite.id(),
+            suite_name: suite.name(),
+            router_keys: keyring.len(),
+            threads: options.threads,
+            seconds: signing,
+        });
+        doc["metadata"] = metadata();
+        let bytes =
+            serde_json::to_vec_pretty(&doc).map_err(|e| Failure::Input(format!("JSON: {e}")))?;
+        files.add(path, &bytes, Secrecy::Public)?;
     }
     files.commit()?;
     let times = (signing, progress.seconds() - signing);

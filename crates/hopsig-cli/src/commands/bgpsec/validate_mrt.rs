@@ -5,15 +5,14 @@
 
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use hopsig_bgp::cache::{parse_size, CacheStats, SignatureCache};
 use hopsig_bgp::rpki::aspa::Relation;
+use hopsig_bgp::rpki::load::{load_view, LoadViewError};
 use hopsig_bgp::rpki::view::View;
-use hopsig_bgp::rpki::{source, Limits, PayloadSet};
 use hopsig_bgp::trace::validate::Outcome as Verdict;
 use hopsig_bgp::trace::{
-    validate_mrt_cached, validate_mrt_rpki_cached, EachRecord, ValidateReport,
+    validate_mrt_cached, validate_mrt_rpki_cached, EachRecord, ValidateReport, ValidateRun,
 };
 
 use super::{open_mrt, rate, threads};
@@ -126,7 +125,7 @@ pub fn run(args: Args) -> Outcome {
     let mut printed: Outcome = Ok(());
     let mut each = |record: u64, verdict: &Verdict| {
         if printed.is_ok() {
-            if let Some(line) = update_line(record, verdict) {
+            if let Some(line) = verdict.to_json(record) {
                 printed = say_json_line(&line);
             }
         }
@@ -171,10 +170,16 @@ pub fn run(args: Args) -> Outcome {
         ));
     }
     let cached = cache.stats();
-    let mut json = to_json(&args, &report, keys, threads, seconds);
-    json["signature_cache"] = cached.to_json();
+    let mut json = report.to_json(&ValidateRun {
+        file: &args.file,
+        keys: args.keys.as_deref(),
+        router_keys: keys,
+        threads,
+        seconds,
+        cache: &cached,
+    });
     if let Some((view, role)) = &view {
-        add_cross(&mut json, &report, view, *role);
+        report.add_rpki_json(&mut json, view, *role);
     }
     if args.json_lines {
         say_json_line(&serde_json::json!({"metadata": metadata(), "summary": &json}))?;
@@ -201,21 +206,6 @@ pub fn run(args: Args) -> Outcome {
         )));
     }
     Ok(())
-}
-
-/// The JSON line of one record for --json-lines: every UPDATE validated, with its
-/// verdict (`valid` with the signatures verified, or `not-valid` with the reason and
-/// the validator's words); nothing for a record not validated.
-fn update_line(record: u64, verdict: &Verdict) -> Option<serde_json::Value> {
-    match verdict {
-        Verdict::Skipped(_) => None,
-        Verdict::Valid(signatures) => Some(serde_json::json!({
-            "record": record, "bgpsec": "valid", "signatures": signatures,
-        })),
-        Verdict::NotValid(reason, detail) => Some(serde_json::json!({
-            "record": record, "bgpsec": "not-valid", "reason": reason, "detail": detail,
-        })),
-    }
 }
 
 fn summary(args: &Args, r: &ValidateReport, keys: usize, threads: usize, seconds: f64) -> Outcome {
@@ -283,90 +273,22 @@ fn cache_summary(c: &CacheStats) -> Outcome {
     ))
 }
 
-fn to_json(
-    args: &Args,
-    r: &ValidateReport,
-    keys: usize,
-    threads: usize,
-    seconds: f64,
-) -> serde_json::Value {
-    serde_json::json!({
-        "file": args.file.display().to_string(),
-        "keys": args.keys.as_ref().map(|k| k.display().to_string()),
-        "router_keys": keys,
-        "threads": threads,
-        "seconds": seconds,
-        "records": r.records,
-        "updates": r.updates,
-        "valid": r.valid,
-        "not_valid": r.not_valid_total(),
-        "not_valid_by_reason": r.not_valid,
-        "skipped": r.skipped,
-        "signatures": r.signatures,
-        "updates_per_second": rate(r.updates, seconds),
-        "signatures_per_second": rate(r.signatures, seconds),
-        "first_failures": r.first_failures.iter().map(|f| serde_json::json!({
-            "record": f.record, "reason": f.reason, "detail": f.detail,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// Longest wait for one cache's whole data (`--rtr`).
-const RTR_TIMEOUT: Duration = Duration::from_secs(120);
-
 /// The view of `keys` and `rpki` files (read as of `at`, default now) and one RTR
 /// dump of each `rtr` cache (HOST:PORT), merged as docs/spec/rpki.md, "Merge rules",
-/// says (`validate-mrt`, `replay`).
+/// says (`validate-mrt`, `replay`): [`load_view`], its errors naming the option.
 pub(crate) fn rpki_view(
     keys: Option<&std::path::Path>,
     rpki: &[PathBuf],
     rtr: &[String],
     at: Option<i64>,
 ) -> Result<View, Failure> {
-    let limits = Limits::default();
-    let unix = at.unwrap_or_else(hopsig_bgp::router_key::unix_now);
-    let paths: Vec<PathBuf> = keys
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(rpki.iter().cloned())
-        .collect();
-    let files =
-        source::load_all(&paths, unix, &limits).map_err(|e| Failure::Input(e.to_string()))?;
-    for line in &files.report {
-        note(line);
-    }
-    let mut caches = PayloadSet::new();
-    if !rtr.is_empty() {
-        let runtime = crate::commands::rtr::runtime()?;
-        for cache in rtr {
-            let (host, port) = crate::commands::rtr::host_port(cache)
-                .map_err(|e| Failure::Input(format!("--rtr: {e}")))?;
-            let dump = runtime
-                .block_on(hopsig_bgp::rpki::rtr::dump(
-                    &host,
-                    port,
-                    None,
-                    limits,
-                    RTR_TIMEOUT,
-                ))
-                .map_err(|e| Failure::Input(format!("--rtr {cache}: {e}")))?;
-            let (vrps, keys, aspas) = dump.payload.counts();
-            note(format_args!(
-                "rtr: {cache}: version {}, session {}, serial {}: {vrps} VRPs, {keys} router keys, {aspas} ASPAs",
-                dump.version, dump.session_id, dump.serial
-            ));
-            caches
-                .extend_from(&dump.payload, &limits)
-                .map_err(|e| Failure::Input(format!("--rtr: {e}")))?;
-        }
-    }
-    let view = View::build(&files.payload, &caches, &files.slurm, &limits)
-        .map_err(|e| Failure::Input(format!("RPKI data: {e}")))?;
-    let (vrps, keys, aspas) = view.payload().counts();
-    note(format_args!(
-        "rpki: {vrps} VRPs, {keys} router keys, {aspas} ASPAs after merging"
-    ));
-    Ok(view)
+    load_view(keys, rpki, rtr, at).map_err(|e| {
+        Failure::Input(match e {
+            LoadViewError::Address(_) | LoadViewError::Caches(_) => format!("--rtr: {e}"),
+            LoadViewError::Rtr { .. } => format!("--rtr {e}"),
+            other => other.to_string(),
+        })
+    })
 }
 
 /// The announcements' ROV and ASPA verdict counts and the BGPsec × ROV × ASPA cross
@@ -391,30 +313,4 @@ fn cross_summary(r: &ValidateReport) -> Outcome {
         say(format_args!("  {b}, {o}, {a}: {n}"))?;
     }
     Ok(())
-}
-
-/// The cross table and the view's counts added to the JSON summary.
-fn add_cross(json: &mut serde_json::Value, r: &ValidateReport, view: &View, role: Relation) {
-    let mut rov = serde_json::Map::new();
-    let mut aspa = serde_json::Map::new();
-    for ((_, o, a), n) in &r.cross {
-        let add = |m: &mut serde_json::Map<String, serde_json::Value>, k: &str| {
-            let v = m.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0) + n;
-            m.insert(k.to_string(), v.into());
-        };
-        add(&mut rov, o);
-        add(&mut aspa, a);
-    }
-    let (vrps, keys, aspas) = view.payload().counts();
-    json["announcements"] = r.cross.values().sum::<u64>().into();
-    json["rov"] = rov.into();
-    json["aspa"] = aspa.into();
-    json["aspa_role"] = role.to_string().into();
-    json["cross"] = r
-        .cross
-        .iter()
-        .map(|((b, o, a), n)| serde_json::json!({"bgpsec": b, "rov": o, "aspa": a, "count": n}))
-        .collect::<Vec<_>>()
-        .into();
-    json["rpki"] = serde_json::json!({"vrps": vrps, "router_keys": keys, "aspas": aspas});
 }
