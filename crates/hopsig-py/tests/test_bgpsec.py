@@ -32,7 +32,7 @@ from hopsig.bgpsec import (
 )
 from hopsig.errors import InputError, InvalidError
 
-from conftest import REPO, need
+from conftest import REPO, need, require
 
 #: RFC 8608 Appendix A, as the Rust tests read it (keys, UPDATEs as printed).
 RFC8608 = REPO / "crates" / "hopsig-bgp" / "tests" / "data" / "rfc8608_appendix_a.json"
@@ -708,7 +708,7 @@ def test_router_keys_from_rtr_cache(tmp_path, routers):
 
 
 def test_property_any_bytes_decode_or_input_error():
-    hypothesis = pytest.importorskip("hypothesis")
+    hypothesis = require("hypothesis")
     st = hypothesis.strategies
 
     @hypothesis.settings(max_examples=300, deadline=None)
@@ -733,7 +733,7 @@ def test_property_any_bytes_decode_or_input_error():
 
 
 def test_property_built_paths_round_trip():
-    hypothesis = pytest.importorskip("hypothesis")
+    hypothesis = require("hypothesis")
     st = hypothesis.strategies
 
     segment = st.builds(SecurePathSegment, st.integers(0, 255), st.integers(0, 255),
