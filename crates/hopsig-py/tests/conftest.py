@@ -59,3 +59,25 @@ def routeviews() -> Path:
 def interop() -> Path:
     """The folder of independent Python references."""
     return need(INTEROP)
+
+
+# --- packaging (TEAM27 engineer 6): optional packages -------------------------------
+# (imports here, not at the top, so each engineer's block merges on its own)
+
+import importlib  # noqa: E402
+from types import ModuleType  # noqa: E402
+
+
+def require(module: str) -> ModuleType:
+    """``module`` imported, or a skip naming it (as ``pytest.importorskip``).
+
+    Under ``CI=true`` a missing module fails the test instead: ``.ci/run`` installs the
+    package with its ``test`` extra, so a skip there would hide a broken install. Tests
+    import it with ``from conftest import require``.
+    """
+    if os.environ.get("CI") == "true":
+        try:
+            return importlib.import_module(module)
+        except ImportError as e:
+            pytest.fail(f"{module} is not installed (pip install './crates/hopsig-py[test]'): {e}")
+    return pytest.importorskip(module)

@@ -32,7 +32,7 @@ from hopsig.bgpsec import (
 )
 from hopsig.errors import InputError, InvalidError
 
-from conftest import REPO, need
+from conftest import REPO, need, require
 
 #: RFC 8608 Appendix A, as the Rust tests read it (keys, UPDATEs as printed).
 RFC8608 = REPO / "crates" / "hopsig-bgp" / "tests" / "data" / "rfc8608_appendix_a.json"
@@ -61,7 +61,7 @@ def ref(interop):
     cryptography()
     path = need(interop / "bgpsec_reference.py")
     spec = importlib.util.spec_from_file_location("bgpsec_reference", path)
-    module = importlib.util.module_from_spec(spec)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # a file that exists has a spec
     sys.modules["bgpsec_reference"] = module
     spec.loader.exec_module(module)
     return module
@@ -445,7 +445,7 @@ def test_verdicts_carry_validate_mrt_reasons(routers):
     # Bytes that are no BGP message at all.
     assert reason(b"\x00" * 10)[0] == "malformed"
     with pytest.raises(TypeError):
-        bgpsec.validate("not bytes", keys, local_as=1)
+        bgpsec.validate("not bytes", keys, local_as=1)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 def test_originate_forward_equals_sign(routers):
@@ -708,7 +708,7 @@ def test_router_keys_from_rtr_cache(tmp_path, routers):
 
 
 def test_property_any_bytes_decode_or_input_error():
-    hypothesis = pytest.importorskip("hypothesis")
+    hypothesis = require("hypothesis")
     st = hypothesis.strategies
 
     @hypothesis.settings(max_examples=300, deadline=None)
@@ -733,7 +733,7 @@ def test_property_any_bytes_decode_or_input_error():
 
 
 def test_property_built_paths_round_trip():
-    hypothesis = pytest.importorskip("hypothesis")
+    hypothesis = require("hypothesis")
     st = hypothesis.strategies
 
     segment = st.builds(SecurePathSegment, st.integers(0, 255), st.integers(0, 255),

@@ -25,7 +25,7 @@ import hopsig
 from hopsig import mrt
 from hopsig.errors import InputError
 
-from conftest import REPO, RIS_DIR, ROUTEVIEWS, need
+from conftest import REPO, RIS_DIR, ROUTEVIEWS, need, require
 
 #: The keys hopsig adds to pybgpkit-parser's ``Elem.to_dict()``.
 EXTRA = ("bgpsec_path", "record")
@@ -65,7 +65,7 @@ def test_elems_equal_pybgpkit_parsers(path: Path) -> None:
     bgpkit-parser underneath: prefixes, AS paths, timestamps, peers, types,
     attributes); the files carry no BGPsec_PATH, so no path is filled in here and
     ``bgpsec_path`` is ``None`` throughout."""
-    pybgpkit = pytest.importorskip("pybgpkit_parser")
+    pybgpkit = require("pybgpkit_parser")
     need(path)
     ours = list(mrt.elems(path))
     theirs = [e.to_dict() for e in pybgpkit.Parser(url=str(path))]
@@ -228,7 +228,7 @@ def test_table_dump_v2(tmp_path: Path) -> None:
 def test_to_arrow_is_the_elements_as_columns(ris_updates: Path) -> None:
     """``to_arrow`` has the documented schema and, row by row, the elements (but for
     ``bgpsec_path``, raw there); chunking changes the batches, not the rows."""
-    pa = pytest.importorskip("pyarrow")
+    pa = require("pyarrow")
     table = mrt.to_arrow(ris_updates)
     assert table.schema == mrt.arrow_schema()
     assert table.schema.names == [name for name, _ in mrt.COLUMNS]
@@ -246,7 +246,7 @@ def test_to_arrow_is_the_elements_as_columns(ris_updates: Path) -> None:
 
 def test_to_arrow_of_a_rib_dump(ris_files: List[Path]) -> None:
     """The 2002 bview (TABLE_DUMP), the largest file: same rows as the elements."""
-    pytest.importorskip("pyarrow")
+    require("pyarrow")
     bview = need(RIS_DIR / "ris-bview.20020722.2337.gz")
     table = mrt.to_arrow(bview)
     rows = table.to_pylist()
@@ -257,7 +257,7 @@ def test_to_arrow_of_a_rib_dump(ris_files: List[Path]) -> None:
 
 def test_to_pandas(ris_updates: Path) -> None:
     """``to_pandas``: one row per element, nullable integers for optional attributes."""
-    pd = pytest.importorskip("pandas")
+    pd = require("pandas")
     df = mrt.to_pandas(ris_updates)
     expected = list(mrt.elems(ris_updates))
     assert list(df.columns) == [name for name, _ in mrt.COLUMNS]
@@ -334,7 +334,7 @@ def test_bgpsec_path_decoded_as_the_reference_decodes_it(tmp_path: Path, interop
     records = list(mrt.records(path))
     assert [r["message"] for r in records] == [e["update"] for e in examples]
     assert records[0]["peer_ip"] == "192.0.2.1" and records[0]["local_asn"] == 65537
-    pa = pytest.importorskip("pyarrow")
+    pa = require("pyarrow")
     raw = mrt.to_arrow(path).column("bgpsec_path").to_pylist()
     assert raw[0] is not None and raw[0] in examples[0]["update"]
     assert isinstance(mrt.to_arrow(path), pa.Table)

@@ -16,6 +16,8 @@ import pytest
 from hopsig import schemes
 from hopsig.errors import InputError, InvalidError
 
+from conftest import require
+
 #: The sequential schemes (key pairs); RSA-3072 ones are slow to generate, so the
 #: round trip below takes the 2048-bit ones and one 3072-bit one.
 SEQUENTIAL = [s["id"] for s in schemes.schemes() if s["kind"] == "sequential"]
@@ -26,16 +28,6 @@ def reference(interop, name):
     if str(interop) not in sys.path:
         sys.path.insert(0, str(interop))
     return importlib.import_module(name)
-
-
-def require(module):
-    """Import ``module`` or skip (fail under CI=true)."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{module} is not installed")
-        pytest.skip(f"{module} is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +110,7 @@ def test_errors_carry_reasons_and_exit_classes(keys):
         schemes.aggregate([agg])
     assert e.value.reason == "not-free"
     with pytest.raises(TypeError):
-        schemes.sign("not a key", b"m")
+        schemes.sign("not a key", b"m")  # type: ignore[arg-type]  # the wrong type on purpose
     assert issubclass(InvalidError, Exception)
 
 

@@ -20,9 +20,11 @@ Modules:
 docs/guide/python.md is the guide.
 """
 
-from . import _native
+# (`from ._native import`, not `from . import _native`: mypy then treats the extension
+# module, which has no stub of its own, as the missing module it is configured to ignore.)
+from ._native import __version__ as _native_version
 from .errors import HopsigError, InputError, InvalidError
 
-__version__: str = _native.__version__
+__version__: str = _native_version
 
 __all__ = ["HopsigError", "InputError", "InvalidError", "__version__"]

@@ -4,6 +4,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Unio
 PathLike = Union[str, "os.PathLike[str]"]
 Progress = Optional[Callable[[int], Any]]
 
+__all__ = ["validate_mrt", "sign_mrt", "mrt_ases", "generate_keys", "replay"]
+
 def validate_mrt(
     path: PathLike,
     keys: Optional[PathLike] = None,

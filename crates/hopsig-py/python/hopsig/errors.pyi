@@ -1,5 +1,7 @@
 from typing import ClassVar, Optional
 
+__all__ = ["HopsigError", "InvalidError", "InputError"]
+
 class HopsigError(Exception):
     """Any error hopsig raises."""
 
