@@ -208,7 +208,7 @@ class HideFirstRun(WorkerPlugin, _Marks):
 
 
 def _register(client, plugin, name):
-    import cloudpickle
+    import cloudpickle  # type: ignore[import-untyped]
 
     # The plugin classes live in this test module, which the workers cannot import.
     cloudpickle.register_pickle_by_value(sys.modules[__name__])

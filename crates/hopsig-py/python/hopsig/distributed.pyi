@@ -2,7 +2,7 @@
 (docs/design/distributed.md)."""
 
 import os
-from typing import Any, Dict, FrozenSet, Optional, Sequence, Union
+from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Union
 
 __all__ = [
     "Result",
@@ -15,6 +15,8 @@ __all__ = [
     "signed_name",
     "timing_free",
 ]
+
+from .errors import InputError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -97,3 +99,8 @@ def replay(
     **options: Any,
 ) -> Result:
     """KC-x's replay of every file, one Dask task per file."""
+
+# Shared with hopsig.batch (the command line), not public.
+def _input_error(reason: str, message: str) -> InputError: ...
+def _check_out(out: Optional[PathLike], force: bool) -> None: ...
+def _write_atomically(path: PathLike, force: bool, write: Callable[[str], None]) -> None: ...
