@@ -36,6 +36,8 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::errors;
 
+mod loaded_keys;
+
 /// Least time between two calls of a job's `progress` callable.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 /// The AS the newest signature targets where a record does not name the collector's
@@ -184,7 +186,7 @@ impl Verdicts {
 /// The router keys of a validation: from a keys file or folder, or an RPKI view
 /// (`rpki=`, `rtr=`: with route origin validation and ASPA verification too).
 enum Keys {
-    Files(hopsig_bgp::RouterKeys),
+    Files(std::sync::Arc<hopsig_bgp::RouterKeys>),
     View(Box<View>),
 }
 
@@ -241,15 +243,11 @@ fn validate_mrt<'py>(
             ))
         } else {
             match &keys {
-                Some(k) => Keys::Files(
-                    hopsig_bgp::router_key::load(k, at)
-                        .map_err(|e| {
-                            let reason = if k.exists() { "keys" } else { "io" };
-                            errors::input(reason, e)
-                        })?
-                        .keys,
-                ),
-                None => Keys::Files(hopsig_bgp::RouterKeys::new()),
+                Some(k) => Keys::Files(loaded_keys::load(k, at).map_err(|e| {
+                    let reason = if k.exists() { "keys" } else { "io" };
+                    errors::input(reason, e)
+                })?),
+                None => Keys::Files(std::sync::Arc::new(hopsig_bgp::RouterKeys::new())),
             }
         };
         let input = open_mrt(&path)?;
@@ -260,9 +258,14 @@ fn validate_mrt<'py>(
         let mut tick = |done| callback.report(done, false);
         let each: Option<EachRecord<'_>> = if verdicts { Some(&mut each) } else { None };
         let report = match &keys_of {
-            Keys::Files(router_keys) => {
-                validate_mrt_cached(input.reader, router_keys, &cache, threads, &mut tick, each)
-            }
+            Keys::Files(router_keys) => validate_mrt_cached(
+                input.reader,
+                &**router_keys,
+                &cache,
+                threads,
+                &mut tick,
+                each,
+            ),
             Keys::View(view) => {
                 validate_mrt_rpki_cached(input.reader, view, role, &cache, threads, &mut tick, each)
             }

@@ -357,3 +357,39 @@ def test_the_gil_is_released_while_a_job_runs(signed: Dict[str, Any]) -> None:
         stop.set()
         t.join()
     assert during > 200_000, during
+
+
+def test_keys_are_reused_while_their_file_is_unchanged(
+    signed: Dict[str, Any], tmp_path: Path
+) -> None:
+    """A process keeps the last keys it loaded (src/engine/loaded_keys.rs): a new
+    length or modification time loads them again; the same stamp reuses them."""
+    other_dir = tmp_path / "keys2"
+    engine.sign_mrt(signed["input"], tmp_path / "other.mrt", other_dir, threads=2)
+    ours = (signed["keys"] / "bgpsec_keys.json").read_bytes()
+    theirs = (other_dir / "bgpsec_keys.json").read_bytes()
+    assert ours != theirs and len(ours) == len(theirs)
+
+    keys = tmp_path / "keys.json"
+    keys.write_bytes(ours)
+    at = 2_000_000_000  # with `at`, reuse is not bounded in time
+    first = engine.validate_mrt(signed["out"], keys, at=at)
+    assert first["valid"] == first["updates"]
+
+    # Changed (a new modification time): loaded again, so nothing is valid now.
+    stamp = keys.stat()
+    keys.write_bytes(theirs)
+    os.utime(keys, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000))
+    changed = engine.validate_mrt(signed["out"], keys, at=at)
+    assert changed["valid"] == 0 and changed["not_valid_by_reason"] == {"no_key": changed["updates"]}
+
+    # Same length and modification time as the set loaded last: that set is reused
+    # (what the stamp cannot see, documented in the module).
+    keys.write_bytes(ours)
+    os.utime(keys, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000))
+    reused = engine.validate_mrt(signed["out"], keys, at=at)
+    assert reused["valid"] == 0
+
+    # Another `at`, or the file touched: loaded afresh from what the file holds.
+    again = engine.validate_mrt(signed["out"], keys, at=at + 1)
+    assert again["valid"] == again["updates"]

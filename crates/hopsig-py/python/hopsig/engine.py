@@ -50,7 +50,11 @@ def validate_mrt(
 
     ``keys`` is rpki-client's JSON (``bgpsec_keys``) or a keys folder, as
     ``validate-mrt --keys`` reads it; the keys valid at ``at`` (Unix seconds, default
-    now) are used. ``signature_cache`` is the shared signature cache's size (``0``
+    now) are used. The process keeps the last keys it loaded and uses them again for
+    the same ``keys`` and ``at`` while the file (or every file of the folder) keeps its
+    length and modification time -- for at most 60 s when ``at`` is not given -- so
+    the tasks of a distributed run load a full table's keys once per worker, not once
+    per file. ``signature_cache`` is the shared signature cache's size (``0``
     turns it off). ``progress(records_done)`` is called a few times a second at most,
     and once at the end.
 
