@@ -49,23 +49,9 @@ use crate::errors;
 use crate::schemes::{error, error_in, reduce, PySigningKey, PyVerifyingKey};
 
 /// Runs `$f::<C, B>` (or `$f::<C>`) on the curve `$curve` names, `B` its `ecdsa-k*`
-/// scheme (as the CLI's `on_curve!`).
+/// scheme ([`hopsig_schemes::on_pla_curve`], as the CLI's `on_curve!`).
 macro_rules! on_curve {
-    ($curve:expr, $f:ident::<C, B>($($arg:expr),* $(,)?)) => {{
-        use hopsig_schemes::concat::{EcdsaK163, EcdsaK233, EcdsaK283};
-        match $curve {
-            PlaCurve::K163 => $f::<K163, EcdsaK163>($($arg),*),
-            PlaCurve::K233 => $f::<K233, EcdsaK233>($($arg),*),
-            PlaCurve::K283 => $f::<K283, EcdsaK283>($($arg),*),
-        }
-    }};
-    ($curve:expr, $f:ident::<C>($($arg:expr),* $(,)?)) => {{
-        match $curve {
-            PlaCurve::K163 => $f::<K163>($($arg),*),
-            PlaCurve::K233 => $f::<K233>($($arg),*),
-            PlaCurve::K283 => $f::<K283>($($arg),*),
-        }
-    }};
+    ($($t:tt)*) => { hopsig_schemes::on_pla_curve!($($t)*) };
 }
 
 /// The curve a Python argument names: `k163` / `K-163` (any case, dash or not).

@@ -3,28 +3,10 @@
 //! nothing else and calls the library for everything that knows a byte format.
 
 /// Calls the function `f` on the types of `curve` (a `PlaCurve`): the Koblitz curve C
-/// and, where `f` takes it, its ECDSA scheme B (`hopsig ic`, `hopsig pla`). Defined
-/// before the modules that use it.
+/// and, where `f` takes it, its ECDSA scheme B (`hopsig ic`, `hopsig pla`); the
+/// library's [`hopsig_schemes::on_pla_curve`], defined before the modules that use it.
 macro_rules! on_curve {
-    ($curve:expr, $f:ident::<C, B>($($arg:expr),* $(,)?)) => {{
-        use hopsig_schemes::concat::{EcdsaK163, EcdsaK233, EcdsaK283};
-        use hopsig_schemes::pla::header::PlaCurve;
-        use hopsig_schemes::pla::koblitz::{K163, K233, K283};
-        match $curve {
-            PlaCurve::K163 => $f::<K163, EcdsaK163>($($arg),*),
-            PlaCurve::K233 => $f::<K233, EcdsaK233>($($arg),*),
-            PlaCurve::K283 => $f::<K283, EcdsaK283>($($arg),*),
-        }
-    }};
-    ($curve:expr, $f:ident::<C>($($arg:expr),* $(,)?)) => {{
-        use hopsig_schemes::pla::header::PlaCurve;
-        use hopsig_schemes::pla::koblitz::{K163, K233, K283};
-        match $curve {
-            PlaCurve::K163 => $f::<K163>($($arg),*),
-            PlaCurve::K233 => $f::<K233>($($arg),*),
-            PlaCurve::K283 => $f::<K283>($($arg),*),
-        }
-    }};
+    ($($t:tt)*) => { hopsig_schemes::on_pla_curve!($($t)*) };
 }
 
 pub mod batch;

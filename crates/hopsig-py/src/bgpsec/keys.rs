@@ -266,23 +266,10 @@ impl RouterKeys {
     }
 }
 
-/// `cache` ("host:port", "[v6]:port") as host and port.
+/// `cache` ("host:port", "[v6]:port") as host and port, as `validate-mrt --rtr`
+/// reads it ([`hopsig_bgp::rpki::load::host_port`]).
 fn host_port(cache: &str) -> PyResult<(String, u16)> {
-    let bad = || {
-        errors::input(
-            "bad-argument",
-            format!("{cache}: expected HOST:PORT or [IPv6]:PORT"),
-        )
-    };
-    let (host, port) = cache.rsplit_once(':').ok_or_else(bad)?;
-    let host = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    if host.is_empty() {
-        return Err(bad());
-    }
-    Ok((host.to_string(), port.parse().map_err(|_| bad())?))
+    hopsig_bgp::rpki::load::host_port(cache).map_err(|e| errors::input("bad-argument", e))
 }
 
 /// One dump of each cache, merged, as router keys.
