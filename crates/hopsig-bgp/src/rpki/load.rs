@@ -83,36 +83,48 @@ pub fn load_view(
     for line in &files.report {
         tracing::info!("{line}");
     }
-    let mut caches = PayloadSet::new();
-    if !rtr.is_empty() {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(LoadViewError::Runtime)?;
-        for cache in rtr {
-            let (host, port) = host_port(cache)?;
-            let dump = runtime
-                .block_on(super::rtr::dump(&host, port, None, limits, RTR_TIMEOUT))
-                .map_err(|source| LoadViewError::Rtr {
-                    cache: cache.clone(),
-                    source,
-                })?;
-            let (vrps, keys, aspas) = dump.payload.counts();
-            tracing::info!(
-                "rtr: {cache}: version {}, session {}, serial {}: {vrps} VRPs, {keys} router keys, {aspas} ASPAs",
-                dump.version, dump.session_id, dump.serial
-            );
-            caches
-                .extend_from(&dump.payload, &limits)
-                .map_err(LoadViewError::Caches)?;
-        }
-    }
+    let caches = dump_caches(rtr, RTR_TIMEOUT)?;
     let view =
         View::build(&files.payload, &caches, &files.slurm, &limits).map_err(LoadViewError::View)?;
     let (vrps, keys, aspas) = view.payload().counts();
     tracing::info!("rpki: {vrps} VRPs, {keys} router keys, {aspas} ASPAs after merging");
     Ok(view)
+}
+
+/// One RTR dump of each cache of `rtr` (HOST:PORT, each within `timeout`), merged
+/// (docs/spec/rpki.md, "Merge rules"); what each gave is reported as a `tracing` event.
+///
+/// # Errors
+/// [`LoadViewError`]: a bad address, a cache that fails, or more than the limits.
+pub fn dump_caches(rtr: &[String], timeout: Duration) -> Result<PayloadSet, LoadViewError> {
+    let limits = Limits::default();
+    let mut caches = PayloadSet::new();
+    if rtr.is_empty() {
+        return Ok(caches);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(LoadViewError::Runtime)?;
+    for cache in rtr {
+        let (host, port) = host_port(cache)?;
+        let dump = runtime
+            .block_on(super::rtr::dump(&host, port, None, limits, timeout))
+            .map_err(|source| LoadViewError::Rtr {
+                cache: cache.clone(),
+                source,
+            })?;
+        let (vrps, keys, aspas) = dump.payload.counts();
+        tracing::info!(
+            "rtr: {cache}: version {}, session {}, serial {}: {vrps} VRPs, {keys} router keys, {aspas} ASPAs",
+            dump.version, dump.session_id, dump.serial
+        );
+        caches
+            .extend_from(&dump.payload, &limits)
+            .map_err(LoadViewError::Caches)?;
+    }
+    Ok(caches)
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@ use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use hopsig_bgp::router_key::{self, LoadError, RouterKey};
-use hopsig_bgp::rpki::{rtr, view::View, Limits, PayloadSet};
+use hopsig_bgp::rpki::load::{dump_caches, LoadViewError};
+use hopsig_bgp::rpki::{view::View, Limits, PayloadSet};
 use hopsig_bgp::suite::{self, AlgorithmSuite};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -266,37 +267,17 @@ impl RouterKeys {
     }
 }
 
-/// `cache` ("host:port", "[v6]:port") as host and port, as `validate-mrt --rtr`
-/// reads it ([`hopsig_bgp::rpki::load::host_port`]).
-fn host_port(cache: &str) -> PyResult<(String, u16)> {
-    hopsig_bgp::rpki::load::host_port(cache).map_err(|e| errors::input("bad-argument", e))
-}
-
-/// One dump of each cache, merged, as router keys.
+/// One dump of each cache, merged, as router keys (`validate-mrt --rtr`'s
+/// [`hopsig_bgp::rpki::load::dump_caches`]).
 fn rtr_keys(caches: &[String], timeout: Duration) -> PyResult<hopsig_bgp::RouterKeys> {
-    let limits = Limits::default();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| errors::input("rtr", format!("cannot start the runtime: {e}")))?;
-    let mut merged = PayloadSet::new();
-    for cache in caches {
-        let (host, port) = host_port(cache)?;
-        let dump = runtime
-            .block_on(rtr::dump(&host, port, None, limits, timeout))
-            .map_err(|e| errors::input("rtr", format!("{cache}: {e}")))?;
-        let (vrps, keys, aspas) = dump.payload.counts();
-        tracing::info!(
-            "rtr: {cache}: version {}, session {}, serial {}: {vrps} VRPs, {keys} router keys, {aspas} ASPAs",
-            dump.version,
-            dump.session_id,
-            dump.serial
-        );
-        merged
-            .extend_from(&dump.payload, &limits)
-            .map_err(|e| errors::input("rtr", format!("{cache}: {e}")))?;
-    }
-    let view = View::build(&PayloadSet::new(), &merged, &[], &limits)
+    let merged = dump_caches(caches, timeout).map_err(|e| {
+        let reason = match e {
+            LoadViewError::Address(_) => "bad-argument",
+            _ => "rtr",
+        };
+        errors::input(reason, e)
+    })?;
+    let view = View::build(&PayloadSet::new(), &merged, &[], &Limits::default())
         .map_err(|e| errors::input("rtr", format!("RPKI data: {e}")))?;
     Ok(view.router_keys().clone())
 }
