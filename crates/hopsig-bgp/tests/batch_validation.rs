@@ -23,7 +23,8 @@ use hopsig_bgp::packet::{
     Prefix, Update,
 };
 use hopsig_bgp::suite::{BGR_RSA2048, ECDSA_P256_SHA256, RSA2048_PKCS1_SHA256};
-use hopsig_bgp::trace::{sign_mrt, Keyring, SignOptions};
+use hopsig_bgp::trace::validate::{validate_record, Outcome};
+use hopsig_bgp::trace::{sign_mrt, validate_mrt_cached, Keyring, SignOptions};
 use hopsig_bgp::{
     AlgorithmSuite, Chain, Hop, Peer, RouterKey, RouterKeys, SignedNlri, Signer, Validation,
     Validator, SUITES,
@@ -34,6 +35,7 @@ use proptest::prelude::*;
 /// Suite 1 UPDATEs of a RIS file signed as `sign-mrt` signs them, each with the
 /// validator's peer, and the keys.
 struct Ris {
+    signed: Vec<u8>,
     messages: Vec<(Vec<u8>, Peer)>,
     ring: Keyring,
 }
@@ -66,7 +68,11 @@ fn ris() -> &'static Ris {
                 (m.message.to_vec(), Peer::external(m.local_as, m.peer_as))
             })
             .collect();
-        Ris { messages, ring }
+        Ris {
+            signed,
+            messages,
+            ring,
+        }
     })
 }
 
@@ -154,6 +160,44 @@ fn ris_updates_in_a_batch_get_the_verdicts_they_get_alone() {
     for budget in [64 << 20, 4 << 10, 0] {
         same_as_alone(&keys, &work, budget);
     }
+}
+
+/// validate-mrt, which validates each batch of records together: every record's
+/// outcome and the cache's counters are those of `validate_record` of each record in
+/// turn, with every seventh record's last octet (its UPDATE's) changed.
+#[test]
+fn validate_mrt_gives_each_record_the_outcome_it_gets_alone() {
+    let r = ris();
+    let mut records: Vec<Vec<u8>> = Records::new(r.signed.as_slice())
+        .map(Result::unwrap)
+        .collect();
+    for record in records.iter_mut().skip(3).step_by(7) {
+        *record.last_mut().unwrap() ^= 0x21;
+    }
+    let file: Vec<u8> = records.concat();
+    let keys = r.ring.router_keys();
+    let (one, all) = (SignatureCache::new(64 << 20), SignatureCache::new(64 << 20));
+    let v = Validator::with_suites(SUITES, &keys).with_cache(&one);
+    let alone: Vec<Outcome> = records.iter().map(|rec| validate_record(rec, &v)).collect();
+    let mut batched = Vec::new();
+    let mut each = |i: u64, o: &Outcome| batched.push((i, o.clone()));
+    let report = validate_mrt_cached(
+        file.as_slice(),
+        &keys,
+        &all,
+        1,
+        &mut |_| {},
+        Some(&mut each),
+    )
+    .unwrap();
+    let want: Vec<(u64, Outcome)> = (0u64..).zip(alone).collect();
+    assert_eq!(batched, want);
+    assert_eq!(all.stats(), one.stats());
+    assert!(
+        report.valid > 0 && report.not_valid_total() > 0,
+        "{report:?}"
+    );
+    assert_eq!(report.backend, ECDSA_P256_SHA256.verifier());
 }
 
 #[test]

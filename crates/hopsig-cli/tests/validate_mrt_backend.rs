@@ -1,9 +1,10 @@
-//! Which verifier validated (issue 28, docs/spec/bgpsec.md "Which verifier
-//! validated"): `validate-mrt` names the batch backend that verified suite 1's
-//! signatures in its `--json` report (`backend`) and its summary line — the one the
-//! library picks in this environment (`avx512ifma` where the CPU has AVX-512 IFMA and
-//! the backend is built, `cpu` otherwise) —, `HOPSIG_CPU_DISABLE=avx512ifma` makes it
-//! `cpu`, and the verdicts are the same with either.
+//! Which verifier validated (issue 28; docs/spec/bgpsec.md, "Many UPDATEs at once,
+//! and which verifier validated"): `validate-mrt` names the batch backend that
+//! verified suite 1's signatures in its `--json` report (`backend`) and its summary
+//! line — the one the library picks in this environment (`avx512ifma` where the CPU
+//! has AVX-512 IFMA and the backend is built, `cpu` otherwise) —,
+//! `HOPSIG_CPU_DISABLE=avx512ifma` makes it `cpu`, and the verdicts are the same
+//! with either.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;

@@ -312,6 +312,7 @@ impl<'v> Validator<'v> {
                 Err(v) => verdicts.push(Some(v)),
             }
         }
+        // One verdict per UPDATE handed over, so `next` never runs out.
         let mut validated = self.updates(&updates).into_iter();
         verdicts
             .into_iter()

@@ -73,7 +73,8 @@ pub struct ValidateReport {
     /// The batch backend that verified suite 1's signatures
     /// ([`crate::AlgorithmSuite::verifier`]): `avx512ifma` (the multi-buffer P-256
     /// verifier, on a CPU with AVX-512 IFMA) or `cpu` (OpenSSL, one at a time);
-    /// docs/spec/bgpsec.md, "Which verifier validated".
+    /// docs/spec/bgpsec.md, "Many UPDATEs at once, and which verifier
+    /// validated".
     pub backend: &'static str,
     /// With an RPKI view ([`validate_mrt_rpki`]): each announced prefix counted by
     /// its three verdicts — BGPsec (`valid`, `not-valid`), route origin validation
@@ -242,6 +243,7 @@ fn validate_routes(routes: &[Route<'_>], validator: &Validator<'_>) -> Vec<Outco
         };
         slots.push(slot);
     }
+    // One verdict per UPDATE handed over, so `next` never runs out.
     let mut validated = validator.updates(&updates).into_iter();
     slots
         .into_iter()
