@@ -444,3 +444,107 @@ fn updates_take_each_its_peer() {
     assert!(alone.iter().any(|a| !a.is_valid()));
     assert!(v.updates(&[]).is_empty());
 }
+
+/// Suite 1 whose batch backend says no to everything: what the walk answers from
+/// shows through (the verdicts of a batch are used, not recomputed).
+struct Refusing;
+
+impl AlgorithmSuite for Refusing {
+    fn id(&self) -> u8 {
+        ECDSA_P256_SHA256.id()
+    }
+    fn name(&self) -> &'static str {
+        "refusing"
+    }
+    fn generate(&self) -> Result<hopsig_bgp::SigningKey, hopsig_bgp::suite::KeyError> {
+        ECDSA_P256_SHA256.generate()
+    }
+    fn signing_key_from_pkcs8(
+        &self,
+        der: &[u8],
+    ) -> Result<hopsig_bgp::SigningKey, hopsig_bgp::suite::KeyError> {
+        ECDSA_P256_SHA256.signing_key_from_pkcs8(der)
+    }
+    fn secret_key_file(
+        &self,
+        key: &hopsig_bgp::SigningKey,
+    ) -> Result<zeroize::Zeroizing<String>, hopsig_bgp::suite::KeyError> {
+        ECDSA_P256_SHA256.secret_key_file(key)
+    }
+    fn signing_key_from_file(
+        &self,
+        text: &[u8],
+    ) -> Result<hopsig_bgp::SigningKey, hopsig_bgp::suite::KeyError> {
+        ECDSA_P256_SHA256.signing_key_from_file(text)
+    }
+    fn verifying_key_from_spki(
+        &self,
+        spki: &[u8],
+    ) -> Result<hopsig_bgp::VerifyingKey, hopsig_bgp::suite::KeyError> {
+        ECDSA_P256_SHA256.verifying_key_from_spki(spki)
+    }
+    fn sign(
+        &self,
+        key: &hopsig_bgp::SigningKey,
+        input: &[u8],
+        block: &mut hopsig_bgp::packet::SignatureBlock<'_>,
+    ) -> Result<(), hopsig_bgp::SignError> {
+        ECDSA_P256_SHA256.sign(key, input, block)
+    }
+    fn validate(
+        &self,
+        block: &hopsig_bgp::packet::SignatureBlock<'_>,
+        secure_path: &[hopsig_bgp::packet::SecurePathSegment],
+        input: &hopsig_bgp::SignatureInput,
+        keys: &dyn hopsig_bgp::KeyLookup,
+    ) -> Result<(), hopsig_bgp::BlockFault> {
+        ECDSA_P256_SHA256.validate(block, secure_path, input, keys)
+    }
+    fn collect_checks<'c>(
+        &self,
+        block: &'c hopsig_bgp::packet::SignatureBlock<'_>,
+        secure_path: &'c [hopsig_bgp::packet::SecurePathSegment],
+        input: &'c hopsig_bgp::SignatureInput,
+        keys: &'c dyn hopsig_bgp::KeyLookup,
+        cache: Option<&SignatureCache>,
+        checks: &mut hopsig_bgp::prefetch::Checks<'c>,
+    ) {
+        ECDSA_P256_SHA256.collect_checks(block, secure_path, input, keys, cache, checks);
+    }
+    fn verify_checks(&self, checks: &[hopsig_bgp::prefetch::Check<'_>]) -> Vec<bool> {
+        vec![false; checks.len()]
+    }
+    fn validate_batched(
+        &self,
+        block: &hopsig_bgp::packet::SignatureBlock<'_>,
+        secure_path: &[hopsig_bgp::packet::SecurePathSegment],
+        input: &hopsig_bgp::SignatureInput,
+        keys: &dyn hopsig_bgp::KeyLookup,
+        cache: Option<&SignatureCache>,
+        verdicts: &hopsig_bgp::prefetch::Verdicts<'_>,
+    ) -> Result<(), hopsig_bgp::BlockFault> {
+        ECDSA_P256_SHA256.validate_batched(block, secure_path, input, keys, cache, verdicts)
+    }
+}
+
+#[test]
+fn the_walk_takes_the_batch_verdicts() {
+    let r = ris();
+    let keys = r.ring.router_keys();
+    let refs: Vec<(&[u8], &Peer)> = r.messages[..40]
+        .iter()
+        .map(|(m, p)| (m.as_slice(), p))
+        .collect();
+    let suites: [&dyn AlgorithmSuite; 1] = [&Refusing];
+    let v = Validator::with_suites(&suites, &keys);
+    // Alone, nothing is batched: valid.
+    assert!(refs.iter().all(|(m, p)| v.message(m, p).is_valid()));
+    // Together, every first-round check is answered by the refusing batch.
+    for verdict in v.messages(&refs) {
+        assert!(
+            matches!(&verdict, Validation::NotValid(hopsig_bgp::NotValid::Signatures(f))
+                if matches!(f[..], [hopsig_bgp::BlockFailure { fault: hopsig_bgp::BlockFault::BadSignature { .. }, .. }])),
+            "{verdict:?}"
+        );
+    }
+}

@@ -32,8 +32,9 @@
 //! signed octets, signature —, which is what a [`Check`] is and compares by, and the
 //! walk makes the cache the same calls in the same order.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
 
 use crate::router_key::RouterKey;
 use crate::suite::AlgorithmSuite;
@@ -79,12 +80,41 @@ impl Hash for Check<'_> {
     }
 }
 
-/// Pass 1's collection: each check once, in the order first met. The map is std's
-/// `HashMap` (SipHash, randomly keyed): signatures and octets are chosen by peers.
+/// Where a check's input lies: the key's and the slices' addresses and lengths. The
+/// walk of [`crate::Validator::updates`] meets each check collected in pass 1 at the
+/// same addresses — the same UPDATE's block, the same signed octets, the same
+/// router key, all borrowed for `'c` and unchanged —, so it finds a verdict by
+/// address, a few words hashed, rather than by its some 400 octets of content; a
+/// check met elsewhere with the same content simply has no verdict and is verified
+/// in the walk. Equal sites have equal content, so a verdict found is that check's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Site {
+    suite: u8,
+    key: usize,
+    octets: (usize, usize),
+    signature: (usize, usize),
+}
+
+impl Site {
+    fn of(check: &Check<'_>) -> Site {
+        let at = |s: &[u8]| (s.as_ptr() as usize, s.len());
+        Site {
+            suite: check.suite,
+            key: std::ptr::from_ref(check.key) as usize,
+            octets: at(check.octets),
+            signature: at(check.signature),
+        }
+    }
+}
+
+/// Pass 1's collection: each check once (by content), in the order first met, and
+/// where each was met. The map is std's `HashMap` (SipHash, randomly keyed):
+/// signatures and octets are chosen by peers.
 #[derive(Debug, Default)]
 pub struct Checks<'c> {
-    seen: HashSet<Check<'c>>,
+    seen: HashMap<Check<'c>, usize>,
     list: Vec<Check<'c>>,
+    sites: HashMap<Site, usize>,
 }
 
 impl<'c> Checks<'c> {
@@ -93,14 +123,17 @@ impl<'c> Checks<'c> {
         Checks::default()
     }
 
-    /// Adds `check` unless an equal one is in.
+    /// Adds `check` unless an equal one is in, and notes where it was met.
     pub fn push(&mut self, check: Check<'c>) {
-        if self.seen.insert(check) {
+        let next = self.list.len();
+        let at = *self.seen.entry(check).or_insert(next);
+        if at == next {
             self.list.push(check);
         }
+        self.sites.insert(Site::of(&check), at);
     }
 
-    /// The checks, in the order first met.
+    /// The checks, each once, in the order first met.
     pub fn as_slice(&self) -> &[Check<'c>] {
         &self.list
     }
@@ -119,32 +152,47 @@ impl<'c> Checks<'c> {
     /// per backend call. A suite that gives no verdict (or not one per check) leaves
     /// its checks out of the [`Verdicts`]: the walk then verifies them itself.
     pub fn verify(self, suites: &[&dyn AlgorithmSuite]) -> Verdicts<'c> {
-        let mut by_suite: Vec<(u8, Vec<Check<'c>>)> = Vec::new();
-        for check in self.list {
+        let mut answers: Vec<Option<bool>> = vec![None; self.list.len()];
+        let mut by_suite: Vec<(u8, Vec<usize>)> = Vec::new();
+        for (i, check) in self.list.iter().enumerate() {
             match by_suite.iter_mut().find(|(id, _)| *id == check.suite) {
-                Some((_, checks)) => checks.push(check),
-                None => by_suite.push((check.suite, vec![check])),
+                Some((_, at)) => at.push(i),
+                None => by_suite.push((check.suite, vec![i])),
             }
         }
-        let mut verdicts = HashMap::with_capacity(self.seen.len());
-        for (id, checks) in by_suite {
+        for (id, at) in by_suite {
             let Some(suite) = suites.iter().find(|s| s.id() == id) else {
                 continue;
             };
-            for chunk in checks.chunks(CHUNK) {
-                let answers = suite.verify_checks(chunk);
-                if answers.len() == chunk.len() {
-                    verdicts.extend(chunk.iter().copied().zip(answers));
+            for chunk in at.chunks(CHUNK) {
+                let checks: Vec<Check<'c>> = chunk.iter().map(|&i| self.list[i]).collect();
+                let verdicts = suite.verify_checks(&checks);
+                if verdicts.len() == chunk.len() {
+                    for (&i, ok) in chunk.iter().zip(verdicts) {
+                        answers[i] = Some(ok);
+                    }
                 }
             }
         }
-        Verdicts(verdicts)
+        Verdicts {
+            sites: self
+                .sites
+                .into_iter()
+                .filter_map(|(site, i)| Some((site, answers[i]?)))
+                .collect(),
+            life: PhantomData,
+        }
     }
 }
 
-/// Pass 2's verdicts, by check: what the walk answers a check from.
+/// Pass 2's verdicts, by where each collected check was met: what the walk answers
+/// a check from.
 #[derive(Debug, Default)]
-pub struct Verdicts<'c>(HashMap<Check<'c>, bool>);
+pub struct Verdicts<'c> {
+    sites: HashMap<Site, bool>,
+    /// The checks' inputs stay borrowed, so their addresses name them.
+    life: PhantomData<Check<'c>>,
+}
 
 impl<'c> Verdicts<'c> {
     /// None: every check is verified in the walk.
@@ -152,19 +200,22 @@ impl<'c> Verdicts<'c> {
         Verdicts::default()
     }
 
-    /// The verdict of `check`, if it was verified in the batch.
+    /// The verdict of `check`, if a check at its place was verified in the batch.
     pub fn get(&self, check: &Check<'c>) -> Option<bool> {
-        self.0.get(check).copied()
+        if self.sites.is_empty() {
+            return None;
+        }
+        self.sites.get(&Site::of(check)).copied()
     }
 
-    /// How many checks have a verdict.
+    /// How many places have a verdict.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.sites.len()
     }
 
     /// Whether none has.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.sites.is_empty()
     }
 }
 
@@ -261,9 +312,27 @@ mod tests {
         collect(&a, &ia, &net.keys, None, &mut checks);
         assert_eq!(checks.len(), 5);
         let list: Vec<Check<'_>> = checks.as_slice().to_vec();
+        // b's origin segment: the check a's is, at other addresses.
+        let b_origin = Check {
+            key: list[2].key,
+            octets: ib.hop(1).unwrap(),
+            signature: &b.block(1).unwrap().segments[2].signature,
+            suite: 1,
+        };
+        assert_eq!(b_origin, list[2]);
         let verdicts = checks.verify(&[&ECDSA_P256_SHA256]);
-        assert_eq!(verdicts.len(), 5);
+        // Six places, five checks verified.
+        assert_eq!(verdicts.len(), 6);
         assert!(list.iter().all(|c| verdicts.get(c) == Some(true)));
+        assert_eq!(verdicts.get(&b_origin), Some(true));
+        // The same content at a place not collected: no verdict (verified in the walk).
+        let elsewhere = list[2].signature.to_vec();
+        let moved = Check {
+            signature: &elsewhere,
+            ..list[2]
+        };
+        assert_eq!(moved, list[2]);
+        assert_eq!(verdicts.get(&moved), None);
         // A signature with one bit changed: another check, not verified in the batch.
         let mut sig = list[0].signature.to_vec();
         sig[10] ^= 1;
@@ -308,21 +377,14 @@ mod tests {
         let block = a.block(1).unwrap();
         let mut checks = Checks::new();
         collect(&a, &ia, &net.keys, None, &mut checks);
-        let mut planted = HashMap::new();
-        for (i, c) in checks.as_slice().iter().enumerate() {
-            planted.insert(*c, i != 1);
-        }
+        let planted = Verdicts {
+            sites: checks.sites.iter().map(|(s, &i)| (*s, i != 1)).collect(),
+            life: PhantomData,
+        };
         let suite = &ECDSA_P256_SHA256;
         let truth = suite.validate(block, a.secure_path(), &ia, &net.keys);
         assert_eq!(truth, Ok(()));
-        let lied = suite.validate_batched(
-            block,
-            a.secure_path(),
-            &ia,
-            &net.keys,
-            None,
-            &Verdicts(planted),
-        );
+        let lied = suite.validate_batched(block, a.secure_path(), &ia, &net.keys, None, &planted);
         // Checks are collected newest first: the second is segment 2's (AS 2).
         assert_eq!(
             lied,
