@@ -59,6 +59,8 @@ use std::sync::{Mutex, PoisonError};
 use lru::LruCache;
 use openssl::sha::{sha256, Sha256};
 
+use crate::router_key::RouterKey;
+
 /// Bytes counted for an entry beyond its [`CheckKey`] and its signature octets: the
 /// LRU list's two links, the map's slot (a pointer and a key reference, with its load
 /// factor) and two heap allocations' headers (the list node and the signature).
@@ -89,6 +91,17 @@ impl CheckKey {
         CheckKey {
             suite,
             key: sha256(spki),
+            digest: sha256(signed),
+            signature: signature.into(),
+        }
+    }
+
+    /// [`CheckKey::one`] for the router key `key`, whose SubjectPublicKeyInfo's
+    /// digest it computed once ([`RouterKey::spki_sha256`]): the same entry.
+    pub fn with_key(suite: u8, key: &RouterKey, signed: &[u8], signature: &[u8]) -> CheckKey {
+        CheckKey {
+            suite,
+            key: *key.spki_sha256(),
             digest: sha256(signed),
             signature: signature.into(),
         }
@@ -439,6 +452,26 @@ mod tests {
             assert!(matches!(cache.lookup(|| other), Lookup::Miss(_)));
         }
         assert!(matches!(cache.lookup(|| base), Lookup::Hit));
+    }
+
+    #[test]
+    fn a_router_keys_entry_is_that_of_its_spki() {
+        use crate::suite::AlgorithmSuite;
+        let spki = crate::suite::ECDSA_P256_SHA256
+            .generate()
+            .unwrap()
+            .spki()
+            .to_vec();
+        let key = RouterKey::from_spki(65_001, &spki).unwrap();
+        assert_eq!(
+            CheckKey::with_key(1, &key, b"signed", b"sig"),
+            CheckKey::one(1, &spki, b"signed", b"sig")
+        );
+        let other = RouterKey::new(65_001, *key.ski(), &[0x30, 0x00]);
+        assert_ne!(
+            CheckKey::with_key(1, &other, b"signed", b"sig"),
+            CheckKey::one(1, &spki, b"signed", b"sig")
+        );
     }
 
     #[test]

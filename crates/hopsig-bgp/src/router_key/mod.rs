@@ -126,6 +126,9 @@ pub struct RouterKey {
     asn: u32,
     ski: Ski,
     spki: Vec<u8>,
+    /// SHA-256 of `spki`, once: the key's part of each signature cache entry
+    /// ([`crate::cache::CheckKey::with_key`]).
+    spki_sha256: [u8; 32],
     parsed: Vec<VerifyingKey>,
 }
 
@@ -178,6 +181,7 @@ impl RouterKey {
             asn,
             ski,
             spki: spki.to_vec(),
+            spki_sha256: openssl::sha::sha256(spki),
             parsed,
         }
     }
@@ -195,6 +199,11 @@ impl RouterKey {
     /// The DER SubjectPublicKeyInfo.
     pub fn spki(&self) -> &[u8] {
         &self.spki
+    }
+
+    /// SHA-256 of the DER SubjectPublicKeyInfo, computed once.
+    pub fn spki_sha256(&self) -> &[u8; 32] {
+        &self.spki_sha256
     }
 
     /// The key as suite `suite` parsed it, if it accepted it.

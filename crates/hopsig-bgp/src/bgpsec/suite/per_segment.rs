@@ -226,8 +226,7 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
                 signature: &signature.signature,
             };
             let cached = cache.is_some_and(|c| {
-                c.is_on()
-                    && c.contains(&CheckKey::one(self.id, key.spki(), octets, check.signature))
+                c.is_on() && c.contains(&CheckKey::with_key(self.id, key, octets, check.signature))
             });
             if !cached {
                 checks.push(check);
@@ -379,8 +378,7 @@ fn verify_segments<B: BaseSignature>(
             tried = true;
             let pending = match cache {
                 Some(cache) => {
-                    match cache
-                        .lookup(|| CheckKey::one(id, router_key.spki(), message, s.signature))
+                    match cache.lookup(|| CheckKey::with_key(id, router_key, message, s.signature))
                     {
                         Lookup::Hit => {
                             verified[i] = true;
