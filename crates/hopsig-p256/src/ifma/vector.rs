@@ -114,25 +114,28 @@ fn normalize_signed(mut r: [__m512i; 5]) -> [__m512i; 5] {
 
 /// Montgomery reduction of a 10-column product (column k holds the terms of weight
 /// 2^(52k), each column < 2^58): (t + q·p)/2^260 with the quotient digit q_i = the low
-/// 52 bits of column i (−p⁻¹ ≡ 1 mod 2^52, HAC 14.32). p's limbs are
-/// [2^52 − 1, 2^44 − 1, 0, 2^36, 2^48 − 2^16]: limb 2 is skipped, and limb 0 needs no
-/// multiply: t_i + q·(2^52 − 1) = 2^52·((t_i >> 52) + q) since q = t_i mod 2^52.
-/// 6 IFMA per digit, 30 in all.
+/// 52 bits of column i (−p⁻¹ ≡ 1 mod 2^52, HAC 14.32).
+///
+/// p = 2^256 − 2^224 + 2^192 + 2^96 − 1, so q·p needs one true product: q·(2^96 − 1)
+/// is −q in column i (which clears it: column i + q·(2^52 − 1) = 2^52·((col_i >> 52) +
+/// q)) plus q·2^44 in column i + 1 — the +q and −q cancel, leaving (col_i >> 52) and
+/// the two halves of q·2^44, (q << 44) mod 2^52 and q >> 8, as shifts; q·2^192 =
+/// q·2^36 in column i + 3 likewise ((q << 36) mod 2^52, q >> 16); only q·(2^48 − 2^16)
+/// in column i + 4 (the top limb of p) is a multiply: 2 IFMA per digit, 10 in all.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn montgomery_reduce(mut t: [__m512i; 10]) -> Fe8 {
     let mask = splat(LIMB_MASK);
-    let p1 = splat(P::M[1]);
-    let p3 = splat(P::M[3]);
     let p4 = splat(P::M[4]);
     for i in 0..5 {
         let q = _mm512_and_si512(t[i], mask);
-        let carry = _mm512_add_epi64(_mm512_srli_epi64::<52>(t[i]), q);
-        t[i + 1] = _mm512_add_epi64(t[i + 1], carry);
-        t[i + 1] = _mm512_madd52lo_epu64(t[i + 1], q, p1);
-        t[i + 2] = _mm512_madd52hi_epu64(t[i + 2], q, p1);
-        t[i + 3] = _mm512_madd52lo_epu64(t[i + 3], q, p3);
-        t[i + 4] = _mm512_madd52hi_epu64(t[i + 4], q, p3);
+        let carry = _mm512_srli_epi64::<52>(t[i]);
+        let q44 = _mm512_and_si512(_mm512_slli_epi64::<44>(q), mask);
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_add_epi64(carry, q44));
+        t[i + 2] = _mm512_add_epi64(t[i + 2], _mm512_srli_epi64::<8>(q));
+        let q36 = _mm512_and_si512(_mm512_slli_epi64::<36>(q), mask);
+        t[i + 3] = _mm512_add_epi64(t[i + 3], q36);
+        t[i + 4] = _mm512_add_epi64(t[i + 4], _mm512_srli_epi64::<16>(q));
         t[i + 4] = _mm512_madd52lo_epu64(t[i + 4], q, p4);
         t[i + 5] = _mm512_madd52hi_epu64(t[i + 5], q, p4);
     }
@@ -140,7 +143,7 @@ fn montgomery_reduce(mut t: [__m512i; 10]) -> Fe8 {
 }
 
 /// a·b·2^−260 mod p (lazily reduced): 25 low and 25 high products into ten columns,
-/// then [`montgomery_reduce`]: 80 IFMA.
+/// then [`montgomery_reduce`]: 60 IFMA.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn mul(a: &Fe8, b: &Fe8) -> Fe8 {
@@ -155,7 +158,7 @@ pub(super) fn mul(a: &Fe8, b: &Fe8) -> Fe8 {
 }
 
 /// a²·2^−260 mod p: the ten cross products once, doubled by a shift, plus the five
-/// squares, then [`montgomery_reduce`]: 60 IFMA.
+/// squares, then [`montgomery_reduce`]: 40 IFMA.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn sqr(a: &Fe8) -> Fe8 {
