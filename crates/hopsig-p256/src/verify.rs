@@ -441,6 +441,36 @@ mod tests {
         }
     }
 
+    /// Where the processor has IFMA, the kernel answers and its results decide the
+    /// ordinary lanes (none of them needs the portable recomputation). Under CI=true a
+    /// machine that has the instructions must run the kernel.
+    #[test]
+    fn kernel_decides_ordinary_lanes_where_available() {
+        if !ifma::available() {
+            let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+            let detected = hopsig_cpu::detected(hopsig_cpu::Feature::Avx512Ifma);
+            let disabled = std::env::var("HOPSIG_CPU_DISABLE").is_ok_and(|v| !v.is_empty());
+            assert!(
+                !(ci && detected && !disabled),
+                "avx512ifma detected but the kernel is not available"
+            );
+            println!("skipped: no avx512ifma");
+            return;
+        }
+        let keys = signed(8);
+        let items = items(&keys);
+        let group = lanes(&items);
+        let g = g_table();
+        let batch: [Lane<'_>; 8] = std::array::from_fn(|k| group[k].1);
+        let out = ifma::double_scalar_mul(g, &batch).expect("the kernel runs here");
+        for (k, (i, lane)) in group.iter().enumerate() {
+            let p = Jacobian::from_m52(&out[k]).expect("reduced limbs");
+            assert!(!p.is_infinity(), "lane {k} is not exceptional");
+            assert_eq!(p.to_affine(), crate::curve::double_scalar_mul_1(g, lane));
+            assert_eq!(x_is_r(&p, &items[*i].r), i % 3 != 2);
+        }
+    }
+
     #[test]
     fn active_backend_follows_the_cpu() {
         let want = if hopsig_cpu::has(hopsig_cpu::Feature::Avx512Ifma) {

@@ -700,3 +700,54 @@ fn public_keys_rejected_as_openssl_rejects_them() {
     assert_eq!(PublicKey::from_sec1(&long), Err(KeyError::Length(66)));
     assert!(!openssl_accepts(&long));
 }
+
+/// Not a test: microseconds per verification for each backend and OpenSSL on this
+/// machine (`cargo test --release -p hopsig-p256 --test openssl -- --ignored
+/// --nocapture`; `HOPSIG_P256_TIMING=avx512ifma` times that backend alone); benchmarks
+/// with a fixed method are `hopsig bench bgpsec`'s.
+#[test]
+#[ignore]
+fn print_microseconds_per_verification() {
+    let mut rng = Rng::new(6);
+    let ks = keys(&mut rng, 16);
+    let cases: Vec<Case<'_>> = (0..4096)
+        .map(|i| sign(&ks[i % ks.len()], rng.bytes32()))
+        .collect();
+    let items: Vec<Item<'_>> = cases.iter().map(Case::item).collect();
+    // Build the key tables first: router keys repeat, so they are amortised.
+    verify_batch_with_vartime(Backend::Portable, &items[..ks.len()]);
+    let only = std::env::var("HOPSIG_P256_TIMING").unwrap_or_default();
+    for backend in [Backend::Avx512Ifma, Backend::Portable] {
+        if !only.is_empty() && only != backend.name() {
+            continue;
+        }
+        for batch in [8usize, 64, 256, 4096] {
+            let start = std::time::Instant::now();
+            let mut n = 0;
+            while start.elapsed().as_secs_f64() < 1.0 {
+                for chunk in items.chunks(batch) {
+                    assert!(verify_batch_with_vartime(backend, chunk).iter().all(|v| *v));
+                    n += chunk.len();
+                    if backend == Backend::Portable && n >= 2048 {
+                        break;
+                    }
+                }
+            }
+            let us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+            println!("{backend:?} batch {batch}: {us:.2} µs per verification");
+        }
+    }
+    if !only.is_empty() {
+        return;
+    }
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    while start.elapsed().as_secs_f64() < 1.0 {
+        for c in cases.iter().take(256) {
+            assert!(c.openssl());
+            n += 1;
+        }
+    }
+    let us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+    println!("OpenSSL EcdsaSig::verify: {us:.2} µs per verification");
+}
