@@ -128,7 +128,7 @@ impl PublicKey {
 /// One signature to verify: (r, s) on the SHA-256 `digest` under `key`. r and s are
 /// big-endian integers as decoded from the signature; values outside [1, n − 1] simply
 /// do not verify (SEC 1 §4.1.4 step 1).
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct Item<'a> {
     /// The public key.
     pub key: &'a PublicKey,
@@ -186,12 +186,12 @@ pub fn verify_batch_vartime(items: &[Item<'_>]) -> Vec<bool> {
 /// processor lacks it); the verdicts do not depend on the backend.
 ///
 /// SEC 1 v2 §4.1.4 (FIPS 186-5 §6.4.2): step 1, the range of r and s, and steps 4–5,
-/// the scalars, for the whole batch at once ([`crate::scalar`]); step 5,
+/// the scalars, for the whole batch at once (module `scalar`); step 5,
 /// R = u1·G + u2·Q, eight items per kernel call with IFMA (a short last group is padded
 /// with copies of one of its lanes, whose extra verdicts are dropped) or one at a time
 /// portably; lanes the kernel marks exceptional (Z = 0) are recomputed by the complete
 /// portable code; steps 6–7, R ≠ O and x(R) mod n = r, without an inversion
-/// ([`x_is_r`]).
+/// (`x_is_r`).
 pub fn verify_batch_with_vartime(backend: Backend, items: &[Item<'_>]) -> Vec<bool> {
     let scalars = prepare_vartime(
         &items
@@ -480,6 +480,13 @@ mod tests {
         };
         assert_eq!(active_backend(), want);
         assert_eq!(Backend::Avx512Ifma.name(), "avx512ifma");
+    }
+
+    #[test]
+    fn keys_and_items_cross_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<PublicKey>();
+        send_sync::<Item<'static>>();
     }
 
     #[test]
