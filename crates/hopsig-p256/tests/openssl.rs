@@ -751,3 +751,50 @@ fn print_microseconds_per_verification() {
     let us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
     println!("OpenSSL EcdsaSig::verify: {us:.2} µs per verification");
 }
+
+proptest::proptest! {
+    /// Arbitrary bytes as (key, digest, r, s): from_sec1 and OpenSSL's decoder agree on
+    /// whether 0x04 ‖ x ‖ y is a key, nothing panics, and
+    /// every decodable item gets OpenSSL's verdict from both backends — in a batch of
+    /// eight beside a valid signature, and alone.
+    #[test]
+    fn arbitrary_bytes_never_panic_and_agree_with_openssl(
+        x in proptest::prelude::any::<[u8; 32]>(),
+        y in proptest::prelude::any::<[u8; 32]>(),
+        use_real_key in proptest::prelude::any::<bool>(),
+        digest in proptest::prelude::any::<[u8; 32]>(),
+        r in proptest::prelude::any::<[u8; 32]>(),
+        s in proptest::prelude::any::<[u8; 32]>(),
+        small in 0u8..4,
+    ) {
+        let mut rng = Rng::new(u64::from_le_bytes(digest[..8].try_into().unwrap()));
+        let real = key_from_private(&rng.scalar());
+        let mut enc = vec![0x04];
+        enc.extend_from_slice(&x);
+        enc.extend_from_slice(&y);
+        let g = group();
+        let mut ctx = BigNumContext::new().unwrap();
+        let ours = PublicKey::from_sec1(&enc);
+        proptest::prop_assert_eq!(ours.is_ok(), EcPoint::from_bytes(&g, &enc, &mut ctx).is_ok());
+        // Half the x values are on the curve: a key nobody knows the private half of.
+        let mut compressed = vec![0x02];
+        compressed.extend_from_slice(&x);
+        let decoded = (!use_real_key)
+            .then(|| EcPoint::from_bytes(&g, &compressed, &mut ctx).ok())
+            .flatten()
+            .map(|q| key_from_point(&q));
+        let key = decoded.as_ref().unwrap_or(&real);
+        // Small r or s hit the range checks and the digit edge cases.
+        let (r, s) = match small {
+            0 => ([0; 32], s),
+            1 => (r, b32(&BigUint::from(1u8))),
+            _ => (r, s),
+        };
+        let case = Case { key, digest, r, s };
+        let good = sign(&real, digest);
+        let batch: Vec<Case<'_>> = (0..8).map(|i| if i == 3 { case } else { good }).collect();
+        let expected = check_all("arbitrary", &batch);
+        proptest::prop_assert!(expected[0]);
+        proptest::prop_assert_eq!(verify_vartime(&case.item()), case.openssl());
+    }
+}
