@@ -471,6 +471,113 @@ mod tests {
         }
     }
 
+    /// k mod n for a small signed k.
+    fn small(k: i64) -> Fe<N> {
+        let mut b = [0u8; 32];
+        b[24..].copy_from_slice(&k.unsigned_abs().to_be_bytes());
+        let f = Fe::<N>::from_bytes_reduced(&b);
+        if k < 0 {
+            f.neg()
+        } else {
+            f
+        }
+    }
+
+    fn digits<'a>(u1: &Fe<N>, u2: &Fe<N>, q: &'a QTable) -> Lane<'a> {
+        use crate::kernel::{W_G, W_Q};
+        use crate::scalar::booth_digits;
+        Lane {
+            q,
+            u1: booth_digits(&u1.canonical_limbs(), W_G),
+            u2: booth_digits(&u2.canonical_limbs(), W_Q),
+        }
+    }
+
+    /// (digest, r, s) whose verification computes R = u1·G + u2·Q: r = x(R) mod n,
+    /// s = r/u2, e = u1·s when R ≠ O (valid); r = u2·s, e = u1·s for a fixed s when
+    /// R = O (invalid).
+    fn crafted(key: &PublicKey, u1: &Fe<N>, u2: &Fe<N>) -> ([u8; 32], [u8; 32], [u8; 32]) {
+        let lane = digits(u1, u2, key.table().unwrap());
+        let (r, s) = match crate::curve::double_scalar_mul_1(g_table(), &lane) {
+            Some(p) => {
+                let r = Fe::<N>::from_bytes_reduced(&p.x.to_bytes());
+                (r, r.mul(&u2.invert_vartime().unwrap()))
+            }
+            None => {
+                let s = small(12345);
+                (u2.mul(&s), s)
+            }
+        };
+        (u1.mul(&s).to_bytes(), r.to_bytes(), s.to_bytes())
+    }
+
+    /// The contract between the driver and the kernel on exceptional lanes: R = O and
+    /// a last addition that doubles come back with Z = 0 from the kernel (where it
+    /// runs), beside ordinary lanes that do not, and get the right verdicts.
+    #[test]
+    fn exceptional_lanes_come_back_with_z_zero_and_are_recomputed() {
+        let d = small(0x0123_4567_89ab_cdef).mul(&small(0x7654_3210_fedc_ba98));
+        let g_only = crate::table::q_table(&Affine::generator()).unwrap();
+        let q =
+            crate::curve::double_scalar_mul_1(g_table(), &digits(&d, &Fe::ZERO, &g_only)).unwrap();
+        let mut sec1 = [4u8; 65];
+        sec1[1..33].copy_from_slice(&q.x.to_bytes());
+        sec1[33..].copy_from_slice(&q.y.to_bytes());
+        let key = PublicKey::from_sec1(&sec1).unwrap();
+        let mut cases = Vec::new();
+        // u1 = −u2·d: R = O.
+        for k in 1..4 {
+            let u2 = small(0x1_0000_0001 * k).mul(&d);
+            cases.push((crafted(&key, &u2.mul(&d).neg(), &u2), false, true));
+        }
+        // The last addition doubles: R = 2·d1_0·G, u1 = 2δ − u2·d with d1_0 = δ.
+        let mut found = 0;
+        for t in 1..20_000i64 {
+            let u2 = small(t).mul(&small(0x5151_5151));
+            let delta = t % 129 - 64;
+            if delta == 0 {
+                continue;
+            }
+            let u1 = small(2 * delta).sub(&u2.mul(&d));
+            if digits(&u1, &u2, &g_only).u1[0] == delta as i8 {
+                cases.push((crafted(&key, &u1, &u2), true, true));
+                found += 1;
+                if found == 3 {
+                    break;
+                }
+            }
+        }
+        assert_eq!(found, 3);
+        // Ordinary lanes.
+        for k in 1..3 {
+            let (u1, u2) = (small(977 * k), small(1009 * k));
+            cases.push((crafted(&key, &u1, &u2), true, false));
+        }
+        let items: Vec<Item<'_>> = cases
+            .iter()
+            .map(|((digest, r, s), _, _)| Item {
+                key: &key,
+                digest: *digest,
+                r: *r,
+                s: *s,
+            })
+            .collect();
+        let want: Vec<bool> = cases.iter().map(|c| c.1).collect();
+        for backend in [Backend::Portable, Backend::Avx512Ifma] {
+            assert_eq!(verify_batch_with_vartime(backend, &items), want);
+        }
+        if !ifma::available() {
+            println!("skipped (the Z = 0 part): no avx512ifma");
+            return;
+        }
+        let group = lanes(&items);
+        let batch: [Lane<'_>; 8] = std::array::from_fn(|k| group[k].1);
+        let out = ifma::double_scalar_mul(g_table(), &batch).unwrap();
+        for (k, c) in cases.iter().enumerate() {
+            assert_eq!(out[k].z == [0; 5], c.2, "lane {k}");
+        }
+    }
+
     #[test]
     fn active_backend_follows_the_cpu() {
         let want = if hopsig_cpu::has(hopsig_cpu::Feature::Avx512Ifma) {
