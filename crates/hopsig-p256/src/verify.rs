@@ -594,6 +594,20 @@ mod tests {
         fn send_sync<T: Send + Sync>() {}
         send_sync::<PublicKey>();
         send_sync::<Item<'static>>();
+        // Fresh keys (no table yet) verified from four threads at once: each key's
+        // table is built by whichever thread comes first, and every thread gets the
+        // same verdicts.
+        let keys = signed(12);
+        let items = items(&keys);
+        let want: Vec<bool> = (0..12).map(|i| i % 3 != 2).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| verify_batch_vartime(&items)))
+                .collect();
+            for h in handles {
+                assert_eq!(h.join().unwrap(), want);
+            }
+        });
     }
 
     #[test]
