@@ -581,6 +581,34 @@ fn x_of_r_at_least_n_is_reduced_mod_n() {
 }
 
 #[test]
+fn digest_at_least_n_is_reduced_mod_n() {
+    // FIPS 186-5 §6.4.2 step 3: e is the whole 256-bit digest, used mod n. A digest
+    // t + n (≥ n) verifies exactly where the digest t does; random digests are ≥ n with
+    // probability 2^−32, so the random test never sees one.
+    let mut rng = Rng::new(7);
+    let ks = keys(&mut rng, 3);
+    let mut cases = Vec::new();
+    let mut expected = Vec::new();
+    for i in 0..40 {
+        let t = big(&rng.bytes32()) >> 33u32;
+        let signed = sign(&ks[i % ks.len()], b32(&t));
+        let wide = Case {
+            digest: b32(&(&t + n())),
+            ..signed
+        };
+        assert!(big(&wide.digest) >= n());
+        cases.extend([signed, wide]);
+        expected.extend([true, true]);
+        // The wide digest less 2^248: another digest, which does not verify.
+        let mut top = wide;
+        top.digest[0] ^= 0x01;
+        cases.push(top);
+        expected.push(false);
+    }
+    assert_eq!(check_all("digest ≥ n", &cases), expected);
+}
+
+#[test]
 fn batches_of_every_length_match_each_item_alone() {
     let mut rng = Rng::new(4);
     let ks = keys(&mut rng, 5);
