@@ -518,3 +518,4 @@ pub(super) fn field_op_8(op: FieldOp, a: &[[u64; 5]; 8], b: &[[u64; 5]; 8]) -> [
     };
     store(&r)
 }
+
