@@ -459,7 +459,8 @@ pub(super) fn double_scalar_mul_vartime(g: &GTable, lanes: &[Lane<'_>; 8]) -> [J
     let x = reduce_full(&acc.x);
     let y = reduce_full(&acc.y);
     let mut z = reduce_full(&acc.z);
-    // Lanes never loaded are the point at infinity: Z = 0.
+    // Lanes never loaded are the point at infinity: Z = 0. (Their Z is already 0 — it
+    // starts at 0 and doubling keeps it — the mask states the contract outright.)
     for zi in z.0.iter_mut() {
         *zi = _mm512_maskz_mov_epi64(!inf, *zi);
     }
@@ -518,4 +519,3 @@ pub(super) fn field_op_8(op: FieldOp, a: &[[u64; 5]; 8], b: &[[u64; 5]; 8]) -> [
     };
     store(&r)
 }
-
