@@ -178,6 +178,25 @@ pub fn verify_vartime(item: &Item<'_>) -> bool {
 }
 
 /// One verdict per item, in order, with [`active_backend`].
+///
+/// ```
+/// use hopsig_p256::{verify_batch_vartime, Item, PublicKey};
+/// # fn h(s: &str) -> [u8; 32] { hex::decode(s).unwrap().try_into().unwrap() }
+/// // RFC 6979 §A.2.5: P-256, SHA-256, message "sample".
+/// let mut sec1 = vec![0x04];
+/// sec1.extend(h("60fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6"));
+/// sec1.extend(h("7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299"));
+/// let key = PublicKey::from_sec1(&sec1)?;
+/// let good = Item {
+///     key: &key,
+///     digest: openssl::sha::sha256(b"sample"),
+///     r: h("efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"),
+///     s: h("f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"),
+/// };
+/// let other = Item { digest: openssl::sha::sha256(b"test"), ..good };
+/// assert_eq!(verify_batch_vartime(&[good, other]), [true, false]);
+/// # Ok::<(), hopsig_p256::KeyError>(())
+/// ```
 pub fn verify_batch_vartime(items: &[Item<'_>]) -> Vec<bool> {
     verify_batch_with_vartime(active_backend(), items)
 }
