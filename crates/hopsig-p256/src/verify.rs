@@ -1,5 +1,7 @@
-//! The public API: keys, items, batch verification (engineer 2 of issue 28 fills this
-//! in; the signatures below are the interface the rest of hopsig codes against).
+//! The public API: checked public keys (SEC 1 v2 §2.3.4, §3.2.2.1), items, and ECDSA
+//! verification (SEC 1 v2 §4.1.4, FIPS 186-5 §6.4.2) of a whole batch — eight lanes per
+//! IFMA kernel call where the processor has it, the portable complete code elsewhere
+//! and for the lanes the kernel leaves exceptional, with the same verdicts either way.
 
 use std::fmt;
 use std::sync::OnceLock;
