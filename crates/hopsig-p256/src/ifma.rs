@@ -24,8 +24,6 @@ use crate::kernel::{GTable, JacobianM52, Lane};
 
 /// Whether the eight-lane kernel may run on this processor (AVX-512F and AVX-512 IFMA,
 /// as [`hopsig_cpu`] decides, `HOPSIG_CPU_DISABLE` included); always false off x86_64.
-// Called by verify.rs's driver; allowed so the kernel stands on its own branch.
-#[allow(dead_code)]
 pub(crate) fn available() -> bool {
     cfg!(target_arch = "x86_64") && hopsig_cpu::has(hopsig_cpu::Feature::Avx512Ifma)
 }
@@ -34,7 +32,6 @@ pub(crate) fn available() -> bool {
 /// here (`!available()`). Output limbs are fully reduced Montgomery form; Z = 0 marks a
 /// lane whose result is the point at infinity (all its digits zero) or that met an
 /// exceptional addition (the driver recomputes such lanes with complete formulas).
-#[allow(dead_code)]
 pub(crate) fn double_scalar_mul(g: &GTable, lanes: &[Lane<'_>; 8]) -> Option<[JacobianM52; 8]> {
     if !available() {
         return None;
