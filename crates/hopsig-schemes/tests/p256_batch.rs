@@ -40,7 +40,10 @@ impl Mix {
 /// constructed exceptional cases, over three keys, each kind several times.
 fn mix() -> Mix {
     let sks: Vec<_> = (0..3).map(|_| EcdsaP256::generate().unwrap()).collect();
-    let mut keys: Vec<_> = sks.iter().map(|sk| EcdsaP256::public(sk).unwrap()).collect();
+    let mut keys: Vec<_> = sks
+        .iter()
+        .map(|sk| EcdsaP256::public(sk).unwrap())
+        .collect();
     let mut items = Vec::new();
     for round in 0..4u8 {
         for (k, sk) in sks.iter().enumerate() {
@@ -73,7 +76,11 @@ fn mix() -> Mix {
         let k = BigNum::from_u32(0x1234 + i as u32).unwrap();
         let r = mod_n(&x_of(&mul_g(&k)));
         let (d, s, valid) = if i == 0 {
-            (neg_n(&mul_n(&e, &inv_n(&r))), BigNum::from_u32(7).unwrap(), false)
+            (
+                neg_n(&mul_n(&e, &inv_n(&r))),
+                BigNum::from_u32(7).unwrap(),
+                false,
+            )
         } else {
             let two_e = mod_n(&(&e + &e));
             (mul_n(&e, &inv_n(&r)), mul_n(&inv_n(&k), &two_e), true)
@@ -111,7 +118,11 @@ fn lanes_never_contaminate_each_other() {
         // Each item alone, and replicated to fill all eight lanes.
         for (i, item) in items.iter().enumerate() {
             assert_eq!(backend.verify_batch(&[*item]), [expected[i]], "{name} {i}");
-            assert_eq!(backend.verify_batch(&[*item; 8]), [expected[i]; 8], "{name} {i}");
+            assert_eq!(
+                backend.verify_batch(&[*item; 8]),
+                [expected[i]; 8],
+                "{name} {i}"
+            );
         }
         // Every rotation puts each item in every lane beside other neighbours.
         for shift in 0..8 {
@@ -119,7 +130,11 @@ fn lanes_never_contaminate_each_other() {
             rotated.rotate_left(shift);
             let mut want = expected.clone();
             want.rotate_left(shift);
-            assert_eq!(backend.verify_batch(&rotated), want, "{name} rotation {shift}");
+            assert_eq!(
+                backend.verify_batch(&rotated),
+                want,
+                "{name} rotation {shift}"
+            );
         }
         // One valid item among seven invalid ones in every lane position, and the reverse.
         let valid = items[0];
@@ -132,7 +147,11 @@ fn lanes_never_contaminate_each_other() {
             assert_eq!(backend.verify_batch(&batch), want, "{name} lane {lane}");
             let mut batch = [valid; 8];
             batch[lane] = invalid;
-            assert_eq!(backend.verify_batch(&batch), want.map(|b| !b), "{name} lane {lane}");
+            assert_eq!(
+                backend.verify_batch(&batch),
+                want.map(|b| !b),
+                "{name} lane {lane}"
+            );
         }
     }
 }
@@ -153,10 +172,19 @@ fn batches_of_every_length() {
 
 #[test]
 fn the_cut_off_sends_small_batches_to_openssl() {
-    assert_eq!(MultiBuffer::AVX512IFMA.min_batch(), hopsig_schemes::batch::p256::MIN_BATCH);
+    assert_eq!(
+        MultiBuffer::AVX512IFMA.min_batch(),
+        hopsig_schemes::batch::p256::MIN_BATCH
+    );
     assert_eq!(MultiBuffer::AVX512IFMA.with_min_batch(3).min_batch(), 3);
-    assert_eq!(BatchVerify::<Signatures<EcdsaP256>>::name(&MultiBuffer::AVX512IFMA), "avx512ifma");
-    assert_eq!(BatchVerify::<Signatures<EcdsaP256>>::name(&MultiBuffer::PORTABLE), "portable");
+    assert_eq!(
+        BatchVerify::<Signatures<EcdsaP256>>::name(&MultiBuffer::AVX512IFMA),
+        "avx512ifma"
+    );
+    assert_eq!(
+        BatchVerify::<Signatures<EcdsaP256>>::name(&MultiBuffer::PORTABLE),
+        "portable"
+    );
 }
 
 #[test]

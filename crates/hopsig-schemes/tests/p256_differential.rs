@@ -146,7 +146,9 @@ fn chunk_items(keys: &[(EcKey<Private>, P256PublicKey)], seed: u64, count: usize
                     m[bit / 8] ^= 1 << (bit % 8);
                 }
                 Perturb::MessageLonger => m.push(rng.next() as u8),
-                Perturb::OtherKey => k = (k + 1 + (rng.next() % (keys.len() as u64 - 1)) as usize) % keys.len(),
+                Perturb::OtherKey => {
+                    k = (k + 1 + (rng.next() % (keys.len() as u64 - 1)) as usize) % keys.len()
+                }
                 Perturb::RZero => d = der_of(&BigNum::new().unwrap(), &s),
                 Perturb::SZero => d = der_of(&r, &BigNum::new().unwrap()),
                 Perturb::RIsN => d = der_of(&n, &s),
@@ -217,7 +219,12 @@ fn run_chunk(
             let want = reference(item);
             let kind = owned[at + i].3;
             if let Some(expected) = kind.verifies() {
-                assert_eq!(want, expected, "OpenSSL on a {kind:?} item (seed {seed}, item {})", at + i);
+                assert_eq!(
+                    want,
+                    expected,
+                    "OpenSSL on a {kind:?} item (seed {seed}, item {})",
+                    at + i
+                );
             }
             tally.items += 1;
             tally.valid += usize::from(want);
@@ -264,9 +271,11 @@ fn a_million_items_agree_with_openssl() {
     let chunks: Vec<(u64, usize)> = (0..total.div_ceil(CHUNK))
         .map(|c| (c as u64 + 1, CHUNK.min(total - c * CHUNK)))
         .collect();
-    let tallies = par::Ordered::new(par::cores()).batch(1).map(&chunks, |&(seed, count)| {
-        run_chunk(backend, &keys, seed, count)
-    });
+    let tallies = par::Ordered::new(par::cores())
+        .batch(1)
+        .map(&chunks, |&(seed, count)| {
+            run_chunk(backend, &keys, seed, count)
+        });
     let items: usize = tallies.iter().map(|t| t.items).sum();
     let valid: usize = tallies.iter().map(|t| t.valid).sum();
     let mismatches: usize = tallies.iter().map(|t| t.mismatches).sum();
@@ -277,6 +286,9 @@ fn a_million_items_agree_with_openssl() {
     );
     assert_eq!(items, total);
     // About 38% of the items are valid by construction (the weights above).
-    assert!(valid * 4 > items && valid * 2 < items, "{valid} valid of {items}");
+    assert!(
+        valid * 4 > items && valid * 2 < items,
+        "{valid} valid of {items}"
+    );
     assert_eq!(mismatches, 0, "first disagreements:\n{first:#?}");
 }

@@ -45,10 +45,35 @@ fn check_cases(keys: &[hopsig_schemes::concat::P256PublicKey], cases: &[Case]) {
 
 #[test]
 fn scalars_out_of_range_do_not_verify() {
-    let (sk, pk) = key_pair(&bn("5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a"));
+    let (sk, pk) = key_pair(&bn(
+        "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a",
+    ));
     let message = b"edge".to_vec();
-    let sig = EcdsaSig::from_der(&EcdsaP256::sign(&sk, &message).unwrap()).unwrap();
+    let signed = EcdsaP256::sign(&sk, &message).unwrap();
+    let sig = EcdsaSig::from_der(&signed).unwrap();
     let (r, s) = (sig.r().to_owned().unwrap(), sig.s().to_owned().unwrap());
+    // The tests' DER writer writes what OpenSSL writes, and minimal negative integers.
+    assert_eq!(der(&r, &s), signed);
+    let minus = |v: u32| {
+        let mut b = big(v);
+        b.set_negative(true);
+        b
+    };
+    assert_eq!(p256_common::der_integer(&minus(1)), [0x02, 0x01, 0xff]);
+    assert_eq!(p256_common::der_integer(&minus(128)), [0x02, 0x01, 0x80]);
+    assert_eq!(
+        p256_common::der_integer(&minus(129)),
+        [0x02, 0x02, 0xff, 0x7f]
+    );
+    assert_eq!(
+        p256_common::der_integer(&minus(256)),
+        [0x02, 0x02, 0xff, 0x00]
+    );
+    assert_eq!(p256_common::der_integer(&big(0)), [0x02, 0x01, 0x00]);
+    assert_eq!(
+        p256_common::der_integer(&big(128)),
+        [0x02, 0x02, 0x00, 0x80]
+    );
     let n = n();
     let p = p();
     let one = big(1);
@@ -71,14 +96,32 @@ fn scalars_out_of_range_do_not_verify() {
     ];
     let mut cases: Vec<Case> = vec![(message.clone(), der(&r, &s), 0, true, "valid".into())];
     // (r, n − s) verifies too: ECDSA signatures are malleable and OpenSSL takes high s.
-    cases.push((message.clone(), der(&r, &(&n - &s)), 0, true, "s -> n - s".into()));
+    cases.push((
+        message.clone(),
+        der(&r, &(&n - &s)),
+        0,
+        true,
+        "s -> n - s".into(),
+    ));
     for (name, v) in &values {
         cases.push((message.clone(), der(v, &s), 0, false, format!("r = {name}")));
         cases.push((message.clone(), der(&r, v), 0, false, format!("s = {name}")));
     }
     // r + n and s + n: the same residues, out of range.
-    cases.push((message.clone(), der(&(&r + &n), &s), 0, false, "r + n".into()));
-    cases.push((message.clone(), der(&r, &(&s + &n)), 0, false, "s + n".into()));
+    cases.push((
+        message.clone(),
+        der(&(&r + &n), &s),
+        0,
+        false,
+        "r + n".into(),
+    ));
+    cases.push((
+        message.clone(),
+        der(&r, &(&s + &n)),
+        0,
+        false,
+        "s + n".into(),
+    ));
     check_cases(&[pk], &cases);
 }
 
@@ -111,15 +154,31 @@ fn x_of_r_at_or_above_n_verifies_as_x_minus_n() {
     let cases: Vec<Case> = vec![
         (message.clone(), der(&r, &s), 0, true, "r = x(R) - n".into()),
         // x(R) itself is ≥ n: out of range.
-        (message.clone(), der(&x_of(&point), &s), 0, false, "r = x(R)".into()),
-        (message.clone(), der(&(&r + &big(1)), &s), 0, false, "r = x(R) - n + 1".into()),
+        (
+            message.clone(),
+            der(&x_of(&point), &s),
+            0,
+            false,
+            "r = x(R)".into(),
+        ),
+        (
+            message.clone(),
+            der(&(&r + &big(1)), &s),
+            0,
+            false,
+            "r = x(R) - n + 1".into(),
+        ),
     ];
     check_cases(&[pk], &cases);
 }
 
 /// The signature (r, s) and key making u1·G and u2·Q equal (`same`) or opposite, from
 /// nonce k, for `message`.
-fn colliding(message: &[u8], k: &BigNumRef, same: bool) -> (Vec<u8>, hopsig_schemes::concat::P256PublicKey) {
+fn colliding(
+    message: &[u8],
+    k: &BigNumRef,
+    same: bool,
+) -> (Vec<u8>, hopsig_schemes::concat::P256PublicKey) {
     let e = mod_n(&digest_int(message));
     let r = mod_n(&x_of(&mul_g(k)));
     if same {
@@ -140,12 +199,25 @@ fn infinity_and_doubling_in_the_final_sum() {
     let mut cases: Vec<Case> = Vec::new();
     for i in 0..6u32 {
         let message = format!("collision {i}").into_bytes();
-        let k = bn(&format!("{:064x}", 0xabcdef0123u64 + u64::from(i) * 0x1_0000_0001));
+        let k = bn(&format!(
+            "{:064x}",
+            0xabcdef0123u64 + u64::from(i) * 0x1_0000_0001
+        ));
         for same in [true, false] {
             let (sig, pk) = colliding(&message, &k, same);
             keys.push(pk);
-            let what = if same { "u1·G = u2·Q" } else { "u1·G = −u2·Q (R = O)" };
-            cases.push((message.clone(), sig, keys.len() - 1, same, format!("{what} #{i}")));
+            let what = if same {
+                "u1·G = u2·Q"
+            } else {
+                "u1·G = −u2·Q (R = O)"
+            };
+            cases.push((
+                message.clone(),
+                sig,
+                keys.len() - 1,
+                same,
+                format!("{what} #{i}"),
+            ));
         }
     }
     check_cases(&keys, &cases);
@@ -162,8 +234,20 @@ fn keys_plus_and_minus_g() {
             let message = format!("key {i} message {j}").into_bytes();
             let e = digest_int(&message);
             let (r, s) = sign_with_nonce(d, &e, &test_nonce(d, &e)).unwrap();
-            cases.push((message.clone(), der(&r, &s), i, true, format!("key {i} #{j}")));
-            cases.push((message, der(&r, &s), (i + 1) % 4, false, format!("key {i} #{j} other key")));
+            cases.push((
+                message.clone(),
+                der(&r, &s),
+                i,
+                true,
+                format!("key {i} #{j}"),
+            ));
+            cases.push((
+                message,
+                der(&r, &s),
+                (i + 1) % 4,
+                false,
+                format!("key {i} #{j} other key"),
+            ));
         }
     }
     check_cases(&pks, &cases);
@@ -181,7 +265,8 @@ fn digest_verdicts(d: &BigNumRef, digest: [u8; 32], k: &BigNumRef) {
         (r.to_owned().unwrap(), neg_n(&s)),
     ];
     for (r, s) in variants {
-        let sig = EcdsaSig::from_private_components(r.to_owned().unwrap(), s.to_owned().unwrap()).unwrap();
+        let sig = EcdsaSig::from_private_components(r.to_owned().unwrap(), s.to_owned().unwrap())
+            .unwrap();
         let want = sig.verify(&digest, &public).unwrap_or(false);
         let item = hopsig_p256::Item {
             key: pk.fast(),
@@ -189,8 +274,16 @@ fn digest_verdicts(d: &BigNumRef, digest: [u8; 32], k: &BigNumRef) {
             r: r.to_vec_padded(32).unwrap().try_into().unwrap(),
             s: s.to_vec_padded(32).unwrap().try_into().unwrap(),
         };
-        assert_eq!(hopsig_p256::verify_vartime(&item), want, "portable, digest {}", hex_of(&digest));
-        for backend in [hopsig_p256::Backend::Avx512Ifma, hopsig_p256::Backend::Portable] {
+        assert_eq!(
+            hopsig_p256::verify_vartime(&item),
+            want,
+            "portable, digest {}",
+            hex_of(&digest)
+        );
+        for backend in [
+            hopsig_p256::Backend::Avx512Ifma,
+            hopsig_p256::Backend::Portable,
+        ] {
             for len in [1, 8, 9] {
                 assert_eq!(
                     hopsig_p256::verify_batch_with_vartime(backend, &vec![item; len]),
@@ -247,14 +340,23 @@ fn hex_decode(s: &str) -> Vec<u8> {
 fn keys_not_canonical_or_off_the_curve_are_refused() {
     use hopsig_p256::{KeyError, PublicKey};
     let mut ctx = BigNumContext::new().unwrap();
-    let q = mul_g(&bn("0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20"));
+    let q = mul_g(&bn(
+        "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+    ));
     let good = sec1(&q);
     // The canonical encoding is accepted by both readers, and agrees.
     let pk = EcdsaP256::public_from_der(&spki_with_point(&good)).unwrap();
     assert_eq!(pk.to_sec1().to_vec(), good);
-    assert_eq!(PublicKey::from_sec1(&good).unwrap().to_sec1().to_vec(), good);
+    assert_eq!(
+        PublicKey::from_sec1(&good).unwrap().to_sec1().to_vec(),
+        good
+    );
     let compressed = q
-        .to_bytes(group(), openssl::ec::PointConversionForm::COMPRESSED, &mut ctx)
+        .to_bytes(
+            group(),
+            openssl::ec::PointConversionForm::COMPRESSED,
+            &mut ctx,
+        )
         .unwrap();
     let hybrid = q
         .to_bytes(group(), openssl::ec::PointConversionForm::HYBRID, &mut ctx)
@@ -281,27 +383,32 @@ fn keys_not_canonical_or_off_the_curve_are_refused() {
     let mut wrong_form = good.clone();
     wrong_form[0] = 0x05;
     let refused: [(&str, &[u8], KeyError); 8] = [
-        ("compressed", &compressed, KeyError::Length(33)),
+        ("compressed", &compressed, KeyError::Form(compressed[0])),
         ("hybrid", &hybrid, KeyError::Form(hybrid[0])),
         ("off the curve", &off_curve, KeyError::NotOnCurve),
         ("x + p", &x_plus_p, KeyError::CoordinateRange),
         ("y = p", &y_is_p, KeyError::CoordinateRange),
         ("all ones", &all_ones, KeyError::CoordinateRange),
         ("form 0x05", &wrong_form, KeyError::Form(5)),
-        ("infinity", &[0x00], KeyError::Length(1)),
+        ("infinity", &[0x00], KeyError::Form(0)),
     ];
     for (what, point, error) in refused {
-        assert_eq!(PublicKey::from_sec1(point).err(), Some(error), "hopsig-p256: {what}");
+        assert_eq!(
+            PublicKey::from_sec1(point).err(),
+            Some(error),
+            "hopsig-p256: {what}"
+        );
         assert!(
             EcdsaP256::public_from_der(&spki_with_point(point)).is_err(),
             "SPKI: {what}"
         );
-        // OpenSSL refuses the point too (or, compressed and hybrid, reads it but the
-        // scheme refuses the non-canonical SPKI): the refusals agree.
+        // OpenSSL refuses the point too, or reads it and the scheme refuses the key: a
+        // compressed or hybrid point as a non-canonical SPKI, the point at infinity
+        // (SEC 1 §2.3.4 reads 0x00 as O) by EC_KEY_check_key.
         let openssl_reads = EcPoint::from_bytes(group(), point, &mut ctx).is_ok();
         assert_eq!(
             openssl_reads,
-            matches!(what, "compressed" | "hybrid"),
+            matches!(what, "compressed" | "hybrid" | "infinity"),
             "OpenSSL on {what}"
         );
     }

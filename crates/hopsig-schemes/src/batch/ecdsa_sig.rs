@@ -93,9 +93,11 @@ mod tests {
 
     use super::*;
 
-    /// OpenSSL's reading of `der`: `None` if it refuses it, else r and s as signed
-    /// big-endian magnitudes.
-    fn openssl_reads(der: &[u8]) -> Option<((bool, Vec<u8>), (bool, Vec<u8>))> {
+    /// An integer as OpenSSL holds it: whether negative, big-endian magnitude.
+    type Signed = (bool, Vec<u8>);
+
+    /// OpenSSL's reading of `der`: `None` if it refuses it, else r and s.
+    fn openssl_reads(der: &[u8]) -> Option<(Signed, Signed)> {
         let sig = EcdsaSig::from_der(der).ok()?;
         let part = |v: &BigNumRef| (v.is_negative(), v.to_vec());
         Some((part(sig.r()), part(sig.s())))
@@ -116,12 +118,21 @@ mod tests {
                 hex::encode(der)
             );
             let reencoded = EcdsaSig::from_der(der).unwrap().to_der().unwrap();
-            prop_assert_eq!(reencoded, der.to_vec(), "not canonical: {}", hex::encode(der));
+            prop_assert_eq!(
+                reencoded,
+                der.to_vec(),
+                "not canonical: {}",
+                hex::encode(der)
+            );
         }
-        let readable = theirs.is_some_and(|((rn, r), (sn, s))| {
-            !rn && !sn && r.len() <= 32 && s.len() <= 32
-        });
-        prop_assert_eq!(read_vartime(der).is_some(), readable, "{}", hex::encode(der));
+        let readable =
+            theirs.is_some_and(|((rn, r), (sn, s))| !rn && !sn && r.len() <= 32 && s.len() <= 32);
+        prop_assert_eq!(
+            read_vartime(der).is_some(),
+            readable,
+            "{}",
+            hex::encode(der)
+        );
         if let (Some((r, s)), Ok(sig)) = (read_vartime(der), EcdsaSig::from_der(der)) {
             prop_assert_eq!(BigNum::from_slice(&r).unwrap(), sig.r().to_owned().unwrap());
             prop_assert_eq!(BigNum::from_slice(&s).unwrap(), sig.s().to_owned().unwrap());

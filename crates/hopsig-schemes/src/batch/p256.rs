@@ -30,9 +30,18 @@ pub struct MultiBuffer {
     min_batch: usize,
 }
 
-/// Batches below this many items go to OpenSSL: a pass of the vector code costs the
-/// same for one lane as for eight, so fewer than eight items are not worth one.
-pub const MIN_BATCH: usize = 8;
+/// Batches below this many items go to OpenSSL. A pass of the vector code costs about
+/// the same for one lane as for eight: measured on the AMD EPYC (Zen 4) of issue 28,
+/// two cores shared with other work, per item (µs, best of 30 runs, warm key tables):
+///
+/// | items | 1 | 2 | 3 | 4 | 8 | 64 |
+/// |---|---|---|---|---|---|---|
+/// | OpenSSL | 58.0 | 57.6 | 58.1 | 57.8 | 57.9 | — |
+/// | multi-buffer | 104.7 | 53.1 | 35.9 | 27.3 | 14.5 | 12.4 |
+///
+/// and a key's first use adds ≈ 40 µs (its table of multiples). Two items only break
+/// even, three win even with one fresh key, so batches of one or two go to OpenSSL.
+pub const MIN_BATCH: usize = 3;
 
 impl MultiBuffer {
     /// Eight lanes of AVX-512 IFMA (`avx512ifma`), the default backend where the

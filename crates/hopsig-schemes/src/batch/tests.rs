@@ -108,7 +108,13 @@ fn every_case_with<B: BaseSignature>(backend: &dyn BatchVerify<Signatures<B>>) {
         .map(|&c| c == Case::Valid)
         .collect();
     let items = items::<B>(&pks, &owned);
-    assert_eq!(backend.verify_batch(&items), expected, "{} {}", B::ID, backend.name());
+    assert_eq!(
+        backend.verify_batch(&items),
+        expected,
+        "{} {}",
+        B::ID,
+        backend.name()
+    );
     differential(backend, &items).unwrap();
     // Empty and single batches.
     assert!(backend.verify_batch(&[]).is_empty());

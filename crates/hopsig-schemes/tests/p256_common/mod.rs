@@ -12,7 +12,6 @@ use hopsig_schemes::concat::{BaseSignature, EcdsaP256, P256PublicKey};
 use hopsig_schemes::primitives::hash::sha256;
 use openssl::bn::{BigNum, BigNumContext, BigNumRef};
 use openssl::ec::{EcGroup, EcKey, EcPoint, EcPointRef, PointConversionForm};
-use openssl::ecdsa::EcdsaSig;
 use openssl::nid::Nid;
 use openssl::pkey::{PKey, Private};
 
@@ -137,12 +136,64 @@ pub fn key_pair(d: &BigNumRef) -> (EcKey<Private>, P256PublicKey) {
     (secret, public_key(&q))
 }
 
-/// DER of (r, s) (any integers, negative ones included, as OpenSSL encodes them).
+/// DER of (r, s) (any integers, negative ones and zero included: X.690 §8.3,
+/// minimal two's complement), written here so out-of-range values can be encoded.
 pub fn der(r: &BigNumRef, s: &BigNumRef) -> Vec<u8> {
-    EcdsaSig::from_private_components(r.to_owned().unwrap(), s.to_owned().unwrap())
-        .unwrap()
-        .to_der()
-        .unwrap()
+    let mut body = der_integer(r);
+    body.extend_from_slice(&der_integer(s));
+    let mut out = vec![0x30];
+    der_length(body.len(), &mut out);
+    out.extend_from_slice(&body);
+    out
+}
+
+/// A DER INTEGER of `v`.
+pub fn der_integer(v: &BigNumRef) -> Vec<u8> {
+    let magnitude = v.to_vec();
+    let content = if !v.is_negative() {
+        // Zero is one 0x00 octet; a set top bit needs a 0x00 sign octet.
+        match magnitude.first() {
+            None => vec![0],
+            Some(b) if b & 0x80 != 0 => [&[0][..], &magnitude].concat(),
+            Some(_) => magnitude,
+        }
+    } else {
+        // 2^(8L) − m in L octets, L the fewest whose top bit then reads negative.
+        let mut len = magnitude.len();
+        loop {
+            let mut modulus = BigNum::new().unwrap();
+            modulus.set_bit((8 * len) as i32).unwrap();
+            let mut m = v.to_owned().unwrap();
+            m.set_negative(false);
+            let t = &modulus - &m;
+            let octets = t.to_vec_padded(len as i32).unwrap();
+            let minimal = octets[0] & 0x80 != 0
+                && !(octets.len() > 1 && octets[0] == 0xff && octets[1] & 0x80 != 0);
+            if minimal {
+                break octets;
+            }
+            len += 1;
+        }
+    };
+    let mut out = vec![0x02];
+    der_length(content.len(), &mut out);
+    out.extend_from_slice(&content);
+    out
+}
+
+/// A DER length (short form below 128, else long form).
+fn der_length(len: usize, out: &mut Vec<u8>) {
+    if len < 0x80 {
+        out.push(len as u8);
+    } else {
+        let octets: Vec<u8> = len
+            .to_be_bytes()
+            .into_iter()
+            .skip_while(|&b| b == 0)
+            .collect();
+        out.push(0x80 | octets.len() as u8);
+        out.extend_from_slice(&octets);
+    }
 }
 
 /// The ECDSA signature (r, s) with nonce k of the integer digest e under secret d
@@ -173,14 +224,19 @@ pub fn reference(item: &Signed<'_, EcdsaP256>) -> bool {
 /// The backends the tests hold to the reference: every listed one, and the
 /// multi-buffer verifier with and without its OpenSSL cut-off, on the IFMA code (the
 /// portable code where the processor lacks it) and on the portable code.
-pub fn backends() -> Vec<(&'static str, &'static dyn BatchVerify<Signatures<EcdsaP256>>)> {
+pub fn backends() -> Vec<(
+    &'static str,
+    &'static dyn BatchVerify<Signatures<EcdsaP256>>,
+)> {
     static UNCUT_IFMA: MultiBuffer = MultiBuffer::AVX512IFMA.with_min_batch(0);
     static UNCUT_PORTABLE: MultiBuffer = MultiBuffer::PORTABLE.with_min_batch(0);
-    let mut all: Vec<(&'static str, &'static dyn BatchVerify<Signatures<EcdsaP256>>)> =
-        Signatures::<EcdsaP256>::backends()
-            .iter()
-            .map(|b| (b.name(), *b))
-            .collect();
+    let mut all: Vec<(
+        &'static str,
+        &'static dyn BatchVerify<Signatures<EcdsaP256>>,
+    )> = Signatures::<EcdsaP256>::backends()
+        .iter()
+        .map(|b| (b.name(), *b))
+        .collect();
     all.push(("avx512ifma, no cut-off", &UNCUT_IFMA));
     all.push(("portable, no cut-off", &UNCUT_PORTABLE));
     all
