@@ -6,12 +6,12 @@
 //!
 //! Each item is what the reference verifies (SEC 1 v2 §4.1.4, FIPS 186-5 §6.4.2): the
 //! message is hashed with SHA-256 (step 2; all 256 bits are e, step 3), the DER
-//! signature read into r and s exactly as OpenSSL reads it ([`ecdsa_sig`](super::ecdsa_sig)),
+//! signature read into r and s exactly as OpenSSL reads it (`batch/ecdsa_sig.rs`),
 //! and the (key, digest, r, s) items go to [`hopsig_p256::verify_batch_with_vartime`]
-//! in one call, which fills the eight lanes (step 1's range checks, steps 4–7). A
+//! in one call, which fills the eight lanes (step 1's range checks, steps 4–8). A
 //! signature OpenSSL does not read, or whose r or s is negative or ≥ 2^256, verifies
-//! to false without reaching it, as it does in the reference. Batches too small to
-//! fill the lanes go to OpenSSL, which is faster for them ([`MultiBuffer::min_batch`]).
+//! to false without reaching it, as it does in the reference. Batches of one or two
+//! items go to OpenSSL, which is faster for them ([`MIN_BATCH`]).
 //!
 //! Verification handles public data only (keys, messages, signatures), so the code is
 //! variable-time.
