@@ -156,8 +156,9 @@ impl Jacobian {
     }
 
     /// self + q for an affine q, complete: O + q = q, q + q is a doubling, q + (−q) = O
-    /// (mixed addition with H = U2 − X1 and r = S2 − Y1, "madd" of the
-    /// Explicit-Formulas Database; H = 0 is exactly the equal-x case).
+    /// (mixed addition "madd-2004-hmv" of the Explicit-Formulas Database, 8M + 3S, with
+    /// H = U2 − X1 and r = S2 − Y1; H = 0 is exactly the equal-x case, r = 0 then
+    /// tells P + P from P + (−P)).
     #[must_use]
     pub fn add_affine(&self, q: &Affine) -> Jacobian {
         if self.is_infinity() {

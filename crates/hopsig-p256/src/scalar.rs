@@ -24,23 +24,29 @@ pub(crate) struct Scalars {
 /// endian), least significant first: d_j = b_{wj−1} + Σ_{k<w−1} b_{wj+k}·2^k −
 /// b_{wj+w−1}·2^(w−1) with b_{−1} = 0, so d_j ∈ [−2^(w−1), 2^(w−1)] and
 /// v = Σ d_j·2^(w·j) (each digit's top bit is carried by the next digit's b_{wj−1}).
-/// `D` digits cover 256 bits when D·w ≥ 257.
+/// `D` digits cover 256 bits when D·w ≥ 257; w ≤ 7.
+///
+/// With V the (w+1)-bit window b_{wj+w−1} … b_{wj−1}, d_j = ⌊(V + 1)/2⌋ − b_{wj+w−1}·2^w
+/// (the halving adds b_{wj−1} to the upper bits read at half weight).
 pub(crate) fn booth_digits<const D: usize>(v: &[u64; 5], w: usize) -> [i8; D] {
-    let bit = |i: isize| -> i16 {
-        if i < 0 {
-            return 0;
+    let limb = |i: usize| v.get(i).copied().unwrap_or(0);
+    // Bits [start, start + w + 1) of v, start ≥ 0.
+    let window_at = |start: usize| -> u64 {
+        let (i, off) = (start / 52, start % 52);
+        let mut x = limb(i) >> off;
+        if off + w + 1 > 52 {
+            x |= limb(i + 1) << (52 - off);
         }
-        let i = i as usize;
-        v.get(i / 52).map_or(0, |l| (l >> (i % 52) & 1) as i16)
+        x & ((1 << (w + 1)) - 1)
     };
     let mut out = [0i8; D];
     for (j, d) in out.iter_mut().enumerate() {
-        let base = (w * j) as isize;
-        let mut value = bit(base - 1);
-        for k in 0..w as isize - 1 {
-            value += bit(base + k) << k;
-        }
-        value -= bit(base + w as isize - 1) << (w - 1);
+        let window = match (w * j).checked_sub(1) {
+            Some(start) => window_at(start),
+            // b_{−1} = 0: the low w bits shifted up by one.
+            None => (limb(0) & ((1 << w) - 1)) << 1,
+        };
+        let value = ((window + 1) >> 1) as i16 - ((window >> w) << w) as i16;
         // |value| ≤ 2^(w−1) ≤ 64 for w ≤ 7: it fits.
         *d = value as i8;
     }

@@ -1,5 +1,7 @@
-//! The public API: keys, items, batch verification (engineer 2 of issue 28 fills this
-//! in; the signatures below are the interface the rest of hopsig codes against).
+//! The public API: checked public keys (SEC 1 v2 §2.3.4, §3.2.2.1), items, and ECDSA
+//! verification (SEC 1 v2 §4.1.4, FIPS 186-5 §6.4.2) of a whole batch — eight lanes per
+//! IFMA kernel call where the processor has it, the portable complete code elsewhere
+//! and for the lanes the kernel leaves exceptional, with the same verdicts either way.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -128,7 +130,7 @@ impl PublicKey {
 /// One signature to verify: (r, s) on the SHA-256 `digest` under `key`. r and s are
 /// big-endian integers as decoded from the signature; values outside [1, n − 1] simply
 /// do not verify (SEC 1 §4.1.4 step 1).
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct Item<'a> {
     /// The public key.
     pub key: &'a PublicKey,
@@ -178,6 +180,25 @@ pub fn verify_vartime(item: &Item<'_>) -> bool {
 }
 
 /// One verdict per item, in order, with [`active_backend`].
+///
+/// ```
+/// use hopsig_p256::{verify_batch_vartime, Item, PublicKey};
+/// # fn h(s: &str) -> [u8; 32] { hex::decode(s).unwrap().try_into().unwrap() }
+/// // RFC 6979 §A.2.5: P-256, SHA-256, message "sample".
+/// let mut sec1 = vec![0x04];
+/// sec1.extend(h("60fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6"));
+/// sec1.extend(h("7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299"));
+/// let key = PublicKey::from_sec1(&sec1)?;
+/// let good = Item {
+///     key: &key,
+///     digest: openssl::sha::sha256(b"sample"),
+///     r: h("efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"),
+///     s: h("f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"),
+/// };
+/// let other = Item { digest: openssl::sha::sha256(b"test"), ..good };
+/// assert_eq!(verify_batch_vartime(&[good, other]), [true, false]);
+/// # Ok::<(), hopsig_p256::KeyError>(())
+/// ```
 pub fn verify_batch_vartime(items: &[Item<'_>]) -> Vec<bool> {
     verify_batch_with_vartime(active_backend(), items)
 }
@@ -186,12 +207,12 @@ pub fn verify_batch_vartime(items: &[Item<'_>]) -> Vec<bool> {
 /// processor lacks it); the verdicts do not depend on the backend.
 ///
 /// SEC 1 v2 §4.1.4 (FIPS 186-5 §6.4.2): step 1, the range of r and s, and steps 4–5,
-/// the scalars, for the whole batch at once ([`crate::scalar`]); step 5,
+/// the scalars, for the whole batch at once (module `scalar`); step 5,
 /// R = u1·G + u2·Q, eight items per kernel call with IFMA (a short last group is padded
 /// with copies of one of its lanes, whose extra verdicts are dropped) or one at a time
 /// portably; lanes the kernel marks exceptional (Z = 0) are recomputed by the complete
 /// portable code; steps 6–7, R ≠ O and x(R) mod n = r, without an inversion
-/// ([`x_is_r`]).
+/// (`x_is_r`).
 pub fn verify_batch_with_vartime(backend: Backend, items: &[Item<'_>]) -> Vec<bool> {
     let scalars = prepare_vartime(
         &items
@@ -441,6 +462,143 @@ mod tests {
         }
     }
 
+    /// Where the processor has IFMA, the kernel answers and its results decide the
+    /// ordinary lanes (none of them needs the portable recomputation). Under CI=true a
+    /// machine that has the instructions must run the kernel.
+    #[test]
+    fn kernel_decides_ordinary_lanes_where_available() {
+        if !ifma::available() {
+            let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+            let detected = hopsig_cpu::detected(hopsig_cpu::Feature::Avx512Ifma);
+            let disabled = std::env::var("HOPSIG_CPU_DISABLE").is_ok_and(|v| !v.is_empty());
+            assert!(
+                !(ci && detected && !disabled),
+                "avx512ifma detected but the kernel is not available"
+            );
+            println!("skipped: no avx512ifma");
+            return;
+        }
+        let keys = signed(8);
+        let items = items(&keys);
+        let group = lanes(&items);
+        let g = g_table();
+        let batch: [Lane<'_>; 8] = std::array::from_fn(|k| group[k].1);
+        let out = ifma::double_scalar_mul(g, &batch).expect("the kernel runs here");
+        for (k, (i, lane)) in group.iter().enumerate() {
+            let p = Jacobian::from_m52(&out[k]).expect("reduced limbs");
+            assert!(!p.is_infinity(), "lane {k} is not exceptional");
+            assert_eq!(p.to_affine(), crate::curve::double_scalar_mul_1(g, lane));
+            assert_eq!(x_is_r(&p, &items[*i].r), i % 3 != 2);
+        }
+    }
+
+    /// k mod n for a small signed k.
+    fn small(k: i64) -> Fe<N> {
+        let mut b = [0u8; 32];
+        b[24..].copy_from_slice(&k.unsigned_abs().to_be_bytes());
+        let f = Fe::<N>::from_bytes_reduced(&b);
+        if k < 0 {
+            f.neg()
+        } else {
+            f
+        }
+    }
+
+    fn digits<'a>(u1: &Fe<N>, u2: &Fe<N>, q: &'a QTable) -> Lane<'a> {
+        use crate::kernel::{W_G, W_Q};
+        use crate::scalar::booth_digits;
+        Lane {
+            q,
+            u1: booth_digits(&u1.canonical_limbs(), W_G),
+            u2: booth_digits(&u2.canonical_limbs(), W_Q),
+        }
+    }
+
+    /// (digest, r, s) whose verification computes R = u1·G + u2·Q: r = x(R) mod n,
+    /// s = r/u2, e = u1·s when R ≠ O (valid); r = u2·s, e = u1·s for a fixed s when
+    /// R = O (invalid).
+    fn crafted(key: &PublicKey, u1: &Fe<N>, u2: &Fe<N>) -> ([u8; 32], [u8; 32], [u8; 32]) {
+        let lane = digits(u1, u2, key.table().unwrap());
+        let (r, s) = match crate::curve::double_scalar_mul_1(g_table(), &lane) {
+            Some(p) => {
+                let r = Fe::<N>::from_bytes_reduced(&p.x.to_bytes());
+                (r, r.mul(&u2.invert_vartime().unwrap()))
+            }
+            None => {
+                let s = small(12345);
+                (u2.mul(&s), s)
+            }
+        };
+        (u1.mul(&s).to_bytes(), r.to_bytes(), s.to_bytes())
+    }
+
+    /// The contract between the driver and the kernel on exceptional lanes: R = O and
+    /// a last addition that doubles come back with Z = 0 from the kernel (where it
+    /// runs), beside ordinary lanes that do not, and get the right verdicts.
+    #[test]
+    fn exceptional_lanes_come_back_with_z_zero_and_are_recomputed() {
+        let d = small(0x0123_4567_89ab_cdef).mul(&small(0x7654_3210_fedc_ba98));
+        let g_only = crate::table::q_table(&Affine::generator()).unwrap();
+        let q =
+            crate::curve::double_scalar_mul_1(g_table(), &digits(&d, &Fe::ZERO, &g_only)).unwrap();
+        let mut sec1 = [4u8; 65];
+        sec1[1..33].copy_from_slice(&q.x.to_bytes());
+        sec1[33..].copy_from_slice(&q.y.to_bytes());
+        let key = PublicKey::from_sec1(&sec1).unwrap();
+        let mut cases = Vec::new();
+        // u1 = −u2·d: R = O.
+        for k in 1..4 {
+            let u2 = small(0x1_0000_0001 * k).mul(&d);
+            cases.push((crafted(&key, &u2.mul(&d).neg(), &u2), false, true));
+        }
+        // The last addition doubles: R = 2·d1_0·G, u1 = 2δ − u2·d with d1_0 = δ.
+        let mut found = 0;
+        for t in 1..20_000i64 {
+            let u2 = small(t).mul(&small(0x5151_5151));
+            let delta = t % 129 - 64;
+            if delta == 0 {
+                continue;
+            }
+            let u1 = small(2 * delta).sub(&u2.mul(&d));
+            if digits(&u1, &u2, &g_only).u1[0] == delta as i8 {
+                cases.push((crafted(&key, &u1, &u2), true, true));
+                found += 1;
+                if found == 3 {
+                    break;
+                }
+            }
+        }
+        assert_eq!(found, 3);
+        // Ordinary lanes.
+        for k in 1..3 {
+            let (u1, u2) = (small(977 * k), small(1009 * k));
+            cases.push((crafted(&key, &u1, &u2), true, false));
+        }
+        let items: Vec<Item<'_>> = cases
+            .iter()
+            .map(|((digest, r, s), _, _)| Item {
+                key: &key,
+                digest: *digest,
+                r: *r,
+                s: *s,
+            })
+            .collect();
+        let want: Vec<bool> = cases.iter().map(|c| c.1).collect();
+        for backend in [Backend::Portable, Backend::Avx512Ifma] {
+            assert_eq!(verify_batch_with_vartime(backend, &items), want);
+        }
+        if !ifma::available() {
+            println!("skipped (the Z = 0 part): no avx512ifma");
+            return;
+        }
+        let group = lanes(&items);
+        let batch: [Lane<'_>; 8] = std::array::from_fn(|k| group[k].1);
+        let out = ifma::double_scalar_mul(g_table(), &batch).unwrap();
+        for (k, c) in cases.iter().enumerate() {
+            assert_eq!(out[k].z == [0; 5], c.2, "lane {k}");
+        }
+    }
+
     #[test]
     fn active_backend_follows_the_cpu() {
         let want = if hopsig_cpu::has(hopsig_cpu::Feature::Avx512Ifma) {
@@ -450,6 +608,27 @@ mod tests {
         };
         assert_eq!(active_backend(), want);
         assert_eq!(Backend::Avx512Ifma.name(), "avx512ifma");
+    }
+
+    #[test]
+    fn keys_and_items_cross_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<PublicKey>();
+        send_sync::<Item<'static>>();
+        // Fresh keys (no table yet) verified from four threads at once: each key's
+        // table is built by whichever thread comes first, and every thread gets the
+        // same verdicts.
+        let keys = signed(12);
+        let items = items(&keys);
+        let want: Vec<bool> = (0..12).map(|i| i % 3 != 2).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| verify_batch_vartime(&items)))
+                .collect();
+            for h in handles {
+                assert_eq!(h.join().unwrap(), want);
+            }
+        });
     }
 
     #[test]

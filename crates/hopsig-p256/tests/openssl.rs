@@ -581,6 +581,34 @@ fn x_of_r_at_least_n_is_reduced_mod_n() {
 }
 
 #[test]
+fn digest_at_least_n_is_reduced_mod_n() {
+    // FIPS 186-5 §6.4.2 step 3: e is the whole 256-bit digest, used mod n. A digest
+    // t + n (≥ n) verifies exactly where the digest t does; random digests are ≥ n with
+    // probability 2^−32, so the random test never sees one.
+    let mut rng = Rng::new(7);
+    let ks = keys(&mut rng, 3);
+    let mut cases = Vec::new();
+    let mut expected = Vec::new();
+    for i in 0..40 {
+        let t = big(&rng.bytes32()) >> 33u32;
+        let signed = sign(&ks[i % ks.len()], b32(&t));
+        let wide = Case {
+            digest: b32(&(&t + n())),
+            ..signed
+        };
+        assert!(big(&wide.digest) >= n());
+        cases.extend([signed, wide]);
+        expected.extend([true, true]);
+        // The wide digest less 2^248: another digest, which does not verify.
+        let mut top = wide;
+        top.digest[0] ^= 0x01;
+        cases.push(top);
+        expected.push(false);
+    }
+    assert_eq!(check_all("digest ≥ n", &cases), expected);
+}
+
+#[test]
 fn batches_of_every_length_match_each_item_alone() {
     let mut rng = Rng::new(4);
     let ks = keys(&mut rng, 5);
@@ -699,4 +727,102 @@ fn public_keys_rejected_as_openssl_rejects_them() {
     long.push(0);
     assert_eq!(PublicKey::from_sec1(&long), Err(KeyError::Length(66)));
     assert!(!openssl_accepts(&long));
+}
+
+/// Not a test: microseconds per verification for each backend and OpenSSL on this
+/// machine (`cargo test --release -p hopsig-p256 --test openssl -- --ignored
+/// --nocapture`; `HOPSIG_P256_TIMING=avx512ifma` times that backend alone); benchmarks
+/// with a fixed method are `hopsig bench bgpsec`'s.
+#[test]
+#[ignore]
+fn print_microseconds_per_verification() {
+    let mut rng = Rng::new(6);
+    let ks = keys(&mut rng, 16);
+    let cases: Vec<Case<'_>> = (0..4096)
+        .map(|i| sign(&ks[i % ks.len()], rng.bytes32()))
+        .collect();
+    let items: Vec<Item<'_>> = cases.iter().map(Case::item).collect();
+    // Build the key tables first: router keys repeat, so they are amortised.
+    verify_batch_with_vartime(Backend::Portable, &items[..ks.len()]);
+    let only = std::env::var("HOPSIG_P256_TIMING").unwrap_or_default();
+    for backend in [Backend::Avx512Ifma, Backend::Portable] {
+        if !only.is_empty() && only != backend.name() {
+            continue;
+        }
+        for batch in [8usize, 64, 256, 4096] {
+            let start = std::time::Instant::now();
+            let mut n = 0;
+            while start.elapsed().as_secs_f64() < 1.0 {
+                for chunk in items.chunks(batch) {
+                    assert!(verify_batch_with_vartime(backend, chunk).iter().all(|v| *v));
+                    n += chunk.len();
+                    if backend == Backend::Portable && n >= 2048 {
+                        break;
+                    }
+                }
+            }
+            let us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+            println!("{backend:?} batch {batch}: {us:.2} µs per verification");
+        }
+    }
+    if !only.is_empty() {
+        return;
+    }
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    while start.elapsed().as_secs_f64() < 1.0 {
+        for c in cases.iter().take(256) {
+            assert!(c.openssl());
+            n += 1;
+        }
+    }
+    let us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+    println!("OpenSSL EcdsaSig::verify: {us:.2} µs per verification");
+}
+
+proptest::proptest! {
+    /// Arbitrary bytes as (key, digest, r, s): from_sec1 and OpenSSL's decoder agree on
+    /// whether 0x04 ‖ x ‖ y is a key, nothing panics, and
+    /// every decodable item gets OpenSSL's verdict from both backends — in a batch of
+    /// eight beside a valid signature, and alone.
+    #[test]
+    fn arbitrary_bytes_never_panic_and_agree_with_openssl(
+        x in proptest::prelude::any::<[u8; 32]>(),
+        y in proptest::prelude::any::<[u8; 32]>(),
+        use_real_key in proptest::prelude::any::<bool>(),
+        digest in proptest::prelude::any::<[u8; 32]>(),
+        r in proptest::prelude::any::<[u8; 32]>(),
+        s in proptest::prelude::any::<[u8; 32]>(),
+        small in 0u8..4,
+    ) {
+        let mut rng = Rng::new(u64::from_le_bytes(digest[..8].try_into().unwrap()));
+        let real = key_from_private(&rng.scalar());
+        let mut enc = vec![0x04];
+        enc.extend_from_slice(&x);
+        enc.extend_from_slice(&y);
+        let g = group();
+        let mut ctx = BigNumContext::new().unwrap();
+        let ours = PublicKey::from_sec1(&enc);
+        proptest::prop_assert_eq!(ours.is_ok(), EcPoint::from_bytes(&g, &enc, &mut ctx).is_ok());
+        // Half the x values are on the curve: a key nobody knows the private half of.
+        let mut compressed = vec![0x02];
+        compressed.extend_from_slice(&x);
+        let decoded = (!use_real_key)
+            .then(|| EcPoint::from_bytes(&g, &compressed, &mut ctx).ok())
+            .flatten()
+            .map(|q| key_from_point(&q));
+        let key = decoded.as_ref().unwrap_or(&real);
+        // Small r or s hit the range checks and the digit edge cases.
+        let (r, s) = match small {
+            0 => ([0; 32], s),
+            1 => (r, b32(&BigUint::from(1u8))),
+            _ => (r, s),
+        };
+        let case = Case { key, digest, r, s };
+        let good = sign(&real, digest);
+        let batch: Vec<Case<'_>> = (0..8).map(|i| if i == 3 { case } else { good }).collect();
+        let expected = check_all("arbitrary", &batch);
+        proptest::prop_assert!(expected[0]);
+        proptest::prop_assert_eq!(verify_vartime(&case.item()), case.openssl());
+    }
 }
