@@ -699,6 +699,9 @@ fn kernel_timing() {
     if !kernel_or_skip() {
         return;
     }
+    if cfg!(debug_assertions) {
+        eprintln!("note: a build with debug assertions checks bounds; time with --release");
+    }
     let f = fixture();
     let mut rng = Rng(3);
     let random: [Lane<'_>; 8] =

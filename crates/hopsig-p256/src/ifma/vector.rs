@@ -7,9 +7,11 @@
 //! Values are kept *lazily reduced*: every [`Fe8`] the functions below take or return
 //! has limbs < 2^52 (so `vpmadd52*`, which read the low 52 bits of their inputs, see the
 //! whole limb) and a value < 2^257, congruent to the element mod p. The bounds:
-//! * [`mul`] / [`sqr`]: for a, b < 2^257, (a·b + q·p)/2^260 < 2^254 + p < 2^257 (q <
-//!   2^260 is the Montgomery quotient), so no final subtraction is needed.
-//! * [`fold`] (after [`add`], [`sub`], [`neg`], small multiples): a value v with
+//! * [`mul`] / [`sqr`]: for a·b < 2^516, (a·b + q·p)/2^260 < 2^256 + p < 2^257 (q <
+//!   2^260 is the Montgomery quotient), so no final subtraction is needed. Two lazily
+//!   reduced factors qualify, and so does one lazily reduced factor with one below
+//!   2^259 ([`wide`]: a linear step that only feeds a product needs no fold).
+//! * [`fold`] (after a linear step: [`lin`], [`sum`], [`times`]): a value v with
 //!   non-negative limbs below 2^60 is split as h·2^256 + l with h = the top limb's bits
 //!   from 48 up (h < 2^12); v − h·p = l + h·(2^256 − p), and 2^256 − p = 2^224 − 2^192 −
 //!   2^96 + 1, so the result is ≥ 0 and < 2^256 + 2^219 + 2^12·2^224 < 2^257. The three
@@ -148,6 +150,8 @@ fn montgomery_reduce(mut t: [__m512i; 10]) -> Fe8 {
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn mul(a: &Fe8, b: &Fe8) -> Fe8 {
+    #[cfg(all(test, debug_assertions))]
+    bounds::check_product(a, b);
     let mut t = [_mm512_setzero_si512(); 10];
     for i in 0..5 {
         for j in 0..5 {
@@ -163,6 +167,8 @@ pub(super) fn mul(a: &Fe8, b: &Fe8) -> Fe8 {
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn sqr(a: &Fe8) -> Fe8 {
+    #[cfg(all(test, debug_assertions))]
+    bounds::check_product(a, a);
     let mut t = [_mm512_setzero_si512(); 10];
     for i in 0..5 {
         for j in i + 1..5 {
@@ -186,6 +192,8 @@ pub(super) fn sqr(a: &Fe8) -> Fe8 {
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn fold(t: [__m512i; 5]) -> Fe8 {
+    #[cfg(all(test, debug_assertions))]
+    bounds::check_limbs(&t, 60);
     let h = _mm512_srli_epi64::<48>(t[4]);
     // 2^224 = 2^(4·52 + 16), 2^192 = 2^(3·52 + 36), 2^96 = 2^(52 + 44).
     let t4 = _mm512_add_epi64(
@@ -198,59 +206,115 @@ fn fold(t: [__m512i; 5]) -> Fe8 {
     Fe8(normalize_signed([t0, t1, t[2], t3, t4]))
 }
 
-/// a + b.
+/// C·v for a small constant C, by doublings and additions.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(super) fn add(a: &Fe8, b: &Fe8) -> Fe8 {
+fn scale<const C: u64>(v: __m512i) -> __m512i {
+    if C == 0 {
+        return _mm512_setzero_si512();
+    }
+    let mut acc = v;
+    let mut k = 1;
+    while 2 * k <= C {
+        acc = _mm512_add_epi64(acc, acc);
+        k *= 2;
+    }
+    for _ in k..C {
+        acc = _mm512_add_epi64(acc, v);
+    }
+    acc
+}
+
+/// CA·a − CB·b + CB·4p, limb by limb and unnormalized: a linear step of lazily reduced
+/// values with small coefficients (≤ 8) before a single [`fold`] or carry pass. Every
+/// limb is non-negative because [`FOUR_P`]'s limbs bound every lazily reduced limb, and
+/// below 2^58.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn lin<const CA: u64, const CB: u64>(a: &Fe8, b: &Fe8) -> [__m512i; 5] {
+    let mut t = a.0;
+    for i in 0..5 {
+        t[i] = _mm512_sub_epi64(
+            _mm512_add_epi64(scale::<CA>(a.0[i]), splat(FOUR_P[i] * CB)),
+            scale::<CB>(b.0[i]),
+        );
+    }
+    #[cfg(all(test, debug_assertions))]
+    bounds::check_limbs(&t, 58);
+    t
+}
+
+/// a − b − 2c + 3·4p, limb by limb (X3 of the mixed addition; non-negative limbs as in
+/// [`lin`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn lin_x3(a: &Fe8, b: &Fe8, c: &Fe8) -> [__m512i; 5] {
+    let mut t = a.0;
+    for i in 0..5 {
+        let minus = _mm512_add_epi64(b.0[i], scale::<2>(c.0[i]));
+        t[i] = _mm512_sub_epi64(_mm512_add_epi64(a.0[i], splat(FOUR_P[i] * 3)), minus);
+    }
+    #[cfg(all(test, debug_assertions))]
+    bounds::check_limbs(&t, 58);
+    t
+}
+
+/// a + b, limb by limb.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn sum(a: &Fe8, b: &Fe8) -> [__m512i; 5] {
     let mut t = a.0;
     for (ti, bi) in t.iter_mut().zip(b.0) {
         *ti = _mm512_add_epi64(*ti, bi);
     }
-    fold(t)
+    t
+}
+
+/// C·a, limb by limb.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn times<const C: u64>(a: &Fe8) -> [__m512i; 5] {
+    let mut t = a.0;
+    for ti in t.iter_mut() {
+        *ti = scale::<C>(*ti);
+    }
+    t
+}
+
+/// The carry pass alone, for a linear combination below 2^259 that only feeds a
+/// multiplication whose other operand is below 2^257 (a product below 2^516 still
+/// reduces below 2^257, see the module comment), so no fold is needed.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn wide(t: [__m512i; 5]) -> Fe8 {
+    let w = normalize_unsigned(t);
+    #[cfg(all(test, debug_assertions))]
+    bounds::check_value(&w, 259);
+    w
+}
+
+/// a + b (the formulas use [`lin`] and [`sum`] directly; this and [`sub`] are what the field
+/// tests exercise).
+#[cfg(test)]
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(super) fn add(a: &Fe8, b: &Fe8) -> Fe8 {
+    fold(sum(a, b))
 }
 
 /// a − b, as a + 4p − b (limbs of [`FOUR_P`] keep every limb non-negative).
+#[cfg(test)]
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn sub(a: &Fe8, b: &Fe8) -> Fe8 {
-    let mut t = a.0;
-    for i in 0..5 {
-        t[i] = _mm512_sub_epi64(_mm512_add_epi64(t[i], splat(FOUR_P[i])), b.0[i]);
-    }
-    fold(t)
+    fold(lin::<1, 1>(a, b))
 }
 
 /// −a, as 4p − a.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn neg(a: &Fe8) -> Fe8 {
-    let mut t = a.0;
-    for i in 0..5 {
-        t[i] = _mm512_sub_epi64(splat(FOUR_P[i]), a.0[i]);
-    }
-    fold(t)
-}
-
-/// 2^K·a (K ≤ 3: limbs stay < 2^55).
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn shl<const K: u32>(a: &Fe8) -> Fe8 {
-    let mut t = a.0;
-    for ti in t.iter_mut() {
-        *ti = _mm512_slli_epi64::<K>(*ti);
-    }
-    fold(t)
-}
-
-/// 3·a.
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn triple(a: &Fe8) -> Fe8 {
-    let mut t = a.0;
-    for ti in t.iter_mut() {
-        *ti = _mm512_add_epi64(*ti, _mm512_slli_epi64::<1>(*ti));
-    }
-    fold(t)
+    fold(lin::<0, 1>(a, a))
 }
 
 /// The canonical representative (< p) of a lazily reduced value.
@@ -286,7 +350,8 @@ fn select(mask: __mmask8, a: &Fe8, b: &Fe8) -> Fe8 {
 
 /// 2·P, "dbl-2001-b" of the Explicit-Formulas Database (Bernstein–Lange, Jacobian
 /// coordinates with a = −3), with Z3 = 2·Y1·Z1 in place of (Y1 + Z1)² − γ − δ (one
-/// product instead of a square and two subtractions): 4M + 4S = 560 IFMA.
+/// product instead of a square and two subtractions): 4M + 4S = 400 IFMA. Linear steps
+/// are combined before one fold ([`lin`]).
 ///
 /// P-256 has no point of order 2 (its order is prime), so Y1 ≠ 0 for every finite
 /// point and doubling is never exceptional; Z1 = 0 gives Z3 = 0, so a lane that met an
@@ -297,11 +362,15 @@ fn double(p: &Point8) -> Point8 {
     let delta = sqr(&p.z);
     let gamma = sqr(&p.y);
     let beta = mul(&p.x, &gamma);
-    let alpha = triple(&mul(&sub(&p.x, &delta), &add(&p.x, &delta)));
-    let beta4 = shl::<2>(&beta);
-    let x3 = sub(&sqr(&alpha), &shl::<1>(&beta4));
-    let z3 = shl::<1>(&mul(&p.y, &p.z));
-    let y3 = sub(&mul(&alpha, &sub(&beta4, &x3)), &shl::<3>(&sqr(&gamma)));
+    // α = (3X − 3δ)·(X + δ); X + δ < 2^258 needs no fold.
+    let m1 = fold(lin::<3, 3>(&p.x, &delta));
+    let m2 = wide(sum(&p.x, &delta));
+    let alpha = mul(&m1, &m2);
+    let x3 = fold(lin::<1, 8>(&sqr(&alpha), &beta));
+    let t = fold(lin::<4, 1>(&beta, &x3));
+    let y3 = fold(lin::<1, 8>(&mul(&alpha, &t), &sqr(&gamma)));
+    // Z3 = (2Y)·Z; 2Y < 2^258.
+    let z3 = mul(&wide(times::<2>(&p.y)), &p.z);
     Point8 {
         x: x3,
         y: y3,
@@ -310,7 +379,7 @@ fn double(p: &Point8) -> Point8 {
 }
 
 /// P + (x2, y2) with (x2, y2) affine, "madd-2007-bl" of the Explicit-Formulas Database
-/// with Z3 = 2·Z1·H in place of (Z1 + H)² − Z1Z1 − HH: 8M + 3S = 820 IFMA.
+/// with Z3 = 2·Z1·H in place of (Z1 + H)² − Z1Z1 − HH: 8M + 3S = 600 IFMA.
 ///
 /// Exceptional inputs are not handled but marked: if P = ±(x2, y2) then x2·Z1² = X1,
 /// i.e. H = U2 − X1 ≡ 0, and Z3 = 2·Z1·H ≡ 0 (the lane reads as infinity; the driver
@@ -322,15 +391,17 @@ fn add_affine(p: &Point8, x2: &Fe8, y2: &Fe8) -> Point8 {
     let z1z1 = sqr(&p.z);
     let u2 = mul(x2, &z1z1);
     let s2 = mul(y2, &mul(&p.z, &z1z1));
-    let h = sub(&u2, &p.x);
-    let hh = sqr(&h);
-    let i = shl::<2>(&hh);
+    let h = fold(lin::<1, 1>(&u2, &p.x));
+    // I = 4·HH < 2^259 and V − X3 < 2^259 feed only products with reduced operands.
+    let i = wide(times::<4>(&sqr(&h)));
     let j = mul(&h, &i);
-    let r = shl::<1>(&sub(&s2, &p.y));
+    let r = fold(lin::<2, 2>(&s2, &p.y));
     let v = mul(&p.x, &i);
-    let x3 = sub(&sub(&sqr(&r), &j), &shl::<1>(&v));
-    let y3 = sub(&mul(&r, &sub(&v, &x3)), &shl::<1>(&mul(&p.y, &j)));
-    let z3 = shl::<1>(&mul(&p.z, &h));
+    let x3 = fold(lin_x3(&sqr(&r), &j, &v));
+    let w = wide(lin::<1, 1>(&v, &x3));
+    let y3 = fold(lin::<1, 2>(&mul(&r, &w), &mul(&p.y, &j)));
+    // Z3 = Z1·(2H); 2H < 2^258.
+    let z3 = mul(&p.z, &wide(times::<2>(&h)));
     Point8 {
         x: x3,
         y: y3,
@@ -519,4 +590,61 @@ pub(super) fn field_op_8(op: FieldOp, a: &[[u64; 5]; 8], b: &[[u64; 5]; 8]) -> [
         FieldOp::Reduce => reduce_full(&a),
     };
     store(&r)
+}
+
+/// Checks of the bounds the module comment derives, run on every value the vector code
+/// produces while the tests run in a build with debug assertions (`cargo test -p
+/// hopsig-p256`, the test profile; not in release builds, whose timing they would
+/// distort): a test whose values break a bound fails even when the result happens to
+/// come out right.
+#[cfg(all(test, debug_assertions))]
+mod bounds {
+    use super::*;
+
+    fn lanes(limbs: &[__m512i; 5]) -> [[u64; 5]; 8] {
+        let mut out = [[0u64; 5]; 8];
+        for (j, limb) in limbs.iter().enumerate() {
+            // SAFETY: the callers run inside the vector code, after feature detection.
+            let v = unsafe { to_lanes(*limb) };
+            for (o, x) in out.iter_mut().zip(v) {
+                o[j] = x;
+            }
+        }
+        out
+    }
+
+    /// Every limb in [0, 2^bits) (as a signed 64-bit value).
+    pub(super) fn check_limbs(t: &[__m512i; 5], bits: u32) {
+        for lane in lanes(t) {
+            assert!(
+                lane.iter().all(|&l| l < 1 << bits),
+                "limbs {lane:x?} ≥ 2^{bits}"
+            );
+        }
+    }
+
+    /// Limbs normalized and the value below 2^bits.
+    pub(super) fn check_value(a: &Fe8, bits: u32) {
+        for lane in lanes(&a.0) {
+            assert!(lane[..4].iter().all(|&l| l <= LIMB_MASK), "limbs {lane:x?}");
+            assert!(lane[4] < 1 << (bits - 208), "value of {lane:x?} ≥ 2^{bits}");
+        }
+    }
+
+    /// Both factors' limbs below 2^52 and their product below 2^516, so that the
+    /// Montgomery product is below 2^257: value < (top limb + 1)·2^208, so the product
+    /// bound holds when (a4 + 1)·(b4 + 1) ≤ 2^100.
+    pub(super) fn check_product(a: &Fe8, b: &Fe8) {
+        for (x, y) in lanes(&a.0).into_iter().zip(lanes(&b.0)) {
+            assert!(
+                x.iter().chain(&y).all(|&l| l <= LIMB_MASK),
+                "factor limbs {x:x?} {y:x?}"
+            );
+            let bound = u128::from(x[4] + 1) * u128::from(y[4] + 1);
+            assert!(
+                bound <= 1 << 100,
+                "product of {x:x?} and {y:x?} may reach 2^516"
+            );
+        }
+    }
 }
