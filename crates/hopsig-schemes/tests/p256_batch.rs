@@ -108,6 +108,31 @@ fn the_default_backend_is_the_one_the_processor_allows() {
 }
 
 #[test]
+fn the_fallback_when_ifma_is_disabled() {
+    // This file's tests again in a child process with HOPSIG_CPU_DISABLE=avx512ifma
+    // (read once per process): OpenSSL is then the default backend, and every test
+    // passes on the portable code, on any processor. The child skips this test.
+    if std::env::var_os("HOPSIG_CPU_DISABLE").is_some() {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--nocapture", "--test-threads", "2"])
+        .env("HOPSIG_CPU_DISABLE", "avx512ifma")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("default P-256 batch backend: cpu"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn lanes_never_contaminate_each_other() {
     let mix = mix();
     let items = mix.signed();
