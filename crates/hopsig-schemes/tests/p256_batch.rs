@@ -62,8 +62,8 @@ fn mix() -> Mix {
             items.push((k, message.clone(), sig[..sig.len() - 1].to_vec(), false));
             let mut trailing = sig.clone();
             trailing.push(0);
-            // OpenSSL's reader ignores what follows the SEQUENCE: still valid.
-            items.push((k, message.clone(), trailing, true));
+            // Octets after the SEQUENCE: not canonical DER, refused (ECDSA_verify's rule).
+            items.push((k, message.clone(), trailing, false));
             let zero = BigNum::new().unwrap();
             let one = BigNum::from_u32(1).unwrap();
             items.push((k, message.clone(), der(&zero, &one), false));

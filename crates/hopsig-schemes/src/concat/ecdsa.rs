@@ -137,10 +137,16 @@ impl BaseSignature for EcdsaP256 {
             .to_der()
             .backend()
     }
+    /// OpenSSL's `ECDSA_verify` rule: the signature must be exactly the canonical DER of
+    /// its (r, s) — no BER (long-form lengths, padded INTEGERs), nothing after it —
+    /// before `ECDSA_do_verify` checks r, s ∈ [1, n − 1] and the equation (SEC 1 v2
+    /// §4.1.4). `d2i_ECDSA_SIG` alone reads BER too; Wycheproof's "invalid" vectors
+    /// with BER signatures (tcId 8, 9, 25, 67, 68, 114, 115) are refused by this rule.
     fn verify(pk: &P256PublicKey, msg: &[u8], sig: &[u8]) -> bool {
         EcdsaSig::from_der(sig)
-            .and_then(|s| s.verify(&sha256(&[msg]), pk.openssl()))
-            .unwrap_or(false)
+            .ok()
+            .filter(|s| s.to_der().is_ok_and(|der| der == sig))
+            .is_some_and(|s| s.verify(&sha256(&[msg]), pk.openssl()).unwrap_or(false))
     }
     fn batch_backends() -> &'static [&'static dyn BatchVerify<Signatures<Self>>] {
         crate::batch::p256::backends()
