@@ -52,7 +52,7 @@ def main():
     page = open(PAGE, encoding="utf-8").read()
     head, rest = page.split("## Modules\n", 1)
     spec = rest[rest.index("## Specs, code and tests"):]
-    crates = re.findall(r"^\| `crates/([a-z-]+)` \|", head, re.M)
+    crates = re.findall(r"^\| `crates/([a-z0-9-]+)` \|", head, re.M)
     missing = sorted(
         c for c in os.listdir("crates")
         if os.path.exists(os.path.join("crates", c, "Cargo.toml")) and c not in crates
@@ -60,7 +60,7 @@ def main():
     if missing:
         sys.exit(f"{PAGE}: describe these crates in its table first: {', '.join(missing)}")
     head = re.sub(
-        r"^(\| `crates/([a-z-]+)` \|.*\| )[\d,]+ \|$",
+        r"^(\| `crates/([a-z0-9-]+)` \|.*\| )[\d,]+ \|$",
         lambda m: f"{m.group(1)}{lines(m.group(2)):,} |",
         head,
         flags=re.M,

@@ -318,8 +318,10 @@ fn library_crates_package() {
 }
 
 /// The publishable crates, in dependency order.
-const LIBRARIES: [&str; 6] = [
+const LIBRARIES: [&str; 8] = [
+    "hopsig-cpu",
     "hopsig-koblitz",
+    "hopsig-p256",
     "hopsig-primitives",
     "hopsig-schemes",
     "hopsig-bgp",

@@ -94,6 +94,16 @@ pub fn detected(feature: Feature) -> bool {
     feature.detected()
 }
 
+/// Whether a test run must find `feature` in use: under `CI=true`, on a processor that
+/// has it, unless `HOPSIG_CPU_DISABLE` turns it off. A test of a vector backend that
+/// finds the backend unavailable skips where this is false and fails where it is true,
+/// so a detection bug cannot pass CI as a silent skip.
+pub fn ci_expects(feature: Feature) -> bool {
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let disabled = std::env::var("HOPSIG_CPU_DISABLE").is_ok_and(|v| disabled_by(&v, feature));
+    ci && detected(feature) && !disabled
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

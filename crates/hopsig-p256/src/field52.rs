@@ -334,8 +334,9 @@ impl<M: Modulus> Fe<M> {
         acc
     }
 
-    /// self⁻¹ (M is prime: self^(M−2), Fermat); zero has none.
-    pub fn invert_vartime(&self) -> Option<Fe<M>> {
+    /// self⁻¹ (M is prime: self^(M−2), Fermat); zero has none. The reference of
+    /// [`Fe::invert_vartime`].
+    pub fn invert_fermat_vartime(&self) -> Option<Fe<M>> {
         if self.is_zero() {
             return None;
         }
@@ -344,6 +345,115 @@ impl<M: Modulus> Fe<M> {
         e[31] -= 2;
         Some(self.pow_vartime(&e))
     }
+
+    /// self⁻¹; zero has none. Binary extended Euclid ([`invert_limbs_vartime`]) on
+    /// the Montgomery representation aR, then (aR)⁻¹·R² = a⁻¹·R by two Montgomery
+    /// products with R²: several times faster than Fermat's ~420 products, and the one
+    /// inversion of every batch (its scalars, a key's table) is paid per call.
+    pub fn invert_vartime(&self) -> Option<Fe<M>> {
+        let x = invert_limbs_vartime::<M>(&self.limbs)?;
+        Some(Fe {
+            limbs: mont_mul_limbs::<M>(&mont_mul_limbs::<M>(&x, &M::R2), &M::R2),
+            modulus: PhantomData,
+        })
+    }
+}
+
+/// a + b for limb vectors whose sum stays below 2^260.
+fn add_limbs(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
+    let mut out = [0u64; 5];
+    let mut carry = 0u64;
+    for i in 0..5 {
+        let v = a[i] + b[i] + carry;
+        out[i] = v & LIMB_MASK;
+        carry = v >> LIMB_BITS;
+    }
+    out
+}
+
+/// a >> k for 1 ≤ k ≤ 52.
+fn shr_limbs(a: &[u64; 5], k: u32) -> [u64; 5] {
+    let mut out = [0u64; 5];
+    for i in 0..5 {
+        let next = if i < 4 { a[i + 1] } else { 0 };
+        out[i] = ((a[i] >> k) | (next << (LIMB_BITS - k))) & LIMB_MASK;
+    }
+    out
+}
+
+/// x·2^(−k) mod M for x < M and 1 ≤ k ≤ 52: adds the multiple q·M (q < 2^k) that
+/// clears x's low k bits (q = x·(−M⁻¹) mod 2^k, a Montgomery step) and shifts.
+fn halve_limbs<M: Modulus>(x: &[u64; 5], k: u32) -> [u64; 5] {
+    let q = x[0].wrapping_mul(M::M_INV) & (LIMB_MASK >> (LIMB_BITS - k));
+    let mut t = [0u64; 6];
+    let mut carry = 0u128;
+    for j in 0..5 {
+        let v = u128::from(x[j]) + u128::from(q) * u128::from(M::M[j]) + carry;
+        t[j] = (v as u64) & LIMB_MASK;
+        carry = v >> LIMB_BITS;
+    }
+    // x + q·M < 2^52·M·2 < 2^310: the carry fits the sixth limb.
+    t[5] = carry as u64;
+    let mut out = [0u64; 5];
+    for i in 0..5 {
+        out[i] = ((t[i] >> k) | (t[i + 1] << (LIMB_BITS - k))) & LIMB_MASK;
+    }
+    // (x + q·M)/2^k < M/2^k + M < 2M.
+    if less(&out, &M::M) {
+        out
+    } else {
+        sub_limbs(&out, &M::M)
+    }
+}
+
+/// a⁻¹ mod M for 0 < a < M, M an odd prime, as plain integers (not Montgomery form):
+/// binary extended Euclid (HAC Algorithm 14.61, with runs of trailing zeros removed
+/// at once). Invariants x1·a ≡ u, x2·a ≡ v (mod M), gcd(u, v) = 1; u and v are odd
+/// after the shifts, so the larger minus the smaller is even and non-zero until one of
+/// them is 1. Variable time (public data only). `None` for a = 0 or a ≥ M, and —
+/// never for a prime M — if the loop outgrows its bound.
+pub fn invert_limbs_vartime<M: Modulus>(a: &[u64; 5]) -> Option<[u64; 5]> {
+    let one = [1, 0, 0, 0, 0];
+    if *a == [0; 5] || !less(a, &M::M) {
+        return None;
+    }
+    let (mut u, mut v) = (*a, M::M);
+    let (mut x1, mut x2) = (one, [0u64; 5]);
+    // Each round removes at least one bit from u or v (520 in all), a shift run from
+    // u and from v, and a subtraction.
+    for _ in 0..4 * 520 {
+        while u[0] & 1 == 0 {
+            let k = u[0].trailing_zeros().min(LIMB_BITS);
+            u = shr_limbs(&u, k);
+            x1 = halve_limbs::<M>(&x1, k);
+        }
+        while v[0] & 1 == 0 {
+            let k = v[0].trailing_zeros().min(LIMB_BITS);
+            v = shr_limbs(&v, k);
+            x2 = halve_limbs::<M>(&x2, k);
+        }
+        if u == one {
+            return Some(x1);
+        }
+        if v == one {
+            return Some(x2);
+        }
+        let sub_mod = |x: &[u64; 5], y: &[u64; 5]| {
+            if less(x, y) {
+                sub_limbs(&add_limbs(x, &M::M), y)
+            } else {
+                sub_limbs(x, y)
+            }
+        };
+        if less(&u, &v) {
+            v = sub_limbs(&v, &u);
+            x2 = sub_mod(&x2, &x1);
+        } else {
+            u = sub_limbs(&u, &v);
+            x1 = sub_mod(&x1, &x2);
+        }
+    }
+    None
 }
 
 /// Inverts every element of `xs` at once (Montgomery's trick: one inversion and three
@@ -468,6 +578,31 @@ mod tests {
         );
     }
 
+    /// The binary inversion against Fermat's and num-bigint on the edge values and
+    /// every power of two below 2^256, for both moduli.
+    #[test]
+    fn binary_inversion_against_fermat() {
+        fn check<M: Modulus>() {
+            let m = modulus::<M>();
+            let mut values = edges::<M>();
+            values.extend((0..256u32).map(|k| (BigUint::from(1u8) << k) % &m));
+            for v in values {
+                let x = fe::<M>(&v);
+                assert_eq!(x.invert_vartime(), x.invert_fermat_vartime(), "{v}");
+                let plain = invert_limbs_vartime::<M>(&limbs_from_bytes(&bytes32(&v)));
+                if v == BigUint::from(0u8) {
+                    assert!(plain.is_none());
+                } else {
+                    let inv = big(&limbs_to_bytes(&plain.unwrap()));
+                    assert_eq!(inv * &v % &m, BigUint::from(1u8), "{v}");
+                }
+            }
+            assert!(invert_limbs_vartime::<M>(&M::M).is_none());
+        }
+        check::<P>();
+        check::<N>();
+    }
+
     #[test]
     fn batch_inversion() {
         let mut xs: Vec<Fe<N>> = (1u32..40)
@@ -495,6 +630,7 @@ mod tests {
                 assert_eq!(big(&x.sub(&y).to_bytes()), (&a + &m - &b) % &m);
                 if let Some(inv) = x.invert_vartime() {
                     assert_eq!(inv.mul(&x), Fe::ONE);
+                    assert_eq!(Some(inv), x.invert_fermat_vartime());
                 }
             }
             check::<P>(&a, &b);

@@ -15,12 +15,26 @@
 //! * `ifma`: that computation on eight lanes with AVX-512 IFMA — the crate's one
 //!   module that uses `unsafe` (`std::arch` intrinsics), entered only after
 //!   [`hopsig_cpu`] says the processor has the instructions.
+//! * `curve`: one-lane points with complete additions (O, P + P, P + (−P)) and the
+//!   kernel's schedule on one lane — it recomputes the lanes the vector code leaves
+//!   exceptional (Z = 0) and is the vector code's reference.
+//! * `table`: k·G (built once per process) and a key's k·Q (built once per
+//!   [`PublicKey`], on first use), affine after one batch inversion.
+//! * `scalar`: SEC 1 §4.1.4 steps 1 and 4–5 for a whole batch (one inversion mod n)
+//!   and the signed-window digits.
+//! * `verify`: the API; steps 6–7 as X = r·Z² or (r + n)·Z² (mod p), no inversion.
+//!
+//! Verdicts do not depend on the backend: the differential tests
+//! (`tests/openssl.rs`) hold both to OpenSSL's on the same items.
 //!
 //! Algorithm: SEC 1 v2 §4.1.4 (ECDSA verification), FIPS 186-5 §6.4.2.
 
+mod curve;
 pub mod field52;
 pub(crate) mod ifma;
 pub(crate) mod kernel;
+mod scalar;
+mod table;
 
 mod verify;
 
