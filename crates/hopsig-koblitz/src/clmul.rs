@@ -3,28 +3,17 @@
 
 #![allow(unsafe_code)]
 
-/// Whether this processor has PCLMULQDQ (and SSE2, always present on x86-64): the
-/// crate's one CPU-feature check. True at compile time when the build targets
-/// processors with it (the workspace's .cargo/config.toml on x86-64); otherwise
-/// detected on first use and cached.
+/// Whether this processor has PCLMULQDQ (and SSE2, always present on x86-64). True at
+/// compile time when the build targets processors with it (the workspace's
+/// .cargo/config.toml on x86-64), so the instruction inlines into the curve formulas;
+/// otherwise hopsig's one feature check, [`hopsig_cpu::has`], answers (detected once and
+/// cached there, and turned off by `HOPSIG_CPU_DISABLE=pclmulqdq`).
 #[inline]
 pub(crate) fn available() -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "pclmulqdq"))]
     return true;
     #[cfg(all(target_arch = "x86_64", not(target_feature = "pclmulqdq")))]
-    {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        static STATE: AtomicU8 = AtomicU8::new(0);
-        match STATE.load(Ordering::Relaxed) {
-            1 => true,
-            2 => false,
-            _ => {
-                let yes = std::arch::is_x86_feature_detected!("pclmulqdq");
-                STATE.store(if yes { 1 } else { 2 }, Ordering::Relaxed);
-                yes
-            }
-        }
-    }
+    return hopsig_cpu::has(hopsig_cpu::Feature::Pclmulqdq);
     #[cfg(not(target_arch = "x86_64"))]
     false
 }

@@ -214,8 +214,8 @@ pub enum Backend {
 
 impl Backend {
     /// The fastest backend this processor supports: [`Backend::Clmul`] when it has
-    /// PCLMULQDQ (detected once, in `clmul::available`, the crate's only CPU-feature
-    /// check).
+    /// PCLMULQDQ (`clmul::available`: known at compile time where the build targets
+    /// it, else asked of [`hopsig_cpu::has`], hopsig's one CPU-feature check).
     pub fn detect() -> Backend {
         if crate::clmul::available() {
             Backend::Clmul

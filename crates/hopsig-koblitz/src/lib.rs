@@ -9,7 +9,8 @@
 //!
 //! Elements are polynomials of degree < m in little-endian 64-bit words (bit i of the
 //! element is the coefficient of x^i). Multiplication uses the processor's carry-less
-//! multiply (PCLMULQDQ) when it has one, detected at run time, and a portable 4-bit
+//! multiply (PCLMULQDQ) when it has one (detected at run time by `hopsig-cpu`, hopsig's
+//! one feature check, unless the build targets it), and a portable 4-bit
 //! window comb otherwise ([`Backend`]); both produce the 2N-word product, which one
 //! word-wise reduction folds back.
 //!

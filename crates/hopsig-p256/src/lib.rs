@@ -18,9 +18,12 @@
 //!
 //! Algorithm: SEC 1 v2 §4.1.4 (ECDSA verification), FIPS 186-5 §6.4.2.
 
+mod curve;
 pub mod field52;
 pub(crate) mod ifma;
 pub(crate) mod kernel;
+mod scalar;
+mod table;
 
 mod verify;
 

@@ -17,6 +17,9 @@
 //!   take [`default_backend`], the table's first entry. [`Cpu`] is the portable
 //!   backend of every kind: the reference verification of each item in turn, exactly
 //!   the single-item call the protocols made before, so it costs nothing.
+//! * [`MultiBuffer`] verifies ECDSA P-256 signatures eight at a time with AVX-512 IFMA
+//!   (issue 28, [`p256`]): the default backend of [`Signatures<EcdsaP256>`] on a
+//!   processor with the instructions, named `avx512ifma`.
 //! * Every backend is differential-tested against the reference with
 //!   [`differential`]: same verdicts on the same items, valid, invalid, under a wrong
 //!   key and malformed mixed (this module's tests run it for [`Cpu`]; a new backend
@@ -33,11 +36,17 @@
 //! time, as curve25519-dalek picks its vector backend), and run [`differential`] against
 //! it in a test over the mixes below.
 
+mod ecdsa_sig;
+pub mod p256;
 mod pla;
 mod signatures;
 
+pub use p256::MultiBuffer;
 pub use pla::{PlaPacket, PlaPackets};
 pub use signatures::{Signatures, Signed};
+
+#[cfg(doc)]
+use crate::concat::EcdsaP256;
 
 /// One algorithm's batch item and its reference verification of one item.
 pub trait Kind: Sized + 'static {

@@ -5,7 +5,7 @@
 
 use std::marker::PhantomData;
 
-use super::Kind;
+use super::{BatchVerify, Kind};
 use crate::concat::BaseSignature;
 
 /// The kind of `B`'s signatures: items [`Signed`], the reference `B::verify`.
@@ -40,5 +40,10 @@ impl<B: BaseSignature> Kind for Signatures<B> {
 
     fn verify_one(item: &Signed<'_, B>) -> bool {
         B::verify(item.key, item.message, item.signature)
+    }
+
+    /// [`BaseSignature::batch_backends`]: the scheme says which batch verifiers it has.
+    fn backends() -> &'static [&'static dyn BatchVerify<Self>] {
+        B::batch_backends()
     }
 }

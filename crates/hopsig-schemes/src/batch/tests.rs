@@ -82,8 +82,19 @@ fn keys<B: BaseSignature>(n: usize) -> (Vec<B::SecretKey>, Vec<B::PublicKey>) {
     (sks, pks)
 }
 
-/// Every case, in several orders, against the reference and the expected verdicts.
-fn every_case<B: BaseSignature>() {
+/// Every case, in several orders, against the reference and the expected verdicts, with
+/// every backend of the kind; the default one is `default_name`.
+fn every_case<B: BaseSignature>(default_name: &str) {
+    let default = default_backend::<Signatures<B>>();
+    assert_eq!(default.name(), default_name);
+    assert!(backend::<Signatures<B>>("cpu").is_some());
+    for backend in Signatures::<B>::backends() {
+        every_case_with(*backend);
+    }
+}
+
+/// Every case, in several orders, through `backend`.
+fn every_case_with<B: BaseSignature>(backend: &dyn BatchVerify<Signatures<B>>) {
     let (sks, pks) = keys::<B>(2);
     let owned: Vec<Owned> = CASES
         .iter()
@@ -97,9 +108,7 @@ fn every_case<B: BaseSignature>() {
         .map(|&c| c == Case::Valid)
         .collect();
     let items = items::<B>(&pks, &owned);
-    let backend = default_backend::<Signatures<B>>();
-    assert_eq!(backend.name(), "cpu");
-    assert_eq!(backend.verify_batch(&items), expected, "{}", B::ID);
+    assert_eq!(backend.verify_batch(&items), expected, "{} {}", B::ID, backend.name());
     differential(backend, &items).unwrap();
     // Empty and single batches.
     assert!(backend.verify_batch(&[]).is_empty());
@@ -109,13 +118,28 @@ fn every_case<B: BaseSignature>() {
 }
 
 #[test]
+fn multi_buffer_agrees_with_single_verification() {
+    // Listed or not, on the IFMA code (portable where the processor lacks it) and on
+    // the portable code, with OpenSSL taking small batches and without.
+    for backend in [MultiBuffer::AVX512IFMA, MultiBuffer::PORTABLE] {
+        every_case_with::<EcdsaP256>(&backend);
+        every_case_with::<EcdsaP256>(&backend.with_min_batch(0));
+    }
+}
+
+#[test]
 fn cpu_agrees_with_single_verification_ecdsa_p256() {
-    every_case::<EcdsaP256>();
+    // The multi-buffer backend leads where hopsig-p256 runs its IFMA code (issue 28).
+    let default = match hopsig_p256::active_backend() {
+        hopsig_p256::Backend::Avx512Ifma => "avx512ifma",
+        hopsig_p256::Backend::Portable => "cpu",
+    };
+    every_case::<EcdsaP256>(default);
 }
 
 #[test]
 fn cpu_agrees_with_single_verification_rsa2048() {
-    every_case::<Rsa2048Pkcs1>();
+    every_case::<Rsa2048Pkcs1>("cpu");
 }
 
 #[test]
@@ -190,7 +214,7 @@ proptest! {
         picks in proptest::collection::vec((0..CASES.len(), 0..3usize, proptest::collection::vec(any::<u8>(), 0..80)), 0..24)
     ) {
         thread_local! {
-            static KEYS: (Vec<openssl::ec::EcKey<openssl::pkey::Private>>, Vec<openssl::ec::EcKey<openssl::pkey::Public>>) = keys::<EcdsaP256>(3);
+            static KEYS: (Vec<<EcdsaP256 as BaseSignature>::SecretKey>, Vec<<EcdsaP256 as BaseSignature>::PublicKey>) = keys::<EcdsaP256>(3);
         }
         KEYS.with(|(sks, pks)| {
             let owned: Vec<Owned> = picks

@@ -1,6 +1,15 @@
 //! ECDSA P-256 with SHA-256, the BGPsec algorithm suite of RFC 8208 §3, DER-encoded
 //! signatures (RFC 8208 §3.1 via RFC 3279 `ECDSA-Sig-Value`). BGR Table 1's
 //! "256-bit ECDSA" column.
+//!
+//! A public key is a [`P256PublicKey`]: OpenSSL's key, which the reference
+//! verification ([`BaseSignature::verify`]) uses, beside the same point as a
+//! [`hopsig_p256::PublicKey`], which the multi-buffer batch verifier uses (issue 28) —
+//! both made once, where the key is parsed, so a key verified many times (a router key
+//! signs a whole table) is converted once and its table of multiples built once.
+
+use std::fmt;
+use std::sync::Arc;
 
 use hopsig_primitives::codec::{DecodeError, Reader};
 use hopsig_primitives::hash::sha256;
@@ -12,6 +21,7 @@ use openssl::pkey::{Id, PKey, Private, Public};
 use zeroize::Zeroizing;
 
 use super::{private_key_from_pkcs8, BaseSignature};
+use crate::batch::{BatchVerify, Signatures};
 use crate::error::OpensslResult;
 use crate::wire::SchemeCode;
 use crate::Error;
@@ -27,6 +37,69 @@ const P256_ORDER: [u8; 32] = [
 
 /// ECDSA P-256 SHA-256.
 pub struct EcdsaP256;
+
+/// A checked P-256 public key (on the curve, not the point at infinity, in the prime
+/// order group: SEC 1 v2 §3.2.2.1), in the two forms its verifiers read: OpenSSL's,
+/// for the reference single verification, and hopsig-p256's, for the batch verifier.
+/// Clones share the hopsig-p256 key, and so its table of multiples.
+#[derive(Clone)]
+pub struct P256PublicKey {
+    ec: EcKey<Public>,
+    fast: Arc<hopsig_p256::PublicKey>,
+}
+
+impl P256PublicKey {
+    /// The key of OpenSSL's `ec`, which the caller has checked (`EC_KEY_check_key`).
+    fn from_checked(ec: EcKey<Public>) -> Result<P256PublicKey, Error> {
+        let mut ctx = BigNumContext::new().backend()?;
+        let sec1 = ec
+            .public_key()
+            .to_bytes(ec.group(), PointConversionForm::UNCOMPRESSED, &mut ctx)
+            .backend()?;
+        // OpenSSL has checked the point, so hopsig-p256 refusing it would be a bug in
+        // one of the two; it is reported, not hidden.
+        let fast = hopsig_p256::PublicKey::from_sec1(&sec1)
+            .map_err(|e| Error::Key(format!("P-256 point refused by hopsig-p256: {e}")))?;
+        Ok(P256PublicKey {
+            ec,
+            fast: Arc::new(fast),
+        })
+    }
+
+    /// The uncompressed SEC 1 encoding 0x04 ‖ x ‖ y (SEC 1 v2 §2.3.3).
+    pub fn to_sec1(&self) -> [u8; 65] {
+        self.fast.to_sec1()
+    }
+
+    /// The key as hopsig-p256 reads it (the batch verifier's form).
+    pub fn fast(&self) -> &hopsig_p256::PublicKey {
+        &self.fast
+    }
+
+    /// The key as OpenSSL reads it (the reference verification's form).
+    pub(crate) fn openssl(&self) -> &EcKey<Public> {
+        &self.ec
+    }
+}
+
+impl fmt::Debug for P256PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "P256PublicKey({})", hex_octets(&self.to_sec1()))
+    }
+}
+
+impl PartialEq for P256PublicKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_sec1() == other.to_sec1()
+    }
+}
+
+impl Eq for P256PublicKey {}
+
+/// Lower-case hex of `octets`.
+fn hex_octets(octets: &[u8]) -> String {
+    octets.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// The P-256 key inside `pkey`, checked: on the curve, not the point at infinity,
 /// order·Q = O (`EC_KEY_check_key`).
@@ -49,14 +122,14 @@ impl BaseSignature for EcdsaP256 {
         "n independent ECDSA P-256 SHA-256 signatures (BGPsec, RFC 8208), DER; about 570n bits";
     const CODE: SchemeCode = SchemeCode::EcdsaP256Concat;
     type SecretKey = EcKey<Private>;
-    type PublicKey = EcKey<Public>;
+    type PublicKey = P256PublicKey;
 
     fn generate() -> Result<EcKey<Private>, Error> {
         let group = EcGroup::from_curve_name(Nid::X9_62_PRIME256V1).backend()?;
         EcKey::generate(&group).backend()
     }
-    fn public(sk: &EcKey<Private>) -> Result<EcKey<Public>, Error> {
-        EcKey::from_public_key(sk.group(), sk.public_key()).backend()
+    fn public(sk: &EcKey<Private>) -> Result<P256PublicKey, Error> {
+        P256PublicKey::from_checked(EcKey::from_public_key(sk.group(), sk.public_key()).backend()?)
     }
     fn sign(sk: &EcKey<Private>, msg: &[u8]) -> Result<Vec<u8>, Error> {
         EcdsaSig::sign(&sha256(&[msg]), sk)
@@ -64,10 +137,13 @@ impl BaseSignature for EcdsaP256 {
             .to_der()
             .backend()
     }
-    fn verify(pk: &EcKey<Public>, msg: &[u8], sig: &[u8]) -> bool {
+    fn verify(pk: &P256PublicKey, msg: &[u8], sig: &[u8]) -> bool {
         EcdsaSig::from_der(sig)
-            .and_then(|s| s.verify(&sha256(&[msg]), pk))
+            .and_then(|s| s.verify(&sha256(&[msg]), pk.openssl()))
             .unwrap_or(false)
+    }
+    fn batch_backends() -> &'static [&'static dyn BatchVerify<Signatures<Self>>] {
+        crate::batch::p256::backends()
     }
     fn read_signature(r: &mut Reader<'_>) -> Result<Vec<u8>, DecodeError> {
         read_der_signature(r, MAX_DER_LEN, &P256_ORDER)
@@ -84,13 +160,13 @@ impl BaseSignature for EcdsaP256 {
     fn secret_from_der(der: &[u8]) -> Result<EcKey<Private>, Error> {
         p256_key(&private_key_from_pkcs8(der)?)
     }
-    fn public_to_pem(pk: &EcKey<Public>) -> String {
-        PKey::from_ec_key(pk.clone())
+    fn public_to_pem(pk: &P256PublicKey) -> String {
+        PKey::from_ec_key(pk.openssl().clone())
             .and_then(|k| k.public_key_to_pem())
             .map(|p| String::from_utf8_lossy(&p).into_owned())
             .unwrap_or_default()
     }
-    fn public_from_der(der: &[u8]) -> Result<EcKey<Public>, Error> {
+    fn public_from_der(der: &[u8]) -> Result<P256PublicKey, Error> {
         let pkey = PKey::public_key_from_der(der)
             .map_err(|_| Error::Key("not a DER SubjectPublicKeyInfo".into()))?;
         let key = p256_key(&pkey)?;
@@ -109,7 +185,7 @@ impl BaseSignature for EcdsaP256 {
                 "SubjectPublicKeyInfo is not canonical DER with an uncompressed point".into(),
             ));
         }
-        Ok(key)
+        P256PublicKey::from_checked(key)
     }
 }
 

@@ -6,7 +6,7 @@ mod ecdsa;
 pub mod koblitz;
 mod rsa;
 
-pub use ecdsa::EcdsaP256;
+pub use ecdsa::{EcdsaP256, P256PublicKey};
 pub use koblitz::{EcdsaK163, EcdsaK233, EcdsaK283};
 pub use rsa::Rsa2048Pkcs1;
 
@@ -18,6 +18,7 @@ use hopsig_primitives::codec::{Codec, DecodeError, Reader, Writer};
 use openssl::pkey::{PKey, Private};
 use zeroize::Zeroizing;
 
+use crate::batch::{BatchVerify, Cpu, Signatures};
 use crate::wire::{
     decode_aggregate, not_this_scheme, Header, PerSigner, SchemeCode, Signers, MAGIC,
 };
@@ -53,6 +54,17 @@ pub trait BaseSignature: Send + Sync + 'static {
     fn sign(sk: &Self::SecretKey, msg: &[u8]) -> Result<Vec<u8>, Error>;
     /// True if `sig` is a valid signature on `msg` under `pk`.
     fn verify(pk: &Self::PublicKey, msg: &[u8], sig: &[u8]) -> bool;
+    /// The batch verifiers of this scheme's signatures, the default (fastest available
+    /// on this processor) first, [`Cpu`](crate::batch::Cpu) among them: what
+    /// [`Kind::backends`](crate::batch::Kind::backends) of
+    /// [`Signatures<Self>`](crate::batch::Signatures) lists. Only the portable one
+    /// unless the scheme has a faster one.
+    fn batch_backends() -> &'static [&'static dyn BatchVerify<Signatures<Self>>]
+    where
+        Self: Sized,
+    {
+        &[&Cpu]
+    }
     /// Reads one encoded signature.
     ///
     /// # Errors
