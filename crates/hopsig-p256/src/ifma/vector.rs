@@ -10,10 +10,11 @@
 //! * [`mul`] / [`sqr`]: for a, b < 2^257, (a·b + q·p)/2^260 < 2^254 + p < 2^257 (q <
 //!   2^260 is the Montgomery quotient), so no final subtraction is needed.
 //! * [`fold`] (after [`add`], [`sub`], [`neg`], small multiples): a value v with
-//!   non-negative limbs below 2^62 is split as h·2^256 + l with h = the top limb's bits
-//!   from 48 up; v − h·p = l + h·(2^256 − p), and 2^256 − p = 2^224 − 2^192 − 2^96 + 1,
-//!   so the result is < 2^256 + 2^216 + 2^10·2^224 < 2^257. The three signed terms are
-//!   added as shifted h, then one signed carry pass (arithmetic shifts) normalizes.
+//!   non-negative limbs below 2^60 is split as h·2^256 + l with h = the top limb's bits
+//!   from 48 up (h < 2^12); v − h·p = l + h·(2^256 − p), and 2^256 − p = 2^224 − 2^192 −
+//!   2^96 + 1, so the result is ≥ 0 and < 2^256 + 2^219 + 2^12·2^224 < 2^257. The three
+//!   signed terms are added as shifted h, then one signed carry pass (arithmetic shifts)
+//!   normalizes.
 //! * [`reduce_full`]: a fold leaves < 2^256 + 15·2^224 < 2p, one conditional
 //!   subtraction of p gives the canonical value.
 
@@ -179,7 +180,7 @@ pub(super) fn sqr(a: &Fe8) -> Fe8 {
     montgomery_reduce(t)
 }
 
-/// Brings a value with non-negative limbs (each < 2^62) below 2^257 with normalized
+/// Brings a value with non-negative limbs (each < 2^60) below 2^257 with normalized
 /// limbs, congruent mod p: v − h·p = l + h·(2^224 − 2^192 − 2^96 + 1) where h = the top
 /// limb >> 48 (bits 256 and up) and l = v − h·2^256 (see the module comment).
 #[inline]
@@ -311,8 +312,8 @@ fn double(p: &Point8) -> Point8 {
 /// P + (x2, y2) with (x2, y2) affine, "madd-2007-bl" of the Explicit-Formulas Database
 /// with Z3 = 2·Z1·H in place of (Z1 + H)² − Z1Z1 − HH: 8M + 3S = 820 IFMA.
 ///
-/// Exceptional inputs are not handled but marked: if P = ±(x2, y2) then U2 = X1·Z1²/Z1²
-/// … i.e. H = U2 − X1 ≡ 0 and Z3 = 2·Z1·H ≡ 0 (the lane reads as infinity; the driver
+/// Exceptional inputs are not handled but marked: if P = ±(x2, y2) then x2·Z1² = X1,
+/// i.e. H = U2 − X1 ≡ 0, and Z3 = 2·Z1·H ≡ 0 (the lane reads as infinity; the driver
 /// recomputes it with complete formulas). If Z1 ≡ 0 (an earlier exception), Z3 ≡ 0
 /// again, so the mark survives every later addition and doubling.
 #[inline]
@@ -459,7 +460,8 @@ pub(super) fn double_scalar_mul_vartime(g: &GTable, lanes: &[Lane<'_>; 8]) -> [J
     let x = reduce_full(&acc.x);
     let y = reduce_full(&acc.y);
     let mut z = reduce_full(&acc.z);
-    // Lanes never loaded are the point at infinity: Z = 0.
+    // Lanes never loaded are the point at infinity: Z = 0. (Their Z is already 0 — it
+    // starts at 0 and doubling keeps it — the mask states the contract outright.)
     for zi in z.0.iter_mut() {
         *zi = _mm512_maskz_mov_epi64(!inf, *zi);
     }
