@@ -51,7 +51,7 @@ pub mod rpki;
 pub mod speaker;
 pub mod trace;
 
-pub use bgpsec::{as_path_equivalent, cache, sign, signature_input, suite, validate};
+pub use bgpsec::{as_path_equivalent, cache, prefetch, sign, signature_input, suite, validate};
 
 pub use cache::SignatureCache;
 pub use router_key::{KeyLookup, RouterKey, RouterKeys, Ski};

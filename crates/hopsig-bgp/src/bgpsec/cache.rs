@@ -284,6 +284,18 @@ impl SignatureCache {
         Lookup::Miss(Pending(Some((key, at))))
     }
 
+    /// Whether the check `key` is held, without counting a lookup or making it the
+    /// most recently used: what a batch asks before it verifies a check ahead of the
+    /// walk ([`crate::batch`]), so that the counters and the LRU order stay those of
+    /// the walk, which asks [`SignatureCache::lookup`] in its turn. `false` when the
+    /// cache is off.
+    pub fn contains(&self, key: &CheckKey) -> bool {
+        if !self.is_on() {
+            return false;
+        }
+        self.shard(key.shard(self.shards.len())).lru.contains(key)
+    }
+
     /// Records that the missed check `pending` verified, evicting the least recently
     /// used entries of its shard beyond the budget. Call it only for a check that
     /// verified: that is what keeps the cache from being poisoned.
@@ -477,6 +489,24 @@ mod tests {
         verify(&cache, &large);
         let s = cache.stats();
         assert_eq!((s.entries, s.evictions), (1, 2));
+    }
+
+    #[test]
+    fn contains_neither_counts_nor_promotes() {
+        let size = key(0).footprint();
+        let cache = SignatureCache::with_shards(2 * size + size / 2, 1);
+        verify(&cache, &key(0));
+        verify(&cache, &key(1));
+        let before = cache.stats();
+        assert!(cache.contains(&key(0)));
+        assert!(!cache.contains(&key(2)));
+        assert_eq!(cache.stats(), before);
+        // 0 was not promoted by contains: it is still the least recently used, and
+        // goes first.
+        verify(&cache, &key(2));
+        assert!(!cache.contains(&key(0)));
+        assert!(cache.contains(&key(1)));
+        assert!(!SignatureCache::off().contains(&key(0)));
     }
 
     #[test]

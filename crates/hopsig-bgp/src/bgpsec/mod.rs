@@ -8,7 +8,9 @@
 //! * [`validate`] — §5.2, with the step that failed;
 //! * [`as_path_equivalent`] — the AS_PATH of a Secure_Path (§4.4);
 //! * [`cache`] — verified signature checks remembered (§5.2 steps 3–4 done once per
-//!   key, signature and digest).
+//!   key, signature and digest);
+//! * [`prefetch`] — the signature checks of many UPDATEs verified in one batch, ahead
+//!   of the walk (issue 28).
 //!
 //! The wire form of BGPsec_PATH is [`crate::packet`]'s; the router keys the validator
 //! looks up are [`crate::router_key`]'s. Each module is also reachable at the crate
@@ -16,6 +18,7 @@
 
 pub mod as_path_equivalent;
 pub mod cache;
+pub mod prefetch;
 pub mod sign;
 pub mod signature_input;
 pub mod suite;

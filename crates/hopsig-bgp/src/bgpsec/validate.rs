@@ -23,8 +23,9 @@
 use crate::cache::SignatureCache;
 use crate::packet::{
     Action, AsWidth, AttrType, BgpsecNlriFault, BgpsecPath, Message, MessageError, MessageType,
-    Update,
+    SignatureBlock, Update,
 };
+use crate::prefetch::{Checks, Verdicts};
 use crate::router_key::KeyLookup;
 use crate::signature_input::{SignatureInput, SignedNlri};
 use crate::suite::{default_suites, AlgorithmSuite, BlockFault};
@@ -242,25 +243,94 @@ impl<'v> Validator<'v> {
     /// Validates a whole BGP message (header included) received from `peer`. BGPsec
     /// speakers use 4-octet AS numbers (RFC 8205 §2.2).
     pub fn message(&self, bytes: &[u8], peer: &Peer) -> Validation {
-        match Message::decode(bytes, AsWidth::Four) {
-            Ok(Message::Update(u)) => self.update(&u, peer),
-            Ok(other) => not_valid(Unsigned::NotAnUpdate(other.message_type())),
-            Err(MessageError::Update(e)) if e.action() == Action::AttributeDiscard => {
-                match e.salvage() {
-                    Some(u) => self.update(u, peer),
-                    None => malformed(Malformed::Message(MessageError::Update(e))),
-                }
-            }
-            Err(e) => malformed(Malformed::Message(e)),
+        match update_in(&Message::decode(bytes, AsWidth::Four)) {
+            Ok(u) => self.update(u, peer),
+            Err(v) => v,
         }
     }
 
     /// Validates a decoded UPDATE received from `peer`.
     pub fn update(&self, update: &Update<'_>, peer: &Peer) -> Validation {
-        match self.screened(update, peer) {
-            Ok((path, nlri)) => self.blocks(path, &nlri, peer),
+        match self.prepared(update, peer) {
+            Ok(p) => self.walk(&p, None),
             Err(n) => Validation::NotValid(n),
         }
+    }
+
+    /// Validates many decoded UPDATEs, each received from its peer: one verdict per
+    /// UPDATE, in order, each the one [`Validator::update`] gives it — and the
+    /// signature cache asked and told as by [`Validator::update`] of each in turn —,
+    /// with the signature checks of all of them verified together, in batches of the
+    /// suites' batch backends ([`crate::prefetch`]: collect, verify, walk). What a
+    /// multi-buffer verifier needs: one path's 3–5 signatures do not fill its lanes.
+    pub fn updates(&self, updates: &[(&Update<'_>, &Peer)]) -> Vec<Validation> {
+        let prepared: Vec<Result<Prepared<'_, '_>, NotValid>> = updates
+            .iter()
+            .map(|(u, peer)| self.prepared(u, peer))
+            .collect();
+        let mut checks = Checks::new();
+        for p in prepared.iter().flatten() {
+            // The first block only: the walk stops at the first 'Valid' one, and a
+            // later block is verified in the walk when it gets there.
+            if let Some(b) = p.blocks.first() {
+                b.suite.collect_checks(
+                    b.block,
+                    p.path.secure_path(),
+                    &b.input,
+                    self.keys,
+                    self.cache,
+                    &mut checks,
+                );
+            }
+        }
+        let verdicts = checks.verify(self.suites);
+        prepared
+            .iter()
+            .map(|p| match p {
+                Ok(p) => self.walk(p, Some(&verdicts)),
+                Err(n) => Validation::NotValid(n.clone()),
+            })
+            .collect()
+    }
+
+    /// Validates many whole BGP messages (headers included), each received from its
+    /// peer: [`Validator::message`] of each, with the UPDATEs' signature checks
+    /// verified together as [`Validator::updates`] does.
+    pub fn messages(&self, messages: &[(&[u8], &Peer)]) -> Vec<Validation> {
+        let decoded: Vec<_> = messages
+            .iter()
+            .map(|(bytes, _)| Message::decode(bytes, AsWidth::Four))
+            .collect();
+        let mut updates = Vec::new();
+        let mut verdicts: Vec<Option<Validation>> = Vec::with_capacity(messages.len());
+        for (d, (_, peer)) in decoded.iter().zip(messages) {
+            match update_in(d) {
+                Ok(u) => {
+                    updates.push((u, *peer));
+                    verdicts.push(None);
+                }
+                Err(v) => verdicts.push(Some(v)),
+            }
+        }
+        // One verdict per UPDATE handed over, so `next` never runs out.
+        let mut validated = self.updates(&updates).into_iter();
+        verdicts
+            .into_iter()
+            .map(|v| {
+                v.or_else(|| validated.next())
+                    .unwrap_or(Validation::NotValid(NotValid::Signatures(Vec::new())))
+            })
+            .collect()
+    }
+
+    /// The name of the batch backend that verifies suite `suite`'s signatures, if
+    /// this validator supports it ([`AlgorithmSuite::verifier`]): `avx512ifma` or
+    /// `cpu` for suite 1.
+    pub fn verifier(&self, suite: u8) -> Option<&'static str> {
+        self.suites
+            .iter()
+            .find(|s| s.id() == suite)
+            .map(|s| s.verifier())
     }
 
     /// The part of §5.2 that needs no cryptography, for a decoded `update` received
@@ -314,26 +384,69 @@ impl<'v> Validator<'v> {
         if let Err(n) = self.screen_path(path, peer) {
             return Validation::NotValid(n);
         }
-        self.blocks(path, nlri, peer)
+        self.walk(&self.blocks(path, nlri, peer), None)
     }
 
-    /// The blocks of supported suites, in wire order, of a screened path.
-    fn blocks(&self, path: &BgpsecPath<'_>, nlri: &SignedNlri, peer: &Peer) -> Validation {
+    /// A screened UPDATE's path and its blocks to validate, or its verdict.
+    fn prepared<'p, 'a>(
+        &'p self,
+        update: &'p Update<'a>,
+        peer: &Peer,
+    ) -> Result<Prepared<'p, 'a>, NotValid> {
+        let (path, nlri) = self.screened(update, peer)?;
+        Ok(self.blocks(path, &nlri, peer))
+    }
+
+    /// The blocks of supported suites of a screened path, in wire order, each with
+    /// its suite and every hop's signed octets (§4.2); a block whose octets cannot be
+    /// built is not validated.
+    fn blocks<'p, 'a>(
+        &'p self,
+        path: &'p BgpsecPath<'a>,
+        nlri: &SignedNlri,
+        peer: &Peer,
+    ) -> Prepared<'p, 'a> {
+        let blocks = path
+            .signature_blocks()
+            .iter()
+            .filter_map(|block| {
+                let suite = *self.suites.iter().find(|s| s.id() == block.suite)?;
+                let input = SignatureInput::of_path(
+                    path,
+                    block.suite,
+                    nlri,
+                    suite.coverage(),
+                    peer.local_as,
+                )?;
+                Some(PreparedBlock {
+                    block,
+                    suite,
+                    input,
+                })
+            })
+            .collect();
+        Prepared { path, blocks }
+    }
+
+    /// §5.2 steps 1–4 for each prepared block, in wire order, up to the first
+    /// 'Valid' one; a signature check in `verdicts` answered from there.
+    fn walk(&self, prepared: &Prepared<'_, '_>, verdicts: Option<&Verdicts<'_>>) -> Validation {
         let mut failed = Vec::new();
-        for block in path.signature_blocks() {
-            let Some(suite) = self.suites.iter().find(|s| s.id() == block.suite) else {
-                continue;
-            };
-            let Some(input) =
-                SignatureInput::of_path(path, block.suite, nlri, suite.coverage(), peer.local_as)
-            else {
-                continue;
-            };
-            let verdict = match self.cache {
-                Some(cache) => {
-                    suite.validate_cached(block, path.secure_path(), &input, self.keys, cache)
+        for PreparedBlock {
+            block,
+            suite,
+            input,
+        } in &prepared.blocks
+        {
+            let secure_path = prepared.path.secure_path();
+            let verdict = match (verdicts, self.cache) {
+                (Some(v), cache) => {
+                    suite.validate_batched(block, secure_path, input, self.keys, cache, v)
                 }
-                None => suite.validate(block, path.secure_path(), &input, self.keys),
+                (None, Some(cache)) => {
+                    suite.validate_cached(block, secure_path, input, self.keys, cache)
+                }
+                (None, None) => suite.validate(block, secure_path, input, self.keys),
             };
             match verdict {
                 Ok(()) => {
@@ -349,6 +462,45 @@ impl<'v> Validator<'v> {
             }
         }
         Validation::NotValid(NotValid::Signatures(failed))
+    }
+}
+
+/// A screened UPDATE, ready for its signatures: its path and the blocks to validate
+/// (borrowed for `'p` from the UPDATE and the validator).
+struct Prepared<'p, 'a> {
+    path: &'p BgpsecPath<'a>,
+    blocks: Vec<PreparedBlock<'p, 'a>>,
+}
+
+/// A Signature_Block of a supported suite, with its suite and signed octets.
+struct PreparedBlock<'p, 'a> {
+    block: &'p SignatureBlock<'a>,
+    suite: &'p dyn AlgorithmSuite,
+    input: SignatureInput,
+}
+
+/// The UPDATE a decoded BGP message is, or what it is to the validator instead: an
+/// UPDATE whose error RFC 7606 handles by attribute discard is validated as salvaged;
+/// another malformed message is [`Malformed::Message`], and a message that is not an
+/// UPDATE [`Unsigned::NotAnUpdate`].
+///
+/// # Errors
+/// The verdict of a message that is no UPDATE to validate, as above.
+pub(crate) fn update_in<'m>(
+    decoded: &'m Result<Message<'_>, MessageError>,
+) -> Result<&'m Update<'m>, Validation> {
+    match decoded {
+        Ok(Message::Update(u)) => Ok(u),
+        Ok(other) => Err(not_valid(Unsigned::NotAnUpdate(other.message_type()))),
+        Err(MessageError::Update(e)) if e.action() == Action::AttributeDiscard => {
+            match e.salvage() {
+                Some(u) => Ok(u),
+                None => Err(malformed(Malformed::Message(MessageError::Update(
+                    e.clone(),
+                )))),
+            }
+        }
+        Err(e) => Err(malformed(Malformed::Message(e.clone()))),
     }
 }
 

@@ -2,7 +2,14 @@
 //! received BGPsec UPDATEs for the RIB task, on hopsig's one executor
 //! ([`hopsig_primitives::par::Pool`]). Its interface is [`Pool::new`], [`Pool::sign`]
 //! and [`Pool::validate`]; what a job does is the job's own ([`SignJob::run`],
-//! [`ValidateJob::run`]). Answers go back to the RIB task as [`Event`]s.
+//! [`ValidateJob::run_all`]). Answers go back to the RIB task as [`Event`]s.
+//!
+//! A worker takes up to `MAX_BATCH` queued jobs of one priority at once; the
+//! validation jobs among them are validated together, their UPDATEs' signatures
+//! verified in one batch of the suites' batch backends (the multi-buffer P-256
+//! verifier fills its lanes from several UPDATEs, not one path's 3–5 signatures,
+//! [`crate::prefetch`]), each answer the one its job has alone. Jobs are answered in
+//! the order taken, as before.
 //!
 //! Validation uses the RPKI view current when the job runs ([`SharedView`]), not the
 //! one when it was queued, and each answer names that view's generation, so that the
@@ -102,11 +109,11 @@ impl Pool {
         let view = view.into();
         let (work_view, complete_answers) = (view.clone(), answers.clone());
         let work_cache = Arc::clone(&cache);
-        let workers = par::Pool::new(
+        let workers = par::Pool::batched(
             threads,
             CAPACITY,
             MAX_BATCH,
-            move |job: &Job| answer(job, &work_view, &work_cache),
+            move |jobs: &[Job]| answer_all(jobs, &work_view, &work_cache),
             move |job, answered| {
                 let event = answered.unwrap_or_else(|p| failed(job, p));
                 match complete_answers.send(event) {
@@ -150,7 +157,7 @@ impl Pool {
         // the RIB's task, rather than lost.
         if let Err(Full(job)) = self.workers.try_submit(priority, job) {
             // The RIB task is gone if this fails: nothing is left to answer.
-            let _ = self.answers.send(answer(&job, &self.view, &self.cache));
+            let _ = self.answers.send(answer(job, &self.view, &self.cache));
         }
     }
 }
@@ -163,16 +170,39 @@ impl From<Arc<RouterKeys>> for SharedView {
 }
 
 /// The job's answer; a validation with the view current now and the shared cache.
-fn answer(job: &Job, view: &SharedView, cache: &SignatureCache) -> Event {
-    match job {
-        Job::Sign(j) => Event::Signed(j.run()),
-        Job::Validate(j) => {
-            let (generation, view) = view.current();
-            let validator =
-                Validator::with_suites(crate::SUITES, view.router_keys()).with_cache(cache);
-            Event::Validated(j.run(&validator, generation))
-        }
+fn answer(job: Job, view: &SharedView, cache: &SignatureCache) -> Event {
+    let answer = answer_all(std::slice::from_ref(&job), view, cache).pop();
+    answer.unwrap_or_else(|| failed(job, Panicked("no answer".into())))
+}
+
+/// The answers of the jobs a worker took, in order: sign jobs one by one, validation
+/// jobs together — with the view current now and the shared cache, their UPDATEs'
+/// signatures verified in one batch ([`ValidateJob::run_all`]), each verdict the one
+/// its job has alone.
+fn answer_all(jobs: &[Job], view: &SharedView, cache: &SignatureCache) -> Vec<Event> {
+    let validate: Vec<&ValidateJob> = jobs
+        .iter()
+        .filter_map(|j| match j {
+            Job::Validate(v) => Some(v),
+            Job::Sign(_) => None,
+        })
+        .collect();
+    let mut validated = if validate.is_empty() {
+        Vec::new()
+    } else {
+        let (generation, view) = view.current();
+        let validator = Validator::with_suites(crate::SUITES, view.router_keys()).with_cache(cache);
+        ValidateJob::run_all(&validate, &validator, generation)
     }
+    .into_iter();
+    // One answer per job (run_all answers each of its jobs); were one missing, the
+    // pool would run each job again alone.
+    jobs.iter()
+        .filter_map(|job| match job {
+            Job::Sign(j) => Some(Event::Signed(j.run())),
+            Job::Validate(_) => validated.next().map(Event::Validated),
+        })
+        .collect()
 }
 
 /// The answer to a job whose work panicked (a bug in hopsig): the announcement is not

@@ -57,6 +57,7 @@ impl ValidateReport {
                 "record": f.record, "reason": f.reason, "detail": f.detail,
             })).collect::<Vec<_>>(),
             "signature_cache": run.cache.to_json(),
+            "backend": self.backend,
         })
     }
 

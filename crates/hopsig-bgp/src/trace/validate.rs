@@ -25,6 +25,7 @@
 //! is verified once, and the cache's counters say how many were checked and how many
 //! verified.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::io::Read;
@@ -36,12 +37,12 @@ use hopsig_primitives::par::Ordered;
 use crate::cache::SignatureCache;
 use crate::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, RecordError, Records};
 use crate::mrt::table_dump_v2::{update_of, PeerEntry, PeerIndexTable, RibRecord};
-use crate::packet::{AsWidth, Message};
+use crate::packet::{AsWidth, Message, MessageError, Update};
 use crate::router_key::KeyLookup;
 #[cfg(feature = "rpki")]
 use crate::rpki::{aspa::Relation, view::View};
-use crate::suite::{BlockFault, SUITES};
-use crate::validate::{Malformed, NotValid, Peer, Unsigned, Validation, Validator};
+use crate::suite::{AlgorithmSuite, BlockFault, ECDSA_P256_SHA256, SUITES};
+use crate::validate::{update_in, Malformed, NotValid, Peer, Unsigned, Validation, Validator};
 
 /// Records per batch: small enough that the last batches of a stream keep every
 /// thread busy (a batch of suite 1 UPDATEs is about 20 ms of work), large enough
@@ -69,6 +70,12 @@ pub struct ValidateReport {
     pub skipped: BTreeMap<&'static str, u64>,
     /// The first [`FIRST_FAILURES`] 'Not Valid' UPDATEs, in record order.
     pub first_failures: Vec<Failure>,
+    /// The batch backend that verified suite 1's signatures
+    /// ([`crate::AlgorithmSuite::verifier`]): `avx512ifma` (the multi-buffer P-256
+    /// verifier, on a CPU with AVX-512 IFMA) or `cpu` (OpenSSL, one at a time);
+    /// docs/spec/bgpsec.md, "Many UPDATEs at once, and which verifier
+    /// validated".
+    pub backend: &'static str,
     /// With an RPKI view ([`validate_mrt_rpki`]): each announced prefix counted by
     /// its three verdicts — BGPsec (`valid`, `not-valid`), route origin validation
     /// (RFC 6811 §2: `valid`, `invalid`, `not-found`) and ASPA verification
@@ -168,16 +175,132 @@ pub enum Outcome {
 
 /// Validates the one MRT record `record` (its whole octets) with `validator`.
 pub fn validate_record(record: &[u8], validator: &Validator<'_>) -> Outcome {
+    validate_routes(&[bgp4mp_route(record)], validator)
+        .pop()
+        .unwrap_or(Outcome::Skipped("other_record"))
+}
+
+/// A BGP message to validate, as a record or a RIB entry gives it.
+struct ToValidate<'r> {
+    /// The message, header included: the record's, or made from a RIB entry.
+    message: Cow<'r, [u8]>,
+    /// How wide the session's AS numbers are.
+    width: AsWidth,
+    /// The peer it came from, and the AS that received it.
+    peer: Peer,
+    /// Whether the AS that received it is known: a RIB dump names it in its View
+    /// Name, or does not ([`RibContext::local_as`]).
+    known_local: bool,
+}
+
+/// A route of a batch: the message to validate, or the outcome that stands for it.
+type Route<'r> = Result<ToValidate<'r>, Outcome>;
+
+/// The BGP4MP message record `record` as a [`Route`]: the UPDATE received by the
+/// record's local AS from its peer AS ([`Peer::external`]).
+fn bgp4mp_route(record: &[u8]) -> Route<'_> {
     let Ok(mrt) = MrtRecord::read(&mut Reader::new(record)) else {
-        return Outcome::NotValid("malformed_record", "the MRT record does not decode".into());
+        return Err(Outcome::NotValid(
+            "malformed_record",
+            "the MRT record does not decode".into(),
+        ));
     };
-    let m = match Bgp4mpMessage::decode(&mrt) {
-        Ok(Some(m)) => m,
-        Ok(None) => return Outcome::Skipped("other_record"),
-        Err(e) => return Outcome::NotValid("malformed_record", e.to_string()),
-    };
-    let peer = Peer::external(m.local_as, m.peer_as);
-    validate_message(m.message, m.width, &peer, validator)
+    match Bgp4mpMessage::decode(&mrt) {
+        Ok(Some(m)) => Ok(ToValidate {
+            message: Cow::Borrowed(m.message),
+            width: m.width,
+            peer: Peer::external(m.local_as, m.peer_as),
+            known_local: true,
+        }),
+        Ok(None) => Err(Outcome::Skipped("other_record")),
+        Err(e) => Err(Outcome::NotValid("malformed_record", e.to_string())),
+    }
+}
+
+/// Each route's outcome, in order, the UPDATEs among them validated together
+/// ([`Validator::updates`]: their signature checks in one batch); each outcome is the
+/// one the route has validated alone.
+fn validate_routes(routes: &[Route<'_>], validator: &Validator<'_>) -> Vec<Outcome> {
+    let decoded: Vec<_> = routes
+        .iter()
+        .map(|r| {
+            r.as_ref()
+                .ok()
+                .map(|t| Message::decode(&t.message, t.width))
+        })
+        .collect();
+    let mut updates = Vec::new();
+    // The segments of each UPDATE to validate, or the route's outcome.
+    let mut slots: Vec<Result<usize, Outcome>> = Vec::with_capacity(routes.len());
+    for (route, decoded) in routes.iter().zip(&decoded) {
+        let slot = match (route, decoded) {
+            (Ok(t), Some(d)) => classify(d, t, validator).map(|(u, hops)| {
+                updates.push((u, &t.peer));
+                hops
+            }),
+            (Err(o), _) => Err(o.clone()),
+            (Ok(_), None) => Err(Outcome::Skipped("other_record")),
+        };
+        slots.push(slot);
+    }
+    // One verdict per UPDATE handed over, so `next` never runs out.
+    let mut validated = validator.updates(&updates).into_iter();
+    slots
+        .into_iter()
+        .map(|slot| match (slot, &mut validated) {
+            (Err(o), _) => o,
+            (Ok(hops), v) => outcome(
+                v.next()
+                    .unwrap_or(Validation::NotValid(NotValid::Signatures(Vec::new()))),
+                hops,
+            ),
+        })
+        .collect()
+}
+
+/// What the decoded message `decoded` of `route` is to the validator: an UPDATE to
+/// validate, with the number of its Secure_Path Segments, or its outcome — skipped
+/// (a withdrawal, not an UPDATE), 'Not Valid' without signatures (a 2-octet AS
+/// session, a RIB dump's BGPsec route whose receiving AS is unknown), or the
+/// validator's verdict on a malformed message (as salvaged by RFC 7606, with no
+/// segments counted).
+fn classify<'m>(
+    decoded: &'m Result<Message<'_>, MessageError>,
+    route: &ToValidate<'_>,
+    validator: &Validator<'_>,
+) -> Result<(&'m Update<'m>, usize), Outcome> {
+    match decoded {
+        Ok(Message::Update(u)) if !route.known_local && u.bgpsec_path().is_some() => {
+            Err(Outcome::NotValid(
+                "no_local_as",
+                "the RIB dump does not name the AS that received its routes (a View Name AS<n>, RFC 8205 §4.2 target AS)".into(),
+            ))
+        }
+        Ok(Message::Update(u)) if u.announced().next().is_none() && u.bgpsec_path().is_none() => {
+            Err(Outcome::Skipped("withdrawal"))
+        }
+        Ok(Message::Update(_)) if route.width == AsWidth::Two => Err(Outcome::NotValid(
+            "two_octet_as",
+            "an UPDATE of a 2-octet AS session (BGP4MP_MESSAGE): BGPsec needs 4-octet AS numbers (RFC 8205 §2.2)".into(),
+        )),
+        Ok(Message::Update(u)) => Ok((u, u.bgpsec_path().map_or(0, |p| p.secure_path().len()))),
+        Ok(_) => Err(Outcome::Skipped("not_update")),
+        // Malformed: the validator's verdict, with what RFC 7606 salvages, the message
+        // read as BGPsec speakers send it (4-octet AS numbers, RFC 8205 §2.2).
+        Err(_) if route.width == AsWidth::Four => match update_in(decoded) {
+            Ok(u) => Ok((u, 0)),
+            Err(v) => Err(outcome(v, 0)),
+        },
+        Err(_) => Err(outcome(validator.message(&route.message, &route.peer), 0)),
+    }
+}
+
+/// The outcome of a validation of an UPDATE of `hops` Secure_Path Segments.
+fn outcome(validation: Validation, hops: usize) -> Outcome {
+    match validation {
+        Validation::Valid { .. } => Outcome::Valid(hops),
+        Validation::NotValid(v) => Outcome::NotValid(reason(&v), v.to_string()),
+    }
 }
 
 /// What a RIB dump's RIB records need from its PEER_INDEX_TABLE: the peers, and the
@@ -255,62 +378,6 @@ pub fn rib_routes(record: &[u8], context: Option<&RibContext>) -> Option<Vec<Rib
         })
         .collect();
     Some(routes)
-}
-
-/// Validates one route of a RIB dump, the UPDATE `message` from `peer`
-/// ([`rib_routes`]); `known_local` says whether the dump named the AS that received
-/// it: without it a BGPsec route cannot be validated (its newest signature names
-/// that AS, RFC 8205 §4.2).
-fn validate_rib_route(
-    message: &[u8],
-    peer: &Peer,
-    known_local: bool,
-    validator: &Validator<'_>,
-) -> Outcome {
-    if !known_local {
-        if let Ok(Message::Update(u)) = Message::decode(message, AsWidth::Four) {
-            if u.bgpsec_path().is_some() {
-                return Outcome::NotValid(
-                    "no_local_as",
-                    "the RIB dump does not name the AS that received its routes (a View Name AS<n>, RFC 8205 §4.2 target AS)".into(),
-                );
-            }
-        }
-    }
-    validate_message(message, AsWidth::Four, peer, validator)
-}
-
-/// Validates one BGP message (header included) received from `peer` on a session
-/// of AS numbers `width` wide.
-fn validate_message(
-    message: &[u8],
-    width: AsWidth,
-    peer: &Peer,
-    validator: &Validator<'_>,
-) -> Outcome {
-    let validation = match Message::decode(message, width) {
-        Ok(Message::Update(u)) if u.announced().next().is_none() && u.bgpsec_path().is_none() => {
-            return Outcome::Skipped("withdrawal")
-        }
-        Ok(Message::Update(_)) if width == AsWidth::Two => {
-            return Outcome::NotValid(
-                "two_octet_as",
-                "an UPDATE of a 2-octet AS session (BGP4MP_MESSAGE): BGPsec needs 4-octet AS numbers (RFC 8205 §2.2)".into(),
-            )
-        }
-        Ok(Message::Update(u)) => {
-            let v = validator.update(&u, peer);
-            let hops = u.bgpsec_path().map_or(0, |p| p.secure_path().len());
-            (v, hops)
-        }
-        Ok(_) => return Outcome::Skipped("not_update"),
-        // Malformed: the validator's verdict, with what RFC 7606 salvages.
-        Err(_) => (validator.message(message, peer), 0),
-    };
-    match validation {
-        (Validation::Valid { .. }, hops) => Outcome::Valid(hops),
-        (Validation::NotValid(v), _) => Outcome::NotValid(reason(&v), v.to_string()),
-    }
 }
 
 /// Why a run stopped.
@@ -478,7 +545,10 @@ fn validate(
             }
             (record, context.clone())
         });
-    let mut report = ValidateReport::default();
+    let mut report = ValidateReport {
+        backend: ECDSA_P256_SHA256.verifier(),
+        ..ValidateReport::default()
+    };
     let keep = each.is_some();
     let run: Result<(), Infallible> = Ordered::new(threads).batch(BATCH).run(
         (0u64..).zip(records),
@@ -525,76 +595,87 @@ fn validate_batch(
         ..ValidateReport::default()
     };
     let mut outcomes = Vec::with_capacity(if keep { batch.len() } else { 0 });
+    // Every route of the batch (a RIB dump's routes, or a record's one UPDATE), with
+    // its record's index and its (ROV, ASPA) verdicts, then all of them validated
+    // together: their signatures in one batch.
+    let mut routes: Vec<Route<'_>> = Vec::with_capacity(batch.len());
+    let mut about: Vec<(u64, Vec<(&'static str, &'static str)>)> = Vec::with_capacity(batch.len());
     for (index, (record, context)) in batch {
-        // A RIB dump's routes, or the record's one UPDATE.
-        let routes: Vec<(Outcome, Vec<(&'static str, &'static str)>)> =
-            match rib_routes(record, context.as_deref()) {
-                Some(routes) => {
-                    let known = context.as_ref().is_some_and(|c| c.local_as.is_some());
-                    routes
-                        .into_iter()
-                        .map(|r| match r {
-                            Ok((message, peer)) => {
-                                let o = validate_rib_route(&message, &peer, known, &validator);
-                                #[cfg(feature = "rpki")]
-                                let cross = rpki.map_or(vec![], |(view, relation)| {
-                                    rpki_message_verdicts(&message, AsWidth::Four, view, relation)
-                                });
-                                #[cfg(not(feature = "rpki"))]
-                                let cross = vec![];
-                                (o, cross)
-                            }
-                            Err(o) => (o, vec![]),
-                        })
-                        .collect()
-                }
-                None => {
-                    let o = validate_record(record, &validator);
+        match rib_routes(record, context.as_deref()) {
+            Some(rib) => {
+                let known_local = context.as_ref().is_some_and(|c| c.local_as.is_some());
+                for route in rib {
+                    let (message, peer) = match route {
+                        Ok(route) => route,
+                        Err(o) => {
+                            routes.push(Err(o));
+                            about.push((*index, vec![]));
+                            continue;
+                        }
+                    };
                     #[cfg(feature = "rpki")]
                     let cross = rpki.map_or(vec![], |(view, relation)| {
-                        rpki_verdicts(record, view, relation)
+                        rpki_message_verdicts(&message, AsWidth::Four, view, relation)
                     });
                     #[cfg(not(feature = "rpki"))]
                     let cross = vec![];
-                    vec![(o, cross)]
+                    routes.push(Ok(ToValidate {
+                        message: Cow::Owned(message),
+                        width: AsWidth::Four,
+                        peer,
+                        known_local,
+                    }));
+                    about.push((*index, cross));
                 }
+            }
+            None => {
+                #[cfg(feature = "rpki")]
+                let cross = rpki.map_or(vec![], |(view, relation)| {
+                    rpki_verdicts(record, view, relation)
+                });
+                #[cfg(not(feature = "rpki"))]
+                let cross = vec![];
+                routes.push(bgp4mp_route(record));
+                about.push((*index, cross));
+            }
+        }
+    }
+    #[cfg(not(feature = "rpki"))]
+    let _ = rpki;
+    let validated = validate_routes(&routes, &validator);
+    for (outcome, (index, _cross)) in validated.into_iter().zip(about) {
+        if keep {
+            outcomes.push((index, outcome.clone()));
+        }
+        #[cfg(feature = "rpki")]
+        {
+            let bgpsec = match outcome {
+                Outcome::Skipped(_) => None,
+                Outcome::Valid(_) => Some("valid"),
+                Outcome::NotValid(..) => Some("not-valid"),
             };
-        #[cfg(not(feature = "rpki"))]
-        let _ = rpki;
-        for (outcome, _cross) in routes {
-            if keep {
-                outcomes.push((*index, outcome.clone()));
-            }
-            #[cfg(feature = "rpki")]
-            {
-                let bgpsec = match outcome {
-                    Outcome::Skipped(_) => None,
-                    Outcome::Valid(_) => Some("valid"),
-                    Outcome::NotValid(..) => Some("not-valid"),
-                };
-                if let Some(bgpsec) = bgpsec {
-                    for (rov, aspa) in _cross {
-                        *report.cross.entry((bgpsec, rov, aspa)).or_default() += 1;
-                    }
+            if let Some(bgpsec) = bgpsec {
+                for (rov, aspa) in _cross {
+                    *report.cross.entry((bgpsec, rov, aspa)).or_default() += 1;
                 }
             }
-            match outcome {
-                Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
-                Outcome::Valid(hops) => {
-                    report.updates += 1;
-                    report.valid += 1;
-                    report.signatures += hops as u64;
-                }
-                Outcome::NotValid(reason, detail) => {
-                    report.updates += 1;
-                    *report.not_valid.entry(reason).or_default() += 1;
-                    if report.first_failures.len() < FIRST_FAILURES {
-                        report.first_failures.push(Failure {
-                            record: *index,
-                            reason,
-                            detail,
-                        });
-                    }
+        }
+        match outcome {
+            Outcome::Skipped(kind) => *report.skipped.entry(kind).or_default() += 1,
+            Outcome::Valid(hops) => {
+                report.updates += 1;
+                report.valid += 1;
+                report.signatures += hops as u64;
+            }
+            Outcome::NotValid(reason, detail) => {
+                report.updates += 1;
+                *report.not_valid.entry(reason).or_default() += 1;
+                if report.first_failures.len() < FIRST_FAILURES {
+                    report.first_failures.push(Failure {
+                        record: index,
+                        reason,
+                        detail,
+                    });
                 }
             }
         }

@@ -47,6 +47,7 @@ pub use per_segment::{PerSegment, ECDSA_P256_SHA256, RSA2048_PKCS1_SHA256};
 use crate::cache::SignatureCache;
 use crate::packet::iana::SuiteIdKind;
 use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
+use crate::prefetch::{Check, Checks, Verdicts};
 use crate::router_key::{ski_of_spki, KeyLookup, RouterKey, Ski};
 use crate::sign::SignError;
 use crate::signature_input::{Coverage, SignatureInput};
@@ -210,6 +211,64 @@ pub trait AlgorithmSuite: Send + Sync {
     ) -> Result<(), BlockFault> {
         let _ = cache;
         self.validate(block, secure_path, input, keys)
+    }
+
+    /// Pass 1 of a batch of UPDATEs ([`crate::prefetch`]): adds to `checks` the
+    /// signature checks [`AlgorithmSuite::validate`] of this block would verify first
+    /// (§5.2 steps 3–4 with each segment's first key, up to the first segment step 2
+    /// finds no key for), but those `cache` holds ([`SignatureCache::contains`], which
+    /// changes nothing in the cache). A suite that does not override it collects
+    /// nothing: its blocks are verified in the walk, as alone.
+    fn collect_checks<'c>(
+        &self,
+        block: &'c SignatureBlock<'_>,
+        secure_path: &'c [SecurePathSegment],
+        input: &'c SignatureInput,
+        keys: &'c dyn KeyLookup,
+        cache: Option<&SignatureCache>,
+        checks: &mut Checks<'c>,
+    ) {
+        let _ = (block, secure_path, input, keys, cache, checks);
+    }
+
+    /// The verdicts of `checks`, which this suite's
+    /// [`AlgorithmSuite::collect_checks`] collected: one per check, in order, in one
+    /// call of its batch backend. Empty (no verdict known; the walk verifies them)
+    /// unless overridden.
+    fn verify_checks(&self, checks: &[Check<'_>]) -> Vec<bool> {
+        let _ = checks;
+        Vec::new()
+    }
+
+    /// Pass 3 of a batch: [`AlgorithmSuite::validate_cached`] (or
+    /// [`AlgorithmSuite::validate`] without a `cache`), each signature check whose
+    /// verdict is in `verdicts` answered from there rather than verified again. The
+    /// cache is asked and told as without `verdicts`.
+    ///
+    /// # Errors
+    /// As [`AlgorithmSuite::validate`]: the same fault as without `verdicts`.
+    fn validate_batched(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+        cache: Option<&SignatureCache>,
+        verdicts: &Verdicts<'_>,
+    ) -> Result<(), BlockFault> {
+        let _ = verdicts;
+        match cache {
+            Some(cache) => self.validate_cached(block, secure_path, input, keys, cache),
+            None => self.validate(block, secure_path, input, keys),
+        }
+    }
+
+    /// The name of the batch backend that verifies this suite's signatures
+    /// (`hopsig_schemes::batch::BatchVerify::name`: `avx512ifma` for suite 1 on a CPU
+    /// with AVX-512 IFMA, `cpu` otherwise); `cpu` for a suite that verifies without
+    /// the batch seam.
+    fn verifier(&self) -> &'static str {
+        "cpu"
     }
 }
 

@@ -27,6 +27,7 @@ use zeroize::Zeroizing;
 use super::{AlgorithmSuite, BlockFault, KeyError, SigningKey, VerifyingKey};
 use crate::cache::{CheckKey, Lookup, SignatureCache};
 use crate::packet::{SecurePathSegment, SignatureBlock, SignatureSegment};
+use crate::prefetch::{Check, Checks, Verdicts};
 use crate::router_key::{KeyLookup, RouterKey};
 use crate::sign::SignError;
 use crate::signature_input::SignatureInput;
@@ -168,7 +169,7 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
     ) -> Result<(), BlockFault> {
-        self.validate_with(block, secure_path, input, keys, None)
+        self.validate_with(block, secure_path, input, keys, None, &Verdicts::none())
     }
 
     /// As [`AlgorithmSuite::validate`], each segment's check (key, signature, digest
@@ -182,13 +183,104 @@ impl<B: BaseSignature> AlgorithmSuite for PerSegment<B> {
         keys: &dyn KeyLookup,
         cache: &SignatureCache,
     ) -> Result<(), BlockFault> {
-        self.validate_with(block, secure_path, input, keys, Some(cache))
+        self.validate_with(
+            block,
+            secure_path,
+            input,
+            keys,
+            Some(cache),
+            &Verdicts::none(),
+        )
     }
+
+    /// The checks of [`verify_segments`]' first round — each segment's signature under
+    /// its first key parsed for this suite, for the segments step 2 finds keys for up
+    /// to the first it finds none for, with octets and a canonical signature —, but
+    /// those `cache` holds.
+    fn collect_checks<'c>(
+        &self,
+        block: &'c SignatureBlock<'_>,
+        secure_path: &'c [SecurePathSegment],
+        input: &'c SignatureInput,
+        keys: &'c dyn KeyLookup,
+        cache: Option<&SignatureCache>,
+        checks: &mut Checks<'c>,
+    ) {
+        for (n, segment, signature) in super::newest_first(secure_path, block) {
+            let Ok(found) = super::router_keys_of(keys, n, segment, signature) else {
+                break;
+            };
+            let Some(octets) = input
+                .hop(n)
+                .filter(|_| Self::canonical(&signature.signature))
+            else {
+                continue;
+            };
+            let Some(key) = found.iter().find(|k| parsed::<B>(k, self.id).is_some()) else {
+                continue;
+            };
+            let check = Check {
+                suite: self.id,
+                key,
+                octets,
+                signature: &signature.signature,
+            };
+            let cached = cache.is_some_and(|c| {
+                c.is_on()
+                    && c.contains(&CheckKey::one(self.id, key.spki(), octets, check.signature))
+            });
+            if !cached {
+                checks.push(check);
+            }
+        }
+    }
+
+    /// `checks` in one call of the scheme's [`batch::default_backend`].
+    fn verify_checks(&self, checks: &[Check<'_>]) -> Vec<bool> {
+        let items: Option<Vec<Signed<'_, B>>> = checks
+            .iter()
+            .map(|c| {
+                Some(Signed {
+                    key: parsed::<B>(c.key, self.id)?,
+                    message: c.octets,
+                    signature: c.signature,
+                })
+            })
+            .collect();
+        match items {
+            Some(items) if !items.is_empty() => {
+                batch::default_backend::<Signatures<B>>().verify_batch(&items)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn validate_batched(
+        &self,
+        block: &SignatureBlock<'_>,
+        secure_path: &[SecurePathSegment],
+        input: &SignatureInput,
+        keys: &dyn KeyLookup,
+        cache: Option<&SignatureCache>,
+        verdicts: &Verdicts<'_>,
+    ) -> Result<(), BlockFault> {
+        self.validate_with(block, secure_path, input, keys, cache, verdicts)
+    }
+
+    fn verifier(&self) -> &'static str {
+        batch::default_backend::<Signatures<B>>().name()
+    }
+}
+
+/// `key` as suite `id` parsed it, if it is a `B` key.
+fn parsed<B: BaseSignature>(key: &RouterKey, id: u8) -> Option<&B::PublicKey> {
+    key.for_suite(id)
+        .and_then(VerifyingKey::downcast::<B::PublicKey>)
 }
 
 impl<B: BaseSignature> PerSegment<B> {
     /// RFC 8205 §5.2 steps 1–4 of [`AlgorithmSuite::validate`], with or without a
-    /// cache.
+    /// cache, a check in `verdicts` answered from there.
     fn validate_with(
         &self,
         block: &SignatureBlock<'_>,
@@ -196,6 +288,7 @@ impl<B: BaseSignature> PerSegment<B> {
         input: &SignatureInput,
         keys: &dyn KeyLookup,
         cache: Option<&SignatureCache>,
+        verdicts: &Verdicts<'_>,
     ) -> Result<(), BlockFault> {
         // Step 2 for each segment, newest first, up to the first without a key: the
         // walk would stop there, so no signature past it is looked at.
@@ -219,7 +312,7 @@ impl<B: BaseSignature> PerSegment<B> {
                 }
             }
         }
-        let verified = verify_segments::<B>(self.id, &segments, cache);
+        let verified = verify_segments::<B>(self.id, &segments, cache, verdicts);
         match segments.iter().zip(verified).find(|(_, ok)| !ok) {
             Some((s, _)) => Err(BlockFault::BadSignature {
                 segment: s.n,
@@ -255,18 +348,21 @@ struct Segment<'a> {
 /// verified without the batch, and each check of the batch that verified is inserted
 /// (only those: [`crate::cache`] says why nothing else may be). The keys asked about
 /// are those step 2 found in the current view, so a key no longer there is never
-/// looked up.
+/// looked up. A check missed by the cache whose verdict is in `verdicts` (verified
+/// in a batch of many UPDATEs, [`crate::prefetch`]) takes that verdict instead of
+/// being verified again, and is inserted as if it had been.
 fn verify_segments<B: BaseSignature>(
     id: u8,
     segments: &[Segment<'_>],
     cache: Option<&SignatureCache>,
+    verdicts: &Verdicts<'_>,
 ) -> Vec<bool> {
     let backend = batch::default_backend::<Signatures<B>>();
     let mut verified = vec![false; segments.len()];
     for round in 0.. {
+        // Each item's segment, and what to insert in the cache if it verifies.
         let mut at = Vec::new();
         let mut items = Vec::new();
-        let mut pending = Vec::new();
         let mut tried = false;
         for (i, s) in segments.iter().enumerate() {
             let Some(message) = s.octets.filter(|_| !verified[i]) else {
@@ -275,46 +371,58 @@ fn verify_segments<B: BaseSignature>(
             let key = s
                 .keys
                 .iter()
-                .filter_map(|k| {
-                    let parsed = k
-                        .for_suite(id)
-                        .and_then(VerifyingKey::downcast::<B::PublicKey>)?;
-                    Some((k.spki(), parsed))
-                })
+                .filter_map(|k| Some((k, parsed::<B>(k, id)?)))
                 .nth(round);
-            let Some((spki, key)) = key else {
+            let Some((router_key, key)) = key else {
                 continue;
             };
             tried = true;
-            if let Some(cache) = cache {
-                match cache.lookup(|| CheckKey::one(id, spki, message, s.signature)) {
-                    Lookup::Hit => {
-                        verified[i] = true;
-                        continue;
+            let pending = match cache {
+                Some(cache) => {
+                    match cache
+                        .lookup(|| CheckKey::one(id, router_key.spki(), message, s.signature))
+                    {
+                        Lookup::Hit => {
+                            verified[i] = true;
+                            continue;
+                        }
+                        Lookup::Miss(p) => Some(p),
                     }
-                    Lookup::Miss(p) => pending.push(p),
                 }
-            }
-            at.push(i);
-            items.push(Signed {
-                key,
-                message,
+                None => None,
+            };
+            // Answered from the batch's verdicts, or verified below; either way told
+            // to the cache in this order, after the round's lookups, as alone.
+            let known = verdicts.get(&Check {
+                suite: id,
+                key: router_key,
+                octets: message,
                 signature: s.signature,
             });
+            at.push((i, pending, known));
+            if known.is_none() {
+                items.push(Signed {
+                    key,
+                    message,
+                    signature: s.signature,
+                });
+            }
         }
         if !tried {
             break;
         }
-        let answers = if items.is_empty() {
+        let mut answers = if items.is_empty() {
             vec![]
         } else {
             backend.verify_batch(&items)
-        };
-        let mut pending = pending.into_iter();
-        for (i, ok) in at.into_iter().zip(answers) {
+        }
+        .into_iter();
+        for (i, pending, known) in at {
+            let Some(ok) = known.or_else(|| answers.next()) else {
+                break;
+            };
             verified[i] = ok;
-            let p = pending.next();
-            if let (true, Some(cache), Some(p)) = (ok, cache, p) {
+            if let (true, Some(cache), Some(p)) = (ok, cache, pending) {
                 cache.verified(p);
             }
         }

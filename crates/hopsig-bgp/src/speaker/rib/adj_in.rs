@@ -165,17 +165,28 @@ pub struct ValidateJob {
 }
 
 impl ValidateJob {
-    /// Validates the UPDATE (RFC 8205 §5.2) with `validator`, which holds the keys of
-    /// view `generation`.
-    pub(crate) fn run(&self, validator: &Validator<'_>, generation: u64) -> Validated {
-        Validated {
-            neighbor: self.neighbor,
-            prefix: self.prefix,
-            seq: self.seq,
-            job: self.job,
-            generation,
-            result: Ok(validator.update(&self.update, &self.peer)),
-        }
+    /// Validates the UPDATE of each of `jobs` (RFC 8205 §5.2) with `validator`, which
+    /// holds the keys of view `generation`: one answer per job, in order, their
+    /// UPDATEs validated together ([`Validator::updates`]: the signature checks of
+    /// all of them in one batch), each answer the one its job gets alone.
+    pub(crate) fn run_all(
+        jobs: &[&ValidateJob],
+        validator: &Validator<'_>,
+        generation: u64,
+    ) -> Vec<Validated> {
+        let updates: Vec<(&Update<'_>, &Peer)> =
+            jobs.iter().map(|j| (&*j.update, &j.peer)).collect();
+        jobs.iter()
+            .zip(validator.updates(&updates))
+            .map(|(j, v)| Validated {
+                neighbor: j.neighbor,
+                prefix: j.prefix,
+                seq: j.seq,
+                job: j.job,
+                generation,
+                result: Ok(v),
+            })
+            .collect()
     }
 }
 

@@ -210,12 +210,13 @@ pub fn run(args: Args) -> Outcome {
 
 fn summary(args: &Args, r: &ValidateReport, keys: usize, threads: usize, seconds: f64) -> Outcome {
     say(format_args!(
-        "validated: {}: {} UPDATEs of {} MRT records, {keys} router keys, {threads} threads, {seconds:.2} s: {:.0} UPDATEs/s, {:.0} signatures/s",
+        "validated: {}: {} UPDATEs of {} MRT records, {keys} router keys, {threads} threads, {seconds:.2} s: {:.0} UPDATEs/s, {:.0} signatures/s, backend {}",
         args.file.display(),
         r.updates,
         r.records,
         rate(r.updates, seconds),
         rate(r.signatures, seconds),
+        r.backend,
     ))?;
     say(format_args!(
         "valid: {} ({} signatures)",
