@@ -319,7 +319,10 @@ impl Scheme {
                             .zip(&peers)
                             .map(|(&l, p)| (received[l - 1].0.as_slice(), p))
                             .collect();
-                        validate_messages(&validator, &messages)
+                        // One cross-UPDATE batch: every signature check of the
+                        // window in one call of the batch verifier.
+                        validator
+                            .messages(&messages)
                             .iter()
                             .all(Validation::is_valid)
                     };
@@ -394,16 +397,6 @@ impl Scheme {
             Prepared::Kcx(ladder) => kcx_signature_bytes(ladder.route(l)),
         }
     }
-}
-
-/// RFC 8205 §5.2 on each whole UPDATE message of `messages` from its peer, in order,
-/// as one cross-UPDATE batch of `validator`: every signature check of the batch in
-/// one call of the batch verifier; verdicts those of `Validator::message` one by one.
-fn validate_messages(validator: &Validator<'_>, messages: &[(&[u8], &Peer)]) -> Vec<Validation> {
-    messages
-        .iter()
-        .map(|(m, peer)| validator.message(m, peer))
-        .collect()
 }
 
 /// The primitives under a scheme's router work, measured in the same run: one

@@ -241,7 +241,8 @@ fn hops(update: &WireUpdate<'_>) -> usize {
 const CHUNK: usize = 256;
 
 /// [`Item::verdict`] of each of `items`, in order, the UPDATEs judged by RFC 8205 §5.2
-/// validated together: one [`validate_updates`] call for all of them.
+/// validated together: one `Validator::updates` call (the cross-UPDATE batch, whose
+/// verdicts and cache behaviour are `Validator::update`'s one by one) for all of them.
 fn verdicts(items: &[Item], validator: &Validator<'_>, peer: &Peer) -> Vec<Verdict> {
     // Messages decoded once, kept while the batch borrows them.
     let decoded: Vec<Option<WireUpdate<'_>>> = items
@@ -267,26 +268,13 @@ fn verdicts(items: &[Item], validator: &Validator<'_>, peer: &Peer) -> Vec<Verdi
             }
         }
     }
-    let updates: Vec<&WireUpdate<'_>> = batch.iter().map(|(_, u)| *u).collect();
-    for ((i, u), validation) in batch
-        .iter()
-        .zip(validate_updates(validator, &updates, peer))
-    {
+    let updates: Vec<(&WireUpdate<'_>, &Peer)> = batch.iter().map(|(_, u)| (*u, peer)).collect();
+    for ((i, u), validation) in batch.iter().zip(validator.updates(&updates)) {
         out[*i] = Some(Verdict::of(validation, hops(u)));
     }
     out.into_iter()
         .map(|v| v.unwrap_or_else(|| Verdict::not_valid("malformed", &"not validated")))
         .collect()
-}
-
-/// RFC 8205 §5.2 on each of `updates` from `peer`, in order: the validator's
-/// cross-UPDATE batch, whose verdicts are `Validator::update`'s one by one.
-fn validate_updates(
-    validator: &Validator<'_>,
-    updates: &[&WireUpdate<'_>],
-    peer: &Peer,
-) -> Vec<Validation> {
-    updates.iter().map(|u| validator.update(u, peer)).collect()
 }
 
 /// The verifier that checks suite-1 (ECDSA P-256) signatures in this process:
