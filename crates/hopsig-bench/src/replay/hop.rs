@@ -142,6 +142,10 @@ enum Prepared {
         keys: RouterKeys,
         /// Per L: the received UPDATE, its BGPsec_PATH, the route.
         received: Vec<(Vec<u8>, BgpsecPath<'static>, Route)>,
+        /// Per L: more UPDATEs of L hops, each for its own prefix, so that the
+        /// announcements of a cross-UPDATE batch carry distinct signatures as real
+        /// ones do (the batch verifies a repeated check once; [`Scheme::batched`]).
+        copies: Vec<Vec<Vec<u8>>>,
     },
     Kcx(Ladder),
 }
@@ -219,6 +223,7 @@ impl Scheme {
                     ring,
                     keys,
                     received,
+                    copies: vec![Vec::new(); MAX_HOPS],
                 }
             }
             Kind::Kcx(variant) => {
@@ -234,10 +239,30 @@ impl Scheme {
     }
 
     /// The scheme, its BGPsec router validating `n` (at least 1) consecutive
-    /// announcements in one cross-UPDATE batch ([`Scheme::run`]).
-    pub fn batched(mut self, n: usize) -> Scheme {
+    /// announcements in one cross-UPDATE batch ([`Scheme::run`]). A BGPsec scheme
+    /// signs n − 1 more UPDATEs per path length L, each for its own prefix (untimed):
+    /// the announcements of one batch then never share a signature, as distinct
+    /// routes do not, and the batch cannot verify a repeated check once for all.
+    ///
+    /// # Errors
+    /// Signing failures.
+    pub fn batched(mut self, n: usize) -> Result<Scheme, Error> {
         self.batch = n.max(1);
-        self
+        if let Prepared::Bgpsec { ring, copies, .. } = &mut self.prepared {
+            for (l, copies) in (1..=MAX_HOPS).zip(copies.iter_mut()) {
+                while copies.len() + 1 < self.batch {
+                    // 10.a.b.0/24, a distinct prefix per copy (up to 65,536).
+                    let c = copies.len() + 1;
+                    let prefix =
+                        Prefix::new(Ipv4Addr::new(10, (c >> 8) as u8, c as u8, 0).into(), 24)
+                            .map_err(setup)?;
+                    let r = Route::synthetic(l, prefix, LOCAL_AS);
+                    let path = signed_path(&r, ring).map_err(setup)?;
+                    copies.push(update_message(&r, path).map_err(setup)?);
+                }
+            }
+        }
+        Ok(self)
     }
 
     /// Announcements validated per batch: 1 unless [`Scheme::batched`] said more; 1
@@ -299,6 +324,7 @@ impl Scheme {
                 ring,
                 keys,
                 received,
+                copies,
                 ..
             } => {
                 let validator = Validator::with_suites(SUITES, keys);
@@ -317,7 +343,15 @@ impl Scheme {
                         let messages: Vec<(&[u8], &Peer)> = ls
                             .iter()
                             .zip(&peers)
-                            .map(|(&l, p)| (received[l - 1].0.as_slice(), p))
+                            .enumerate()
+                            // The j-th of the window: the (j − 1)-th copy of its L.
+                            .map(|(j, (&l, p))| {
+                                let msg = j
+                                    .checked_sub(1)
+                                    .and_then(|c| copies[l - 1].get(c))
+                                    .unwrap_or(&received[l - 1].0);
+                                (msg.as_slice(), p)
+                            })
                             .collect();
                         // One cross-UPDATE batch: every signature check of the
                         // window in one call of the batch verifier.
@@ -584,7 +618,7 @@ mod tests {
     #[test]
     fn batched_validation_charges_each_announcement_its_share() {
         let hops = [1, 3, 2, 5, 4, 15, 40];
-        let s = Scheme::prepare("bgpsec-ecdsa").unwrap().batched(3);
+        let s = Scheme::prepare("bgpsec-ecdsa").unwrap().batched(3).unwrap();
         assert_eq!(s.batch(), 3);
         let mut seen = Vec::new();
         let t = s
@@ -606,8 +640,42 @@ mod tests {
         }
         assert!(t.iter().all(|s| s.validate > 0.0 && s.sign > 0.0));
         assert_eq!(Scheme::prepare("bgpsec-ecdsa").unwrap().batch(), 1);
-        assert_eq!(Scheme::prepare("kc-mt").unwrap().batched(8).batch(), 1);
-        assert_eq!(Scheme::prepare("bgr").unwrap().batched(0).batch(), 1);
+        assert_eq!(
+            Scheme::prepare("kc-mt")
+                .unwrap()
+                .batched(8)
+                .unwrap()
+                .batch(),
+            1
+        );
+        assert_eq!(
+            Scheme::prepare("bgr").unwrap().batched(0).unwrap().batch(),
+            1
+        );
+        // The batch's UPDATEs are distinct routes: L hops each, all valid, no two
+        // alike (a repeated signature would be verified once for all).
+        let Prepared::Bgpsec {
+            received,
+            copies,
+            keys,
+            ..
+        } = &s.prepared
+        else {
+            panic!()
+        };
+        for (l, copies) in copies.iter().enumerate() {
+            assert_eq!(copies.len(), 2);
+            let mut all: Vec<&Vec<u8>> = copies.iter().collect();
+            all.push(&received[l].0);
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), 3, "L = {}", l + 1);
+            let v = Validator::with_suites(SUITES, keys);
+            let peer = Peer::external(LOCAL_AS, 65_000 + l as u32 + 1);
+            for m in copies {
+                assert!(v.message(m, &peer).is_valid(), "L = {}", l + 1);
+            }
+        }
     }
 
     #[test]

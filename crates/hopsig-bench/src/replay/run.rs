@@ -120,7 +120,7 @@ pub fn run(r: &Request<'_>) -> Result<Run, Error> {
         .iter()
         .map(|n| {
             tracing::info!("{n}: preparing keys and upstream signatures ...");
-            Scheme::prepare_with(n, r.router_keys).map(|s| s.batched(r.batch))
+            Scheme::prepare_with(n, r.router_keys)?.batched(r.batch)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let options = Options {
