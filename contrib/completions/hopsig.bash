@@ -3051,7 +3051,7 @@ _hopsig() {
             return 0
             ;;
         hopsig__subcmd__replay)
-            opts="-h --schemes --peer --mode --threads --speedup --limit --rib --json --out --force --rtr --log-format --log-level --help"
+            opts="-h --schemes --peer --mode --threads --speedup --limit --batch --rib --json --out --force --rtr --log-format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3078,6 +3078,10 @@ _hopsig() {
                     return 0
                     ;;
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --batch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -329,6 +329,7 @@ strict\t'Validate, then sign and forward'"
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l threads -d 'Servers of the queue (router threads)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l speedup -d 'Divide the trace\'s arrival times by this (> 0)' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l limit -d 'Replay only the peer\'s first N announcements' -r
+complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l batch -d 'BGPsec routers validate N consecutive announcements in one cross-UPDATE batch, each charged its share of the batch\'s time (the cost when N UPDATEs wait; a session reset). 1: each validated alone, on arrival' -r
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l rib -d 'RIB dump for Table VI (signature memory); not printed without it' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l json -d 'Write the results as JSON (docs/spec/replay.md)' -r -F
 complete -c hopsig -n "__fish_hopsig_using_subcommand replay" -l out -d 'Folder for Fig. 5\'s SVG panels (one per scheme)' -r -F

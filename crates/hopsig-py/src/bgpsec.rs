@@ -7,7 +7,7 @@
 //! | `Update`, `PathAttribute` | a whole UPDATE message (RFC 4271 §4.3) | `bgpsec/update.rs` |
 //! | `SigningKey`, `RouterKeys` | a router's key pair; the (AS, SKI, key) triples a validator trusts (RFC 8205 §5.2 step 2) | `bgpsec/keys.rs` |
 //! | `Signer`, `sign` | a router signing its outgoing UPDATE (RFC 8205 §4.2) | `bgpsec/sign.rs` |
-//! | `Verdict`, `validate`, `validate_many` | RFC 8205 §5.2, one UPDATE or many on every core | `bgpsec/verdict.rs` |
+//! | `Verdict`, `validate`, `validate_many`, `backend` | RFC 8205 §5.2, one UPDATE or many on every core (cross-UPDATE batches); the signature verifier | `bgpsec/verdict.rs` |
 //!
 //! Every object is decoded by hopsig's own codec and encoded back by it, so
 //! `to_bytes()` of a decoded object gives back exactly the octets it came from
@@ -44,5 +44,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<verdict::Verdict>()?;
     m.add_function(wrap_pyfunction!(verdict::validate, m)?)?;
     m.add_function(wrap_pyfunction!(verdict::validate_many, m)?)?;
+    m.add_function(wrap_pyfunction!(verdict::backend, m)?)?;
     Ok(())
 }

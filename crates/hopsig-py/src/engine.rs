@@ -466,7 +466,7 @@ fn generate_keys(
 /// §V-A-3; the native half of `hopsig.engine.replay`): `hopsig replay --json`'s
 /// document as JSON text.
 #[pyfunction]
-#[pyo3(signature = (path, *, schemes=None, peer="median", mode="lazy", threads=1, speedup=1.0, limit=None, rib=None, rtr=Vec::new()))]
+#[pyo3(signature = (path, *, schemes=None, peer="median", mode="lazy", threads=1, speedup=1.0, limit=None, rib=None, rtr=Vec::new(), batch=1))]
 #[allow(clippy::too_many_arguments)]
 fn replay(
     py: Python<'_>,
@@ -479,6 +479,7 @@ fn replay(
     limit: Option<usize>,
     rib: Option<PathBuf>,
     rtr: Vec<String>,
+    batch: usize,
 ) -> PyResult<String> {
     let bad = |m: String| errors::input("bad-argument", m);
     if !(speedup.is_finite() && speedup > 0.0) {
@@ -486,8 +487,8 @@ fn replay(
             "speedup must be a positive number, not {speedup}"
         )));
     }
-    if threads == 0 || limit == Some(0) {
-        return Err(bad("threads and limit must be at least 1".into()));
+    if threads == 0 || limit == Some(0) || batch == 0 {
+        return Err(bad("threads, limit and batch must be at least 1".into()));
     }
     let names: Vec<&'static str> = match &schemes {
         None => SCHEMES.iter().map(|s| s.name).collect(),
@@ -528,6 +529,7 @@ fn replay(
             limit,
             rib: rib.as_deref(),
             router_keys: cached.as_ref(),
+            batch,
         })
         .map_err(replay_error)?;
         Ok(run.to_json().to_string())

@@ -516,6 +516,73 @@ def test_validate_many_matches_validate(routers):
     assert bgpsec.validate_many([], keys, local_as=1) == []
 
 
+def test_validate_many_batches_keep_each_updates_verdict(routers):
+    """validate_many verifies the signatures of many UPDATEs in one batch (chunks of
+    up to 256 per thread): a bad signature, a missing key or a wrong target in one
+    UPDATE must not change its neighbours' verdicts, at every chunking (1 and 2
+    threads, more UPDATEs than one chunk)."""
+    signers, keys = routers
+    partial = RouterKeys([e for e in keys.entries() if e[0] != 64502])
+    rng = random.Random(28)
+    updates, expected_keys = [], []
+    for i in range(300):
+        u = bgpsec.sign(f"10.{i % 250}.{i // 250}.0/24", signers[: 1 + i % 4], target_as=64999)
+        kind = rng.randrange(5)
+        if kind == 0:
+            # One signature octet changed: this UPDATE alone is not valid.
+            path = u.bgpsec_path
+            block = path.signature_blocks[0]
+            seg = block.segments[rng.randrange(len(block.segments))]
+            sig = bytearray(seg.signature)
+            sig[rng.randrange(8, len(sig))] ^= 1 << rng.randrange(8)
+            segments = [Signature(seg.ski, bytes(sig)) if s is seg else s for s in block.segments]
+            u = u.with_bgpsec_path(BgpsecPath(path.secure_path, [SignatureBlock(1, segments)]))
+        elif kind == 1:
+            # Signed toward another AS.
+            u = bgpsec.sign(f"10.{i % 250}.{i // 250}.0/24", signers[: 1 + i % 4], target_as=64998)
+        updates.append(u.to_bytes() if i % 3 else u)
+    updates.insert(17, b"garbage")
+    for k in (keys, partial):
+        one_by_one = [bgpsec.validate(u, k, local_as=64999) for u in updates]
+        assert 0 < sum(map(bool, one_by_one)) < len(updates)
+        for threads in (1, 2, 7):
+            assert bgpsec.validate_many(updates, k, local_as=64999, threads=threads) == one_by_one
+    # AS 64502 signs every path of two hops or more: without its key only the
+    # one-hop paths can be valid.
+    assert all(v.signatures <= 1 for v in bgpsec.validate_many(updates, partial, local_as=64999))
+
+
+def test_backend_names_the_verifier():
+    """``backend()`` names the suite-1 verifier: ``avx512ifma`` where the processor has
+    AVX-512 IFMA (read here from /proc/cpuinfo, independently of hopsig's detection)
+    unless HOPSIG_CPU_DISABLE names it, ``cpu`` otherwise; a child process with the
+    override says ``cpu`` and validates the same."""
+    import subprocess
+
+    name = bgpsec.backend()
+    assert name in ("avx512ifma", "cpu")
+    flags = set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    except OSError:
+        pass
+    disabled = os.environ.get("HOPSIG_CPU_DISABLE", "").lower()
+    has_ifma = {"avx512f", "avx512ifma"} <= flags
+    if has_ifma and "avx512ifma" not in disabled and "all" not in disabled:
+        assert name == "avx512ifma"
+    elif flags:
+        assert name == "cpu"
+    child = subprocess.run(
+        [sys.executable, "-c", "from hopsig import bgpsec; print(bgpsec.backend())"],
+        env={**os.environ, "HOPSIG_CPU_DISABLE": "avx512ifma"},
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    assert child.stdout.strip() == "cpu"
+
+
 def test_validate_many_releases_the_gil(routers):
     """A Python thread runs while validate_many works. The switch interval is made
     huge, so the thread cannot preempt the caller: it can only run when the caller

@@ -331,6 +331,35 @@ def test_replay_is_the_clis_document(ris_updates: Path, tmp_path: Path) -> None:
     assert e.value.reason == "io"
 
 
+def test_replay_validates_in_cross_update_batches(ris_updates: Path, tmp_path: Path) -> None:
+    """``batch=N`` (the CLI's ``--batch N``): BGPsec routers validate N announcements
+    per cross-UPDATE batch, reported per scheme as ``validate_batch`` (1 for schemes
+    without such a batch); every announcement still served; 0 is refused."""
+    mine = engine.replay(ris_updates, schemes=["none", "bgpsec-ecdsa"], limit=50, batch=8)
+    report = tmp_path / "replay.json"
+    subprocess.run(
+        [
+            hopsig_binary(), "replay", ris_updates, "--schemes", "none,bgpsec-ecdsa",
+            "--limit", "50", "--batch", "8", "--json", report,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    cli = json.loads(report.read_text())
+    for doc in (mine, cli):
+        schemes = doc["replay"]["schemes"]
+        assert [(s["scheme"], s["validate_batch"]) for s in schemes] == [
+            ("none", 1), ("bgpsec-ecdsa", 8)
+        ]
+        assert all(sum(s["outgoing_per_s"]) == 50 for s in schemes)
+        assert schemes[1]["validate_us"]["mean"] > 0
+    alone = engine.replay(ris_updates, schemes=["bgpsec-ecdsa"], limit=10)
+    assert alone["replay"]["schemes"][0]["validate_batch"] == 1
+    with pytest.raises(InputError) as e:
+        engine.replay(ris_updates, limit=10, batch=0)
+    assert e.value.reason == "bad-argument" and "batch" in str(e.value)
+
+
 def test_the_gil_is_released_while_a_job_runs(signed: Dict[str, Any]) -> None:
     # A Python thread counts while validate_mrt runs (one thread, no cache, no
     # progress callable: the GIL is never taken back during the job). Were the GIL

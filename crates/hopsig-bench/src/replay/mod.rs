@@ -213,6 +213,9 @@ pub struct Delays {
 pub struct SchemeResult {
     /// Scheme name.
     pub scheme: String,
+    /// Announcements its router validated per cross-UPDATE batch (1: each alone;
+    /// `hop::Scheme::run`).
+    pub validate_batch: usize,
     /// Measured validation per announcement, µs.
     pub validate_us: Summary,
     /// Measured signing (and encoding) per announcement, µs.
@@ -375,6 +378,7 @@ pub fn replay(
         let sign_us = us(|s| s.sign);
         results.push(SchemeResult {
             scheme: scheme.name.to_string(),
+            validate_batch: scheme.batch(),
             capacity_per_s: o.threads.max(1) as f64 / ((validate_us.mean + sign_us.mean) / 1e6),
             validate_us,
             sign_us,

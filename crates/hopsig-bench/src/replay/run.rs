@@ -62,6 +62,9 @@ pub struct Request<'a> {
     pub rib: Option<&'a Path>,
     /// Router keys joining the validating router's key table (an RPKI cache's).
     pub router_keys: Option<&'a RouterKeys>,
+    /// Announcements a BGPsec router validates in one cross-UPDATE batch (1: each
+    /// alone, on arrival; [`Scheme::run`]).
+    pub batch: usize,
 }
 
 /// What a replay gives: the replay, and Table VI with a RIB dump.
@@ -117,7 +120,7 @@ pub fn run(r: &Request<'_>) -> Result<Run, Error> {
         .iter()
         .map(|n| {
             tracing::info!("{n}: preparing keys and upstream signatures ...");
-            Scheme::prepare_with(n, r.router_keys)
+            Scheme::prepare_with(n, r.router_keys)?.batched(r.batch)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let options = Options {

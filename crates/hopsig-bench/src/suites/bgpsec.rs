@@ -2,8 +2,9 @@
 //! algorithm suite, against its floor sampled alternately in the same run — for suite
 //! 1, n OpenSSL P-256 verifications and the SHA-256 of the n signed inputs; for an
 //! RSA suite, n raw RSA-2048 public operations —, `validate-mrt` on one thread and on
-//! two over real signed UPDATEs, a projection for a full table, and the BGPsec_PATH
-//! size per n beside BGR Table 1's signature lengths.
+//! two over real signed UPDATEs, a projection for a full table, the BGPsec_PATH size
+//! per n beside BGR Table 1's signature lengths, and suite 1's batch verification
+//! beside OpenSSL (issue 28, [`super::bgpsec_batch`]).
 //!
 //! Targets (issue 12 §6) are printed beside the measured ratios, never asserted.
 
@@ -19,6 +20,7 @@ use hopsig_bgp::{Peer, SignatureInput, Validator, SUITES};
 use hopsig_schemes::floors::{EcdsaP256Verifications, RawRsa};
 use hopsig_schemes::Error as SchemeError;
 
+use super::bgpsec_batch::BatchVerification;
 use super::{Machine, Options};
 use crate::table::{Column, Table};
 use crate::timer::{paired, Budget};
@@ -149,6 +151,9 @@ pub struct Bgpsec {
     pub projections: Vec<Projection>,
     /// Sizes, per suite and n = 1..15.
     pub sizes: Vec<SizeRow>,
+    /// Suite-1 signatures per second per core by the batch backend at batches of 8,
+    /// 64 and 256, beside OpenSSL (issue 28).
+    pub batch: BatchVerification,
 }
 
 /// What a suite's validation is compared with.
@@ -333,6 +338,7 @@ impl Bgpsec {
                 });
             }
         }
+        let batch = BatchVerification::measure(budget)?;
         let scaling = scaling(budget, o)?;
         let machine = Machine::detect();
         let efficiency = scaling.as_ref().map_or(1.0, |s| (s.speedup / 2.0).min(1.0));
@@ -351,6 +357,7 @@ impl Bgpsec {
             scaling,
             projections,
             sizes,
+            batch,
         })
     }
 
@@ -392,6 +399,7 @@ impl Bgpsec {
             ]);
         }
         out += &t.render();
+        out += &self.batch.render();
         for s in &self.no_floor {
             out.push_str(&format!("{s}: no floor in this benchmark, not measured\n"));
         }

@@ -5,6 +5,7 @@
 // One file per suite, named for what it measures; the suite names (`table1`, ...) are
 // the papers' table numbers, which `hopsig bench` keeps as its command-line names.
 mod bgpsec; // bgpsec
+pub mod bgpsec_batch; // bgpsec: suite 1's batch verification (issue 28)
 mod kcmt_parameters; // fig4: KC-x Fig. 4
 mod kcx_costs; // table3: KC-x Table III
 mod koblitz_ecdsa; // table2: 003 Table II

@@ -42,6 +42,11 @@ pub struct Args {
     /// Replay only the peer's first N announcements.
     #[arg(long)]
     limit: Option<usize>,
+    /// BGPsec routers validate N consecutive announcements in one cross-UPDATE batch,
+    /// each charged its share of the batch's time (the cost when N UPDATEs wait; a
+    /// session reset). 1: each validated alone, on arrival.
+    #[arg(long, default_value_t = 1)]
+    batch: usize,
     /// RIB dump for Table VI (signature memory); not printed without it.
     #[arg(long)]
     rib: Option<PathBuf>,
@@ -78,9 +83,9 @@ pub fn run(args: Args) -> Outcome {
             args.speedup
         )));
     }
-    if args.threads == 0 || args.limit == Some(0) {
+    if args.threads == 0 || args.limit == Some(0) || args.batch == 0 {
         return Err(Failure::Input(
-            "--threads and --limit must be at least 1".into(),
+            "--threads, --limit and --batch must be at least 1".into(),
         ));
     }
     let names = args
@@ -117,6 +122,7 @@ pub fn run(args: Args) -> Outcome {
         limit: args.limit,
         rib: args.rib.as_deref(),
         router_keys: cached.as_ref(),
+        batch: args.batch,
     })?;
     let (result, memory) = (&run.replay, &run.memory);
     let mut text = format!(

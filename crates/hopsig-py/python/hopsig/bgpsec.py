@@ -9,7 +9,8 @@
 - :class:`Signer`, :func:`sign` -- originate and forward signed UPDATEs;
 - :func:`validate`, :func:`validate_many` -- RFC 8205 section 5.2, giving
   :class:`Verdict` objects (true exactly when valid) with the reason names of
-  ``hopsig bgpsec validate-mrt``.
+  ``hopsig bgpsec validate-mrt``; :func:`backend` -- the signature verifier they use
+  (``avx512ifma`` or ``cpu``).
 
 Every ``to_bytes()`` gives back exactly the octets an object was decoded from.
 Errors are :class:`hopsig.errors.InputError` with a ``reason``. docs/guide/python.md,
@@ -31,6 +32,7 @@ Verdict = _native_bgpsec.Verdict
 sign = _native_bgpsec.sign
 validate = _native_bgpsec.validate
 validate_many = _native_bgpsec.validate_many
+backend = _native_bgpsec.backend
 
 #: The Attribute Type Code of BGPsec_PATH (RFC 8205 section 9, IANA).
 BGPSEC_PATH_TYPE_CODE = 33
@@ -47,6 +49,7 @@ __all__ = [
     "SigningKey",
     "Update",
     "Verdict",
+    "backend",
     "sign",
     "validate",
     "validate_many",

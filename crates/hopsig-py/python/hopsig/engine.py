@@ -174,6 +174,7 @@ def replay(
     limit: Optional[int] = None,
     rib: Optional[PathLike] = None,
     rtr: Sequence[str] = (),
+    batch: int = 1,
 ) -> Dict[str, Any]:
     """Replay one peer of the MRT file ``path`` through a router for each scheme (KC-x §V-A-3).
 
@@ -184,7 +185,9 @@ def replay(
     median announcement rate), ``"busiest"`` or an AS number; ``mode`` is Fig. 5's
     (``"lazy"`` or ``"strict"``); ``limit`` replays the peer's first announcements
     only; ``rib`` (a RIB dump) adds Table VI; ``rtr`` caches' router keys join the
-    router's key table. Progress goes to ``tracing`` (the CLI's lines), not to a
+    router's key table; ``batch`` > 1 has BGPsec routers validate that many
+    consecutive announcements in one cross-UPDATE batch (each charged its share).
+    Progress goes to ``tracing`` (the CLI's lines), not to a
     callback: a replay's time is the schemes', not reading.
 
     Returns ``hopsig replay --json``'s document (docs/spec/replay.md):
@@ -200,6 +203,7 @@ def replay(
         limit=limit,
         rib=None if rib is None else os.fspath(rib),
         rtr=list(rtr),
+        batch=batch,
     )
     result: Dict[str, Any] = json.loads(text)
     return result

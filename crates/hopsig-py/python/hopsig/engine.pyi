@@ -58,5 +58,6 @@ def replay(
     limit: Optional[int] = None,
     rib: Optional[PathLike] = None,
     rtr: Sequence[str] = (),
+    batch: int = 1,
 ) -> Dict[str, Any]:
     """Replay one peer of an MRT file through a router per scheme (KC-x §V): ``hopsig replay --json``'s document."""
