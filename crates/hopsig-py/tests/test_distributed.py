@@ -39,7 +39,7 @@ pq = require("pyarrow.parquet")
 
 from distributed import WorkerPlugin  # noqa: E402
 
-from hopsig import distributed, engine  # noqa: E402
+from hopsig import bgpsec, distributed, engine  # noqa: E402
 from hopsig.errors import InputError  # noqa: E402
 
 #: Announcements signed per file: enough for several validation batches per file and
@@ -117,6 +117,8 @@ def test_distributed_equals_sequential_and_all_valid(client, signed):
     assert s["signatures"] > s["updates"]
     assert s["file_count"] == len(files) and s["workers"] == 2
     assert [f["file"] for f in s["files"]] == files
+    # Every worker verified with the backend this machine picks (issue 28).
+    assert s["backend"] == bgpsec.backend()
     # hopsig.distributed's own sequential mode reduces to the same summary and table.
     seq = distributed.validate_mrt(files, keys, scheduler="sequential", progress=False)
     assert distributed.timing_free(seq.summary) == distributed.timing_free(s)

@@ -56,9 +56,9 @@ pub const IFMA_PER_CYCLE: f64 = 1.0;
 
 /// 52-bit multiply instructions (`vpmadd52luq` + `vpmadd52huq`, each eight lanes) in one
 /// eight-lane call of the kernel, counted in docs/design/p256-ifma.md ("IFMA count per
-/// verification"): 252 doublings × 400 + 80 mixed additions × 600 (a multiplication 60,
-/// a squaring 40).
-pub const IFMA_PER_KERNEL_CALL: Option<f64> = Some(148_800.0);
+/// verification"): 252 doublings × 480 + 80 mixed additions × 710 (a multiplication 70,
+/// a squaring 50).
+pub const IFMA_PER_KERNEL_CALL: Option<f64> = Some(177_760.0);
 
 /// The processor's nominal clock and where it was read.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -400,7 +400,7 @@ def validate_mrt(
         results = run.map("validate-mrt", _validate_one, [(p, keys_arg, engine_threads, options) for p in paths])
     summaries = [s for s, _ in results]
     table = pa.concat_tables([t for _, t in results]) if results else verdict_schema().empty_table()
-    summary = _finish("validate-mrt", run, summaries, ("keys", "router_keys"), started)
+    summary = _finish("validate-mrt", run, summaries, ("keys", "router_keys", "backend"), started)
     if out is not None:
         import pyarrow.parquet as pq
 
