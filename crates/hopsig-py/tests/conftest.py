@@ -81,3 +81,30 @@ def require(module: str) -> ModuleType:
         except ImportError as e:
             pytest.fail(f"{module} is not installed (pip install './crates/hopsig-py[test]'): {e}")
     return pytest.importorskip(module)
+
+
+_BUILT: list = []
+
+
+@pytest.fixture(scope="session")
+def hopsig_cli() -> Path:
+    """``target/release/hopsig``, the CLI the tests compare the package with, brought up
+    to date with cargo first (a no-op when it is; a binary left from an older checkout
+    would otherwise answer for code that no longer exists). Without cargo an existing
+    binary is used as it is; with neither, a skip — a failure under ``CI=true``."""
+    import shutil
+    import subprocess
+
+    binary = REPO / "target" / "release" / "hopsig"
+    cargo = shutil.which("cargo")
+    if cargo is not None and not _BUILT:
+        subprocess.run([cargo, "build", "--release", "-p", "hopsig-cli"], cwd=REPO,
+                       check=True, timeout=3600)
+        _BUILT.append(True)
+    if not binary.exists():
+        why = f"{binary} is missing and there is no cargo to build it"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    return binary
+

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import threading
@@ -31,22 +30,6 @@ TIMING = {"seconds", "updates_per_second", "signatures_per_second", "metadata"}
 def untimed(summary: Dict[str, Any]) -> Dict[str, Any]:
     """``summary`` without its timing fields."""
     return {k: v for k, v in summary.items() if k not in TIMING}
-
-
-def hopsig_binary() -> Path:
-    """``target/release/hopsig``, built with cargo if missing (a skip without cargo, a
-    failure under ``CI=true``)."""
-    binary = REPO / "target" / "release" / "hopsig"
-    if not binary.exists():
-        cargo = shutil.which("cargo")
-        if cargo is None:
-            if os.environ.get("CI") == "true":
-                pytest.fail("target/release/hopsig is missing and there is no cargo to build it")
-            pytest.skip("target/release/hopsig is missing and there is no cargo to build it")
-        subprocess.run(
-            [cargo, "build", "--release", "-p", "hopsig-cli"], cwd=REPO, check=True
-        )
-    return binary
 
 
 @pytest.fixture(scope="module")
@@ -132,8 +115,10 @@ def test_other_keys_and_a_flipped_byte_are_not_valid(
     assert v["first_failures"][0]["record"] == v["records"] - 1
 
 
-def test_summaries_equal_the_clis_json(signed: Dict[str, Any], tmp_path: Path) -> None:
-    binary = hopsig_binary()
+def test_summaries_equal_the_clis_json(
+    signed: Dict[str, Any], tmp_path: Path, hopsig_cli: Path
+) -> None:
+    binary = hopsig_cli
     keys_json = signed["keys"] / "bgpsec_keys.json"
     report = tmp_path / "cli.json"
     subprocess.run(
@@ -257,7 +242,7 @@ def test_a_progress_exception_is_raised_after_the_job(signed: Dict[str, Any]) ->
 
 
 def test_rpki_files_add_the_rov_and_aspa_tables_as_the_cli(
-    signed: Dict[str, Any], tmp_path: Path
+    signed: Dict[str, Any], tmp_path: Path, hopsig_cli: Path
 ) -> None:
     # Every prefix covered by a VRP of an AS that originates nothing: all Invalid.
     roas = tmp_path / "roas.json"
@@ -283,7 +268,7 @@ def test_rpki_files_add_the_rov_and_aspa_tables_as_the_cli(
     report = tmp_path / "cli.json"
     subprocess.run(
         [
-            hopsig_binary(), "bgpsec", "validate-mrt", signed["out"], "--keys", keys_json,
+            hopsig_cli, "bgpsec", "validate-mrt", signed["out"], "--keys", keys_json,
             "--rpki", roas, "--role", "customer", "--threads", "1", "--json", report,
         ],
         check=True,
@@ -298,12 +283,12 @@ def test_rpki_files_add_the_rov_and_aspa_tables_as_the_cli(
     assert e.value.reason == "bad-argument" and "HOST:PORT" in str(e.value)
 
 
-def test_replay_is_the_clis_document(ris_updates: Path, tmp_path: Path) -> None:
+def test_replay_is_the_clis_document(ris_updates: Path, tmp_path: Path, hopsig_cli: Path) -> None:
     mine = engine.replay(ris_updates, schemes=["none", "bgpsec-ecdsa"], limit=100)
     report = tmp_path / "replay.json"
     subprocess.run(
         [
-            hopsig_binary(), "replay", ris_updates, "--schemes", "none,bgpsec-ecdsa",
+            hopsig_cli, "replay", ris_updates, "--schemes", "none,bgpsec-ecdsa",
             "--limit", "100", "--json", report,
         ],
         check=True,
@@ -331,7 +316,9 @@ def test_replay_is_the_clis_document(ris_updates: Path, tmp_path: Path) -> None:
     assert e.value.reason == "io"
 
 
-def test_replay_validates_in_cross_update_batches(ris_updates: Path, tmp_path: Path) -> None:
+def test_replay_validates_in_cross_update_batches(
+    ris_updates: Path, tmp_path: Path, hopsig_cli: Path
+) -> None:
     """``batch=N`` (the CLI's ``--batch N``): BGPsec routers validate N announcements
     per cross-UPDATE batch, reported per scheme as ``validate_batch`` (1 for schemes
     without such a batch); every announcement still served; 0 is refused."""
@@ -339,7 +326,7 @@ def test_replay_validates_in_cross_update_batches(ris_updates: Path, tmp_path: P
     report = tmp_path / "replay.json"
     subprocess.run(
         [
-            hopsig_binary(), "replay", ris_updates, "--schemes", "none,bgpsec-ecdsa",
+            hopsig_cli, "replay", ris_updates, "--schemes", "none,bgpsec-ecdsa",
             "--limit", "50", "--batch", "8", "--json", report,
         ],
         check=True,

@@ -357,28 +357,14 @@ def test_verify_many_matches_verify_and_releases_the_gil(keys):
     assert during > 0
 
 
-def hopsig_binary(repo):
-    """target/release/hopsig; under CI=true built first if missing (pytest runs before
-    `cargo test` in .ci/run), else a skip."""
-    import subprocess
-
-    binary = repo / "target" / "release" / "hopsig"
-    if not binary.exists():
-        if os.environ.get("CI") != "true":
-            pytest.skip(f"{binary} is not built (cargo build --release -p hopsig-cli)")
-        subprocess.run(["cargo", "build", "--release", "-p", "hopsig-cli"], cwd=repo,
-                       check=True, timeout=3600)
-    return binary
-
-
 @pytest.mark.parametrize("sid", ["bgr-rsa2048", "ecdsa-p256-concat", "bls12381-bgls"])
-def test_files_interoperate_with_the_cli(keys, repo, tmp_path, sid):
+def test_files_interoperate_with_the_cli(keys, hopsig_cli, tmp_path, sid):
     """Keys and aggregates are the CLI's files: `hopsig verify` accepts what Python
     signed (exit 0) and rejects it for another message (exit 1); `hopsig sign` adds a
     hop with a Python-written key file, and Python verifies the result."""
     import subprocess
 
-    hopsig = hopsig_binary(repo)
+    hopsig = hopsig_cli
     key = keys[sid]
     (tmp_path / "k.key").write_bytes(key.to_bytes())
     (tmp_path / "k.pub").write_bytes(key.public_key().to_bytes())
