@@ -216,7 +216,8 @@ pub fn test_nonce(d: &BigNumRef, e: &BigNumRef) -> BigNum {
     }
 }
 
-/// The reference's verdict (OpenSSL on the message's SHA-256, DER read by OpenSSL).
+/// The reference's verdict (`EcdsaP256::verify`: OpenSSL's `ECDSA_verify` rule, canonical
+/// DER read and re-encoded by OpenSSL, then its verification of the message's SHA-256).
 pub fn reference(item: &Signed<'_, EcdsaP256>) -> bool {
     <Signatures<EcdsaP256> as Kind>::verify_one(item)
 }
