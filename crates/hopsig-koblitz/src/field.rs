@@ -293,6 +293,8 @@ fn top_mask<F: Field>() -> u64 {
 }
 
 /// Reduces the `2N`-word product `c` modulo f into `N` words.
+// Only the PCLMULQDQ paths (x86-64) reduce whole products this way.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn reduce_words<F: Field>(c: &mut [u64; 2 * MAX_WORDS]) -> [u64; MAX_WORDS] {
     F::reduce(c)
