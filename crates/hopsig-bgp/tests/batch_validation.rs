@@ -9,6 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod bgpsec_common;
 mod common;
 
 use std::collections::HashMap;
@@ -18,10 +19,7 @@ use std::sync::OnceLock;
 use hopsig_bgp::cache::SignatureCache;
 use hopsig_bgp::mrt::bgp4mp::{Bgp4mpMessage, MrtRecord, Records};
 use hopsig_bgp::mrt::decompressed;
-use hopsig_bgp::packet::{
-    AsWidth, AttributeValue, BgpsecPath, Message, MpReachNlri, NextHop, Origin, PathAttribute,
-    Prefix, Update,
-};
+use hopsig_bgp::packet::{AsWidth, BgpsecPath, Message, Prefix, Update};
 use hopsig_bgp::suite::{BGR_RSA2048, ECDSA_P256_SHA256, RSA2048_PKCS1_SHA256};
 use hopsig_bgp::trace::validate::{validate_record, Outcome};
 use hopsig_bgp::trace::{sign_mrt, validate_mrt_cached, Keyring, SignOptions};
@@ -304,27 +302,6 @@ fn path(
     chain.path().unwrap()
 }
 
-fn message(path: BgpsecPath<'static>, nlri: SignedNlri) -> Vec<u8> {
-    let reach = MpReachNlri::new(
-        nlri.safi,
-        NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
-        vec![nlri.prefix],
-    )
-    .unwrap();
-    let update = Update {
-        attributes: [
-            AttributeValue::Origin(Origin::Igp),
-            AttributeValue::MpReachNlri(reach),
-            AttributeValue::BgpsecPath(path),
-        ]
-        .into_iter()
-        .map(|v| PathAttribute::new(v, AsWidth::Four).unwrap())
-        .collect(),
-        ..Update::default()
-    };
-    Message::Update(update).encoding(AsWidth::Four).unwrap()
-}
-
 /// Paths of every suite, some sharing hops, and paths with a suite 1 and a BGR block.
 fn mixed() -> &'static Vec<Vec<u8>> {
     static M: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
@@ -339,9 +316,15 @@ fn mixed() -> &'static Vec<Vec<u8>> {
                 RSA2048_PKCS1_SHA256.id(),
                 BGR_RSA2048.id(),
             ] {
-                out.push(message(path(|asn| &n.signers[&(suite, asn)], hops, p), p));
+                out.push(bgpsec_common::announcement(
+                    path(|asn| &n.signers[&(suite, asn)], hops, p),
+                    p,
+                ));
             }
-            out.push(message(path(|asn| &n.both[&asn], hops, p), p));
+            out.push(bgpsec_common::announcement(
+                path(|asn| &n.both[&asn], hops, p),
+                p,
+            ));
         }
         out
     })

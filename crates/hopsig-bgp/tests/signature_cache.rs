@@ -7,15 +7,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod bgpsec_common;
+
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 use std::sync::OnceLock;
 
 use hopsig_bgp::cache::{CacheStats, SignatureCache};
-use hopsig_bgp::packet::{
-    AsWidth, AttributeValue, BgpsecPath, Message, MpReachNlri, NextHop, Origin, PathAttribute,
-    Prefix, Update,
-};
+use hopsig_bgp::packet::{BgpsecPath, Prefix};
 use hopsig_bgp::suite::{BGR_RSA2048, ECDSA_P256_SHA256, RSA2048_PKCS1_SHA256};
 use hopsig_bgp::{
     AlgorithmSuite, BlockFault, Chain, Hop, NotValid, Peer, RouterKey, RouterKeys, SignedNlri,
@@ -261,7 +260,7 @@ fn corpus() -> &'static Corpus {
                 } else {
                     net.path(hops, p)
                 };
-                messages.push(message(path, p));
+                messages.push(bgpsec_common::announcement(path, p));
             }
         }
         Corpus {
@@ -269,27 +268,6 @@ fn corpus() -> &'static Corpus {
             messages,
         }
     })
-}
-
-fn message(path: BgpsecPath<'static>, nlri: SignedNlri) -> Vec<u8> {
-    let reach = MpReachNlri::new(
-        nlri.safi,
-        NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
-        vec![nlri.prefix],
-    )
-    .unwrap();
-    let update = Update {
-        attributes: [
-            AttributeValue::Origin(Origin::Igp),
-            AttributeValue::MpReachNlri(reach),
-            AttributeValue::BgpsecPath(path),
-        ]
-        .into_iter()
-        .map(|v| PathAttribute::new(v, AsWidth::Four).unwrap())
-        .collect(),
-        ..Update::default()
-    };
-    Message::Update(update).encoding(AsWidth::Four).unwrap()
 }
 
 /// One cache for every case, so that later cases meet what earlier ones cached.

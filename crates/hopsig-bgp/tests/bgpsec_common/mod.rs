@@ -4,6 +4,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
 /// The repository root, and the Python interpreter of the interop tests (skips, or
@@ -11,9 +12,12 @@ use std::path::{Path, PathBuf};
 #[allow(unused_imports)]
 pub use hopsig_testkit::{python, root};
 
-use hopsig_bgp::packet::{AsWidth, Message, Update};
+use hopsig_bgp::packet::{
+    AsWidth, AttributeValue, BgpsecPath, Message, MpReachNlri, NextHop, Origin, PathAttribute,
+    Update,
+};
 use hopsig_bgp::suite::ECDSA_P256_SHA256;
-use hopsig_bgp::{AlgorithmSuite, NotValid, RouterKey, SigningKey, Validation};
+use hopsig_bgp::{AlgorithmSuite, NotValid, RouterKey, SignedNlri, SigningKey, Validation};
 use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::{EcGroup, EcKey, EcPoint};
 use openssl::nid::Nid;
@@ -40,6 +44,29 @@ pub fn hexs(v: &Value) -> Vec<u8> {
 /// The whole message of an UPDATE, 4-octet AS numbers.
 pub fn message(u: &Update<'_>) -> Vec<u8> {
     Message::Update(u.clone()).encoding(AsWidth::Four).unwrap()
+}
+
+/// The whole message of an UPDATE announcing `nlri` with the BGPsec_PATH `path` (ORIGIN
+/// IGP, MP_REACH_NLRI with next hop 192.0.2.1), 4-octet AS numbers.
+pub fn announcement(path: BgpsecPath<'static>, nlri: SignedNlri) -> Vec<u8> {
+    let reach = MpReachNlri::new(
+        nlri.safi,
+        NextHop::V4(Ipv4Addr::new(192, 0, 2, 1)),
+        vec![nlri.prefix],
+    )
+    .unwrap();
+    let update = Update {
+        attributes: [
+            AttributeValue::Origin(Origin::Igp),
+            AttributeValue::MpReachNlri(reach),
+            AttributeValue::BgpsecPath(path),
+        ]
+        .into_iter()
+        .map(|v| PathAttribute::new(v, AsWidth::Four).unwrap())
+        .collect(),
+        ..Update::default()
+    };
+    Message::Update(update).encoding(AsWidth::Four).unwrap()
 }
 
 /// The UPDATE of a whole message.
